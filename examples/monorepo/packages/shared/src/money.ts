@@ -1,0 +1,3 @@
+export function cents(amount: number): number {
+  return Math.round(amount * 100);
+}

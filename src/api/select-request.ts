@@ -1,0 +1,49 @@
+import type { Config, Flow } from '../config/types.js';
+import { CtxfilesError } from '../errors.js';
+import type { Selection } from '../resolve/plan-resolution.js';
+
+/** What to resolve for. All optional: no agent and no flow resolve the global layer. */
+export interface ResolveRequest {
+  readonly agent?: string | undefined;
+  readonly flow?: string | undefined;
+  readonly step?: string | undefined;
+}
+
+/**
+ * Checks a request against the config and flows. The agent defaults to the step's `agent`.
+ * Known agents are the config's `agents` plus every agent a flow step names.
+ * @throws CtxfilesError `unknown-agent`, `unknown-flow`, `unknown-step`, or `usage` when a flow
+ * is given without a step (or a step without a flow).
+ */
+export function selectRequest(config: Config, flows: ReadonlyMap<string, Flow>, request: ResolveRequest): Selection {
+  let flow: Flow | undefined;
+  let step: Selection['step'];
+  if (request.flow !== undefined || request.step !== undefined) {
+    if (request.flow === undefined) throw new CtxfilesError('usage', `a step needs a flow: add --flow (known flows: ${list(flows.keys())})`);
+    flow = flows.get(request.flow);
+    if (flow === undefined) throw new CtxfilesError('unknown-flow', `unknown flow "${request.flow}". Known flows: ${list(flows.keys())}.`);
+    const stepIds = flow.steps.map((candidate) => candidate.id);
+    if (request.step === undefined) throw new CtxfilesError('usage', `flow "${flow.id}" needs a step: one of ${list(stepIds)}`);
+    step = flow.steps.find((candidate) => candidate.id === request.step);
+    if (step === undefined) throw new CtxfilesError('unknown-step', `unknown step "${request.step}" in flow "${flow.id}". Known steps: ${list(stepIds)}.`);
+  }
+  const agent = request.agent ?? step?.agent;
+  if (agent !== undefined && !knownAgents(config, flows).has(agent)) {
+    throw new CtxfilesError('unknown-agent', `unknown agent "${agent}". Known agents: ${list(knownAgents(config, flows))}.`);
+  }
+  return { agent, flow, step };
+}
+
+/** Agents defined in the config or named by a flow step. */
+export function knownAgents(config: Config, flows: ReadonlyMap<string, Flow>): Set<string> {
+  const known = new Set(Object.keys(config.agents));
+  for (const flow of flows.values()) {
+    for (const step of flow.steps) if (step.agent !== undefined) known.add(step.agent);
+  }
+  return known;
+}
+
+function list(values: Iterable<string>): string {
+  const sorted = [...values].sort();
+  return sorted.length === 0 ? '(none)' : sorted.join(', ');
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
+import { lintConfig } from '../config/lint-config.js';
+import { loadFlowFiles } from '../config/load-flows.js';
+import { CtxfilesError, type Diagnostic, type Problem } from '../errors.js';
+
+/** Options of {@link validateFiles}. */
+export interface ValidateOptions {
+  /** Files to check; a file named like a config search place is a config, any other a flow file. */
+  readonly files: readonly string[];
+  readonly cwd: string;
+  readonly configFile?: string | undefined;
+  readonly displayCwd: string;
+}
+
+/** What `validate` checked and noticed. */
+export interface ValidateReport {
+  readonly checked: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Checks configs and flow files: syntax, schema, flows (includes, templates, cycles, duplicates),
+ * then static lint (unknown modes and tokens, entries that can never be inside the work dir).
+ * @throws CtxfilesError listing every problem in every file.
+ */
+export async function validateFiles(options: Readonly<ValidateOptions>): Promise<ValidateReport> {
+  const display = (file: string) => path.relative(options.displayCwd, file) || path.basename(file);
+  const checked: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const problems: Problem[] = [];
+  let code: CtxfilesError['code'] | undefined;
+  const attempt = async (action: () => Promise<void>) => {
+    try {
+      await action();
+    } catch (error) {
+      if (!(error instanceof CtxfilesError)) throw error;
+      code ??= error.code;
+      problems.push(...error.problems);
+    }
+  };
+
+  const configFiles = options.files.filter((file) => CONFIG_SEARCH_PLACES.includes(path.basename(file)));
+  const flowFiles = options.files.filter((file) => !configFiles.includes(file));
+  if (options.files.length === 0 || options.configFile !== undefined) {
+    configFiles.unshift(...(options.configFile === undefined ? [] : [options.configFile]));
+    if (configFiles.length === 0) configFiles.push('');
+  }
+  for (const file of configFiles) {
+    await attempt(async () => {
+      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === '' ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd });
+      const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
+      checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
+      diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
+    });
+  }
+  if (flowFiles.length > 0) {
+    await attempt(async () => {
+      const absolute = flowFiles.map((file) => path.resolve(options.displayCwd, file));
+      const flows = loadFlowFiles(absolute, display);
+      for (const flow of flows.values()) checked.push(`${display(flow.file)} (flow ${flow.id}, ${flow.steps.length} steps)`);
+    });
+  }
+  if (problems.length > 0) throw new CtxfilesError(code ?? 'config-invalid', problems);
+  return { checked, diagnostics };
+}

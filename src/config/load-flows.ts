@@ -1,0 +1,248 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { compileGlob, globBase } from './globs.js';
+import { readSourceFile } from './read-source.js';
+import { contextLayerSchema } from './schema.js';
+import { parseSourceText, type SourceText } from './source-text.js';
+import type { Flow, FlowStep } from './types.js';
+import { toProblems } from './zod-issues.js';
+
+const stepFields = {
+  agent: z.string().min(1).optional(),
+  extends: z.string().min(1).optional(),
+  context: contextLayerSchema.optional(),
+};
+const stepSchema = z.looseObject({ id: z.string().min(1), ...stepFields });
+const templateSchema = z.looseObject({ ...stepFields });
+const templatesSchema = z.record(z.string(), templateSchema);
+const flowFileSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  include: z.array(z.string()).optional(),
+  templates: templatesSchema.optional(),
+  steps: z.array(stepSchema),
+});
+const includeFileSchema = z.strictObject({
+  include: z.array(z.string()).optional(),
+  templates: templatesSchema.optional(),
+});
+
+/** Directories never entered while expanding flow globs. */
+const PRUNED = new Set(['node_modules', '.git']);
+/** Entries a flow glob may visit before it is refused as too broad. */
+const MAX_GLOB_ENTRIES = 50_000;
+
+/** Options of {@link loadFlows}. */
+export interface LoadFlowsOptions {
+  /** Directory the globs are relative to. */
+  readonly root: string;
+  readonly globs: readonly string[];
+  /** Formats a path for messages. */
+  readonly display: (file: string) => string;
+}
+
+interface Template {
+  readonly value: Record<string, unknown>;
+  readonly source: SourceText;
+  readonly keyPath: readonly PropertyKey[];
+}
+
+/**
+ * Finds flow files through the globs and loads them: includes, templates, `extends` chains.
+ * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
+ */
+export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<string, Flow> {
+  return loadFlowFiles(findFlowFiles(options.root, options.globs), options.display);
+}
+
+/**
+ * Loads the given flow files (absolute paths) into a map by flow id.
+ * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
+ */
+export function loadFlowFiles(files: readonly string[], display: (file: string) => string): ReadonlyMap<string, Flow> {
+  const flows = new Map<string, Flow>();
+  const problems: Array<{ code: CtxfilesErrorCode; problem: Problem }> = [];
+  for (const file of files) {
+    try {
+      const flow = loadFlowFile(file, display);
+      const existing = flows.get(flow.id);
+      if (existing !== undefined) {
+        throw new CtxfilesError('flow-duplicate', [
+          formatProblem({ file: display(file), keyPath: 'id' }, `flow id "${flow.id}" is already defined in ${display(existing.file)}`),
+        ]);
+      }
+      flows.set(flow.id, flow);
+    } catch (error) {
+      if (!(error instanceof CtxfilesError)) throw error;
+      for (const problem of error.problems) problems.push({ code: error.code, problem });
+    }
+  }
+  if (problems.length > 0) {
+    throw new CtxfilesError((problems[0] as { code: CtxfilesErrorCode }).code, problems.map((entry) => entry.problem));
+  }
+  return flows;
+}
+
+/** Absolute paths of the files the globs match, sorted, without duplicates. */
+export function findFlowFiles(root: string, globs: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const pattern of globs) {
+    const { base, isGlob } = globBase(pattern);
+    if (!isGlob) {
+      const file = path.resolve(root, pattern);
+      if (isFile(file)) found.add(file);
+      continue;
+    }
+    const matches = compileGlob(pattern);
+    const start = path.resolve(root, base);
+    const pending = [start];
+    let visited = 0;
+    while (pending.length > 0) {
+      const dir = pending.pop() as string;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        visited += 1;
+        if (visited > MAX_GLOB_ENTRIES) {
+          throw new CtxfilesError('config-invalid', [formatProblem({ keyPath: 'flows' }, `the glob "${pattern}" visits more than ${MAX_GLOB_ENTRIES} entries; narrow it`)]);
+        }
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!PRUNED.has(entry.name)) pending.push(full);
+        } else if (entry.isFile() && matches(path.relative(root, full).split(path.sep).join('/'))) {
+          found.add(full);
+        }
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+function loadFlowFile(file: string, display: (file: string) => string): Flow {
+  const shown = display(file);
+  const source = parseSourceText(readSourceFile(file, shown, 'flow-syntax'), shown, 'flow-syntax');
+  const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
+  if (!parsed.success) throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
+  const templates = new Map<string, Template>();
+  collectIncludes(file, source, parsed.data.include ?? [], templates, [file], display);
+  addTemplates(templates, parsed.data.templates ?? {}, source);
+
+  const resolved = new Map<string, Record<string, unknown>>();
+  const steps: FlowStep[] = [];
+  const seen = new Map<string, number>();
+  parsed.data.steps.forEach((step, index) => {
+    const previous = seen.get(step.id);
+    if (previous !== undefined) {
+      throw new CtxfilesError('flow-duplicate', [source.problem(['steps', index, 'id'], `step id "${step.id}" is already used by steps[${previous}]`)]);
+    }
+    seen.set(step.id, index);
+    let merged: Record<string, unknown> = step;
+    if (step.extends !== undefined) {
+      const base = resolveTemplate(step.extends, templates, resolved, [], source, ['steps', index, 'extends']);
+      merged = { ...base, ...step };
+    }
+    const { extends: _extends, ...rest } = merged;
+    steps.push(deepFreeze({ ...rest, id: step.id }) as FlowStep);
+  });
+  const id = parsed.data.id ?? path.basename(file).replace(/\.(ya?ml)$/i, '');
+  return Object.freeze({ id, file, steps: Object.freeze(steps) });
+}
+
+function collectIncludes(
+  file: string,
+  source: SourceText,
+  includes: readonly string[],
+  templates: Map<string, Template>,
+  chain: readonly string[],
+  display: (file: string) => string,
+): void {
+  includes.forEach((include, index) => {
+    const target = path.resolve(path.dirname(file), include);
+    if (chain.includes(target)) {
+      const cycle = [...chain.slice(chain.indexOf(target)), target].map(display).join(' -> ');
+      throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
+    }
+    const shown = display(target);
+    const included = parseSourceText(readSourceFile(target, shown, 'flow-syntax'), shown, 'flow-syntax');
+    const parsed = includeFileSchema.safeParse(included.value ?? {}, { reportInput: true });
+    if (!parsed.success) throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, included, [], knownIncludeKeys));
+    collectIncludes(target, included, parsed.data.include ?? [], templates, [...chain, target], display);
+    addTemplates(templates, parsed.data.templates ?? {}, included);
+  });
+}
+
+function addTemplates(templates: Map<string, Template>, values: Record<string, Record<string, unknown>>, source: SourceText): void {
+  for (const [id, value] of Object.entries(values)) {
+    const existing = templates.get(id);
+    if (existing !== undefined) {
+      const where = existing.source.locate(existing.keyPath);
+      const at = `${existing.source.file}${where ? `:${where.line}:${where.column}` : ''}`;
+      throw new CtxfilesError('flow-duplicate', [source.problem(['templates', id], `template "${id}" is already defined at ${at}`)]);
+    }
+    templates.set(id, { value, source, keyPath: ['templates', id] });
+  }
+}
+
+function resolveTemplate(
+  id: string,
+  templates: ReadonlyMap<string, Template>,
+  resolved: Map<string, Record<string, unknown>>,
+  chain: readonly string[],
+  source: SourceText,
+  keyPath: readonly PropertyKey[],
+): Record<string, unknown> {
+  const done = resolved.get(id);
+  if (done !== undefined) return done;
+  if (chain.includes(id)) {
+    const cycle = [...chain.slice(chain.indexOf(id)), id].join(' -> ');
+    throw new CtxfilesError('flow-cycle', [source.problem(keyPath, `template cycle: ${cycle}`)]);
+  }
+  const template = templates.get(id);
+  if (template === undefined) {
+    const known = [...templates.keys()].sort();
+    throw new CtxfilesError('flow-unknown-template', [
+      source.problem(keyPath, `unknown template "${id}". ${known.length > 0 ? `Known templates: ${known.join(', ')}.` : 'No templates are defined.'}`),
+    ]);
+  }
+  let value = template.value;
+  const parent = value['extends'];
+  if (typeof parent === 'string') {
+    const base = resolveTemplate(parent, templates, resolved, [...chain, id], template.source, [...template.keyPath, 'extends']);
+    value = { ...base, ...value };
+  }
+  const { extends: _extends, ...rest } = value;
+  resolved.set(id, rest);
+  return rest;
+}
+
+function knownFlowKeys(keyPath: readonly PropertyKey[]): readonly string[] {
+  if (keyPath.length === 0) return ['id', 'include', 'templates', 'steps'];
+  if (keyPath[keyPath.length - 1] === 'context') return ['paths', 'mode', 'nested'];
+  return [];
+}
+
+function knownIncludeKeys(keyPath: readonly PropertyKey[]): readonly string[] {
+  if (keyPath.length === 0) return ['include', 'templates'];
+  return knownFlowKeys(keyPath);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

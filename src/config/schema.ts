@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
+
+/**
+ * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
+ * `schema/config.schema.json` is generated from it and a test fails when the two drift.
+ */
+
+const pathEntry = z.string().describe('A path relative to the work dir; a trailing "/" names a directory.');
+
+/** A `context` layer on an agent or a flow step. */
+export const contextLayerSchema = z
+  .strictObject({
+    paths: z.array(pathEntry).optional().describe('Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.'),
+    mode: z
+      .string()
+      .optional()
+      .describe('"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".'),
+    nested: z.boolean().optional().describe('false turns off the nested-file manifest and injection. Default true.'),
+  })
+  .describe('Context files for this agent or flow step.');
+
+/** One agent: its `context` layer; every other key passes through untouched. */
+export const agentSchema = z.looseObject({ context: contextLayerSchema.optional() });
+
+const cap = z.number().int().min(0);
+
+/** The `contextDiscovery` object. */
+export const contextDiscoverySchema = z.strictObject({
+  enabled: z.boolean().optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.enabled}.`),
+  maxFiles: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxFiles}.`),
+  maxDepth: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxDepth}.`),
+  maxFileBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxFileBytes}.`),
+  maxSessionBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxSessionBytes}.`),
+});
+
+/** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */
+export const configSchema = z
+  .looseObject({
+    $schema: z.string().optional(),
+    contextPaths: z.array(pathEntry).optional().describe('The global layer. Default: the common instruction file names.'),
+    agents: z.record(z.string(), agentSchema).optional(),
+    contextDiscovery: contextDiscoverySchema.optional(),
+    flows: z.array(z.string()).optional().describe('Globs of flow files, relative to the config file.'),
+  })
+  .describe('ctxfiles configuration');
+
+/** A config as written by the user, after validation. */
+export type ConfigInput = z.infer<typeof configSchema>;
+/** A context layer as written. */
+export type ContextLayerInput = z.infer<typeof contextLayerSchema>;
+
+/** Sanity check that the list of known keys matches the schema (used by the unknown-key warning). */
+export function schemaTopLevelKeys(): readonly string[] {
+  return Object.keys(configSchema.shape);
+}
+
+export { KNOWN_TOP_LEVEL_KEYS };

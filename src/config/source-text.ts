@@ -1,0 +1,107 @@
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+
+/** Config and flow files larger than this are refused before parsing. */
+export const MAX_SOURCE_BYTES = 1_048_576;
+/** YAML aliases allowed in one document; alias bombs fail fast past it. */
+export const MAX_ALIAS_COUNT = 100;
+/** Keys that could reach an object's prototype; refused anywhere in config and flow files. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A parsed config or flow file that can point back at the line and column of any key path. */
+export interface SourceText {
+  readonly file: string;
+  readonly value: unknown;
+  /** Line and column (1-based) of the node at `keyPath`, or of its nearest existing parent. */
+  locate(keyPath: readonly PropertyKey[]): { line: number; column: number } | undefined;
+  /** A formatted problem at `keyPath`. */
+  problem(keyPath: readonly PropertyKey[], message: string): Problem;
+}
+
+/**
+ * Parses JSON or YAML text (JSON is read as YAML 1.2, which gives positions for both). A leading
+ * BOM is accepted. Syntax errors, alias bombs and prototype-reaching keys throw a
+ * {@link CtxfilesError} with `code` (`config-syntax` or `flow-syntax`) naming file, line and column.
+ */
+export function parseSourceText(text: string, file: string, code: CtxfilesErrorCode): SourceText {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const offset = body === text ? 0 : 1;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core', strict: true });
+  const position = (index: number) => {
+    const { line, col } = lineCounter.linePos(index);
+    return { line, column: col + (line === 1 ? offset : 0) };
+  };
+  const firstError = document.errors[0];
+  if (firstError !== undefined) {
+    const at = position(firstError.pos[0]);
+    throw new CtxfilesError(code, [formatProblem({ file, ...at }, firstMessageLine(firstError.message))]);
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new CtxfilesError(code, [formatProblem({ file }, `cannot expand the document: ${(error as Error).message}`)], { cause: error });
+  }
+  const locate = (keyPath: readonly PropertyKey[]) => {
+    const node = nearestNode(document, keyPath);
+    return node?.range ? position(node.range[0]) : undefined;
+  };
+  const problem = (keyPath: readonly PropertyKey[], message: string) =>
+    formatProblem({ file, ...locate(keyPath), keyPath: formatKeyPath(keyPath) }, message);
+  const forbidden = findForbiddenKey(value, []);
+  if (forbidden !== undefined) {
+    throw new CtxfilesError(code, [problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`)]);
+  }
+  return { file, value, locate, problem };
+}
+
+/** `agents.coder.context.paths[0]`. */
+export function formatKeyPath(keyPath: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of keyPath) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += text === '' ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
+function firstMessageLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function nearestNode(document: Document, keyPath: readonly PropertyKey[]): YamlNode | undefined {
+  let node: unknown = document.contents;
+  for (const key of keyPath) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+      if (pair === undefined) break;
+      // Point at the value when there is one, else at the key.
+      node = pair.value ?? pair.key;
+    } else if (isSeq(node) && typeof key === 'number') {
+      const item = node.items[key];
+      if (item === undefined) break;
+      node = item;
+    } else {
+      break;
+    }
+  }
+  return (node ?? undefined) as YamlNode | undefined;
+}
+
+/** The key path of the first key that could reach a prototype, if any. */
+export function findForbiddenKey(value: unknown, keyPath: PropertyKey[]): PropertyKey[] | undefined {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = findForbiddenKey(value[index], [...keyPath, index]);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key)) return [...keyPath, key];
+      const found = findForbiddenKey((value as Record<string, unknown>)[key], [...keyPath, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

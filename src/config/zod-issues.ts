@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { suggest, type Problem } from '../errors.js';
+import type { SourceText } from './source-text.js';
+
+/**
+ * Maps zod issues to problem lines (STYLE 10): one per issue, located at its key path, never a raw
+ * ZodError. `knownKeys` returns the keys allowed at a path, for "did you mean" hints.
+ */
+export function toProblems(
+  issues: readonly z.core.$ZodIssue[],
+  source: SourceText,
+  prefix: readonly PropertyKey[],
+  knownKeys: (keyPath: readonly PropertyKey[]) => readonly string[],
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of issues) {
+    const keyPath = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const hint = suggest(key, knownKeys(issue.path));
+        const known = knownKeys(issue.path).map((name) => `"${name}"`).join(', ');
+        problems.push(source.problem([...keyPath, key], `unknown key "${key}". ${hint ? `Did you mean "${hint}"?` : `Known keys: ${known}.`}`));
+      }
+      continue;
+    }
+    problems.push(source.problem(keyPath, describeIssue(issue)));
+  }
+  return problems;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (input === undefined) return `is required. Expected ${article(issue.expected)}.`;
+      return `wrong type. Expected ${article(issue.expected)}, received ${describeValue(input)}.`;
+    case 'too_small':
+      return `too small. Expected ${issue.origin === 'number' ? 'a number' : 'a value'} ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}, received ${describeValue(input)}.`;
+    case 'too_big':
+      return `too large. Expected ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}, received ${describeValue(input)}.`;
+    default:
+      return `${issue.message}.`;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  if (expected === 'array' || expected === 'object' || expected === 'integer') return `an ${expected}`;
+  return `a ${expected}`;
+}
+
+/** Short description of a value for "received …". */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : `${value}`;
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}

@@ -1,0 +1,263 @@
+import path from 'node:path';
+import type { DirEntry, FileInfo, FileKind, FileSystem, ReadOptions, ReadResult } from './file-system.js';
+import { fsError } from './file-system.js';
+
+/** A file body, or a special node, in a {@link MemoryTree}. */
+export type MemoryNodeSpec =
+  | string
+  | Uint8Array
+  | { readonly symlink: string }
+  | { readonly dir: true }
+  | { readonly fifo: true }
+  | { readonly socket: true };
+
+/** Paths (absolute, or relative to the root) mapped to their contents. Parents are created. */
+export type MemoryTree = Readonly<Record<string, MemoryNodeSpec>>;
+
+/** The operations a {@link MemoryFileSystem} records and can fail on demand. */
+export type MemoryOperation = 'lstat' | 'stat' | 'realpath' | 'readdir' | 'readFile';
+
+/** One recorded call. */
+export interface MemoryCall {
+  readonly op: MemoryOperation;
+  readonly path: string;
+}
+
+/** Options of {@link createMemoryFileSystem}. */
+export interface MemoryFileSystemOptions {
+  /** Directory that relative tree keys are placed under. Default `/`. */
+  readonly root?: string;
+  /** Look names up case-insensitively, like default macOS and Windows volumes. Default false. */
+  readonly caseInsensitive?: boolean;
+}
+
+/** An in-memory {@link FileSystem} for tests and embedders, with call recording and faults. */
+export interface MemoryFileSystem extends FileSystem {
+  /** Every call made through the port, in order. */
+  readonly calls: MemoryCall[];
+  /** Creates or replaces a node. */
+  set(filePath: string, spec: MemoryNodeSpec): void;
+  /** Removes a node and everything below it. No error when absent. */
+  remove(filePath: string): void;
+  /**
+   * Makes the next calls of `op` (or of every operation, `'*'`) on `filePath` fail with `code`.
+   * `times` bounds how many calls fail (default: every call).
+   */
+  fail(filePath: string, op: MemoryOperation | '*', code: string, times?: number): void;
+  /** Runs `action` just before the next `op` on `filePath` executes (to model races). */
+  before(filePath: string, op: MemoryOperation, action: () => void): void;
+}
+
+interface BaseNode {
+  readonly ino: number;
+  mtimeMs: number;
+}
+interface FileNode extends BaseNode {
+  readonly type: 'file';
+  data: Uint8Array;
+}
+interface DirNode extends BaseNode {
+  readonly type: 'dir';
+  readonly children: Map<string, { name: string; node: Node }>;
+}
+interface LinkNode extends BaseNode {
+  readonly type: 'symlink';
+  readonly target: string;
+}
+interface SpecialNode extends BaseNode {
+  readonly type: 'fifo' | 'socket';
+}
+type Node = FileNode | DirNode | LinkNode | SpecialNode;
+
+interface Fault {
+  code: string;
+  remaining: number;
+}
+
+const DEV = 1;
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Creates an in-memory filesystem from a tree. Deterministic: inode numbers follow creation
+ * order and `mtimeMs` increases by one on every write.
+ */
+export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFileSystemOptions = {}): MemoryFileSystem {
+  const base = path.posix.resolve('/', options.root ?? '/');
+  const fold = options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
+  let nextIno = 1;
+  let clock = 1_000;
+  const root: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: clock, children: new Map() };
+  const faults = new Map<string, Fault>();
+  const hooks = new Map<string, () => void>();
+  const calls: MemoryCall[] = [];
+
+  const absolute = (filePath: string) => path.posix.resolve(base, filePath);
+  const split = (filePath: string) => absolute(filePath).split('/').filter((part) => part !== '');
+
+  function makeNode(spec: MemoryNodeSpec): Node {
+    const ino = nextIno++;
+    const mtimeMs = ++clock;
+    if (typeof spec === 'string') return { type: 'file', ino, mtimeMs, data: new TextEncoder().encode(spec) };
+    if (spec instanceof Uint8Array) return { type: 'file', ino, mtimeMs, data: spec };
+    if ('symlink' in spec) return { type: 'symlink', ino, mtimeMs, target: spec.symlink };
+    if ('dir' in spec) return { type: 'dir', ino, mtimeMs, children: new Map() };
+    return { type: 'fifo' in spec ? 'fifo' : 'socket', ino, mtimeMs };
+  }
+
+  function ensureDir(parts: readonly string[]): DirNode {
+    let dir = root;
+    for (const part of parts) {
+      const child = dir.children.get(fold(part));
+      if (child === undefined) {
+        const created: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: ++clock, children: new Map() };
+        dir.children.set(fold(part), { name: part, node: created });
+        dir = created;
+      } else if (child.node.type === 'dir') {
+        dir = child.node;
+      } else {
+        throw new Error(`memory fs: ${part} is not a directory`);
+      }
+    }
+    return dir;
+  }
+
+  function set(filePath: string, spec: MemoryNodeSpec): void {
+    const parts = split(filePath);
+    const name = parts.pop();
+    if (name === undefined) throw new Error('memory fs: cannot replace the root');
+    const dir = ensureDir(parts);
+    const existing = dir.children.get(fold(name));
+    if (existing?.node.type === 'file' && typeof spec !== 'object') {
+      existing.node.data = new TextEncoder().encode(spec);
+      existing.node.mtimeMs = ++clock;
+      return;
+    }
+    if (existing?.node.type === 'file' && spec instanceof Uint8Array) {
+      existing.node.data = spec;
+      existing.node.mtimeMs = ++clock;
+      return;
+    }
+    dir.children.set(fold(name), { name: existing?.name ?? name, node: makeNode(spec) });
+  }
+
+  function remove(filePath: string): void {
+    const parts = split(filePath);
+    const name = parts.pop();
+    if (name === undefined) return;
+    let dir: Node = root;
+    for (const part of parts) {
+      if (dir.type !== 'dir') return;
+      const child: { node: Node } | undefined = dir.children.get(fold(part));
+      if (child === undefined) return;
+      dir = child.node;
+    }
+    if (dir.type === 'dir') dir.children.delete(fold(name));
+  }
+
+  /** Walks to a node; returns it with its canonical path. */
+  function lookup(filePath: string, op: string, followFinal: boolean): { node: Node; real: string } {
+    const pending = split(filePath);
+    const realParts: string[] = [];
+    const stack: DirNode[] = [root];
+    let hops = 0;
+    let node: Node = root;
+    while (pending.length > 0) {
+      const part = pending.shift() as string;
+      if (part === '.') continue;
+      if (part === '..') {
+        if (stack.length > 1) stack.pop();
+        realParts.pop();
+        node = stack[stack.length - 1] as DirNode;
+        continue;
+      }
+      if (node.type !== 'dir') throw fsError('ENOTDIR', op, filePath);
+      const child = node.children.get(fold(part));
+      if (child === undefined) throw fsError('ENOENT', op, filePath);
+      if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
+        hops += 1;
+        if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
+        const target = child.node.target;
+        const targetParts = target.split('/').filter((segment) => segment !== '');
+        if (target.startsWith('/')) {
+          stack.length = 1;
+          realParts.length = 0;
+          node = root;
+        }
+        pending.unshift(...targetParts);
+        continue;
+      }
+      realParts.push(child.name);
+      node = child.node;
+      if (node.type === 'dir') stack.push(node);
+    }
+    return { node, real: '/' + realParts.join('/') };
+  }
+
+  function enter(op: MemoryOperation, filePath: string): void {
+    const key = absolute(filePath);
+    calls.push({ op, path: key });
+    const hookKey = `${op}\0${key}`;
+    const hook = hooks.get(hookKey);
+    if (hook !== undefined) {
+      hooks.delete(hookKey);
+      hook();
+    }
+    for (const faultKey of [`${op}\0${key}`, `*\0${key}`]) {
+      const fault = faults.get(faultKey);
+      if (fault !== undefined && fault.remaining > 0) {
+        fault.remaining -= 1;
+        throw fsError(fault.code, op, key);
+      }
+    }
+  }
+
+  function info(node: Node): FileInfo {
+    const kind: FileKind = node.type === 'dir' ? 'directory' : node.type;
+    const size = node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
+    return { kind, size, mtimeMs: node.mtimeMs, dev: DEV, ino: node.ino };
+  }
+
+  const fileSystem: MemoryFileSystem = {
+    calls,
+    set,
+    remove,
+    fail(filePath, op, code, times = Infinity) {
+      faults.set(`${op}\0${absolute(filePath)}`, { code, remaining: times });
+    },
+    before(filePath, op, action) {
+      hooks.set(`${op}\0${absolute(filePath)}`, action);
+    },
+    lstat(filePath) {
+      enter('lstat', filePath);
+      return info(lookup(filePath, 'lstat', false).node);
+    },
+    stat(filePath) {
+      enter('stat', filePath);
+      return info(lookup(filePath, 'stat', true).node);
+    },
+    realpath(filePath) {
+      enter('realpath', filePath);
+      return lookup(filePath, 'realpath', true).real;
+    },
+    readdir(filePath): readonly DirEntry[] {
+      enter('readdir', filePath);
+      const { node } = lookup(filePath, 'readdir', true);
+      if (node.type !== 'dir') throw fsError('ENOTDIR', 'readdir', filePath);
+      return [...node.children.values()].map(({ name, node: child }) => ({ name, kind: info(child).kind }));
+    },
+    readFile(filePath, readOptions: ReadOptions): ReadResult {
+      enter('readFile', filePath);
+      const { node } = lookup(filePath, 'open', false);
+      if (node.type === 'symlink') throw fsError('ELOOP', 'open', filePath);
+      if (node.type !== 'file') throw fsError('EINVAL', 'read', filePath);
+      if (readOptions.expect && (readOptions.expect.ino !== node.ino || readOptions.expect.dev !== DEV)) {
+        throw fsError('ESTALE', 'read', filePath);
+      }
+      const maxBytes = Math.max(0, readOptions.maxBytes);
+      const truncated = node.data.byteLength > maxBytes;
+      return { bytes: truncated ? node.data.slice(0, maxBytes) : node.data.slice(), truncated, info: info(node) };
+    },
+  };
+  for (const [filePath, spec] of Object.entries(tree)) set(filePath, spec);
+  return fileSystem;
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import type { DirEntry, FileInfo, FileKind, FileSystem, ReadOptions, ReadResult } from './file-system.js';
+import { fsError } from './file-system.js';
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * The Node.js implementation of {@link FileSystem}. Reads open the file with `O_NOFOLLOW` and
+ * `O_NONBLOCK` where the platform has them, check with `fstat` that the opened descriptor is a
+ * regular file (and the expected one), and never read more than `maxBytes + 1` bytes.
+ */
+export function createNodeFileSystem(): FileSystem {
+  return {
+    lstat: (path) => toInfo(fs.lstatSync(path, { bigint: false })),
+    stat: (path) => toInfo(fs.statSync(path, { bigint: false })),
+    realpath: (path) => fs.realpathSync.native(path),
+    readdir: (path) => fs.readdirSync(path, { withFileTypes: true }).map(toEntry),
+    readFile,
+  };
+}
+
+function readFile(path: string, options: ReadOptions): ReadResult {
+  const fd = fs.openSync(path, OPEN_FLAGS);
+  try {
+    const info = toInfo(fs.fstatSync(fd));
+    if (info.kind !== 'file') throw fsError('EINVAL', 'read', path);
+    if (options.expect && (options.expect.dev !== info.dev || options.expect.ino !== info.ino)) {
+      throw fsError('ESTALE', 'read', path);
+    }
+    const maxBytes = Math.max(0, options.maxBytes);
+    const limit = maxBytes + 1;
+    let buffer = Buffer.allocUnsafe(Math.min(limit, info.size + 1));
+    let filled = 0;
+    // The file may grow between fstat and read: keep reading up to the limit or end of file.
+    for (;;) {
+      if (filled === buffer.length) {
+        if (buffer.length >= limit) break;
+        const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+        buffer.copy(grown, 0, 0, filled);
+        buffer = grown;
+      }
+      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    const truncated = filled > maxBytes;
+    const length = truncated ? maxBytes : filled;
+    return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, length), truncated, info };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function toInfo(stats: fs.Stats): FileInfo {
+  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
+}
+
+function toEntry(entry: fs.Dirent): DirEntry {
+  return { name: entry.name, kind: kindOf(entry) };
+}
+
+function kindOf(value: fs.Stats | fs.Dirent): FileKind {
+  if (value.isFile()) return 'file';
+  if (value.isDirectory()) return 'directory';
+  if (value.isSymbolicLink()) return 'symlink';
+  if (value.isFIFO()) return 'fifo';
+  if (value.isSocket()) return 'socket';
+  if (value.isCharacterDevice() || value.isBlockDevice()) return 'device';
+  return 'other';
+}

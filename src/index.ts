@@ -1,0 +1,20 @@
+/** Public API of ctxfiles. This file only re-exports (STYLE 13). */
+export { createResolver } from './api/create-resolver.js';
+export type { Resolver, ResolverOptions, ResolveResult, ResolvedFile } from './api/create-resolver.js';
+export type { ResolveRequest } from './api/select-request.js';
+export { loadConfig, parseConfig, CONFIG_SEARCH_PLACES } from './config/load-config.js';
+export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export { loadFlowFiles } from './config/load-flows.js';
+export { lintConfig } from './config/lint-config.js';
+export { configJsonSchema } from './config/json-schema.js';
+export { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS } from './config/defaults.js';
+export type { Config, ContextLayer, AgentConfig, ContextDiscoveryConfig, Flow, FlowStep } from './config/types.js';
+export { CtxfilesError } from './errors.js';
+export type { CtxfilesErrorCode, Diagnostic, DiagnosticLevel, Problem } from './errors.js';
+export type { FileSystem, FileInfo, FileKind, DirEntry, ReadOptions, ReadResult } from './fs/file-system.js';
+export { createNodeFileSystem } from './fs/node-file-system.js';
+export { createMemoryFileSystem } from './fs/memory-file-system.js';
+export type { MemoryFileSystem, MemoryTree, MemoryNodeSpec, MemoryFileSystemOptions, MemoryOperation, MemoryCall } from './fs/memory-file-system.js';
+export { LAYER_ORDER } from './resolve/precedence.js';
+export type { LayerName } from './resolve/precedence.js';
+export { OPENCODE_HEADER, renderOpencode } from './render/render-opencode.js';

@@ -1,0 +1,67 @@
+import type { Config, Flow, FlowStep } from '../config/types.js';
+import type { Diagnostic } from '../errors.js';
+import { expandTokens } from './expand-tokens.js';
+import { selectLayers, type LayerName } from './precedence.js';
+
+/** One entry of a layer after token expansion. */
+export interface PlannedEntry {
+  readonly entry: string;
+  readonly expanded: string;
+}
+
+/** One contributing layer after token expansion. */
+export interface PlannedLayer {
+  readonly name: LayerName;
+  readonly mode: string | undefined;
+  readonly entries: readonly PlannedEntry[];
+}
+
+/** What will be probed on disk, decided without touching it. */
+export interface ResolutionPlan {
+  readonly layers: readonly PlannedLayer[];
+  /** Identifies the plan: equal keys resolve to byte-identical output. */
+  readonly key: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A normalized request: the agent, flow and step to resolve for. */
+export interface Selection {
+  readonly agent: string | undefined;
+  readonly flow: Flow | undefined;
+  readonly step: FlowStep | undefined;
+}
+
+/**
+ * Picks the contributing layers and expands their tokens. Entries whose tokens cannot be expanded
+ * are dropped here with a `debug` diagnostic, so they never reach the filesystem.
+ */
+export function planResolution(
+  config: Config,
+  selection: Selection,
+  env: Readonly<Record<string, string | undefined>>,
+  workDir: string,
+  onUnknownMode: (mode: string, layer: LayerName) => Diagnostic | undefined,
+): ResolutionPlan {
+  const diagnostics: Diagnostic[] = [];
+  const agentLayer = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context;
+  const layers = selectLayers({ global: config.contextPaths, agent: agentLayer, step: selection.step?.context }, (mode, layer) => {
+    const diagnostic = onUnknownMode(mode, layer);
+    if (diagnostic !== undefined) diagnostics.push(diagnostic);
+  });
+  const values = { agent: selection.agent, flowId: selection.flow?.id, flowStep: selection.step?.id, env };
+  const planned = layers.map((layer): PlannedLayer => {
+    const entries: PlannedEntry[] = [];
+    for (const entry of layer.entries) {
+      const expansion = expandTokens(entry, values);
+      if (expansion.ok) {
+        entries.push({ entry, expanded: expansion.value });
+        continue;
+      }
+      const why = expansion.reason === 'unknown-token' ? `holds an unknown token ${expansion.token}` : `${expansion.token} expanded to nothing`;
+      diagnostics.push({ level: 'debug', code: expansion.reason, message: `${JSON.stringify(entry)} is skipped: it ${why}`, layer: layer.name, entry });
+    }
+    return { name: layer.name, mode: layer.mode, entries };
+  });
+  const key = JSON.stringify([workDir, planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)])]);
+  return { layers: planned, key, diagnostics };
+}
