@@ -157,7 +157,7 @@ function validateConfig(value: unknown, source: SourceText, prefix: readonly Pro
   }
   const forbidden = findForbiddenKey(value, [...prefix]);
   if (forbidden !== undefined) {
-    throw new CtxfilesError('config-invalid', [source.problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`)]);
+    throw new CtxfilesError('config-invalid', [source.problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key')]);
   }
   const parsed = configSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
@@ -169,7 +169,7 @@ function validateConfig(value: unknown, source: SourceText, prefix: readonly Pro
     diagnostics.push({
       level: 'warn',
       code: 'unknown-key',
-      message: source.problem([...prefix, key], `unknown key "${key}" is ignored.${hint ? ` Did you mean "${hint}"?` : ''}`).message,
+      message: source.problem([...prefix, key], `unknown key "${key}" is ignored.${hint ? ` Did you mean "${hint}"?` : ''}`, 'key').message,
     });
   }
   const data = parsed.data;

@@ -13,9 +13,9 @@ export interface SourceText {
   readonly file: string;
   readonly value: unknown;
   /** Line and column (1-based) of the node at `keyPath`, or of its nearest existing parent. */
-  locate(keyPath: readonly PropertyKey[]): { line: number; column: number } | undefined;
-  /** A formatted problem at `keyPath`. */
-  problem(keyPath: readonly PropertyKey[], message: string): Problem;
+  locate(keyPath: readonly PropertyKey[], target?: 'key' | 'value'): { line: number; column: number } | undefined;
+  /** A formatted problem at `keyPath`, located at the key itself or (default) at its value. */
+  problem(keyPath: readonly PropertyKey[], message: string, target?: 'key' | 'value'): Problem;
 }
 
 /**
@@ -43,15 +43,15 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   } catch (error) {
     throw new CtxfilesError(code, [formatProblem({ file }, `cannot expand the document: ${(error as Error).message}`)], { cause: error });
   }
-  const locate = (keyPath: readonly PropertyKey[]) => {
-    const node = nearestNode(document, keyPath);
+  const locate = (keyPath: readonly PropertyKey[], target: 'key' | 'value' = 'value') => {
+    const node = nearestNode(document, keyPath, target);
     return node?.range ? position(node.range[0]) : undefined;
   };
-  const problem = (keyPath: readonly PropertyKey[], message: string) =>
-    formatProblem({ file, ...locate(keyPath), keyPath: formatKeyPath(keyPath) }, message);
+  const problem = (keyPath: readonly PropertyKey[], message: string, target: 'key' | 'value' = 'value') =>
+    formatProblem({ file, ...locate(keyPath, target), keyPath: formatKeyPath(keyPath) }, message);
   const forbidden = findForbiddenKey(value, []);
   if (forbidden !== undefined) {
-    throw new CtxfilesError(code, [problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`)]);
+    throw new CtxfilesError(code, [problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key')]);
   }
   return { file, value, locate, problem };
 }
@@ -70,14 +70,14 @@ function firstMessageLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function nearestNode(document: Document, keyPath: readonly PropertyKey[]): YamlNode | undefined {
+function nearestNode(document: Document, keyPath: readonly PropertyKey[], target: 'key' | 'value'): YamlNode | undefined {
   let node: unknown = document.contents;
-  for (const key of keyPath) {
+  for (const [index, key] of keyPath.entries()) {
     if (isMap(node)) {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
       if (pair === undefined) break;
-      // Point at the value when there is one, else at the key.
-      node = pair.value ?? pair.key;
+      const last = index === keyPath.length - 1;
+      node = (last && target === 'key') || pair.value === null ? pair.key : pair.value;
     } else if (isSeq(node) && typeof key === 'number') {
       const item = node.items[key];
       if (item === undefined) break;

@@ -19,7 +19,7 @@ export function toProblems(
       for (const key of issue.keys) {
         const hint = suggest(key, knownKeys(issue.path));
         const known = knownKeys(issue.path).map((name) => `"${name}"`).join(', ');
-        problems.push(source.problem([...keyPath, key], `unknown key "${key}". ${hint ? `Did you mean "${hint}"?` : `Known keys: ${known}.`}`));
+        problems.push(source.problem([...keyPath, key], `unknown key "${key}". ${hint ? `Did you mean "${hint}"?` : `Known keys: ${known}.`}`, 'key'));
       }
       continue;
     }

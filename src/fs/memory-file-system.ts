@@ -29,6 +29,11 @@ export interface MemoryFileSystemOptions {
   readonly root?: string;
   /** Look names up case-insensitively, like default macOS and Windows volumes. Default false. */
   readonly caseInsensitive?: boolean;
+  /**
+   * Reorders each directory listing before it is returned, to prove that results do not depend on
+   * the order a filesystem lists entries in. Default: creation order.
+   */
+  readonly listOrder?: (names: readonly string[], directory: string) => readonly string[];
 }
 
 /** An in-memory {@link FileSystem} for tests and embedders, with call recording and faults. */
@@ -243,7 +248,10 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
       enter('readdir', filePath);
       const { node } = lookup(filePath, 'readdir', true);
       if (node.type !== 'dir') throw fsError('ENOTDIR', 'readdir', filePath);
-      return [...node.children.values()].map(({ name, node: child }) => ({ name, kind: info(child).kind }));
+      const entries = [...node.children.values()].map(({ name, node: child }) => ({ name, kind: info(child).kind }));
+      if (options.listOrder === undefined) return entries;
+      const byName = new Map(entries.map((entry) => [entry.name, entry]));
+      return options.listOrder(entries.map((entry) => entry.name), absolute(filePath)).flatMap((name) => byName.get(name) ?? []);
     },
     readFile(filePath, readOptions: ReadOptions): ReadResult {
       enter('readFile', filePath);

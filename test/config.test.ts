@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { CtxfilesError } from '../src/errors.js';
+import { scrub, tempTree } from './helpers/disk.js';
+
+async function loadError(tree: Record<string, string>, options: { configFile?: string } = {}): Promise<CtxfilesError> {
+  const root = tempTree(tree);
+  const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root, ...options }).catch((caught: unknown) => caught);
+  if (!(error instanceof CtxfilesError)) throw new Error(`expected a CtxfilesError, got ${String(error)}`);
+  return error;
+}
+
+describe('config search', () => {
+  test('no config → defaults and filepath null', async () => {
+    const root = tempTree({ 'AGENTS.md': 'x' });
+    const loaded = await loadConfig({ cwd: root, stopDir: root });
+    expect(loaded.filepath).toBeNull();
+    expect(loaded.config.contextPaths).toContain('AGENTS.md');
+    expect(loaded.config.contextDiscovery).toEqual({ enabled: true, maxFiles: 100, maxDepth: 8, maxFileBytes: 32768, maxSessionBytes: 131072 });
+  });
+
+  test.each([
+    ['.opencode.json', '{"contextPaths": ["A.md"]}'],
+    ['.opencode.yaml', 'contextPaths: [A.md]'],
+    ['.opencode.yml', 'contextPaths: [A.md]'],
+    ['opencode.json', '{"contextPaths": ["A.md"]}'],
+    ['ctxfiles.config.json', '{"contextPaths": ["A.md"]}'],
+    ['ctxfiles.config.yaml', 'contextPaths: [A.md]'],
+    ['ctxfiles.config.mjs', 'export default { contextPaths: ["A.md"] };'],
+    ['ctxfiles.config.cjs', 'module.exports = { contextPaths: ["A.md"] };'],
+    ['package.json', '{"name": "x", "ctxfiles": {"contextPaths": ["A.md"]}}'],
+  ])('finds %s', async (name, text) => {
+    const root = tempTree({ [name]: text });
+    const loaded = await loadConfig({ cwd: root, stopDir: root });
+    expect(loaded.filepath).toBe(path.join(root, name));
+    expect(loaded.config.contextPaths).toEqual(['A.md']);
+  });
+
+  test('searches upward from the work dir and stops at stopDir', async () => {
+    const root = tempTree({ '.opencode.json': '{"contextPaths": ["top.md"]}', 'repo/pkg/x.txt': '' });
+    const found = await loadConfig({ cwd: path.join(root, 'repo/pkg'), stopDir: root });
+    expect(found.filepath).toBe(path.join(root, '.opencode.json'));
+    const stopped = await loadConfig({ cwd: path.join(root, 'repo/pkg'), stopDir: path.join(root, 'repo') });
+    expect(stopped.filepath).toBeNull();
+  });
+
+  test('the first search place wins and the others are reported', async () => {
+    const root = tempTree({ '.opencode.json': '{}', 'ctxfiles.config.yaml': 'contextPaths: []', 'package.json': '{"name": "x"}' });
+    const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
+    expect(loaded.filepath).toBe(path.join(root, '.opencode.json'));
+    expect(loaded.diagnostics).toEqual([
+      { level: 'info', code: 'config-shadowed', message: 'ctxfiles.config.yaml is ignored: .opencode.json comes first in the search order', path: path.join(root, 'ctxfiles.config.yaml') },
+    ]);
+  });
+
+  test('package.json without a ctxfiles key does not count', async () => {
+    const root = tempTree({ 'package.json': '{"name": "x"}' });
+    expect((await loadConfig({ cwd: root, stopDir: root })).filepath).toBeNull();
+  });
+
+  test('a missing explicit config is an error', async () => {
+    const error = await loadError({}, { configFile: 'nope.json' });
+    expect(error.code).toBe('config-not-found');
+    expect(error.message).toBe('nope.json: the config file does not exist');
+  });
+
+  test('a BOM at the start of a JSON config is accepted', async () => {
+    const root = tempTree({ '.opencode.json': '\uFEFF{"contextPaths": ["A.md"]}' });
+    expect((await loadConfig({ cwd: root, stopDir: root })).config.contextPaths).toEqual(['A.md']);
+  });
+});
+
+describe('config errors name file, line, column and key path', () => {
+  test.each([
+    ['wrong type in JSON', { '.opencode.json': '{\n  "contextPaths": "AGENTS.md"\n}' }, 'config-invalid', '.opencode.json:2:19: contextPaths: wrong type. Expected an array, received "AGENTS.md".'],
+    ['a number where a path is expected', { '.opencode.yaml': 'contextPaths:\n  - AGENTS.md\n  - 1.0\n' }, 'config-invalid', '.opencode.yaml:3:5: contextPaths[1]: wrong type. Expected a string, received 1.'],
+    ['YAML typing tricks: yes is a string, null is not', { '.opencode.yaml': 'contextPaths: [yes, null]\n' }, 'config-invalid', '.opencode.yaml:1:21: contextPaths[1]: wrong type. Expected a string, received null.'],
+    ['a negative cap', { '.opencode.json': '{"contextDiscovery": {"maxFiles": -1}}' }, 'config-invalid', '.opencode.json:1:35: contextDiscovery.maxFiles: too small. Expected a number >= 0, received -1.'],
+    ['a fractional cap', { '.opencode.json': '{"contextDiscovery": {"maxDepth": 1.5}}' }, 'config-invalid', '.opencode.json:1:35: contextDiscovery.maxDepth: wrong type. Expected an integer, received 1.5.'],
+    ['a typo inside context', { '.opencode.json': '{"agents": {"coder": {"context": {"pahts": ["A.md"]}}}}' }, 'config-invalid', '.opencode.json:1:35: agents.coder.context.pahts: unknown key "pahts". Did you mean "paths"?'],
+    ['a typo inside contextDiscovery', { '.opencode.json': '{"contextDiscovery": {"maxFile": 3}}' }, 'config-invalid', '.opencode.json:1:23: contextDiscovery.maxFile: unknown key "maxFile". Did you mean "maxFiles"?'],
+    ['nested must be a boolean', { '.opencode.yaml': 'agents:\n  coder:\n    context:\n      nested: "no"\n' }, 'config-invalid', '.opencode.yaml:4:15: agents.coder.context.nested: wrong type. Expected a boolean, received "no".'],
+    ['JSON syntax', { '.opencode.json': '{\n  "contextPaths": [\n    "A.md",\n  ]\n  "x": 1\n}' }, 'config-syntax', /^\.opencode\.json:\d+:\d+: /],
+    ['YAML syntax', { '.opencode.yaml': 'contextPaths: [A.md\nagents: {}\n' }, 'config-syntax', '.opencode.yaml:2:1: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ['duplicate keys', { '.opencode.json': '{"flows": [], "flows": []}' }, 'config-syntax', /^\.opencode\.json:1:\d+: Map keys must be unique/],
+    ['a prototype-polluting key', { '.opencode.json': '{"agents": {"__proto__": {"context": {"paths": ["x"]}}}}' }, 'config-syntax', '.opencode.json:1:13: agents.__proto__: the key "__proto__" is not allowed'],
+    ['not an object', { '.opencode.json': '["AGENTS.md"]' }, 'config-invalid', '.opencode.json:1:1: the config must be an object'],
+    ['an alias bomb', { '.opencode.yaml': 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n' }, 'config-syntax', /^\.opencode\.yaml: cannot expand the document: /],
+  ])('%s', async (_name, tree, code, message) => {
+    const error = await loadError(tree);
+    expect(error.code).toBe(code);
+    if (typeof message === 'string') expect(error.message).toBe(message);
+    else expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('ZodError');
+  });
+
+  test('several problems are all listed', async () => {
+    const error = await loadError({ '.opencode.json': '{"contextPaths": [1], "flows": "x"}' });
+    expect(error.message.split('\n')).toEqual([
+      '.opencode.json:1:19: contextPaths[0]: wrong type. Expected a string, received 1.',
+      '.opencode.json:1:32: flows: wrong type. Expected an array, received "x".',
+    ]);
+  });
+
+  test('a config file over the size cap is refused before parsing', async () => {
+    const error = await loadError({ '.opencode.json': `{"x": "${'a'.repeat(1_100_000)}"}` });
+    expect(error.code).toBe('config-syntax');
+    expect(error.message).toMatch(/^\.opencode\.json: the file is \d+ bytes; at most 1048576 are accepted$/);
+  });
+});
+
+describe('unknown top-level keys', () => {
+  test('warn with a did-you-mean hint and do not fail', async () => {
+    const root = tempTree({ '.opencode.json': '{\n  "contextPath": ["A.md"],\n  "providers": {}\n}' });
+    const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
+    expect(loaded.diagnostics.map((d) => [d.level, d.code, d.message])).toEqual([
+      ['warn', 'unknown-key', '.opencode.json:2:3: contextPath: unknown key "contextPath" is ignored. Did you mean "contextPaths"?'],
+      ['warn', 'unknown-key', '.opencode.json:3:3: providers: unknown key "providers" is ignored.'],
+    ]);
+  });
+
+  test('agent keys other than context pass through', async () => {
+    const { config } = await parseConfig({ agents: { coder: { model: 'm', tools: { write: false } } } });
+    expect(config.agents['coder']).toEqual({ model: 'm', tools: { write: false } });
+  });
+
+  test('prototype keys in an embedder object are refused', async () => {
+    const value = JSON.parse('{"agents": {"constructor": {}}}') as unknown;
+    await expect(parseConfig(value)).rejects.toMatchObject({ code: 'config-invalid', message: '<config>: agents.constructor: the key "constructor" is not allowed' });
+    expect(({} as Record<string, unknown>)['context']).toBeUndefined();
+  });
+});
+
+test('scrub helper replaces the temp root', () => {
+  expect(scrub('/tmp/x/a', '/tmp/x')).toBe('<root>/a');
+});

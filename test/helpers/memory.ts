@@ -1,0 +1,29 @@
+import { createResolver, type Resolver } from '../../src/api/create-resolver.js';
+import { parseConfig } from '../../src/config/load-config.js';
+import type { Flow } from '../../src/config/types.js';
+import { createMemoryFileSystem, type MemoryFileSystem, type MemoryFileSystemOptions, type MemoryTree } from '../../src/fs/memory-file-system.js';
+
+/** The work dir of every in-memory test tree. */
+export const WORK = '/w';
+
+/** A resolver over an in-memory tree rooted at {@link WORK}. */
+export async function memoryResolver(
+  tree: MemoryTree,
+  config: unknown = {},
+  options: { flows?: readonly Flow[]; env?: Record<string, string>; fs?: MemoryFileSystemOptions; outside?: MemoryTree } = {},
+): Promise<{ resolver: Resolver; fs: MemoryFileSystem }> {
+  const fs = createMemoryFileSystem({}, { root: WORK, ...options.fs });
+  fs.set(WORK, { dir: true });
+  for (const [file, spec] of Object.entries(tree)) fs.set(file, spec);
+  for (const [file, spec] of Object.entries(options.outside ?? {})) fs.set(file, spec);
+  const { config: parsed } = await parseConfig(config);
+  const flows = new Map((options.flows ?? []).map((flow) => [flow.id, flow]));
+  const resolver = await createResolver({ workDir: WORK, config: parsed, flows, fs, env: options.env ?? {} });
+  fs.calls.length = 0;
+  return { resolver, fs };
+}
+
+/** A flow with the given steps. */
+export function flow(id: string, steps: Flow['steps']): Flow {
+  return { id, file: `/w/flows/${id}.yaml`, steps };
+}
