@@ -77,18 +77,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       }
     });
 
+  if (argv.length === 0) {
+    io.stderr.write(program.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     return reportError(error, io);
-  }
-  if (argv.length === 0) {
-    io.stderr.write(program.helpInformation());
-    return EXIT.usage;
   }
   return exitCode;
 }

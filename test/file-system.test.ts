@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createResolver } from '../src/api/create-resolver.js';
+import { parseConfig } from '../src/config/load-config.js';
+import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
+import { createNodeFileSystem } from '../src/fs/node-file-system.js';
+import { tempTree } from './helpers/disk.js';
+
+async function resolveOnDisk(root: string, contextPaths: string[]) {
+  const { config } = await parseConfig({ contextPaths });
+  const resolver = await createResolver({ workDir: root, config, env: {} });
+  return resolver.resolve();
+}
+
+describe('node filesystem (real disk)', () => {
+  test('a symlink inside the work dir pointing outside is skipped', async () => {
+    const outside = tempTree({ 'secret.md': 'SECRET' });
+    const root = tempTree({ 'AGENTS.md': 'root', 'leak.md': { symlink: path.join(outside, 'secret.md') }, 'dir': { symlink: outside } });
+    const result = await resolveOnDisk(root, ['AGENTS.md', 'leak.md', 'dir/secret.md', 'dir/']);
+    expect(result.files.map((file) => file.path)).toEqual([`${root}/AGENTS.md`]);
+    expect(result.text).not.toContain('SECRET');
+    expect(result.diagnostics.filter((d) => d.code === 'symlink-outside-workdir').map((d) => d.entry)).toEqual(['leak.md', 'dir/secret.md', 'dir/']);
+  });
+
+  test('a sibling directory sharing the prefix is outside', async () => {
+    const root = tempTree({ 'w/AGENTS.md': 'inside', 'w-evil/AGENTS.md': 'evil' });
+    const result = await resolveOnDisk(path.join(root, 'w'), ['../w-evil/AGENTS.md', 'AGENTS.md']);
+    expect(result.files.map((file) => file.text)).toEqual(['inside']);
+  });
+
+  test('symlink loops in a directory entry terminate', async () => {
+    const root = tempTree({ 'rules/a.md': 'a', 'rules/loop': { symlink: '.' }, 'rules/sub/up': { symlink: '..' } });
+    const result = await resolveOnDisk(root, ['rules/']);
+    expect(result.files.map((file) => file.text)).toEqual(['a']);
+  });
+
+  test('a FIFO is never opened and a socket is ignored', async () => {
+    const root = tempTree({ 'AGENTS.md': 'root' });
+    execFileSync('mkfifo', [path.join(root, 'CLAUDE.md')]);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, 'sock.md'), resolve));
+    try {
+      const result = await resolveOnDisk(root, ['AGENTS.md', 'CLAUDE.md', 'sock.md']);
+      expect(result.files.map((file) => file.text)).toEqual(['root']);
+      expect(result.diagnostics.filter((d) => d.code === 'not-regular').map((d) => d.entry)).toEqual(['CLAUDE.md', 'sock.md']);
+    } finally {
+      server.close();
+    }
+  }, 10_000);
+
+  test('reads are bounded: a sparse multi-gigabyte file is refused without reading it whole', async () => {
+    const root = tempTree({ 'AGENTS.md': 'root' });
+    const big = path.join(root, 'BIG.md');
+    fs.closeSync(fs.openSync(big, 'w'));
+    fs.truncateSync(big, 3 * 1024 ** 3);
+    const before = process.memoryUsage().rss;
+    const result = await resolveOnDisk(root, ['AGENTS.md', 'BIG.md']);
+    expect(result.files.map((file) => file.path)).toEqual([`${root}/AGENTS.md`]);
+    expect(result.diagnostics.find((d) => d.code === 'too-large')?.path).toBe(big);
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 ** 2);
+  }, 10_000);
+
+  test('readFile refuses a final symlink and a replaced file', () => {
+    const root = tempTree({ 'a.md': 'a', 'b.md': 'b', 'link.md': { symlink: 'a.md' } });
+    const port = createNodeFileSystem();
+    expect(() => port.readFile(path.join(root, 'link.md'), { maxBytes: 10 })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    const info = port.stat(path.join(root, 'a.md'));
+    expect(() => port.readFile(path.join(root, 'b.md'), { maxBytes: 10, expect: info })).toThrow(expect.objectContaining({ code: 'ESTALE' }));
+    expect(port.readFile(path.join(root, 'a.md'), { maxBytes: 10, expect: info }).bytes).toEqual(new TextEncoder().encode('a'));
+  });
+
+  test('readFile reads at most maxBytes and says so', () => {
+    const root = tempTree({ 'a.md': 'abcdef' });
+    const result = createNodeFileSystem().readFile(path.join(root, 'a.md'), { maxBytes: 4 });
+    expect(new TextDecoder().decode(result.bytes)).toBe('abcd');
+    expect(result.truncated).toBe(true);
+  });
+
+  test('nothing is ever written to context files', async () => {
+    const root = tempTree({ 'AGENTS.md': 'root', 'rules/a.md': 'a' });
+    const before = fs.statSync(path.join(root, 'AGENTS.md')).mtimeMs;
+    await resolveOnDisk(root, ['AGENTS.md', 'rules/']);
+    expect(fs.statSync(path.join(root, 'AGENTS.md')).mtimeMs).toBe(before);
+    expect(fs.readdirSync(root).sort()).toEqual(['AGENTS.md', 'rules']);
+  });
+});
+
+describe('memory filesystem', () => {
+  test('symlinks, realpath, listing and faults', () => {
+    const memory = createMemoryFileSystem({ 'a/b.md': 'b', 'link': { symlink: 'a' }, 'abs': { symlink: '/a/b.md' } });
+    expect(memory.realpath('/link/b.md')).toBe('/a/b.md');
+    expect(memory.realpath('/abs')).toBe('/a/b.md');
+    expect(memory.lstat('/link').kind).toBe('symlink');
+    expect(memory.stat('/link').kind).toBe('directory');
+    expect(memory.readdir('/').map((entry) => [entry.name, entry.kind])).toEqual([['a', 'directory'], ['link', 'symlink'], ['abs', 'symlink']]);
+    memory.fail('/a/b.md', 'readFile', 'EIO', 1);
+    expect(() => memory.readFile('/a/b.md', { maxBytes: 10 })).toThrow(expect.objectContaining({ code: 'EIO' }));
+    expect(memory.readFile('/a/b.md', { maxBytes: 10 }).truncated).toBe(false);
+    expect(() => memory.stat('/a/b.md/c')).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(() => memory.stat('/nope')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  test('symlink loops fail with ELOOP', () => {
+    const memory = createMemoryFileSystem({ x: { symlink: 'y' }, y: { symlink: 'x' } });
+    expect(() => memory.realpath('/x')).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+  });
+});
