@@ -17,6 +17,7 @@ export type CtxfilesErrorCode =
   | 'unknown-flow'
   | 'unknown-step'
   | 'workdir-invalid'
+  | 'session-state-invalid'
   | 'usage';
 
 /** Where in a user's file a problem sits. Lines and columns are 1-based. */

@@ -1,6 +1,12 @@
 /** Public API of ctxfiles. This file only re-exports (STYLE 13). */
 export { createResolver } from './api/create-resolver.js';
-export type { Resolver, ResolverOptions, ResolveResult, ResolvedFile } from './api/create-resolver.js';
+export type { Resolver, ResolverOptions, ResolveResult, ResolvedFile, Session, SessionOptions } from './api/create-resolver.js';
+export type { ToolEvent } from './session/triggers.js';
+export { touchedDirectories } from './session/triggers.js';
+export type { DisclosureState, InjectedRecord } from './session/disclosure.js';
+export { renderManifest, MANIFEST_HEADING } from './render/render-manifest.js';
+export { renderInjection } from './render/render-injection.js';
+export { PRUNED_DIRECTORIES } from './discover/nested-walk.js';
 export type { ResolveRequest } from './api/select-request.js';
 export { loadConfig, parseConfig, CONFIG_SEARCH_PLACES } from './config/load-config.js';
 export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';

@@ -17,7 +17,7 @@ describe('config search', () => {
     const loaded = await loadConfig({ cwd: root, stopDir: root });
     expect(loaded.filepath).toBeNull();
     expect(loaded.config.contextPaths).toContain('AGENTS.md');
-    expect(loaded.config.contextDiscovery).toEqual({ enabled: true, maxFiles: 100, maxDepth: 8, maxFileBytes: 32768, maxSessionBytes: 131072 });
+    expect(loaded.config.contextDiscovery).toEqual({ enabled: true, maxFiles: 100, maxDepth: 8, maxFileBytes: 32768, maxSessionBytes: 131072, maxManifestBytes: 8192 });
   });
 
   test.each([

@@ -1,13 +1,17 @@
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
-import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { Config, Flow } from '../config/types.js';
+import { buildNestedIndex, groupByOwner, type NestedIndex } from '../discover/nested-index.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
-import { collectFiles } from '../resolve/collect-files.js';
-import { planResolution } from '../resolve/plan-resolution.js';
-import type { ContextFile } from '../resolve/read-context-file.js';
+import { renderManifest } from '../render/render-manifest.js';
 import { renderOpencode } from '../render/render-opencode.js';
+import { collectFiles } from '../resolve/collect-files.js';
+import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
+import type { ContextFile } from '../resolve/read-context-file.js';
+import { createDisclosure, emptyDisclosureState, type DisclosureState } from '../session/disclosure.js';
+import { parseSessionState } from '../session/session-state.js';
+import type { ToolEvent } from '../session/triggers.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 
 /** Options of {@link createResolver}. */
@@ -38,9 +42,30 @@ export interface ResolveResult {
   readonly files: readonly ResolvedFile[];
   /** The rendered block (`opencode` format). Empty when no file resolved. */
   readonly text: string;
-  /** The nested-file manifest. */
+  /** The nested-file manifest; empty when there is nothing nested or disclosure is off. */
   readonly manifest: string;
   /** Every diagnostic of this resolution, all levels. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Options of {@link Resolver.openSession}. */
+export interface SessionOptions extends ResolveRequest {
+  /** A state saved from `session.state()`, to resume. */
+  readonly state?: unknown;
+  /** Called with every diagnostic the session produces. */
+  readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+/** What one agent run has been shown. Subagents open their own session. */
+export interface Session {
+  /**
+   * Reports a finished tool call; resolves to the text to append to its result (empty when
+   * nothing is due). Never rejects because of a context file.
+   */
+  afterTool(event: Readonly<ToolEvent>): Promise<string>;
+  /** The state as plain JSON, to store and resume with `openSession({ state })`. */
+  state(): DisclosureState;
+  /** Diagnostics produced so far by `afterTool`. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -55,8 +80,25 @@ export interface Resolver {
    * @throws CtxfilesError `unknown-agent`, `unknown-flow`, `unknown-step` or `usage`.
    */
   resolve(request?: Readonly<ResolveRequest>): Promise<ResolveResult>;
-  /** Forgets every memoized render so the next `resolve` re-reads the files. */
+  /**
+   * Opens a disclosure session for a request.
+   * @throws CtxfilesError as `resolve`, and `session-state-invalid` for a malformed `state`.
+   */
+  openSession(options?: Readonly<SessionOptions>): Promise<Session>;
+  /** Forgets every memoized render and walk so the next call re-reads the files. */
   refresh(): void;
+}
+
+interface Rendered {
+  readonly files: readonly ResolvedFile[];
+  readonly text: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface Disclosed {
+  readonly index: NestedIndex | null;
+  readonly manifest: string;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
@@ -72,29 +114,21 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const flows: ReadonlyMap<string, Flow> = 'config' in loaded ? loaded.flows : (options.flows ?? new Map());
   const configDiagnostics: readonly Diagnostic[] = 'config' in loaded ? loaded.diagnostics : [];
   const env: Record<string, string | undefined> = Object.assign(Object.create(null) as object, options.env ?? process.env);
+  const discovery = config.contextDiscovery;
 
-  const byRequest = new Map<string, ResolveResult>();
-  const byPlan = new Map<string, { files: readonly ResolvedFile[]; text: string; diagnostics: readonly Diagnostic[] }>();
+  const byRequest = new Map<string, { result: ResolveResult; plan: ResolutionPlan; disclosed: Disclosed }>();
+  const byPlan = new Map<string, Rendered>();
+  const byNested = new Map<string, Disclosed>();
+  const walks = new Map<string, NestedIndex>();
   const warnedModes = new Set<string>();
 
   const onUnknownMode = (mode: string, layer: string): Diagnostic | undefined => {
     if (warnedModes.has(mode)) return undefined;
     warnedModes.add(mode);
-    return {
-      level: 'warn',
-      code: 'unknown-mode',
-      message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`,
-      layer,
-    };
+    return { level: 'warn', code: 'unknown-mode', message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`, layer };
   };
 
-  async function resolve(request: Readonly<ResolveRequest> = {}): Promise<ResolveResult> {
-    const requestKey = `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}`;
-    const memo = byRequest.get(requestKey);
-    if (memo !== undefined) return memo;
-
-    const selection = selectRequest(config, flows, request);
-    const plan = planResolution(config, selection, env, workDir, onUnknownMode);
+  function render(plan: ResolutionPlan): Rendered {
     let rendered = byPlan.get(plan.key);
     if (rendered === undefined) {
       const diagnostics: Diagnostic[] = [];
@@ -102,40 +136,111 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       rendered = { files, text: renderOpencode(files), diagnostics };
       byPlan.set(plan.key, rendered);
     }
+    return rendered;
+  }
+
+  /** The nested index and manifest for a plan, without the files the plan already inlines. */
+  function disclose(plan: ResolutionPlan, rendered: Rendered, nested: boolean): Disclosed {
+    if (!nested) return { index: null, manifest: '', diagnostics: [] };
+    const key = plan.key;
+    let disclosed = byNested.get(key);
+    if (disclosed !== undefined) return disclosed;
+    const basenames = new Set<string>();
+    for (const layer of plan.layers) {
+      for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
+    }
+    const walkKey = [...basenames].sort().join('\0');
+    let walk = walks.get(walkKey);
+    if (walk === undefined) {
+      walk = buildNestedIndex(fs, workDir, basenames, discovery);
+      walks.set(walkKey, walk);
+    }
+    const inlined = new Set(rendered.files.map((file) => file.realPath));
+    const kept = walk.files.filter((file) => !inlined.has(file.path));
+    const index: NestedIndex = kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
+    const manifest = renderManifest(
+      kept.map((file) => ({ path: file.relativePath, label: file.label })),
+      { maxBytes: discovery.maxManifestBytes, truncatedAt: walk.truncatedAt },
+    );
+    disclosed = { index, manifest, diagnostics: walk.diagnostics };
+    byNested.set(key, disclosed);
+    return disclosed;
+  }
+
+  function lookup(request: Readonly<ResolveRequest>) {
+    const requestKey = `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}`;
+    const memo = byRequest.get(requestKey);
+    if (memo !== undefined) return memo;
+
+    const selection = selectRequest(config, flows, request);
+    const plan = planResolution(config, selection, env, workDir, onUnknownMode);
+    const rendered = render(plan);
+    const disclosed = disclose(plan, rendered, discovery.enabled && nestedFlag(config, selection));
     const result: ResolveResult = Object.freeze({
       workDir,
       agent: selection.agent ?? null,
       flow: selection.flow && selection.step ? Object.freeze({ id: selection.flow.id, step: selection.step.id }) : null,
       files: rendered.files,
       text: rendered.text,
-      manifest: '',
-      diagnostics: Object.freeze([...configDiagnostics, ...plan.diagnostics, ...rendered.diagnostics]),
+      manifest: disclosed.manifest,
+      diagnostics: Object.freeze([...configDiagnostics, ...plan.diagnostics, ...rendered.diagnostics, ...disclosed.diagnostics]),
     });
-    byRequest.set(requestKey, result);
-    return result;
+    const entry = { result, plan, disclosed };
+    byRequest.set(requestKey, entry);
+    return entry;
+  }
+
+  async function openSession(sessionOptions: Readonly<SessionOptions> = {}): Promise<Session> {
+    const initial = sessionOptions.state === undefined ? emptyDisclosureState() : parseSessionState(sessionOptions.state);
+    const { disclosed } = lookup(sessionOptions);
+    const disclosure = createDisclosure(fs, workDir, disclosed.index, discovery, initial);
+    const diagnostics: Diagnostic[] = [];
+    return {
+      diagnostics,
+      async afterTool(event) {
+        let outcome;
+        try {
+          outcome = disclosure.afterTool(event);
+        } catch (error) {
+          // A context file must never fail a tool call.
+          outcome = { text: '', diagnostics: [{ level: 'warn' as const, code: 'internal', message: `disclosure failed: ${String(error)}` }] };
+        }
+        for (const diagnostic of outcome.diagnostics) {
+          diagnostics.push(diagnostic);
+          sessionOptions.onDiagnostic?.(diagnostic);
+        }
+        return outcome.text;
+      },
+      state: () => disclosure.state(),
+    };
   }
 
   return Object.freeze({
     workDir,
     config,
     flows,
-    resolve,
+    resolve: async (request: Readonly<ResolveRequest> = {}) => lookup(request).result,
+    openSession,
     refresh() {
       byRequest.clear();
       byPlan.clear();
+      byNested.clear();
+      walks.clear();
     },
   });
 }
 
+/** `nested` of the step when set, else of the agent, else true. */
+function nestedFlag(config: Config, selection: Selection): boolean {
+  const agentNested = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context?.nested;
+  return selection.step?.context?.nested ?? agentNested ?? true;
+}
+
 function canonicalWorkDir(fs: FileSystem, dir: string): string {
   let real: string;
-  try {
-    real = fs.realpath(dir);
-  } catch (error) {
-    throw new CtxfilesError('workdir-invalid', `the work dir ${dir} cannot be used (${errorCode(error)})`, { cause: error });
-  }
   let kind: string;
   try {
+    real = fs.realpath(dir);
     kind = fs.stat(real).kind;
   } catch (error) {
     throw new CtxfilesError('workdir-invalid', `the work dir ${dir} cannot be used (${errorCode(error)})`, { cause: error });
@@ -143,5 +248,3 @@ function canonicalWorkDir(fs: FileSystem, dir: string): string {
   if (kind !== 'directory') throw new CtxfilesError('workdir-invalid', `the work dir ${dir} is not a directory`);
   return real;
 }
-
-export { DEFAULT_CONFIG };

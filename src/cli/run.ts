@@ -60,6 +60,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   command('resolve', 'print the context block for an agent and flow step').action(async (options: CommonOptions) => {
     exitCode = await resolveCommand(options, io);
   });
+  command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
+    const { resolver, request } = await openResolver(options, io);
+    const result = await resolver.resolve(request);
+    if (options.json) io.stdout.write(`${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`);
+    else {
+      io.stdout.write(result.manifest);
+      writeDiagnostics(result.diagnostics, io);
+    }
+  });
+  command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')
+    .option('--state <file>', 'resume from a state saved with {"op":"state"}')
+    .action(async (options: CommonOptions & { state?: string }) => {
+      const { runSession } = await import('./session.js');
+      const { resolver, request } = await openResolver(options, io);
+      exitCode = await runSession({ resolver, request, statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state), io });
+    });
   command('validate', 'check the config and flow files')
     .argument('[files...]', 'config or flow files to check (default: the config found from --cwd)')
     .action(async (files: string[], options: CommonOptions) => {

@@ -25,6 +25,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxDepth: 8,
     maxFileBytes: 32_768,
     maxSessionBytes: 131_072,
+    maxManifestBytes: 8_192,
   }),
   flows: Object.freeze(['flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
 });

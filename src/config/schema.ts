@@ -32,6 +32,9 @@ export const contextDiscoverySchema = z.strictObject({
   maxDepth: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxDepth}.`),
   maxFileBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxFileBytes}.`),
   maxSessionBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxSessionBytes}.`),
+  maxManifestBytes: cap
+    .optional()
+    .describe(`Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`),
 });
 
 /** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */

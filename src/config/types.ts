@@ -20,6 +20,7 @@ export interface ContextDiscoveryConfig {
   readonly maxDepth: number;
   readonly maxFileBytes: number;
   readonly maxSessionBytes: number;
+  readonly maxManifestBytes: number;
 }
 
 /** A validated config with every default applied. */

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Resolver } from '../api/create-resolver.js';
+import type { ResolveRequest } from '../api/select-request.js';
+import { CtxfilesError, type Diagnostic } from '../errors.js';
+import type { CliIo } from './run.js';
+
+/** Options of {@link runSession}. */
+export interface RunSessionOptions {
+  readonly resolver: Resolver;
+  readonly request: ResolveRequest;
+  /** A JSON file holding a saved state to resume from. */
+  readonly statePath: string | undefined;
+  readonly io: CliIo;
+}
+
+/**
+ * The JSON Lines protocol of `ctxfiles session`: one output line per input line, in order, each
+ * written as soon as it is ready.
+ *
+ * - `{"tool": "read", "input": {"file_path": "…"}, "ok": true}` → `{"inject": "…"}` (empty string
+ *   when nothing is due), plus `"diagnostics": […]` when the call produced any;
+ * - `{"op": "state"}` → `{"state": {…}}`, the state to resume from with `--state FILE`;
+ * - anything else → `{"error": "…"}`, and the session goes on.
+ */
+export async function runSession(options: RunSessionOptions): Promise<number> {
+  const { io } = options;
+  let state: unknown;
+  if (options.statePath !== undefined) {
+    try {
+      state = JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown;
+    } catch (error) {
+      throw new CtxfilesError('session-state-invalid', `${options.statePath}: cannot read the session state (${(error as Error).message})`);
+    }
+  }
+  const session = await options.resolver.openSession({ ...options.request, state });
+  if (io.stdin === undefined) return 0;
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    io.stdout.write(`${JSON.stringify(await answer(line, session))}\n`);
+  }
+  return 0;
+}
+
+async function answer(line: string, session: Awaited<ReturnType<Resolver['openSession']>>): Promise<Record<string, unknown>> {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch (error) {
+    return { error: `not JSON: ${(error as Error).message}` };
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return { error: 'expected a JSON object' };
+  const record = message as Record<string, unknown>;
+  if (record['op'] === 'state') return { state: session.state() };
+  if (typeof record['tool'] !== 'string') return { error: 'expected "tool" (a string) or "op": "state"' };
+  const input = record['input'];
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) return { error: '"input" must be an object' };
+  if (record['ok'] !== undefined && typeof record['ok'] !== 'boolean') return { error: '"ok" must be a boolean' };
+  const before = session.diagnostics.length;
+  const inject = await session.afterTool({ tool: record['tool'], input: (input ?? {}) as Record<string, unknown>, ok: record['ok'] === true });
+  const diagnostics: readonly Diagnostic[] = session.diagnostics.slice(before);
+  return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
+}

@@ -1,0 +1,136 @@
+import type { Diagnostic } from '../errors.js';
+import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+
+/**
+ * Directory names the nested walk never enters, besides every name starting with a dot. They hold
+ * dependencies, build output or caches, never a project's own instructions.
+ */
+export const PRUNED_DIRECTORIES: ReadonlySet<string> = new Set([
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'vendor',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '__pycache__',
+  'coverage',
+  'venv',
+]);
+
+/** Directories the walk may visit before it stops, whatever `maxFiles` says. */
+export const MAX_WALK_DIRECTORIES = 100_000;
+
+/** Limits of one walk. */
+export interface WalkLimits {
+  /** Deepest directory (1 = a direct child of the work dir) whose files are considered. */
+  readonly maxDepth: number;
+  /** The walk stops once this many files were found. */
+  readonly maxFiles: number;
+  /** The walk stops after visiting this many directories. Default {@link MAX_WALK_DIRECTORIES}. */
+  readonly maxDirectories?: number;
+}
+
+/** A nested context file found by the walk. */
+export interface NestedCandidate {
+  /** Path relative to the work dir, with `/` separators. */
+  readonly relativePath: string;
+  /** Directory that owns it, relative to the work dir. */
+  readonly ownerDir: string;
+}
+
+/** The outcome of {@link walkNested}. */
+export interface WalkResult {
+  /** Found files, sorted by relative path (code units). */
+  readonly files: readonly NestedCandidate[];
+  /** True when `maxFiles` or the directory cap stopped the walk early. */
+  readonly truncated: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+// C0 controls and DEL: a name holding one could forge lines in the manifest or an injected frame.
+const UNSAFE_NAME = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Walks strictly below `workDir`, breadth first and iteratively, for regular files whose name is
+ * in `basenames`. Dot entries and {@link PRUNED_DIRECTORIES} are skipped from the directory entry
+ * alone (no stat per entry); symlinks are never followed, and a symlink with a wanted name is
+ * rejected with a `warn`. Files directly in the work dir are not nested files. A directory that
+ * vanishes mid-walk is skipped; any other listing fault is a `warn`. Within one depth, directories
+ * are visited in code-unit order, so truncation is deterministic.
+ */
+export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlySet<string>, limits: WalkLimits): WalkResult {
+  const diagnostics: Diagnostic[] = [];
+  const files: NestedCandidate[] = [];
+  const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
+  if (basenames.size === 0 || limits.maxDepth < 1 || limits.maxFiles < 1) return { files, truncated: false, diagnostics };
+
+  let level: string[] = [''];
+  let truncated = false;
+  let visited = 0;
+  for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
+    const next: string[] = [];
+    for (const relativeDir of level) {
+      visited += 1;
+      if (visited > maxDirectories) {
+        truncated = true;
+        diagnostics.push({ level: 'warn', code: 'walk-truncated', message: `the nested walk stopped after ${maxDirectories} directories` });
+        break;
+      }
+      const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
+      let entries;
+      try {
+        entries = fs.readdir(absoluteDir);
+      } catch (error) {
+        if (!isAbsent(error)) {
+          diagnostics.push({ level: 'warn', code: 'unreadable', message: `${absoluteDir} cannot be listed (${errorCode(error)})`, path: absoluteDir });
+        }
+        continue;
+      }
+      const found: string[] = [];
+      for (const entry of entries) {
+        const name = entry.name;
+        if (name.charCodeAt(0) === 46 /* . */) continue;
+        if (entry.kind === 'directory') {
+          if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name)) {
+            if (UNSAFE_NAME.test(name)) continue;
+            next.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
+          }
+          continue;
+        }
+        if (depth === 0 || !basenames.has(name)) continue;
+        const relativePath = `${relativeDir}/${name}`;
+        if (entry.kind === 'symlink') {
+          diagnostics.push({ level: 'warn', code: 'symlink-rejected', message: `${relativePath} is a symlink and is not used as a nested context file`, path: under(workDir, relativePath) });
+          continue;
+        }
+        if (entry.kind !== 'file') continue;
+        if (UNSAFE_NAME.test(relativePath)) continue;
+        found.push(relativePath);
+      }
+      found.sort(compare);
+      for (const relativePath of found) {
+        if (files.length >= limits.maxFiles) {
+          truncated = true;
+          break;
+        }
+        files.push({ relativePath, ownerDir: relativeDir });
+      }
+      if (truncated) break;
+    }
+    next.sort(compare);
+    level = next;
+  }
+  files.sort((a, b) => compare(a.relativePath, b.relativePath));
+  return { files, truncated, diagnostics };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `relative` below `root`, without doubling the separator at the filesystem root. */
+export function under(root: string, relative: string): string {
+  return root.endsWith('/') ? root + relative : `${root}/${relative}`;
+}

@@ -1,0 +1,58 @@
+/** Heading of the nested-file manifest (DESIGN §5). */
+export const MANIFEST_HEADING = '# Nested Context Files';
+
+/** The sentence under the heading: what the list is and that bodies are not loaded. */
+export const MANIFEST_INTRO =
+  'These instruction files govern subdirectories of the work dir. Their text is not loaded yet: ' +
+  'each file is added to the result of the first tool call that works in its directory.';
+
+/** One manifest line's data. */
+export interface ManifestEntry {
+  /** Path relative to the work dir. */
+  readonly path: string;
+  readonly label: string;
+}
+
+/** Options of {@link renderManifest}. */
+export interface ManifestOptions {
+  /** Byte budget of the whole manifest; past it, lines lose their labels, then the list is cut. */
+  readonly maxBytes: number;
+  /** Set when the discovery walk stopped at `maxFiles`. */
+  readonly truncatedAt?: number | undefined;
+}
+
+/**
+ * Renders the manifest: heading, intro, one `- path: label` line per file, and a note when the
+ * walk was truncated. Over `maxBytes` it degrades to paths only, then keeps as many paths as fit
+ * and ends with `... N more files not shown`. No files → the empty string. Deterministic.
+ */
+export function renderManifest(entries: readonly ManifestEntry[], options: ManifestOptions): string {
+  if (entries.length === 0) return '';
+  const head = [MANIFEST_HEADING, MANIFEST_INTRO];
+  const tail = options.truncatedAt === undefined ? [] : [`The discovery walk stopped at ${options.truncatedAt} files; more may exist.`];
+  const full = [...head, ...entries.map((entry) => (entry.label === '' ? `- ${entry.path}` : `- ${entry.path}: ${entry.label}`)), ...tail].join('\n');
+  if (byteLength(full) <= options.maxBytes) return full;
+  const pathsOnly = [...head, ...entries.map((entry) => `- ${entry.path}`), ...tail].join('\n');
+  if (byteLength(pathsOnly) <= options.maxBytes) return pathsOnly;
+
+  // Keep as many paths as fit together with the summary line.
+  const lines = [...head];
+  let size = byteLength(lines.join('\n'));
+  let shown = 0;
+  for (const entry of entries) {
+    const line = `- ${entry.path}`;
+    const rest = entries.length - shown - 1;
+    const summary = rest > 0 ? `\n... ${rest} more files not shown` : '';
+    const tailBytes = tail.length > 0 ? byteLength(`\n${tail.join('\n')}`) : 0;
+    if (size + 1 + byteLength(line) + byteLength(summary) + tailBytes > options.maxBytes) break;
+    lines.push(line);
+    size += 1 + byteLength(line);
+    shown += 1;
+  }
+  if (shown < entries.length) lines.push(`... ${entries.length - shown} more files not shown`);
+  return [...lines, ...tail].join('\n');
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
