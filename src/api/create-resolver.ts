@@ -1,15 +1,18 @@
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
-import type { Config, Flow } from '../config/types.js';
+import type { Config, Flow, Format } from '../config/types.js';
 import { buildNestedIndex, groupByOwner, type NestedIndex } from '../discover/nested-index.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
+import { applyBudget } from '../render/apply-budget.js';
+import { loadTokenCounter } from '../render/count-tokens.js';
 import { renderManifest } from '../render/render-manifest.js';
-import { renderOpencode } from '../render/render-opencode.js';
 import { collectFiles } from '../resolve/collect-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
-import { createDisclosure, emptyDisclosureState, type DisclosureState } from '../session/disclosure.js';
+import { createDisclosure, type DisclosureState, type TrackedRecord } from '../session/disclosure.js';
 import { parseSessionState } from '../session/session-state.js';
 import type { ToolEvent } from '../session/triggers.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
@@ -29,6 +32,8 @@ export interface ResolverOptions {
   readonly fs?: FileSystem;
   /** Values for `${env.VAR}`, read once. Default: `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The user's home directory, for `~` in paths and in displayed paths. Default: `os.homedir()`. */
+  readonly homeDir?: string;
 }
 
 /** One context file in a result: provenance and content. */
@@ -39,8 +44,11 @@ export interface ResolveResult {
   readonly workDir: string;
   readonly agent: string | null;
   readonly flow: { readonly id: string; readonly step: string } | null;
+  /** The files shown in `text`, in order (a file cut by the budget is listed with its full text). */
   readonly files: readonly ResolvedFile[];
-  /** The rendered block (`opencode` format). Empty when no file resolved. */
+  /** The format `text` is rendered in. */
+  readonly format: Format;
+  /** The rendered block. Empty when no file resolved (`magi` then says so). */
   readonly text: string;
   /** The nested-file manifest; empty when there is nothing nested or disclosure is off. */
   readonly manifest: string;
@@ -90,6 +98,9 @@ export interface Resolver {
 }
 
 interface Rendered {
+  /** Every file resolved, before the budget. */
+  readonly resolved: readonly ResolvedFile[];
+  /** The files shown. */
   readonly files: readonly ResolvedFile[];
   readonly text: string;
   readonly diagnostics: readonly Diagnostic[];
@@ -114,9 +125,12 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const flows: ReadonlyMap<string, Flow> = 'config' in loaded ? loaded.flows : (options.flows ?? new Map());
   const configDiagnostics: readonly Diagnostic[] = 'config' in loaded ? loaded.diagnostics : [];
   const env: Record<string, string | undefined> = Object.assign(Object.create(null) as object, options.env ?? process.env);
+  const homeDir = options.homeDir ?? os.homedir();
   const discovery = config.contextDiscovery;
+  const { instructions, budget, wording } = config;
+  const countTokens = budget.maxTokens === null ? null : await loadTokenCounter();
 
-  const byRequest = new Map<string, { result: ResolveResult; plan: ResolutionPlan; disclosed: Disclosed }>();
+  const byRequest = new Map<string, { result: ResolveResult; plan: ResolutionPlan; disclosed: Disclosed; rendered: Rendered; format: Format }>();
   const byPlan = new Map<string, Rendered>();
   const byNested = new Map<string, Disclosed>();
   const walks = new Map<string, NestedIndex>();
@@ -128,14 +142,40 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     return { level: 'warn', code: 'unknown-mode', message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`, layer };
   };
 
-  function render(plan: ResolutionPlan): Rendered {
-    let rendered = byPlan.get(plan.key);
-    if (rendered === undefined) {
+  const collected = new Map<string, { files: readonly ResolvedFile[]; diagnostics: readonly Diagnostic[] }>();
+
+  function render(plan: ResolutionPlan, format: Format): Rendered {
+    const key = `${format}\0${plan.key}`;
+    let rendered = byPlan.get(key);
+    if (rendered !== undefined) return rendered;
+    let sources = collected.get(plan.key);
+    if (sources === undefined) {
       const diagnostics: Diagnostic[] = [];
-      const files = Object.freeze(collectFiles(fs, workDir, plan, diagnostics));
-      rendered = { files, text: renderOpencode(files), diagnostics };
-      byPlan.set(plan.key, rendered);
+      sources = { files: Object.freeze(collectFiles(fs, workDir, plan, { instructions, homeDir }, diagnostics)), diagnostics };
+      collected.set(plan.key, sources);
     }
+    const diagnostics = [...sources.diagnostics];
+    const context = { workDir, homeDir, wording };
+    const fits = (text: string) =>
+      (budget.maxBytes === null || Buffer.byteLength(text, 'utf8') <= budget.maxBytes) && (countTokens === null || budget.maxTokens === null || countTokens(text) <= budget.maxTokens);
+    let text: string;
+    let files = sources.files;
+    if (budget.maxBytes === 0 || budget.maxTokens === 0) {
+      text = '';
+      files = Object.freeze([]);
+      for (const file of sources.files) diagnostics.push(budgetDropped(file.path));
+    } else {
+      const result = applyBudget(format, sources.files, context, fits);
+      text = result.text;
+      const dropped = new Set(result.dropped);
+      files = Object.freeze(sources.files.filter((file) => !dropped.has(file.path)));
+      for (const file of result.dropped) diagnostics.push(budgetDropped(file));
+      if (result.truncated !== null) {
+        diagnostics.push({ level: 'warn', code: 'budget-truncated', message: `${result.truncated} is cut short to fit the budget`, path: result.truncated });
+      }
+    }
+    rendered = { resolved: sources.files, files, text, diagnostics };
+    byPlan.set(key, rendered);
     return rendered;
   }
 
@@ -149,14 +189,16 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     for (const layer of plan.layers) {
       for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
     }
+    const chainMode = instructions.walk !== 'off';
+    if (chainMode) for (const candidate of instructions.candidates) basenames.add(candidate);
     const walkKey = [...basenames].sort().join('\0');
     let walk = walks.get(walkKey);
     if (walk === undefined) {
       walk = buildNestedIndex(fs, workDir, basenames, discovery);
       walks.set(walkKey, walk);
     }
-    const inlined = new Set(rendered.files.map((file) => file.realPath));
-    const kept = walk.files.filter((file) => !inlined.has(file.path));
+    const inlined = new Set(rendered.resolved.map((file) => file.realPath));
+    const kept = (chainMode ? firstCandidatePerDirectory(walk.files, instructions.candidates) : walk.files).filter((file) => !inlined.has(file.path));
     const index: NestedIndex = kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
     const manifest = renderManifest(
       kept.map((file) => ({ path: file.relativePath, label: file.label })),
@@ -168,32 +210,58 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   }
 
   function lookup(request: Readonly<ResolveRequest>) {
-    const requestKey = `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}`;
+    const format = request.format ?? config.format;
+    const requestKey = `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${format}`;
     const memo = byRequest.get(requestKey);
     if (memo !== undefined) return memo;
 
     const selection = selectRequest(config, flows, request);
     const plan = planResolution(config, selection, env, workDir, onUnknownMode);
-    const rendered = render(plan);
+    const rendered = render(plan, format);
     const disclosed = disclose(plan, rendered, discovery.enabled && nestedFlag(config, selection));
     const result: ResolveResult = Object.freeze({
       workDir,
       agent: selection.agent ?? null,
       flow: selection.flow && selection.step ? Object.freeze({ id: selection.flow.id, step: selection.step.id }) : null,
       files: rendered.files,
+      format,
       text: rendered.text,
       manifest: disclosed.manifest,
       diagnostics: Object.freeze([...configDiagnostics, ...plan.diagnostics, ...rendered.diagnostics, ...disclosed.diagnostics]),
     });
-    const entry = { result, plan, disclosed };
+    const entry = { result, plan, disclosed, rendered, format };
     byRequest.set(requestKey, entry);
     return entry;
   }
 
   async function openSession(sessionOptions: Readonly<SessionOptions> = {}): Promise<Session> {
-    const initial = sessionOptions.state === undefined ? emptyDisclosureState() : parseSessionState(sessionOptions.state);
-    const { disclosed } = lookup(sessionOptions);
-    const disclosure = createDisclosure(fs, workDir, disclosed.index, discovery, initial);
+    const resumed = sessionOptions.state === undefined ? null : parseSessionState(sessionOptions.state);
+    const { disclosed, rendered, format } = lookup(sessionOptions);
+    const baseline = rendered.files.map(
+      (file): TrackedRecord => ({
+        path: file.path,
+        sha256: file.sha256,
+        size: file.bytes,
+        mtimeMs: file.mtimeMs,
+        scope: file.source === 'chain' ? path.dirname(file.path) : null,
+        removed: false,
+      }),
+    );
+    const disclosure = createDisclosure(
+      {
+        fs,
+        workDir,
+        homeDir,
+        index: disclosed.index,
+        maxFileBytes: discovery.maxFileBytes,
+        maxSessionBytes: discovery.maxSessionBytes,
+        format,
+        wording,
+        tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
+        baseline,
+      },
+      resumed,
+    );
     const diagnostics: Diagnostic[] = [];
     return {
       diagnostics,
@@ -224,10 +292,29 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     refresh() {
       byRequest.clear();
       byPlan.clear();
+      collected.clear();
       byNested.clear();
       walks.clear();
     },
   });
+}
+
+function budgetDropped(file: string): Diagnostic {
+  return { level: 'warn', code: 'budget-dropped', message: `${file} is left out to fit the budget`, path: file };
+}
+
+/** In chain mode a directory has one instruction file: its first existing candidate. */
+function firstCandidatePerDirectory(files: NestedIndex['files'], candidates: readonly string[]): NestedIndex['files'] {
+  const best = new Map<string, NestedIndex['files'][number]>();
+  const rank = (file: NestedIndex['files'][number]) => {
+    const position = candidates.indexOf(path.basename(file.path));
+    return position === -1 ? candidates.length : position;
+  };
+  for (const file of files) {
+    const current = best.get(file.ownerDir);
+    if (current === undefined || rank(file) < rank(current)) best.set(file.ownerDir, file);
+  }
+  return files.filter((file) => best.get(file.ownerDir) === file);
 }
 
 /** `nested` of the step when set, else of the agent, else true. */

@@ -1,4 +1,4 @@
-import type { Config, Flow } from '../config/types.js';
+import type { Config, Flow, Format } from '../config/types.js';
 import { CtxfilesError } from '../errors.js';
 import type { Selection } from '../resolve/plan-resolution.js';
 
@@ -7,6 +7,8 @@ export interface ResolveRequest {
   readonly agent?: string | undefined;
   readonly flow?: string | undefined;
   readonly step?: string | undefined;
+  /** Render in this format instead of the config's `format`. */
+  readonly format?: Format | undefined;
 }
 
 /**

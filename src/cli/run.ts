@@ -25,7 +25,7 @@ interface CommonOptions {
   json?: boolean;
 }
 
-const FORMATS = ['opencode'];
+const FORMATS = ['opencode', 'xml', 'reminder', 'magi'];
 
 /**
  * Runs the CLI: `run(['resolve', '--json'], io)`. Never calls `process.exit`; returns the exit code.
@@ -152,7 +152,8 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   const workDir = resolveCwd(options, io);
   const config = await loadConfig({ cwd: workDir, configFile: options.config, displayCwd: io.cwd });
   const resolver = await createResolver({ workDir, config, env: io.env });
-  return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step } };
+  const format = options.format as 'opencode' | 'xml' | 'reminder' | 'magi' | undefined;
+  return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };
 }
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {

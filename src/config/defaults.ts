@@ -28,7 +28,34 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxManifestBytes: 8_192,
   }),
   flows: Object.freeze(['flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
+  instructions: Object.freeze({
+    walk: 'off' as 'off' | 'root' | 'project',
+    projectRootMarkers: Object.freeze(['.git']) as readonly string[],
+    candidates: Object.freeze(['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md']) as readonly string[],
+    userFile: null as string | null,
+    extraFiles: Object.freeze([]) as readonly string[],
+    trackChanges: false,
+  }),
+  format: 'opencode' as 'opencode' | 'xml' | 'reminder' | 'magi',
+  budget: Object.freeze({ maxBytes: null as number | null, maxTokens: null as number | null }),
+  wording: Object.freeze({
+    reminderIntro:
+      'Instructions from the workspace follow. Apply each one where it fits the task at hand; when two ' +
+      'disagree, the file closer to the working directory wins. None of them outranks system, developer ' +
+      'or direct user instructions.',
+    scopeNote:
+      'These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a ' +
+      'broader one, and none of them outranks system, developer or direct user instructions.',
+    updatedNote: 'This file changed after it was shown. Use the text below in place of the earlier version.',
+    removedNote: 'This file is gone. Stop following the instructions it held.',
+    magiIntro: 'The files below are already loaded for you. Keep them in mind at every step and do not read them again.',
+    magiEmpty: 'No AGENTS.md instruction files were found for this workspace.',
+    budgetNotice: 'Instruction budget reached: some files are not shown in full.',
+  }),
 });
+
+/** Output formats of the rendered block. */
+export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
 
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
@@ -37,4 +64,8 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'agents',
   'contextDiscovery',
   'flows',
+  'instructions',
+  'format',
+  'budget',
+  'wording',
 ]);

@@ -88,6 +88,10 @@ const DEFAULT_LOADED: Config = Object.freeze({
   agents: Object.freeze({}),
   contextDiscovery: DEFAULT_CONFIG.contextDiscovery,
   flows: DEFAULT_CONFIG.flows,
+  instructions: DEFAULT_CONFIG.instructions,
+  format: DEFAULT_CONFIG.format,
+  budget: DEFAULT_CONFIG.budget,
+  wording: DEFAULT_CONFIG.wording,
 });
 
 /**
@@ -178,6 +182,10 @@ function validateConfig(value: unknown, source: SourceText, prefix: readonly Pro
     agents: Object.freeze(Object.fromEntries(Object.entries(data.agents ?? {}).map(([id, agent]) => [id, deepFreeze(agent) as unknown as AgentConfig]))),
     contextDiscovery: Object.freeze({ ...DEFAULT_CONFIG.contextDiscovery, ...stripUndefined(data.contextDiscovery ?? {}) }),
     flows: Object.freeze([...(data.flows ?? DEFAULT_CONFIG.flows)]),
+    instructions: Object.freeze({ ...DEFAULT_CONFIG.instructions, ...stripUndefined(data.instructions ?? {}) }),
+    format: data.format ?? DEFAULT_CONFIG.format,
+    budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
+    wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
   });
 }
 
@@ -186,6 +194,9 @@ function knownKeysAt(keyPath: readonly PropertyKey[]): readonly string[] {
   if (keyPath.length === 0) return KNOWN_TOP_LEVEL_KEYS;
   if (last === 'context') return ['paths', 'mode', 'nested'];
   if (last === 'contextDiscovery') return Object.keys(DEFAULT_CONFIG.contextDiscovery);
+  if (last === 'instructions') return Object.keys(DEFAULT_CONFIG.instructions);
+  if (last === 'budget') return Object.keys(DEFAULT_CONFIG.budget);
+  if (last === 'wording') return Object.keys(DEFAULT_CONFIG.wording);
   return [];
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
+import { DEFAULT_CONFIG, FORMATS, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -37,6 +37,42 @@ export const contextDiscoverySchema = z.strictObject({
     .describe(`Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`),
 });
 
+const candidateName = z
+  .string()
+  .refine((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\\'), {
+    message: 'must be a plain file name: not empty, not "." or "..", without "/" or "\\"',
+  });
+
+const userPath = z.string().refine((value) => value.startsWith('/') || value === '~' || value.startsWith('~/') || value.startsWith('~\\'), {
+  message: 'must be an absolute path or start with "~/"',
+});
+
+/** The `instructions` object: chain discovery and change tracking (DESIGN §7). */
+export const instructionsSchema = z.strictObject({
+  walk: z.enum(['off', 'root', 'project']).optional().describe('"off" (default), "root" (filesystem root to work dir) or "project" (nearest marker to work dir).'),
+  projectRootMarkers: z.array(candidateName).optional().describe('Names (files or directories) that mark a project root. Default [".git"].'),
+  candidates: z.array(candidateName).optional().describe('File names tried in each directory of the chain; the first that exists wins.'),
+  userFile: userPath.nullable().optional().describe('A user-wide instruction file read before the chain; "~" is the home directory.'),
+  extraFiles: z
+    .array(userPath.refine((value) => value.toLowerCase().endsWith('.md'), { message: 'must name a .md file' }))
+    .optional()
+    .describe('Absolute .md files appended after every other source, in order.'),
+  trackChanges: z.boolean().optional().describe('Report updated, switched and removed files in tool results. Default false.'),
+});
+
+const limit = z.number().int().min(0).nullable();
+
+/** The `budget` object. */
+export const budgetSchema = z.strictObject({
+  maxBytes: limit.optional().describe('Cap on the rendered block in bytes; null = unlimited.'),
+  maxTokens: limit.optional().describe('Cap on the rendered block in tokens (o200k_base); null = unlimited.'),
+});
+
+/** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
+export const wordingSchema = z.strictObject(
+  Object.fromEntries(Object.keys(DEFAULT_CONFIG.wording).map((key) => [key, z.string().optional()])) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
+);
+
 /** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */
 export const configSchema = z
   .looseObject({
@@ -45,6 +81,10 @@ export const configSchema = z
     agents: z.record(z.string(), agentSchema).optional(),
     contextDiscovery: contextDiscoverySchema.optional(),
     flows: z.array(z.string()).optional().describe('Globs of flow files, relative to the config file.'),
+    instructions: instructionsSchema.optional(),
+    format: z.enum(FORMATS).optional().describe('Output format of the rendered block. Default "opencode".'),
+    budget: budgetSchema.optional(),
+    wording: wordingSchema.optional(),
   })
   .describe('ctxfiles configuration');
 

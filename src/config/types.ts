@@ -23,12 +23,46 @@ export interface ContextDiscoveryConfig {
   readonly maxManifestBytes: number;
 }
 
+/** Chain discovery and change tracking (DESIGN §7). */
+export interface InstructionsConfig {
+  readonly walk: 'off' | 'root' | 'project';
+  readonly projectRootMarkers: readonly string[];
+  readonly candidates: readonly string[];
+  readonly userFile: string | null;
+  readonly extraFiles: readonly string[];
+  readonly trackChanges: boolean;
+}
+
+/** An output format. */
+export type Format = 'opencode' | 'xml' | 'reminder' | 'magi';
+
+/** Caps on the rendered block. `null` = unlimited. */
+export interface BudgetConfig {
+  readonly maxBytes: number | null;
+  readonly maxTokens: number | null;
+}
+
+/** Every explanatory sentence ctxfiles writes. `{dir}` in `scopeNote` names the directory. */
+export interface WordingConfig {
+  readonly reminderIntro: string;
+  readonly scopeNote: string;
+  readonly updatedNote: string;
+  readonly removedNote: string;
+  readonly magiIntro: string;
+  readonly magiEmpty: string;
+  readonly budgetNotice: string;
+}
+
 /** A validated config with every default applied. */
 export interface Config {
   readonly contextPaths: readonly string[];
   readonly agents: Readonly<Record<string, AgentConfig>>;
   readonly contextDiscovery: ContextDiscoveryConfig;
   readonly flows: readonly string[];
+  readonly instructions: InstructionsConfig;
+  readonly format: Format;
+  readonly budget: BudgetConfig;
+  readonly wording: WordingConfig;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

@@ -49,6 +49,11 @@ export interface ReadOptions {
 /** The filesystem port. Paths are absolute. */
 export interface FileSystem {
   lstat(path: string): FileInfo;
+  /**
+   * Like `lstat`, but returns `null` when the path is absent (`ENOENT`, `ENOTDIR`) instead of
+   * throwing: existence probes are the hot path of chain walks.
+   */
+  probe(path: string): FileInfo | null;
   stat(path: string): FileInfo;
   realpath(path: string): string;
   readdir(path: string): readonly DirEntry[];

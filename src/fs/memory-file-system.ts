@@ -15,7 +15,7 @@ export type MemoryNodeSpec =
 export type MemoryTree = Readonly<Record<string, MemoryNodeSpec>>;
 
 /** The operations a {@link MemoryFileSystem} records and can fail on demand. */
-export type MemoryOperation = 'lstat' | 'stat' | 'realpath' | 'readdir' | 'readFile';
+export type MemoryOperation = 'lstat' | 'probe' | 'stat' | 'realpath' | 'readdir' | 'readFile';
 
 /** One recorded call. */
 export interface MemoryCall {
@@ -235,6 +235,16 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
     lstat(filePath) {
       enter('lstat', filePath);
       return info(lookup(filePath, 'lstat', false).node);
+    },
+    probe(filePath) {
+      enter('probe', filePath);
+      try {
+        return info(lookup(filePath, 'lstat', false).node);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+        throw error;
+      }
     },
     stat(filePath) {
       enter('stat', filePath);

@@ -12,6 +12,15 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.
 export function createNodeFileSystem(): FileSystem {
   return {
     lstat: (path) => toInfo(fs.lstatSync(path, { bigint: false })),
+    probe: (path) => {
+      try {
+        const stats = fs.lstatSync(path, { bigint: false, throwIfNoEntry: false });
+        return stats === undefined ? null : toInfo(stats);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+        throw error;
+      }
+    },
     stat: (path) => toInfo(fs.statSync(path, { bigint: false })),
     realpath: (path) => fs.realpathSync.native(path),
     readdir: (path) => fs.readdirSync(path, { withFileTypes: true }).map(toEntry),

@@ -26,3 +26,47 @@ export function escapeXmlAttribute(text: string): string {
 }
 
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Undoes {@link escapeXmlText} and {@link escapeXmlAttribute}. */
+export function unescapeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_match, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] as string);
+}
+
+/** Line headers that structure `reminder` frames; file text may not start a line with one. */
+export const REMINDER_HEADERS = ['Instructions from:', 'Additional instructions from:', 'Updated instructions from:', 'Previously from:', 'Instructions removed:'] as const;
+
+const HEADER_LINE = new RegExp(`^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gm');
+const ESCAPED_REMINDER_TAG = /&((?:amp;)*)lt;(?=\s*\/?\s*system-reminder)/gi;
+
+/**
+ * Escapes text for a `reminder` frame so that it cannot change the frame's structure, reversibly:
+ * `system-reminder` tags get `&lt;` (and an existing `&lt;` before such a tag gets `&amp;lt;`), and
+ * a line that starts with a header (after any backslashes) gets one more leading backslash.
+ */
+export function escapeReminderText(text: string): string {
+  return escapeReminder(text.replace(ESCAPED_REMINDER_TAG, '&amp;$1lt;')).replace(HEADER_LINE, '\\$1$2');
+}
+
+/** Undoes {@link escapeReminderText}. */
+export function unescapeReminderText(text: string): string {
+  return text
+    .replace(HEADER_LINE, (_match, slashes: string, header: string) => `${slashes.slice(1)}${header}`)
+    .replace(/&lt;(?=\s*\/?\s*system-reminder)/gi, '<')
+    .replace(/&amp;((?:amp;)*lt;)(?=\s*\/?\s*system-reminder)/gi, '&$1');
+}
+
+/**
+ * Keeps a path on one line in a `reminder` header and unable to end the frame, reversibly:
+ * backslashes are doubled, and control characters and the `<` of a `system-reminder` tag are
+ * written as `\uXXXX`.
+ */
+export function escapeHeaderPath(file: string): string {
+  return file.replace(/[\\\u0000-\u001f\u007f]|<(?=\s*\/?\s*system-reminder)/gi, (char) =>
+    char === '\\' ? '\\\\' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Undoes {@link escapeHeaderPath}. */
+export function unescapeHeaderPath(file: string): string {
+  return file.replace(/\\(\\|u[0-9a-f]{4})/g, (_match, code: string) => (code === '\\' ? '\\' : String.fromCharCode(Number.parseInt(code.slice(1), 16))));
+}

@@ -4,8 +4,10 @@ export const OPENCODE_HEADER = '# Project-Specific Context\n Make sure to follow
 /**
  * Renders the `opencode` block: the header, then each file as `# From:<path>\n<text>`, joined
  * with a newline. No files → the empty string. The text is not escaped: this format has no tags.
+ * A `notice` (from the budget) is a line placed right after the header.
  */
-export function renderOpencode(files: ReadonlyArray<{ readonly path: string; readonly text: string }>): string {
-  if (files.length === 0) return '';
-  return OPENCODE_HEADER + files.map((file) => `# From:${file.path}\n${file.text}`).join('\n');
+export function renderOpencode(files: ReadonlyArray<{ readonly path: string; readonly text: string }>, notice?: string): string {
+  if (files.length === 0 && notice === undefined) return '';
+  const body = files.map((file) => `# From:${file.path}\n${file.text}`);
+  return OPENCODE_HEADER + [...(notice === undefined ? [] : [notice]), ...body].join('\n');
 }

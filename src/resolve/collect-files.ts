@@ -1,15 +1,36 @@
+import path from 'node:path';
+import type { InstructionsConfig } from '../config/types.js';
+import { walkChain } from '../discover/chain-walk.js';
 import type { Diagnostic } from '../errors.js';
-import type { FileSystem } from '../fs/file-system.js';
-import { expandEntry, type Candidate } from './expand-entries.js';
+import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
 import { readContextFile, type ContextFile } from './read-context-file.js';
 
+/** The sources besides the contextPaths layers. */
+export interface SourceOptions {
+  readonly instructions: InstructionsConfig;
+  /** The user's home directory, for `~`. */
+  readonly homeDir: string;
+}
+
 /**
- * Expands a plan's entries to files, orders them (layer order, then absolute path by code units
- * within a layer), drops later occurrences of the same file (device and inode), and reads them.
+ * Builds the one ordered list of context files (DESIGN §7): the user file, then the chain
+ * (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
+ * order within a layer), then the extra files. A file appears once, at its first occurrence
+ * (device and inode). Every fault is a diagnostic.
  */
-export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPlan, diagnostics: Diagnostic[]): ContextFile[] {
+export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPlan, options: SourceOptions, diagnostics: Diagnostic[]): ContextFile[] {
+  const { instructions, homeDir } = options;
   const ordered: Candidate[] = [];
+  if (instructions.userFile !== null) ordered.push(...userCandidate(fs, expandHome(instructions.userFile, homeDir), instructions.userFile, 'user', diagnostics));
+  if (instructions.walk !== 'off') {
+    const chain = walkChain(fs, { workDir, walk: instructions.walk, projectRootMarkers: instructions.projectRootMarkers, candidates: instructions.candidates });
+    diagnostics.push(...chain.diagnostics);
+    for (const file of chain.files) {
+      ordered.push({ path: file.path, realPath: file.path, source: 'chain', layer: 'chain', entry: file.candidate, depth: file.depth, identity: identityOf(file.info), info: file.info });
+    }
+  }
   for (const layer of plan.layers) {
     const layerFiles: Candidate[] = [];
     for (const { entry, expanded } of layer.entries) {
@@ -18,13 +39,39 @@ export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPl
     layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
     ordered.push(...layerFiles);
   }
-  const kept = dedupe(ordered, diagnostics);
+  for (const extra of instructions.extraFiles) ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
+
   const files: ContextFile[] = [];
-  for (const candidate of kept) {
+  for (const candidate of dedupe(ordered, diagnostics)) {
     const file = readContextFile(fs, candidate, diagnostics);
     if (file !== null) files.push(file);
   }
   return files;
+}
+
+/** Expands a leading `~`, `~/` or `~\` against the home directory. */
+export function expandHome(value: string, homeDir: string): string {
+  if (value === '~') return homeDir;
+  if (value.startsWith('~/') || value.startsWith('~\\')) return path.join(homeDir, value.slice(2));
+  return value;
+}
+
+/** User and extra files belong to the person running the agent: symlinks are followed. */
+function userCandidate(fs: FileSystem, file: string, entry: string, kind: 'user' | 'extra', diagnostics: Diagnostic[]): Candidate[] {
+  const where = { layer: kind, entry, path: file };
+  try {
+    const realPath = fs.realpath(file);
+    const info = fs.stat(realPath);
+    if (info.kind !== 'file') {
+      diagnostics.push({ level: 'warn', code: 'not-regular', message: `${file} is a ${info.kind}, not a regular file`, ...where });
+      return [];
+    }
+    return [{ path: file, realPath, source: kind, layer: kind, entry, depth: null, identity: identityOf(info), info }];
+  } catch (error) {
+    if (isAbsent(error)) diagnostics.push({ level: 'debug', code: 'missing', message: `${file} does not exist`, ...where });
+    else diagnostics.push({ level: 'warn', code: 'unreadable', message: `${file} cannot be read (${errorCode(error)})`, ...where });
+    return [];
+  }
 }
 
 /** Keeps the first occurrence of each file identity. */

@@ -9,15 +9,27 @@ export const MAX_DIRECTORY_FILES = 1_000;
 /** Directories one directory entry may visit. */
 export const MAX_DIRECTORY_DIRS = 10_000;
 
-/** A file an entry names, before it is read. */
+/** Where a context file came from. */
+export type SourceKind = 'user' | 'chain' | 'layer' | 'extra';
+
+/** The layer of a context file: a contextPaths layer, or the source for the other kinds. */
+export type FileLayer = LayerName | 'user' | 'chain' | 'extra';
+
+/** A file a source names, before it is read. */
 export interface Candidate {
   /** Absolute path as spelled from the work dir (shown in `# From:`). */
   readonly path: string;
   /** Canonical path after every symlink. */
   readonly realPath: string;
-  readonly layer: LayerName;
-  /** The entry as written in the config. */
+  readonly source: SourceKind;
+  readonly layer: FileLayer;
+  /** The config entry (or chain candidate name) that brought it in. */
   readonly entry: string;
+  /**
+   * Directory depth: for chain files, directories below the chain's start; for layer files,
+   * directories below the work dir; `null` for user and extra files.
+   */
+  readonly depth: number | null;
   /** Device and inode: the file's identity across spellings, links and case. */
   readonly identity: string;
   readonly info: FileInfo;
@@ -72,7 +84,7 @@ export function expandEntry(context: ExpandContext, layer: LayerName, entry: str
     report('warn', 'not-regular', `${joined} is a ${located.info.kind}, not a regular file`, joined);
     return [];
   }
-  return [{ path: joined, realPath: located.realPath, layer, entry, identity: identityOf(located.info), info: located.info }];
+  return [candidateOf(joined, located.realPath, layer, entry, workDir, located.info)];
 }
 
 type Report = (level: Diagnostic['level'], code: string, message: string, at?: string) => void;
@@ -140,10 +152,15 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
         report('warn', 'directory-truncated', `${start} holds more than ${MAX_DIRECTORY_FILES} files; the rest is skipped`, start);
         return found;
       }
-      found.push({ path: full, realPath: located.realPath, layer, entry, identity: identityOf(located.info), info: located.info });
+      found.push(candidateOf(full, located.realPath, layer, entry, context.workDir, located.info));
     }
   }
   return found;
+}
+
+function candidateOf(file: string, realPath: string, layer: LayerName, entry: string, workDir: string, info: FileInfo): Candidate {
+  const depth = path.relative(workDir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;
+  return { path: file, realPath, source: 'layer', layer, entry, depth, identity: identityOf(info), info };
 }
 
 /** Device and inode as one string. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../errors.js';
 import { decodeText } from '../fs/decode-text.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
-import type { Candidate } from './expand-entries.js';
+import type { Candidate, FileLayer, SourceKind } from './expand-entries.js';
 
 /** The largest context file inlined by a layer; larger files are skipped with a warning. */
 export const MAX_INLINE_BYTES = 1_048_576;
@@ -13,9 +13,14 @@ export interface ContextFile {
   readonly path: string;
   /** Canonical path. */
   readonly realPath: string;
-  readonly layer: string;
-  /** The config entry that brought it in. */
+  readonly source: SourceKind;
+  readonly layer: FileLayer;
+  /** The config entry (or chain candidate name) that brought it in. */
   readonly entry: string;
+  /** Directory depth (see `Candidate.depth`). */
+  readonly depth: number | null;
+  /** Modification time when read, for change tracking. */
+  readonly mtimeMs: number;
   /** Size in bytes on disk. */
   readonly bytes: number;
   /** SHA-256 of the raw bytes, hex. */
@@ -57,8 +62,11 @@ export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostic
   return Object.freeze({
     path: candidate.path,
     realPath: candidate.realPath,
+    source: candidate.source,
     layer: candidate.layer,
     entry: candidate.entry,
+    depth: candidate.depth,
+    mtimeMs: result.info.mtimeMs,
     bytes: result.bytes.byteLength,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
     text: decoded.text,

@@ -8,6 +8,18 @@ const stateSchema = z.strictObject({
   skipped: z.array(z.string().min(1)),
   bytes: z.number().int().min(0),
   exhausted: z.boolean(),
+  tracked: z
+    .array(
+      z.strictObject({
+        path: z.string().min(1),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        size: z.number().int().min(0),
+        mtimeMs: z.number().min(0),
+        scope: z.string().min(1).nullable(),
+        removed: z.boolean(),
+      }),
+    )
+    .default([]),
 });
 
 /**

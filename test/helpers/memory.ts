@@ -10,15 +10,16 @@ export const WORK = '/w';
 export async function memoryResolver(
   tree: MemoryTree,
   config: unknown = {},
-  options: { flows?: readonly Flow[]; env?: Record<string, string>; fs?: MemoryFileSystemOptions; outside?: MemoryTree } = {},
+  options: { flows?: readonly Flow[]; env?: Record<string, string>; fs?: MemoryFileSystemOptions; outside?: MemoryTree; workDir?: string; homeDir?: string } = {},
 ): Promise<{ resolver: Resolver; fs: MemoryFileSystem }> {
-  const fs = createMemoryFileSystem({}, { root: WORK, ...options.fs });
-  fs.set(WORK, { dir: true });
+  const workDir = options.workDir ?? WORK;
+  const fs = createMemoryFileSystem({}, { root: workDir, ...options.fs });
+  fs.set(workDir, { dir: true });
   for (const [file, spec] of Object.entries(tree)) fs.set(file, spec);
   for (const [file, spec] of Object.entries(options.outside ?? {})) fs.set(file, spec);
   const { config: parsed } = await parseConfig(config);
   const flows = new Map((options.flows ?? []).map((flow) => [flow.id, flow]));
-  const resolver = await createResolver({ workDir: WORK, config: parsed, flows, fs, env: options.env ?? {} });
+  const resolver = await createResolver({ workDir, config: parsed, flows, fs, env: options.env ?? {}, homeDir: options.homeDir ?? '/home/u' });
   fs.calls.length = 0;
   return { resolver, fs };
 }

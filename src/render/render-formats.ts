@@ -1,0 +1,65 @@
+import type { Format, WordingConfig } from '../config/types.js';
+import { displayPath } from './display-path.js';
+import { escapeHeaderPath, escapeReminderText, escapeXmlAttribute, escapeXmlText } from './escape.js';
+import { renderOpencode } from './render-opencode.js';
+
+/** A file as a format needs it. */
+export interface RenderFile {
+  /** Absolute path. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** What every format needs besides the files. */
+export interface RenderContext {
+  readonly workDir: string;
+  readonly homeDir: string;
+  readonly wording: WordingConfig;
+}
+
+/**
+ * Renders files in a format (docs/formats.md). `notice`, when set, is a visible line placed after
+ * the format's preamble (the budget uses it). No files and no notice → the empty string, except
+ * `magi`, which then says that no instruction files were found.
+ */
+export function renderFormat(format: Format, files: readonly RenderFile[], context: RenderContext, notice?: string): string {
+  switch (format) {
+    case 'opencode':
+      return renderOpencode(files, notice);
+    case 'xml':
+      return renderXml(files, context, notice);
+    case 'reminder':
+      return renderReminder(files, context, notice);
+    case 'magi':
+      return renderMagi(files, context, notice);
+  }
+}
+
+/** `<project_context>` with one `<project_instructions path="…">` per file (spec 000). */
+function renderXml(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
+  if (files.length === 0 && notice === undefined) return '';
+  const blocks = files.map((file) => {
+    const text = escapeXmlText(file.text);
+    const shown = escapeXmlAttribute(displayPath(file.path, context.workDir, context.homeDir));
+    return `<project_instructions path="${shown}">\n${text}${text.endsWith('\n') ? '' : '\n'}</project_instructions>`;
+  });
+  return ['<project_context>', ...(notice === undefined ? [] : [escapeXmlText(notice)]), ...blocks, '</project_context>'].join('\n');
+}
+
+/** One `<system-reminder>` frame: a preamble, then `Instructions from: <path>` and text per file. */
+function renderReminder(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
+  if (files.length === 0 && notice === undefined) return '';
+  const parts = [escapeReminderText(context.wording.reminderIntro)];
+  if (notice !== undefined) parts.push(escapeReminderText(notice));
+  for (const file of files) {
+    parts.push(`Instructions from: ${escapeHeaderPath(displayPath(file.path, context.workDir, context.homeDir))}`, escapeReminderText(file.text));
+  }
+  return `<system-reminder>\n${parts.join('\n\n')}\n</system-reminder>`;
+}
+
+/** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped. */
+function renderMagi(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
+  if (files.length === 0 && notice === undefined) return context.wording.magiEmpty;
+  const blocks = files.map((file) => `<Context File=${file.path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`);
+  return ['<Additional-Context-Files>', context.wording.magiIntro, ...(notice === undefined ? [] : [notice]), ...blocks, '</Additional-Context-Files>'].join('\n');
+}

@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_CONFIG } from '../src/config/defaults.js';
+import { memoryResolver } from './helpers/memory.js';
+
+const read = (file: string) => ({ tool: 'read', input: { file_path: file }, ok: true });
+const w = DEFAULT_CONFIG.wording;
+
+async function tracked(tree: Record<string, string> = {}, config: Record<string, unknown> = {}) {
+  const made = await memoryResolver(
+    { 'AGENTS.md': 'root v1', 'pkg/AGENTS.md': 'pkg v1', 'pkg/src/a.ts': '', ...tree },
+    { contextPaths: ['AGENTS.md'], format: 'reminder', instructions: { trackChanges: true }, ...config },
+    { workDir: '/repo', outside: { '/repo/.git/HEAD': 'ref' } },
+  );
+  return { ...made, session: await made.resolver.openSession() };
+}
+
+describe('change tracking', () => {
+  test('off by default: edits are not reported', async () => {
+    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'v1' }, { contextPaths: ['AGENTS.md'] });
+    const session = await resolver.openSession();
+    fs.set('/w/AGENTS.md', 'v2');
+    expect(await session.afterTool({ tool: 'read', input: { file_path: 'x.ts' }, ok: true })).toBe('');
+  });
+
+  test('an edited file is reported once with its new text', async () => {
+    const { session, fs } = await tracked();
+    fs.set('/repo/AGENTS.md', 'root v2');
+    expect(await session.afterTool(read('src/x.ts'))).toBe(`<system-reminder>\nUpdated instructions from: AGENTS.md\n\n${w.updatedNote}\n\nroot v2\n</system-reminder>`);
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+  });
+
+  test('an unchanged file is never sent again, and size and mtime spare the read', async () => {
+    const { session, fs } = await tracked();
+    fs.calls.length = 0;
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    expect(fs.calls.filter((call) => call.op === 'readFile')).toEqual([]);
+    // Same bytes, new mtime: read and digested, but not reported.
+    fs.set('/repo/AGENTS.md', 'root v1');
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    expect(fs.calls.filter((call) => call.op === 'readFile').map((call) => call.path)).toEqual(['/repo/AGENTS.md']);
+  });
+
+  test('a deleted file is reported as removed, once', async () => {
+    const { session, fs } = await tracked();
+    fs.remove('/repo/AGENTS.md');
+    expect(await session.afterTool(read('src/x.ts'))).toBe(`<system-reminder>\nInstructions removed: AGENTS.md\n\n${w.removedNote}\n</system-reminder>`);
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    fs.set('/repo/AGENTS.md', 'back');
+    expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: AGENTS.md\n\n');
+  });
+
+  test('a candidate switch names the old path', async () => {
+    const { session, fs } = await tracked({}, { contextPaths: [], instructions: { walk: 'project', trackChanges: true } });
+    fs.set('/repo/AGENTS.override.md', 'override');
+    expect(await session.afterTool(read('src/x.ts'))).toBe(
+      `<system-reminder>\nUpdated instructions from: AGENTS.override.md\nPreviously from: AGENTS.md\n\n${w.updatedNote}\n\noverride\n</system-reminder>`,
+    );
+    fs.remove('/repo/AGENTS.override.md');
+    expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: AGENTS.md\nPreviously from: AGENTS.override.md');
+    fs.remove('/repo/AGENTS.md');
+    expect(await session.afterTool(read('src/x.ts'))).toContain('Instructions removed: AGENTS.md');
+  });
+
+  test('a read failure is "temporarily unavailable", not a removal', async () => {
+    const { session, fs } = await tracked();
+    fs.fail('/repo/AGENTS.md', 'probe', 'EACCES', 1);
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    expect(session.diagnostics.map((d) => [d.level, d.code])).toEqual([['debug', 'temporarily-unavailable']]);
+    fs.set('/repo/AGENTS.md', 'root v2');
+    expect(await session.afterTool(read('src/x.ts'))).toContain('root v2');
+  });
+
+  test('new scopes use their own frame and are tracked too', async () => {
+    const { session, fs } = await tracked();
+    expect(await session.afterTool(read('pkg/src/a.ts'))).toBe(
+      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${w.scopeNote.replace('{dir}', 'pkg')}\n\npkg v1\n</system-reminder>`,
+    );
+    fs.set('/repo/pkg/AGENTS.md', 'pkg v2');
+    expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: pkg/AGENTS.md\n\n');
+  });
+
+  test('a resumed session reports what changed meanwhile', async () => {
+    const { resolver, session, fs } = await tracked();
+    await session.afterTool(read('pkg/src/a.ts'));
+    const saved = JSON.parse(JSON.stringify(session.state())) as unknown;
+    fs.set('/repo/pkg/AGENTS.md', 'pkg v2');
+    fs.remove('/repo/AGENTS.md');
+    const resumed = await resolver.openSession({ state: saved });
+    const text = await resumed.afterTool(read('src/x.ts'));
+    expect(text).toContain('Instructions removed: AGENTS.md');
+    expect(text).toContain('Updated instructions from: pkg/AGENTS.md');
+    expect(await resumed.afterTool(read('src/x.ts'))).toBe('');
+  });
+
+  test('tool calls that touch nothing do not check', async () => {
+    const { session, fs } = await tracked();
+    fs.set('/repo/AGENTS.md', 'root v2');
+    expect(await session.afterTool({ tool: 'bash', input: { command: 'cat AGENTS.md' }, ok: true })).toBe('');
+    expect(await session.afterTool({ tool: 'read', input: { file_path: 'x' }, ok: false })).toBe('');
+    expect(await session.afterTool(read('x'))).toContain('root v2');
+  });
+});
