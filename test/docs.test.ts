@@ -24,3 +24,19 @@ test('the README opens with the two commands a newcomer runs', () => {
   expect(scripts['demo']).toContain('examples/monorepo');
   expect(fs.readFileSync('.ci/run', 'utf8')).toContain('npm test');
 });
+
+test('docs/formats.md shows exactly what each format renders', async () => {
+  const { renderFormat } = await import('../src/render/render-formats.js');
+  const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
+  const context = { workDir: '/home/dev/shop/api', homeDir: '/home/dev', wording: DEFAULT_CONFIG.wording };
+  const files = [
+    { path: '/home/dev/.config/ctxfiles/AGENTS.md', text: 'Answer in English.\n' },
+    { path: '/home/dev/shop/AGENTS.md', text: 'Run `npm test` before you commit.\n' },
+    { path: '/home/dev/shop/api/AGENTS.md', text: 'Handlers validate input with <Schema> & return 4xx on bad input.\n' },
+  ];
+  const doc = fs.readFileSync('docs/formats.md', 'utf8');
+  for (const format of ['opencode', 'xml', 'reminder', 'magi'] as const) {
+    expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
+  }
+  expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);
+});

@@ -39,12 +39,12 @@ describe('golden bytes', () => {
         '</project_context>',
     ],
     ['reminder', 'none', [], ''],
-    ['reminder', 'one', one, `<system-reminder>\n${intro}\n\nInstructions from: AGENTS.md\n\nRead files before editing.\n\n</system-reminder>`],
+    ['reminder', 'one', one, `<system-reminder>\n${intro}\n\nInstructions from: AGENTS.md\n\nRead files before editing.\n</system-reminder>`],
     [
       'reminder',
       'several',
       several,
-      `<system-reminder>\n${intro}\n\nInstructions from: ~/.config/AGENTS.md\n\nuser rules\n\nInstructions from: /AGENTS.md\n\nroot rules\n\n\nInstructions from: pkg/AGENTS.md\n\npkg rules\n\n</system-reminder>`,
+      `<system-reminder>\n${intro}\n\nInstructions from: ~/.config/AGENTS.md\n\nuser rules\n\nInstructions from: /AGENTS.md\n\nroot rules\n\nInstructions from: pkg/AGENTS.md\n\npkg rules\n</system-reminder>`,
     ],
     ['magi', 'none', [], 'No AGENTS.md instruction files were found for this workspace.'],
     ['magi', 'one', one, `<Additional-Context-Files>\n${DEFAULT_CONFIG.wording.magiIntro}\n<Context File=/w/AGENTS.md>\nRead files before editing.\n</Context>\n</Additional-Context-Files>`],
@@ -137,7 +137,8 @@ describe('structure cannot be changed by file text or paths', () => {
     fc.assert(
       fc.property(fc.array(file, { maxLength: 5 }), (files) => {
         const parsed = parseReminder(renderFormat('reminder', files, context));
-        const expected = files.length === 0 ? { intro: '', blocks: [] } : { intro, blocks: files.map((entry) => ({ path: entry.path.slice(3), text: entry.text })) };
+        // One final newline of each text is dropped by design.
+        const expected = files.length === 0 ? { intro: '', blocks: [] } : { intro, blocks: files.map((entry) => ({ path: entry.path.slice(3), text: entry.text.replace(/\n$/, '') })) };
         expect(parsed).toEqual(expected);
       }),
       { numRuns: 2000 },

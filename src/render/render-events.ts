@@ -1,6 +1,7 @@
 import type { WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
 import { escapeHeaderPath, escapeReminderText } from './escape.js';
+import { withoutFinalNewline } from './render-formats.js';
 
 /** Something a session reports in a tool result (DESIGN §7). */
 export type InstructionEvent =
@@ -29,12 +30,12 @@ export function renderEvent(event: InstructionEvent, context: EventContext): str
   switch (event.kind) {
     case 'new': {
       const dir = displayPath(event.dir, context.workDir, context.homeDir);
-      parts = [`Additional instructions from: ${show(event.path)}`, escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)), escapeReminderText(event.text)];
+      parts = [`Additional instructions from: ${show(event.path)}`, escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)), escapeReminderText(withoutFinalNewline(event.text))];
       break;
     }
     case 'updated': {
       const header = `Updated instructions from: ${show(event.path)}${event.previousPath === undefined ? '' : `\nPreviously from: ${show(event.previousPath)}`}`;
-      parts = [header, escapeReminderText(context.wording.updatedNote), escapeReminderText(event.text)];
+      parts = [header, escapeReminderText(context.wording.updatedNote), escapeReminderText(withoutFinalNewline(event.text))];
       break;
     }
     case 'removed':

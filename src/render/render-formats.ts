@@ -46,15 +46,23 @@ function renderXml(files: readonly RenderFile[], context: RenderContext, notice:
   return ['<project_context>', ...(notice === undefined ? [] : [escapeXmlText(notice)]), ...blocks, '</project_context>'].join('\n');
 }
 
-/** One `<system-reminder>` frame: a preamble, then `Instructions from: <path>` and text per file. */
+/**
+ * One `<system-reminder>` frame: a preamble, then `Instructions from: <path>`, a blank line and the
+ * text per file (one final newline of the text is dropped).
+ */
 function renderReminder(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
   if (files.length === 0 && notice === undefined) return '';
   const parts = [escapeReminderText(context.wording.reminderIntro)];
   if (notice !== undefined) parts.push(escapeReminderText(notice));
   for (const file of files) {
-    parts.push(`Instructions from: ${escapeHeaderPath(displayPath(file.path, context.workDir, context.homeDir))}`, escapeReminderText(file.text));
+    parts.push(`Instructions from: ${escapeHeaderPath(displayPath(file.path, context.workDir, context.homeDir))}`, escapeReminderText(withoutFinalNewline(file.text)));
   }
   return `<system-reminder>\n${parts.join('\n\n')}\n</system-reminder>`;
+}
+
+/** Drops one final newline: the frame's own line breaks separate the blocks. */
+export function withoutFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped. */
