@@ -18,6 +18,8 @@ export type CtxfilesErrorCode =
   | 'unknown-step'
   | 'workdir-invalid'
   | 'session-state-invalid'
+  | 'prompt-fragment-invalid'
+  | 'prompt-invalid'
   | 'usage';
 
 /** Where in a user's file a problem sits. Lines and columns are 1-based. */

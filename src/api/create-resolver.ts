@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
 import type { Config, Flow, Format } from '../config/types.js';
-import { buildNestedIndex, groupByOwner, type NestedIndex } from '../discover/nested-index.js';
+import { buildNestedIndex, groupByOwner, type NestedFile, type NestedIndex } from '../discover/nested-index.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
@@ -52,6 +52,8 @@ export interface ResolveResult {
   readonly text: string;
   /** The nested-file manifest; empty when there is nothing nested or disclosure is off. */
   readonly manifest: string;
+  /** The nested files the manifest lists, which sessions disclose. */
+  readonly nested: readonly NestedFile[];
   /** Every diagnostic of this resolution, all levels. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -163,15 +165,17 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     if (budget.maxBytes === 0 || budget.maxTokens === 0) {
       text = '';
       files = Object.freeze([]);
-      for (const file of sources.files) diagnostics.push(budgetDropped(file.path));
+      for (const file of sources.files) diagnostics.push(budgetDropped(file));
     } else {
       const result = applyBudget(format, sources.files, context, fits);
       text = result.text;
       const dropped = new Set(result.dropped);
       files = Object.freeze(sources.files.filter((file) => !dropped.has(file.path)));
-      for (const file of result.dropped) diagnostics.push(budgetDropped(file));
-      if (result.truncated !== null) {
-        diagnostics.push({ level: 'warn', code: 'budget-truncated', message: `${result.truncated} is cut short to fit the budget`, path: result.truncated });
+      const byPath = new Map(sources.files.map((file) => [file.path, file]));
+      for (const file of result.dropped) diagnostics.push(budgetDropped(byPath.get(file) as ResolvedFile));
+      const cut = result.truncated === null ? undefined : byPath.get(result.truncated);
+      if (cut !== undefined) {
+        diagnostics.push({ level: 'warn', code: 'budget-truncated', message: `${cut.path} is cut short to fit the budget`, layer: cut.layer, entry: cut.entry, path: cut.path });
       }
     }
     rendered = { resolved: sources.files, files, text, diagnostics };
@@ -227,6 +231,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       format,
       text: rendered.text,
       manifest: disclosed.manifest,
+      nested: disclosed.index?.files ?? [],
       diagnostics: Object.freeze([...configDiagnostics, ...plan.diagnostics, ...rendered.diagnostics, ...disclosed.diagnostics]),
     });
     const entry = { result, plan, disclosed, rendered, format };
@@ -299,8 +304,8 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   });
 }
 
-function budgetDropped(file: string): Diagnostic {
-  return { level: 'warn', code: 'budget-dropped', message: `${file} is left out to fit the budget`, path: file };
+function budgetDropped(file: ResolvedFile): Diagnostic {
+  return { level: 'warn', code: 'budget-dropped', message: `${file.path} is left out to fit the budget`, layer: file.layer, entry: file.entry, path: file.path };
 }
 
 /** In chain mode a directory has one instruction file: its first existing candidate. */

@@ -76,6 +76,25 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const { resolver, request } = await openResolver(options, io);
       exitCode = await runSession({ resolver, request, statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state), io });
     });
+  for (const [name, description] of [
+    ['prompt', 'print the assembled system prompt for runners in other languages'],
+    ['explain', 'show each prompt section\'s size, every context file\'s outcome, and all diagnostics'],
+  ] as const) {
+    command(name, description)
+      .option('--input <file>', 'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir')
+      .option('--tools <names>', 'the active tools, comma-separated')
+      .option('--skills-root <dir>', 'a skills root (repeatable; later roots win)', (value: string, previous: string[] = []) => [...previous, value])
+      .option('--mcp <file>', 'a JSON file with the MCP servers')
+      .option('--base <file>', 'a file whose text replaces the bundled base')
+      .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
+      .option('--date <date>', 'the date shown in the environment section')
+      .action(async (options: CommonOptions & Record<string, unknown>) => {
+        const commands = await import('./prompt-command.js');
+        const { resolver, request } = await openResolver(options, io);
+        const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
+        exitCode = await run(options, resolver, request, io);
+      });
+  }
   command('validate', 'check the config and flow files')
     .argument('[files...]', 'config or flow files to check (default: the config found from --cwd)')
     .action(async (files: string[], options: CommonOptions) => {

@@ -36,7 +36,8 @@ export interface ChainResult {
 
 /**
  * Walks from the chain's start down to the work dir and takes, in each directory, the first
- * candidate that is a regular file. A candidate that is a symlink is rejected with a `warn`
+ * candidate that is a regular file; every later candidate that exists too is reported as
+ * shadowed (`info` `candidate-shadowed`). A candidate that is a symlink is rejected with a `warn`
  * (repository-owned links are not followed); a directory, FIFO or socket with a candidate's name
  * is ignored; either way the next candidate is tried. Files below the work dir are not part of
  * the chain.
@@ -60,6 +61,7 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   const files: ChainFile[] = [];
   const dirs = ancestors.slice(ancestors.indexOf(start));
   dirs.forEach((dir, depth) => {
+    let chosen: ChainFile | undefined;
     for (const candidate of options.candidates) {
       const file = path.join(dir, candidate);
       const info = probe(fs, file, diagnostics);
@@ -69,8 +71,20 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
         continue;
       }
       if (info.kind !== 'file') continue;
-      files.push({ path: file, dir, candidate, depth, info });
-      break;
+      if (chosen === undefined) {
+        chosen = { path: file, dir, candidate, depth, info };
+        files.push(chosen);
+      } else {
+        // Only one file per directory: say which one the chosen file hides.
+        diagnostics.push({
+          level: 'info',
+          code: 'candidate-shadowed',
+          message: `${chosen.candidate} shadows ${candidate} in ${dir}: only ${chosen.candidate} is used`,
+          layer: 'chain',
+          entry: candidate,
+          path: file,
+        });
+      }
     }
   });
   return { start, files, diagnostics };

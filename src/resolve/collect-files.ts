@@ -41,12 +41,37 @@ export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPl
   }
   for (const extra of instructions.extraFiles) ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
+  const kept = dedupe(ordered, diagnostics);
+  reportReplaced(fs, workDir, plan, kept, diagnostics);
   const files: ContextFile[] = [];
-  for (const candidate of dedupe(ordered, diagnostics)) {
+  for (const candidate of kept) {
     const file = readContextFile(fs, candidate, diagnostics);
     if (file !== null) files.push(file);
   }
   return files;
+}
+
+/**
+ * A `replace` layer silently keeps out the files of the layers below it; say which ones (an
+ * `info` diagnostic `layer-replaced` per replaced layer that would have contributed files).
+ */
+function reportReplaced(fs: FileSystem, workDir: string, plan: ResolutionPlan, kept: readonly Candidate[], diagnostics: Diagnostic[]): void {
+  const included = new Set(kept.map((candidate) => candidate.identity));
+  for (const layer of plan.replaced) {
+    const scratch: Diagnostic[] = [];
+    const left = layer.entries
+      .flatMap(({ entry, expanded }) => expandEntry({ fs, workDir, diagnostics: scratch }, layer.name, entry, expanded))
+      .filter((candidate) => !included.has(candidate.identity))
+      .map((candidate) => path.relative(workDir, candidate.path))
+      .sort(compareCodeUnits);
+    if (left.length === 0) continue;
+    diagnostics.push({
+      level: 'info',
+      code: 'layer-replaced',
+      message: `the ${layer.by} layer replaces the ${layer.name} layer: ${[...new Set(left)].join(', ')} ${left.length === 1 ? 'is' : 'are'} left out`,
+      layer: layer.name,
+    });
+  }
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

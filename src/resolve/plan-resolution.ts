@@ -1,7 +1,7 @@
 import type { Config, Flow, FlowStep } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import { expandTokens } from './expand-tokens.js';
-import { selectLayers, type LayerName } from './precedence.js';
+import { declaredLayers, LAYER_ORDER, selectLayers, type LayerName, type SelectedLayer } from './precedence.js';
 
 /** One entry of a layer after token expansion. */
 export interface PlannedEntry {
@@ -19,6 +19,8 @@ export interface PlannedLayer {
 /** What will be probed on disk, decided without touching it. */
 export interface ResolutionPlan {
   readonly layers: readonly PlannedLayer[];
+  /** Declared layers that a `replace` above them keeps out, with the layer that replaced them. */
+  readonly replaced: ReadonlyArray<PlannedLayer & { readonly by: LayerName }>;
   /** Identifies the plan: equal keys resolve to byte-identical output. */
   readonly key: string;
   readonly diagnostics: readonly Diagnostic[];
@@ -49,7 +51,7 @@ export function planResolution(
     if (diagnostic !== undefined) diagnostics.push(diagnostic);
   });
   const values = { agent: selection.agent, flowId: selection.flow?.id, flowStep: selection.step?.id, env };
-  const planned = layers.map((layer): PlannedLayer => {
+  const plan = (layer: SelectedLayer, report: boolean): PlannedLayer => {
     const entries: PlannedEntry[] = [];
     for (const entry of layer.entries) {
       const expansion = expandTokens(entry, values);
@@ -57,11 +59,18 @@ export function planResolution(
         entries.push({ entry, expanded: expansion.value });
         continue;
       }
+      if (!report) continue;
       const why = expansion.reason === 'unknown-token' ? `holds an unknown token ${expansion.token}` : `${expansion.token} expanded to nothing`;
       diagnostics.push({ level: 'debug', code: expansion.reason, message: `${JSON.stringify(entry)} is skipped: it ${why}`, layer: layer.name, entry });
     }
     return { name: layer.name, mode: layer.mode, entries };
-  });
+  };
+  const planned = layers.map((layer) => plan(layer, true));
+  // The layers below the lowest contributing one were kept out by its `replace`.
+  const lowest = layers[0];
+  const replaced = declaredLayers({ global: config.contextPaths, agent: agentLayer, step: selection.step?.context })
+    .filter((layer) => lowest !== undefined && LAYER_ORDER.indexOf(layer.name) < LAYER_ORDER.indexOf(lowest.name))
+    .map((layer) => ({ ...plan(layer, false), by: lowest?.name as LayerName }));
   const key = JSON.stringify([workDir, planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)])]);
-  return { layers: planned, key, diagnostics };
+  return { layers: planned, replaced, key, diagnostics };
 }

@@ -34,13 +34,8 @@ export interface LayerInputs {
  * descent; `append` and any unknown mode continue (unknown modes are reported to `onUnknownMode`).
  */
 export function selectLayers(inputs: LayerInputs, onUnknownMode: (mode: string, layer: LayerName) => void): SelectedLayer[] {
-  const declared: SelectedLayer[] = [];
-  if (inputs.step?.paths !== undefined) declared.push({ name: 'step', entries: inputs.step.paths, mode: inputs.step.mode });
-  if (inputs.agent?.paths !== undefined) declared.push({ name: 'agent', entries: inputs.agent.paths, mode: inputs.agent.mode });
-  declared.push({ name: 'global', entries: inputs.global, mode: undefined });
-
   const selected: SelectedLayer[] = [];
-  for (const layer of declared) {
+  for (const layer of declaredLayers(inputs)) {
     selected.unshift(layer);
     if (layer.name === 'global') break;
     const mode = layer.mode ?? DEFAULT_MODE;
@@ -48,4 +43,13 @@ export function selectLayers(inputs: LayerInputs, onUnknownMode: (mode: string, 
     if (mode !== 'append') onUnknownMode(mode, layer.name);
   }
   return selected;
+}
+
+/** The declared layers, highest precedence first; the global layer is always declared. */
+export function declaredLayers(inputs: LayerInputs): SelectedLayer[] {
+  const declared: SelectedLayer[] = [];
+  if (inputs.step?.paths !== undefined) declared.push({ name: 'step', entries: inputs.step.paths, mode: inputs.step.mode });
+  if (inputs.agent?.paths !== undefined) declared.push({ name: 'agent', entries: inputs.agent.paths, mode: inputs.agent.mode });
+  declared.push({ name: 'global', entries: inputs.global, mode: undefined });
+  return declared;
 }

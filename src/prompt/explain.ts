@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { Diagnostic } from '../errors.js';
+import { loadTokenCounter } from '../render/count-tokens.js';
+import type { SystemPrompt } from './build-system-prompt.js';
+
+/** What happened to one context file or entry. */
+export type FileOutcome =
+  | 'included'
+  | 'truncated'
+  | 'dropped-by-budget'
+  | 'manifest-only'
+  | 'missing'
+  | 'skipped-by-token'
+  | 'outside-workdir'
+  | 'deduped'
+  | 'over-cap'
+  | 'unreadable'
+  | 'shadowed'
+  | 'replaced';
+
+/** One row of the file table. */
+export interface ExplainFile {
+  readonly path: string | null;
+  readonly layer: string | null;
+  readonly entry: string | null;
+  readonly outcome: FileOutcome;
+  /** Why, in words (the diagnostic's message), for every outcome but `included`. */
+  readonly detail: string | null;
+}
+
+/** One row of the section table. */
+export interface ExplainSection {
+  readonly name: string;
+  readonly bytes: number;
+  readonly tokens: number;
+  /** Share of the prompt's bytes, 0 to 1. */
+  readonly share: number;
+}
+
+/** The whole explanation: sizes, files and diagnostics. */
+export interface ExplainReport {
+  readonly total: { readonly bytes: number; readonly tokens: number };
+  readonly sections: readonly ExplainSection[];
+  readonly files: readonly ExplainFile[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const OUTCOME_BY_CODE: Readonly<Record<string, FileOutcome>> = {
+  missing: 'missing',
+  'unknown-token': 'skipped-by-token',
+  'empty-token': 'skipped-by-token',
+  'outside-workdir': 'outside-workdir',
+  'symlink-outside-workdir': 'outside-workdir',
+  'invalid-entry': 'outside-workdir',
+  deduped: 'deduped',
+  'too-large': 'over-cap',
+  'directory-truncated': 'over-cap',
+  unreadable: 'unreadable',
+  vanished: 'unreadable',
+  binary: 'unreadable',
+  'not-regular': 'unreadable',
+  'symlink-rejected': 'unreadable',
+  'is-directory': 'missing',
+  'not-a-directory': 'missing',
+  'budget-dropped': 'dropped-by-budget',
+  'candidate-shadowed': 'shadowed',
+  'layer-replaced': 'replaced',
+};
+
+/** What {@link explain} needs of a resolution; a `ResolveResult` fits. */
+export interface ExplainInput {
+  readonly files: ReadonlyArray<{ readonly path: string; readonly layer: string; readonly entry: string }>;
+  readonly nested: ReadonlyArray<{ readonly path: string }>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Explains a prompt and the resolution behind it: each section's bytes, tokens and share (the
+ * bytes add up to the prompt's), every context file with its layer, entry and outcome, and every
+ * diagnostic.
+ */
+export async function explain(prompt: SystemPrompt, result: ExplainInput): Promise<ExplainReport> {
+  const totalTokens = (await loadTokenCounter())(prompt.text);
+  const totalBytes = Buffer.byteLength(prompt.text, 'utf8');
+  const sections = prompt.sections.map((section) => ({ name: section.name, bytes: section.bytes, tokens: section.tokens, share: totalBytes === 0 ? 0 : section.bytes / totalBytes }));
+  const truncated = new Set(result.diagnostics.filter((d) => d.code === 'budget-truncated').map((d) => d.path));
+  const files: ExplainFile[] = result.files.map((file) => ({
+    path: file.path,
+    layer: file.layer,
+    entry: file.entry,
+    outcome: truncated.has(file.path) ? 'truncated' : 'included',
+    detail: truncated.has(file.path) ? `cut short to fit the budget` : null,
+  }));
+  for (const diagnostic of result.diagnostics) {
+    const outcome = OUTCOME_BY_CODE[diagnostic.code];
+    if (outcome === undefined) continue;
+    files.push({ path: diagnostic.path ?? null, layer: diagnostic.layer ?? null, entry: diagnostic.entry ?? null, outcome, detail: diagnostic.message });
+  }
+  for (const nested of result.nested) {
+    files.push({ path: nested.path, layer: 'nested', entry: null, outcome: 'manifest-only', detail: 'listed in the manifest; injected on first use of its directory' });
+  }
+  return { total: { bytes: totalBytes, tokens: totalTokens }, sections, files, diagnostics: result.diagnostics };
+}
+
+/** The terminal view of a report: a bar per section, a table of files, the diagnostics. */
+export function formatExplain(report: ExplainReport, workDir: string, width = 24): string {
+  const lines: string[] = [];
+  lines.push(`Prompt: ${report.total.bytes} bytes, ${report.total.tokens} tokens`);
+  const nameWidth = Math.max(8, ...report.sections.map((section) => section.name.length));
+  for (const section of report.sections) {
+    const filled = Math.round(section.share * width);
+    const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
+    lines.push(
+      `  ${section.name.padEnd(nameWidth)} ${String(section.bytes).padStart(7)} B ${String(section.tokens).padStart(6)} tok  ${bar} ${(section.share * 100).toFixed(1).padStart(5)}%`,
+    );
+  }
+  lines.push('', 'Context files:');
+  if (report.files.length === 0) lines.push('  (none)');
+  const shown = (file: string | null) => (file === null ? '-' : path.relative(workDir, file).startsWith('..') ? file : path.relative(workDir, file) || '.');
+  for (const file of report.files) {
+    const entry = file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`;
+    lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
+    if (file.detail !== null && file.outcome !== 'manifest-only') lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);
+  }
+  lines.push('', 'Diagnostics:');
+  if (report.diagnostics.length === 0) lines.push('  (none)');
+  for (const diagnostic of report.diagnostics) lines.push(`  ${diagnostic.level.padEnd(5)} ${diagnostic.code}: ${diagnostic.message}`);
+  return `${lines.join('\n')}\n`;
+}
