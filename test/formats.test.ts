@@ -154,3 +154,9 @@ describe('structure cannot be changed by file text or paths', () => {
     );
   });
 });
+
+test('a name that starts with two dots is inside the work dir', () => {
+  expect(renderFormat('xml', [{ path: '/w/.. ', text: '' }, { path: '/w/..x/A.md', text: '' }], context)).toBe(
+    '<project_context>\n<project_instructions path=".. ">\n\n</project_instructions>\n<project_instructions path="..x/A.md">\n\n</project_instructions>\n</project_context>',
+  );
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
+import { isInside } from '../fs/contain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import type { SystemPrompt } from './build-system-prompt.js';
 
@@ -116,7 +117,7 @@ export function formatExplain(report: ExplainReport, workDir: string, width = 24
   }
   lines.push('', 'Context files:');
   if (report.files.length === 0) lines.push('  (none)');
-  const shown = (file: string | null) => (file === null ? '-' : path.relative(workDir, file).startsWith('..') ? file : path.relative(workDir, file) || '.');
+  const shown = (file: string | null) => (file === null ? '-' : isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
   for (const file of report.files) {
     const entry = file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`;
     lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
