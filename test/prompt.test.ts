@@ -258,9 +258,9 @@ describe('skills', () => {
     const catalog = discoverSkills(memory, ['/s']);
     expect(readSkill(memory, catalog, 'review')).toMatchObject({ ok: true, text: '---\ndescription: R\n---\nbody' });
     expect(readSkill(memory, catalog, 'review', 'refs/guide.md')).toMatchObject({ ok: true, text: 'guide' });
-    expect(readSkill(memory, catalog, 'review', '../other/SKILL.md')).toEqual({ ok: false, error: 'skill://review/../other/SKILL.md: the entry climbs out of the work dir' });
+    expect(readSkill(memory, catalog, 'review', '../other/SKILL.md')).toEqual({ ok: false, error: 'skill://review/../other/SKILL.md is skipped: the entry climbs out of the skill directory' });
     expect(readSkill(memory, catalog, 'review', '/etc/passwd')).toMatchObject({ ok: false });
-    expect(readSkill(memory, catalog, 'review', 'escape.md')).toMatchObject({ ok: false, error: expect.stringContaining('outside its skills root') });
+    expect(readSkill(memory, catalog, 'review', 'escape.md')).toMatchObject({ ok: false, error: expect.stringContaining('leads to /etc/passwd, outside /s/review') });
     expect(readSkill(memory, catalog, 'nope')).toEqual({ ok: false, error: 'unknown skill "nope"' });
     expect(parseSkillUri('skill://review/refs/guide.md')).toEqual({ name: 'review', relativePath: 'refs/guide.md' });
     expect(parseSkillUri('skill://review')).toEqual({ name: 'review', relativePath: undefined });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorCode, isAbsent, type FileInfo, type FileSystem } from './file-system.js';
 
 /** Why an entry was refused before any filesystem access. */
 export type LexicalRefusal =
@@ -54,7 +55,7 @@ export function isInside(root: string, candidate: string): boolean {
 }
 
 /** Human wording of a {@link LexicalRefusal}. */
-export function describeRefusal(refusal: LexicalRefusal): string {
+export function describeRefusal(refusal: LexicalRefusal, rootName = 'the work dir'): string {
   switch (refusal) {
     case 'empty':
       return 'the entry is empty';
@@ -73,6 +74,74 @@ export function describeRefusal(refusal: LexicalRefusal): string {
     case 'device-name':
       return 'reserved device names are not allowed';
     case 'climbs-out':
-      return 'the entry climbs out of the work dir';
+      return `the entry climbs out of ${rootName}`;
   }
+}
+
+/** A path that passed both halves of containment, with its target's metadata. */
+export interface Contained {
+  readonly ok: true;
+  /** Absolute path as spelled (root joined with the entry). */
+  readonly path: string;
+  /** Canonical path after every symlink: inside the root. */
+  readonly realPath: string;
+  /** Metadata of the target (symlinks followed). */
+  readonly info: FileInfo;
+}
+
+/** Why a path was refused or could not be used. */
+export interface NotContained {
+  readonly ok: false;
+  readonly code: 'outside-workdir' | 'invalid-entry' | 'symlink-outside-workdir' | 'missing' | 'unreadable';
+  readonly message: string;
+  /** The joined path, when the lexical check passed. */
+  readonly path?: string;
+}
+
+/**
+ * The real-path half of containment: resolves every symlink of `absolute` (multi-hop chains and
+ * symlinked parent directories included) and refuses a target outside `root`. Only then is the
+ * target stat-ed. Never throws.
+ */
+export function realInside(fs: FileSystem, root: string, absolute: string): Contained | NotContained {
+  let realPath: string;
+  try {
+    realPath = fs.realpath(absolute);
+  } catch (error) {
+    if (isAbsent(error)) return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
+    return { ok: false, code: 'unreadable', message: `${absolute} cannot be resolved (${errorCode(error)})`, path: absolute };
+  }
+  if (!isInside(root, realPath)) {
+    return { ok: false, code: 'symlink-outside-workdir', message: `${absolute} is skipped: it leads to ${realPath}, outside ${root}`, path: absolute };
+  }
+  try {
+    return { ok: true, path: absolute, realPath, info: fs.stat(realPath) };
+  } catch (error) {
+    if (isAbsent(error)) return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
+    return { ok: false, code: 'unreadable', message: `${absolute} cannot be read (${errorCode(error)})`, path: absolute };
+  }
+}
+
+/**
+ * Containment for every source that names a path relative to a root (contextPaths entries,
+ * skill files): the lexical check of {@link checkRelativeEntry} before any filesystem access,
+ * then {@link realInside}. `label` names the entry in messages. Never throws.
+ */
+export function resolveInside(
+  fs: FileSystem,
+  root: string,
+  relative: string,
+  names: { readonly label?: string; readonly rootName?: string } = {},
+): Contained | NotContained {
+  const label = names.label ?? JSON.stringify(relative);
+  const refusal = checkRelativeEntry(relative);
+  if (refusal !== null) {
+    const outside = refusal === 'climbs-out' || refusal === 'absolute' || refusal === 'drive' || refusal === 'unc';
+    return { ok: false, code: outside ? 'outside-workdir' : 'invalid-entry', message: `${label} is skipped: ${describeRefusal(refusal, names.rootName)}` };
+  }
+  const joined = path.join(root, relative);
+  if (joined === root || !isInside(root, joined)) {
+    return { ok: false, code: 'outside-workdir', message: `${label} is skipped: it does not name a path below ${root}` };
+  }
+  return realInside(fs, root, joined);
 }

@@ -64,6 +64,8 @@ interface FileNode extends BaseNode {
 interface DirNode extends BaseNode {
   readonly type: 'dir';
   readonly children: Map<string, { name: string; node: Node }>;
+  /** The directory holding this one (`null` for the root): `..` without a stack. */
+  readonly parent: DirNode | null;
 }
 interface LinkNode extends BaseNode {
   readonly type: 'symlink';
@@ -91,21 +93,25 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
   const fold = options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
   let nextIno = 1;
   let clock = 1_000;
-  const root: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: clock, children: new Map() };
+  const root: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: clock, children: new Map(), parent: null };
+  // Resolved directories by absolute path, so deep walks cost O(1) lookups per step. Any change
+  // to the tree clears it.
+  const directories = new Map<string, { node: DirNode; real: string }>();
   const faults = new Map<string, Fault>();
   const hooks = new Map<string, () => void>();
   const calls: MemoryCall[] = [];
 
-  const absolute = (filePath: string) => path.posix.resolve(base, filePath);
+  // Already-normal absolute paths (the common case) are used as they are: no allocation.
+  const absolute = (filePath: string) => (filePath.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(filePath) ? filePath : path.posix.resolve(base, filePath));
   const split = (filePath: string) => absolute(filePath).split('/').filter((part) => part !== '');
 
-  function makeNode(spec: MemoryNodeSpec): Node {
+  function makeNode(spec: MemoryNodeSpec, parent: DirNode): Node {
     const ino = nextIno++;
     const mtimeMs = ++clock;
     if (typeof spec === 'string') return { type: 'file', ino, mtimeMs, data: new TextEncoder().encode(spec) };
     if (spec instanceof Uint8Array) return { type: 'file', ino, mtimeMs, data: spec };
     if ('symlink' in spec) return { type: 'symlink', ino, mtimeMs, target: spec.symlink };
-    if ('dir' in spec) return { type: 'dir', ino, mtimeMs, children: new Map() };
+    if ('dir' in spec) return { type: 'dir', ino, mtimeMs, children: new Map(), parent };
     return { type: 'fifo' in spec ? 'fifo' : 'socket', ino, mtimeMs };
   }
 
@@ -114,7 +120,7 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
     for (const part of parts) {
       const child = dir.children.get(fold(part));
       if (child === undefined) {
-        const created: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: ++clock, children: new Map() };
+        const created: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: ++clock, children: new Map(), parent: dir };
         dir.children.set(fold(part), { name: part, node: created });
         dir = created;
       } else if (child.node.type === 'dir') {
@@ -127,6 +133,7 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
   }
 
   function set(filePath: string, spec: MemoryNodeSpec): void {
+    directories.clear();
     const parts = split(filePath);
     const name = parts.pop();
     if (name === undefined) throw new Error('memory fs: cannot replace the root');
@@ -142,10 +149,11 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
       existing.node.mtimeMs = ++clock;
       return;
     }
-    dir.children.set(fold(name), { name: existing?.name ?? name, node: makeNode(spec) });
+    dir.children.set(fold(name), { name: existing?.name ?? name, node: makeNode(spec, dir) });
   }
 
   function remove(filePath: string): void {
+    directories.clear();
     const parts = split(filePath);
     const name = parts.pop();
     if (name === undefined) return;
@@ -161,18 +169,25 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
 
   /** Walks to a node; returns it with its canonical path. */
   function lookup(filePath: string, op: string, followFinal: boolean): { node: Node; real: string } {
-    const pending = split(filePath);
-    const realParts: string[] = [];
-    const stack: DirNode[] = [root];
+    const key = absolute(filePath);
+    const known = directories.get(key);
+    if (known !== undefined) return known;
+    // Start from the parent when it was resolved before: walks ask for children of directories
+    // they just listed.
+    const cut = key.lastIndexOf('/');
+    const parent = cut > 0 ? directories.get(key.slice(0, cut)) : undefined;
+    let node: Node = parent?.node ?? root;
+    let real = parent?.real ?? '';
+    // Remaining segments as a stack, next segment last, so a symlink target is pushed in front.
+    const pending = (parent === undefined ? key : key.slice(cut)).split('/').filter((part) => part !== '').reverse();
     let hops = 0;
-    let node: Node = root;
+    let followed = false;
     while (pending.length > 0) {
-      const part = pending.shift() as string;
+      const part = pending.pop() as string;
       if (part === '.') continue;
       if (part === '..') {
-        if (stack.length > 1) stack.pop();
-        realParts.pop();
-        node = stack[stack.length - 1] as DirNode;
+        node = (node as DirNode).parent ?? root;
+        real = real.slice(0, real.lastIndexOf('/'));
         continue;
       }
       if (node.type !== 'dir') throw fsError('ENOTDIR', op, filePath);
@@ -180,27 +195,29 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
       if (child === undefined) throw fsError('ENOENT', op, filePath);
       if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
         hops += 1;
+        followed = true;
         if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
         const target = child.node.target;
-        const targetParts = target.split('/').filter((segment) => segment !== '');
         if (target.startsWith('/')) {
-          stack.length = 1;
-          realParts.length = 0;
           node = root;
+          real = '';
         }
-        pending.unshift(...targetParts);
+        const targetParts = target.split('/').filter((segment) => segment !== '');
+        for (let index = targetParts.length - 1; index >= 0; index -= 1) pending.push(targetParts[index] as string);
         continue;
       }
-      realParts.push(child.name);
+      real += `/${child.name}`;
       node = child.node;
-      if (node.type === 'dir') stack.push(node);
     }
-    return { node, real: '/' + realParts.join('/') };
+    const found = { node, real: real === '' ? '/' : real };
+    if (node.type === 'dir' && (followFinal || !followed)) directories.set(key, found as { node: DirNode; real: string });
+    return found;
   }
 
   function enter(op: MemoryOperation, filePath: string): void {
     const key = absolute(filePath);
     calls.push({ op, path: key });
+    if (hooks.size === 0 && faults.size === 0) return;
     const hookKey = `${op}\0${key}`;
     const hook = hooks.get(hookKey);
     if (hook !== undefined) {

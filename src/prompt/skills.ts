@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseFrontmatter } from '../discover/frontmatter.js';
 import type { Diagnostic } from '../errors.js';
-import { checkRelativeEntry, describeRefusal, isInside } from '../fs/contain.js';
+import { isInside, resolveInside } from '../fs/contain.js';
 import { decodeText } from '../fs/decode-text.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { escapeXmlText } from '../render/escape.js';
@@ -132,10 +132,11 @@ export type SkillRead = { readonly ok: true; readonly path: string; readonly tex
 export function readSkill(fs: FileSystem, catalog: SkillCatalog, name: string, relativePath = 'SKILL.md'): SkillRead {
   const skill = catalog.skills.find((entry) => entry.name === name);
   if (skill === undefined) return { ok: false, error: `unknown skill "${name}"` };
-  const refusal = checkRelativeEntry(relativePath);
-  if (refusal !== null) return { ok: false, error: `skill://${name}/${relativePath}: ${describeRefusal(refusal)}` };
+  const uri = `skill://${name}/${relativePath}`;
+  const located = resolveInside(fs, skill.dir, relativePath, { label: uri, rootName: 'the skill directory' });
+  if (!located.ok) return { ok: false, error: located.message };
   const diagnostics: Diagnostic[] = [];
-  const file = path.join(skill.dir, relativePath);
+  const file = located.path;
   const text = readInside(fs, skill.dir, file, diagnostics);
   if (text === null) return { ok: false, error: diagnostics[0]?.message ?? `skill://${name}/${relativePath} cannot be read` };
   return { ok: true, path: file, text };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { checkRelativeEntry, describeRefusal, isInside } from '../fs/contain.js';
+import { realInside, resolveInside, type Contained, type NotContained } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { LayerName } from './precedence.js';
 
@@ -54,27 +54,19 @@ export function expandEntry(context: ExpandContext, layer: LayerName, entry: str
   const report = (level: Diagnostic['level'], code: string, message: string, at?: string) =>
     diagnostics.push({ level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) });
 
-  const refusal = checkRelativeEntry(expanded);
-  if (refusal !== null) {
-    const outside = refusal === 'climbs-out' || refusal === 'absolute' || refusal === 'drive' || refusal === 'unc';
-    report('warn', outside ? 'outside-workdir' : 'invalid-entry', `${JSON.stringify(entry)} is skipped: ${describeRefusal(refusal)}`);
+  const located = resolveInside(context.fs, workDir, expanded, { label: JSON.stringify(entry) });
+  if (!located.ok) {
+    report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, located.path);
     return [];
   }
+  const joined = located.path;
   const wantsDirectory = expanded.endsWith('/');
-  const joined = path.join(workDir, expanded);
-  if (!isInside(workDir, joined) || joined === workDir) {
-    report('warn', 'outside-workdir', `${JSON.stringify(entry)} is skipped: it does not name a path below the work dir`);
-    return [];
-  }
-
-  const located = locate(context, joined, report);
-  if (located === null) return [];
   if (located.info.kind === 'directory') {
     if (!wantsDirectory) {
       report('debug', 'is-directory', `${joined} is a directory; add a trailing "/" to inline the files below it`, joined);
       return [];
     }
-    return walkDirectory(context, layer, entry, joined, located.realPath, report);
+    return walkDirectory(context, layer, entry, joined, located, report);
   }
   if (wantsDirectory) {
     report('debug', 'not-a-directory', `${joined} is not a directory`, joined);
@@ -89,36 +81,15 @@ export function expandEntry(context: ExpandContext, layer: LayerName, entry: str
 
 type Report = (level: Diagnostic['level'], code: string, message: string, at?: string) => void;
 
-/** Resolves symlinks, checks the real path is inside the work dir, and stats the target. */
-function locate(context: ExpandContext, absolute: string, report: Report): { realPath: string; info: FileInfo } | null {
-  let realPath: string;
-  try {
-    realPath = context.fs.realpath(absolute);
-  } catch (error) {
-    if (isAbsent(error)) report('debug', 'missing', `${absolute} does not exist`, absolute);
-    else report('warn', 'unreadable', `${absolute} cannot be resolved (${errorCode(error)})`, absolute);
-    return null;
-  }
-  if (!isInside(context.workDir, realPath)) {
-    report('warn', 'symlink-outside-workdir', `${absolute} is skipped: it leads to ${realPath}, outside the work dir`, absolute);
-    return null;
-  }
-  try {
-    return { realPath, info: context.fs.stat(realPath) };
-  } catch (error) {
-    if (isAbsent(error)) report('debug', 'missing', `${absolute} does not exist`, absolute);
-    else report('warn', 'unreadable', `${absolute} cannot be read (${errorCode(error)})`, absolute);
-    return null;
-  }
-}
-
-function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, start: string, startReal: string, report: Report): Candidate[] {
+function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, start: string, startInfo: Contained, report: Report): Candidate[] {
   const found: Candidate[] = [];
-  const visited = new Set<string>([startReal]);
-  const pending: string[] = [start];
+  // Directories are identified by device and inode, so no symlink loop is walked twice.
+  const visited = new Set<string>([identityOf(startInfo.info)]);
+  // Each pending directory keeps its real path: children that are not symlinks need no realpath.
+  const pending: Array<{ dir: string; real: string }> = [{ dir: start, real: startInfo.realPath }];
   let dirs = 0;
   while (pending.length > 0) {
-    const dir = pending.pop() as string;
+    const { dir, real } = pending.pop() as { dir: string; real: string };
     dirs += 1;
     if (dirs > MAX_DIRECTORY_DIRS) {
       report('warn', 'directory-truncated', `${start} has more than ${MAX_DIRECTORY_DIRS} directories; the rest is skipped`, start);
@@ -126,24 +97,30 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
     }
     let entries;
     try {
-      entries = context.fs.readdir(dir);
+      entries = context.fs.readdir(real);
     } catch (error) {
       if (!isAbsent(error)) report('warn', 'unreadable', `${dir} cannot be listed (${errorCode(error)})`, dir);
       continue;
     }
     for (const child of entries) {
-      const full = path.join(dir, child.name);
-      if (child.kind === 'directory') {
-        pending.push(full);
+      if (UNSAFE_NAME.test(child.name)) {
+        report('warn', 'unsafe-name', `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`, dir);
         continue;
       }
-      if (child.kind !== 'file' && child.kind !== 'symlink') continue;
-      const located = locate(context, full, report);
-      if (located === null) continue;
+      const full = path.join(dir, child.name);
+      let located: Contained | NotContained;
+      if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full);
+      else if (child.kind === 'file' || child.kind === 'directory') located = statChild(context.fs, full, path.join(real, child.name));
+      else continue;
+      if (!located.ok) {
+        report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, full);
+        continue;
+      }
       if (located.info.kind === 'directory') {
-        if (!visited.has(located.realPath)) {
-          visited.add(located.realPath);
-          pending.push(full);
+        const identity = identityOf(located.info);
+        if (!visited.has(identity)) {
+          visited.add(identity);
+          pending.push({ dir: full, real: located.realPath });
         }
         continue;
       }
@@ -157,6 +134,19 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
   }
   return found;
 }
+
+/** A child that is not a symlink lies where its (already contained) parent's real path says. */
+function statChild(fs: FileSystem, full: string, realPath: string): Contained | NotContained {
+  try {
+    return { ok: true, path: full, realPath, info: fs.lstat(realPath) };
+  } catch (error) {
+    if (isAbsent(error)) return { ok: false, code: 'missing', message: `${full} does not exist`, path: full };
+    return { ok: false, code: 'unreadable', message: `${full} cannot be read (${errorCode(error)})`, path: full };
+  }
+}
+
+// C0 controls and DEL: a name holding one could forge a line of the rendered block.
+const UNSAFE_NAME = /[\u0000-\u001f\u007f]/;
 
 function candidateOf(file: string, realPath: string, layer: LayerName, entry: string, workDir: string, info: FileInfo): Candidate {
   const depth = path.relative(workDir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../errors.js';
 import { decodeText } from '../fs/decode-text.js';
+import { describeHidden, findHiddenUnicode } from '../fs/hidden-unicode.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import type { Candidate, FileLayer, SourceKind } from './expand-entries.js';
 
@@ -58,6 +59,10 @@ export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostic
   }
   if (decoded.invalid) {
     diagnostics.push({ level: 'warn', code: 'invalid-utf8', message: `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`, ...where });
+  }
+  const hidden = findHiddenUnicode(decoded.text);
+  if (hidden.length > 0) {
+    diagnostics.push({ level: 'warn', code: 'hidden-unicode', message: `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(hidden)}`, ...where });
   }
   return Object.freeze({
     path: candidate.path,

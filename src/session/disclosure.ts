@@ -5,6 +5,7 @@ import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import { decodeText } from '../fs/decode-text.js';
+import { describeHidden, findHiddenUnicode } from '../fs/hidden-unicode.js';
 import { errorCode, fsError, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES } from '../resolve/read-context-file.js';
 import { renderEvent, type InstructionEvent } from '../render/render-events.js';
@@ -265,5 +266,7 @@ function readNested(fs: FileSystem, file: NestedFile, maxBytes: number, diagnost
     warn('binary', `${file.relativePath} looks binary and is not injected`);
     return null;
   }
+  const hidden = findHiddenUnicode(decoded.text);
+  if (hidden.length > 0) warn('hidden-unicode', `${file.relativePath} holds invisible or direction-changing characters: ${describeHidden(hidden)}`);
   return { text: decoded.text, sha256: createHash('sha256').update(result.bytes).digest('hex'), bytes: result.bytes.byteLength, mtimeMs: result.info.mtimeMs };
 }
