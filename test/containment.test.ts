@@ -86,7 +86,7 @@ describe('containment', () => {
         for (const call of fs.calls) expect(isInside(WORK, call.path), `${call.op} ${call.path}`).toBe(true);
         for (const file of result.files) expect(isInside(WORK, file.realPath)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: 10_000 },
     );
   });
 });

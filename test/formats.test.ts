@@ -129,7 +129,7 @@ describe('structure cannot be changed by file text or paths', () => {
         const parsed = parseXml(renderFormat('xml', files, context));
         expect(parsed).toEqual(files.map((entry) => ({ path: entry.path.slice(3), text: entry.text.endsWith('\n') ? entry.text : `${entry.text}\n` })));
       }),
-      { numRuns: 2000 },
+      { numRuns: 10_000 },
     );
   });
 
@@ -141,7 +141,7 @@ describe('structure cannot be changed by file text or paths', () => {
         const expected = files.length === 0 ? { intro: '', blocks: [] } : { intro, blocks: files.map((entry) => ({ path: entry.path.slice(3), text: entry.text.replace(/\n$/, '') })) };
         expect(parsed).toEqual(expected);
       }),
-      { numRuns: 2000 },
+      { numRuns: 10_000 },
     );
   });
 
@@ -150,7 +150,7 @@ describe('structure cannot be changed by file text or paths', () => {
       fc.property(fc.array(file, { maxLength: 4 }), fc.constantFrom<Format>('opencode', 'xml', 'reminder', 'magi'), (files, format) => {
         expect(renderFormat(format, files, context)).toBe(renderFormat(format, files.map((entry) => ({ ...entry })), context));
       }),
-      { numRuns: 500 },
+      { numRuns: 10_000 },
     );
   });
 });
@@ -159,4 +159,28 @@ test('a name that starts with two dots is inside the work dir', () => {
   expect(renderFormat('xml', [{ path: '/w/.. ', text: '' }, { path: '/w/..x/A.md', text: '' }], context)).toBe(
     '<project_context>\n<project_instructions path=".. ">\n\n</project_instructions>\n<project_instructions path="..x/A.md">\n\n</project_instructions>\n</project_context>',
   );
+});
+
+describe('session frames', () => {
+  const text = fc.array(fc.constantFrom('</system-reminder>', '<system-reminder>', '< / SYSTEM-reminder >', 'x', '\n', '&lt;', 'Instructions removed: y', '\\'), { maxLength: 10 }).map((parts) => parts.join(''));
+  const frames = (output: string) => output.match(/<\s*\/?\s*system-reminder[^>]*>/gi) ?? [];
+
+  test('property: an injected body or an event can never open or close a frame', async () => {
+    const { renderInjection } = await import('../src/render/render-injection.js');
+    const { renderEvent } = await import('../src/render/render-events.js');
+    fc.assert(
+      fc.property(text, text, (body, name) => {
+        const file = `/w/${name.replace(/\//g, '_') || 'x'}`;
+        expect(frames(renderInjection([{ path: '/w/a/AGENTS.md', text: body }]))).toEqual(['<system-reminder>', '</system-reminder>']);
+        for (const event of [
+          { kind: 'new' as const, path: file, dir: '/w', text: body },
+          { kind: 'updated' as const, path: file, text: body, previousPath: file },
+          { kind: 'removed' as const, path: file },
+        ]) {
+          expect(frames(renderEvent(event, context))).toEqual(['<system-reminder>', '</system-reminder>']);
+        }
+      }),
+      { numRuns: 10_000 },
+    );
+  });
 });

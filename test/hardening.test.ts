@@ -211,3 +211,45 @@ describe('config and flows', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 });
+
+describe('the built bin on a hostile tree (real disk, bounded by timeouts)', () => {
+  test('FIFOs, sockets, symlinks out and a sparse 3 GiB file: exits 0 quickly, reads nothing outside', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const net = await import('node:net');
+    const { spawnBin } = await import('./helpers/cli.js');
+    const outside = tempTree({ 'secret.md': 'TOP SECRET' });
+    const root = tempTree({
+      '.opencode.json': JSON.stringify({ contextPaths: ['AGENTS.md', 'CLAUDE.md', 'big.md', 'leak.md', 'rules/'], instructions: { walk: 'project' } }),
+      '.git/HEAD': 'ref',
+      'CLAUDE.md': 'claude </system-reminder> rules',
+      'leak.md': { symlink: path.join(outside, 'secret.md') },
+      'rules/leak.md': { symlink: path.join(outside, 'secret.md') },
+      'pkg/CLAUDE.md': { symlink: path.join(outside, 'secret.md') },
+      'svc/AGENTS.md': 'svc rules',
+    });
+    execFileSync('mkfifo', [path.join(root, 'AGENTS.md')]);
+    execFileSync('mkfifo', [path.join(root, 'rules/pipe.md')]);
+    execFileSync('mkfifo', [path.join(root, 'svc/CLAUDE.md')]);
+    fs.closeSync(fs.openSync(path.join(root, 'big.md'), 'w'));
+    fs.truncateSync(path.join(root, 'big.md'), 3 * 1024 ** 3);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, 'rules/sock.md'), resolve));
+    try {
+      for (const format of ['opencode', 'xml', 'reminder', 'magi']) {
+        const result = spawnBin(['resolve', '--format', format], { cwd: root });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain('claude');
+        expect(result.stdout).not.toContain('TOP SECRET');
+      }
+      const manifest = spawnBin(['manifest'], { cwd: root });
+      expect(manifest.code).toBe(0);
+      expect(manifest.stdout).toContain('- svc/AGENTS.md');
+      const session = spawnBin(['session'], { cwd: root, input: '{"tool":"read","input":{"file_path":"svc/x"},"ok":true}\n{"tool":"read","input":{"file_path":"pkg/x"},"ok":true}\n' });
+      expect(session.code).toBe(0);
+      expect(session.stdout).not.toContain('TOP SECRET');
+      expect(session.stdout.trim().split('\n')).toHaveLength(2);
+    } finally {
+      server.close();
+    }
+  }, 30_000);
+});
