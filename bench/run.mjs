@@ -9,7 +9,7 @@ import { generate, SIZES } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const bin = path.join(repo, 'dist/cli/bin.js');
+const bin = path.join(repo, 'dist/bin/ctxfiles.js');
 const work = path.join(here, '.work');
 const only = process.argv.slice(2);
 const runs = Number(process.env.BENCH_RUNS ?? 7);

@@ -140,3 +140,10 @@ describe('the built bin', () => {
     expect(spawnBin(['schema'], { cwd: example }).stdout).toBe(configJsonSchemaText());
   });
 });
+
+test('validate reports duplicate keys that a run would silently resolve', async () => {
+  const root = tempTree({ '.opencode.json': '{"contextPaths": ["A.md"],\n "contextPaths": ["B.md"]}' });
+  const result = await cli(['validate'], { cwd: root });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/^ctxfiles: error: \.opencode\.json:2:\d+: Map keys must be unique/);
+});

@@ -4,7 +4,7 @@ import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
 import { scrub, tempTree } from './helpers/disk.js';
 
-async function loadError(tree: Record<string, string>, options: { configFile?: string } = {}): Promise<CtxfilesError> {
+async function loadError(tree: Record<string, string>, options: { configFile?: string; thorough?: boolean } = {}): Promise<CtxfilesError> {
   const root = tempTree(tree);
   const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root, ...options }).catch((caught: unknown) => caught);
   if (!(error instanceof CtxfilesError)) throw new Error(`expected a CtxfilesError, got ${String(error)}`);
@@ -83,7 +83,6 @@ describe('config errors name file, line, column and key path', () => {
     ['nested must be a boolean', { '.opencode.yaml': 'agents:\n  coder:\n    context:\n      nested: "no"\n' }, 'config-invalid', '.opencode.yaml:4:15: agents.coder.context.nested: wrong type. Expected a boolean, received "no".'],
     ['JSON syntax', { '.opencode.json': '{\n  "contextPaths": [\n    "A.md",\n  ]\n  "x": 1\n}' }, 'config-syntax', /^\.opencode\.json:\d+:\d+: /],
     ['YAML syntax', { '.opencode.yaml': 'contextPaths: [A.md\nagents: {}\n' }, 'config-syntax', '.opencode.yaml:2:1: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-    ['duplicate keys', { '.opencode.json': '{"flows": [], "flows": []}' }, 'config-syntax', /^\.opencode\.json:1:\d+: Map keys must be unique/],
     ['a prototype-polluting key', { '.opencode.json': '{"agents": {"__proto__": {"context": {"paths": ["x"]}}}}' }, 'config-syntax', '.opencode.json:1:13: agents.__proto__: the key "__proto__" is not allowed'],
     ['not an object', { '.opencode.json': '["AGENTS.md"]' }, 'config-invalid', '.opencode.json:1:1: the config must be an object'],
     ['an alias bomb', { '.opencode.yaml': 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n' }, 'config-syntax', /^\.opencode\.yaml: cannot expand the document: /],
@@ -93,6 +92,15 @@ describe('config errors name file, line, column and key path', () => {
     if (typeof message === 'string') expect(error.message).toBe(message);
     else expect(error.message).toMatch(message);
     expect(error.message).not.toContain('ZodError');
+  });
+
+  test('duplicate keys: the last one wins at run time, and the thorough check reports them', async () => {
+    const tree = { '.opencode.json': '{"contextPaths": ["A.md"], "contextPaths": ["B.md"]}' };
+    const root = tempTree(tree);
+    expect((await loadConfig({ cwd: root, stopDir: root })).config.contextPaths).toEqual(['B.md']);
+    const error = await loadError(tree, { thorough: true });
+    expect(error.code).toBe('config-syntax');
+    expect(error.message).toMatch(/^\.opencode\.json:1:\d+: Map keys must be unique/);
   });
 
   test('several problems are all listed', async () => {

@@ -1,19 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { loadConfig, type LazyLoadedConfig, type LoadedConfig } from '../config/load-config.js';
 import type { Config, Flow, Format } from '../config/types.js';
-import { buildNestedIndex, groupByOwner, type NestedFile, type NestedIndex } from '../discover/nested-index.js';
+import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { applyBudget } from '../render/apply-budget.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
-import { renderManifest } from '../render/render-manifest.js';
 import { collectFiles } from '../resolve/collect-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
-import { createDisclosure, type DisclosureState, type TrackedRecord } from '../session/disclosure.js';
-import { parseSessionState } from '../session/session-state.js';
+import type { DisclosureState, TrackedRecord } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 
@@ -22,10 +20,10 @@ export interface ResolverOptions {
   /** The directory the agent works in. Default: the process's cwd. */
   readonly workDir?: string;
   /**
-   * The config: a {@link LoadedConfig} from `loadConfig`, or a validated {@link Config}.
+   * The config: what `loadConfig` returns (flows loaded or lazy), or a validated {@link Config}.
    * Default: `loadConfig({ cwd: workDir })` (which reads the real disk).
    */
-  readonly config?: LoadedConfig | Config;
+  readonly config?: LoadedConfig | LazyLoadedConfig | Config;
   /** Flows by id, when `config` is a plain {@link Config}. */
   readonly flows?: ReadonlyMap<string, Flow>;
   /** The filesystem port. Default: Node's. */
@@ -84,7 +82,11 @@ export interface Resolver {
   /** Canonical work dir. */
   readonly workDir: string;
   readonly config: Config;
-  readonly flows: ReadonlyMap<string, Flow>;
+  /**
+   * The flows by id (read from disk on first call when the config was loaded with `lazyFlows`).
+   * @throws CtxfilesError with a `flow-*` code.
+   */
+  flows(): Promise<ReadonlyMap<string, Flow>>;
   /**
    * Resolves the context for a request. Byte-identical text for the life of the resolver.
    * @throws CtxfilesError `unknown-agent`, `unknown-flow`, `unknown-step` or `usage`.
@@ -124,7 +126,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const workDir = canonicalWorkDir(fs, options.workDir ?? process.cwd());
   const loaded = options.config ?? (await loadConfig({ cwd: workDir }));
   const config: Config = 'config' in loaded ? loaded.config : loaded;
-  const flows: ReadonlyMap<string, Flow> = 'config' in loaded ? loaded.flows : (options.flows ?? new Map());
+  const flows = flowSource(loaded, options.flows);
   const configDiagnostics: readonly Diagnostic[] = 'config' in loaded ? loaded.diagnostics : [];
   const env: Record<string, string | undefined> = Object.assign(Object.create(null) as object, options.env ?? process.env);
   const homeDir = options.homeDir ?? os.homedir();
@@ -184,11 +186,13 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   }
 
   /** The nested index and manifest for a plan, without the files the plan already inlines. */
-  function disclose(plan: ResolutionPlan, rendered: Rendered, nested: boolean): Disclosed {
+  async function disclose(plan: ResolutionPlan, rendered: Rendered, nested: boolean): Promise<Disclosed> {
     if (!nested) return { index: null, manifest: '', diagnostics: [] };
     const key = plan.key;
     let disclosed = byNested.get(key);
     if (disclosed !== undefined) return disclosed;
+    // Discovery modules load on the first request that needs a manifest.
+    const [{ buildNestedIndex, groupByOwner }, { renderManifest }] = await Promise.all([import('../discover/nested-index.js'), import('../render/render-manifest.js')]);
     const basenames = new Set<string>();
     for (const layer of plan.layers) {
       for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
@@ -213,16 +217,21 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     return disclosed;
   }
 
-  function lookup(request: Readonly<ResolveRequest>) {
-    const format = request.format ?? config.format;
-    const requestKey = `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${format}`;
+  const keyOf = (request: Readonly<ResolveRequest>) =>
+    `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${request.format ?? config.format}\0${request.manifest === false ? 0 : 1}`;
+
+  async function lookup(request: Readonly<ResolveRequest>) {
+    const requestKey = keyOf(request);
     const memo = byRequest.get(requestKey);
     if (memo !== undefined) return memo;
+    const format = request.format ?? config.format;
 
-    const selection = selectRequest(config, flows, request);
+    // Flow files are read only when the request needs them: a flow, or an agent the config does not define.
+    const needsFlows = request.flow !== undefined || request.step !== undefined || (request.agent !== undefined && !Object.hasOwn(config.agents, request.agent));
+    const selection = selectRequest(config, needsFlows ? await flows() : new Map(), request);
     const plan = planResolution(config, selection, env, workDir, onUnknownMode);
     const rendered = render(plan, format);
-    const disclosed = disclose(plan, rendered, discovery.enabled && nestedFlag(config, selection));
+    const disclosed = await disclose(plan, rendered, request.manifest !== false && discovery.enabled && nestedFlag(config, selection));
     const result: ResolveResult = Object.freeze({
       workDir,
       agent: selection.agent ?? null,
@@ -240,8 +249,8 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   }
 
   async function openSession(sessionOptions: Readonly<SessionOptions> = {}): Promise<Session> {
-    const resumed = sessionOptions.state === undefined ? null : parseSessionState(sessionOptions.state);
-    const { disclosed, rendered, format } = lookup(sessionOptions);
+    const resumed = sessionOptions.state === undefined ? null : (await import('../session/session-state.js')).parseSessionState(sessionOptions.state);
+    const { disclosed, rendered, format } = await lookup({ ...sessionOptions, manifest: true });
     const baseline = rendered.files.map(
       (file): TrackedRecord => ({
         path: file.path,
@@ -252,6 +261,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
         removed: false,
       }),
     );
+    const { createDisclosure } = await import('../session/disclosure.js');
     const disclosure = createDisclosure(
       {
         fs,
@@ -292,7 +302,10 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     workDir,
     config,
     flows,
-    resolve: async (request: Readonly<ResolveRequest> = {}) => lookup(request).result,
+    resolve: async (request: Readonly<ResolveRequest> = {}) => {
+      const memo = byRequest.get(keyOf(request));
+      return memo !== undefined ? memo.result : (await lookup(request)).result;
+    },
     openSession,
     refresh() {
       byRequest.clear();
@@ -320,6 +333,13 @@ function firstCandidatePerDirectory(files: NestedIndex['files'], candidates: rea
     if (current === undefined || rank(file) < rank(current)) best.set(file.ownerDir, file);
   }
   return files.filter((file) => best.get(file.ownerDir) === file);
+}
+
+/** One way to get flows, whatever form the config came in. */
+function flowSource(loaded: LoadedConfig | LazyLoadedConfig | Config, given: ReadonlyMap<string, Flow> | undefined): () => Promise<ReadonlyMap<string, Flow>> {
+  if ('loadFlows' in loaded) return loaded.loadFlows;
+  const flows = 'config' in loaded ? loaded.flows : (given ?? new Map());
+  return () => Promise.resolve(flows);
 }
 
 /** `nested` of the step when set, else of the agent, else true. */

@@ -9,6 +9,11 @@ export interface ResolveRequest {
   readonly step?: string | undefined;
   /** Render in this format instead of the config's `format`. */
   readonly format?: Format | undefined;
+  /**
+   * `false` skips the discovery walk: `manifest` is empty and `nested` lists nothing. For callers
+   * that only need the block (the plain `ctxfiles resolve`). Default true.
+   */
+  readonly manifest?: boolean | undefined;
 }
 
 /**

@@ -130,7 +130,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
 async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number> {
   const { resolver, request } = await openResolver(options, io);
-  const result = await resolver.resolve(request);
+  // The plain output is the block alone: skip the discovery walk that only the manifest needs.
+  const result = await resolver.resolve({ ...request, manifest: options.json === true });
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify(
@@ -169,7 +170,7 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
 async function openResolver(options: CommonOptions, io: CliIo) {
   const [{ loadConfig }, { createResolver }] = await Promise.all([import('../config/load-config.js'), import('../api/create-resolver.js')]);
   const workDir = resolveCwd(options, io);
-  const config = await loadConfig({ cwd: workDir, configFile: options.config, displayCwd: io.cwd });
+  const config = await loadConfig({ cwd: workDir, configFile: options.config, displayCwd: io.cwd, lazyFlows: true });
   const resolver = await createResolver({ workDir, config, env: io.env });
   const format = options.format as 'opencode' | 'xml' | 'reminder' | 'magi' | undefined;
   return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };

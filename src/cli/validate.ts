@@ -48,7 +48,7 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
   }
   for (const file of configFiles) {
     await attempt(async () => {
-      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === '' ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd });
+      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === '' ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd, thorough: true });
       const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
       checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CtxfilesError, formatProblem, suggest, type Diagnostic } from '../errors.js';
-import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
-import { loadFlows } from './load-flows.js';
+import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
+import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
+import { DEFAULT_LOADED, normalizeConfig } from './normalize-config.js';
 import { readSourceFile } from './read-source.js';
-import { configSchema } from './schema.js';
-import { findForbiddenKey, parseSourceText, type SourceText } from './source-text.js';
-import { toProblems } from './zod-issues.js';
-import type { AgentConfig, Config, Flow } from './types.js';
+import type { ConfigInput } from './schema.js';
+import type { SourceText } from './source-text.js';
+import type { Config, Flow } from './types.js';
+import fastValidate from './validate-config.generated.js';
 
 /**
  * Where a config is looked for, in each directory from the work dir upward, in this order
@@ -36,11 +36,22 @@ export interface LoadConfigOptions {
   /** Directory the search starts in (the work dir). Default: the process's cwd. */
   readonly cwd?: string;
   /** An explicit config file (relative to `cwd`); it must exist. Skips the search. */
-  readonly configFile?: string;
+  readonly configFile?: string | undefined;
   /** Where the upward search stops (inclusive). Default: the user's home directory. */
   readonly stopDir?: string;
   /** Paths in messages are shown relative to this directory. Default: the process's cwd. */
   readonly displayCwd?: string;
+  /**
+   * Load flow files only when `loadFlows()` is first called, instead of now. The CLI uses it so
+   * that commands without `--flow` never read them. Default false.
+   */
+  readonly lazyFlows?: boolean;
+  /**
+   * Always take the thorough path (YAML parser and zod) even for JSON that parses and validates,
+   * so that duplicate keys are reported too. `ctxfiles validate` uses it. Default false: valid
+   * JSON is read with `JSON.parse`, where a repeated key keeps its last value.
+   */
+  readonly thorough?: boolean;
 }
 
 /** A validated config, its flows, and what loading noticed. */
@@ -54,13 +65,24 @@ export interface LoadedConfig {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A config whose flows are read on first use. */
+export interface LazyLoadedConfig extends Omit<LoadedConfig, 'flows'> {
+  /**
+   * Reads the flow files once and returns them (the same promise on every call).
+   * @throws CtxfilesError with a `flow-*` code.
+   */
+  loadFlows(): Promise<ReadonlyMap<string, Flow>>;
+}
+
 /**
  * Finds, reads and validates the config and its flow files.
  * @returns the loaded config; defaults when no file is found.
  * @throws CtxfilesError `config-not-found` for a missing explicit file, `config-syntax` for a
  * malformed file, `config-invalid` for wrong values, and the `flow-*` codes for flow files.
  */
-export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Promise<LoadedConfig> {
+export async function loadConfig(options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true }): Promise<LazyLoadedConfig>;
+export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
+export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Promise<LoadedConfig | LazyLoadedConfig> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const displayCwd = options.displayCwd ?? process.cwd();
   const display = (file: string) => path.relative(displayCwd, file) || path.basename(file);
@@ -76,23 +98,16 @@ export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Pro
     filepath = searchConfig(cwd, options.stopDir ?? os.homedir(), diagnostics, display);
   }
 
-  const raw = filepath === null ? undefined : await readConfigValue(filepath, display(filepath));
-  const config = raw === undefined ? DEFAULT_LOADED : validateConfig(raw.value, raw.source, raw.prefix, diagnostics);
+  const config = filepath === null ? DEFAULT_LOADED : await readConfig(filepath, display(filepath), diagnostics, options.thorough === true);
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
-  const flows = loadFlows({ root: flowRoot, globs: config.flows, display });
-  return { filepath, config, flows, diagnostics };
+  let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
+  const loadFlows = () => {
+    flows ??= import('./load-flows.js').then((module) => module.loadFlows({ root: flowRoot, globs: config.flows, display }));
+    return flows;
+  };
+  if (options.lazyFlows === true) return { filepath, config, diagnostics, loadFlows };
+  return { filepath, config, flows: await loadFlows(), diagnostics };
 }
-
-const DEFAULT_LOADED: Config = Object.freeze({
-  contextPaths: DEFAULT_CONFIG.contextPaths,
-  agents: Object.freeze({}),
-  contextDiscovery: DEFAULT_CONFIG.contextDiscovery,
-  flows: DEFAULT_CONFIG.flows,
-  instructions: DEFAULT_CONFIG.instructions,
-  format: DEFAULT_CONFIG.format,
-  budget: DEFAULT_CONFIG.budget,
-  wording: DEFAULT_CONFIG.wording,
-});
 
 /**
  * Validates a config value that was not read from a file (an embedder's object), applying
@@ -100,9 +115,22 @@ const DEFAULT_LOADED: Config = Object.freeze({
  */
 export async function parseConfig(value: unknown, file = '<config>'): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const source = plainSource(file, value);
-  const config = validateConfig(value, source, [], diagnostics);
-  return { config, diagnostics };
+  const fast = quickConfig(value);
+  if (fast !== null) return { config: fast, diagnostics };
+  const { validateConfig } = await import('./validate-config.js');
+  return { config: validateConfig(value, plainSource(file, value), [], diagnostics), diagnostics };
+}
+
+/**
+ * The fast path for the common case: a valid config with only known keys, checked by the
+ * validator generated from the JSON Schema. Anything else returns `null` and takes the thorough
+ * path (zod, with positions and hints).
+ */
+function quickConfig(value: unknown): Config | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  if (Object.keys(value).some((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key))) return null;
+  if (hasForbiddenKey(value) || !fastValidate(value)) return null;
+  return normalizeConfig(value as ConfigInput);
 }
 
 function searchConfig(start: string, stopDir: string, diagnostics: Diagnostic[], display: (file: string) => string): string | null {
@@ -134,70 +162,48 @@ function searchConfig(start: string, stopDir: string, diagnostics: Diagnostic[],
   }
 }
 
-async function readConfigValue(file: string, shown: string): Promise<{ value: unknown; source: SourceText; prefix: readonly PropertyKey[] }> {
+async function readConfig(file: string, shown: string, diagnostics: Diagnostic[], thoroughOnly: boolean): Promise<Config> {
   const extension = path.extname(file);
+  // zod and the YAML parser load only on the thorough path.
+  const thorough = async () => (await import('./validate-config.js')).validateConfig;
   if (CODE_EXTENSIONS.has(extension)) {
     // Executable configs are code the user chose to run; cosmiconfig knows how to load each kind.
     const { cosmiconfig } = await import('cosmiconfig');
+    let value: unknown;
     try {
       const result = await cosmiconfig('ctxfiles', { searchStrategy: 'none', cache: false }).load(file);
-      const value: unknown = result?.config ?? {};
-      return { value, source: plainSource(shown, value), prefix: [] };
+      value = result?.config ?? {};
     } catch (error) {
       throw new CtxfilesError('config-syntax', [formatProblem({ file: shown }, `cannot load the config: ${(error as Error).message}`)], { cause: error });
     }
+    return (await thorough())(value, plainSource(shown, value), [], diagnostics);
   }
-  const source = parseSourceText(readSourceFile(file, shown, 'config-syntax'), shown, 'config-syntax');
-  if (path.basename(file) === 'package.json') {
+  const text = readSourceFile(file, shown, 'config-syntax');
+  const isPackage = path.basename(file) === 'package.json';
+  if (extension === '.json' && !thoroughOnly) {
+    // JSON that parses and validates needs neither the YAML parser nor zod.
+    const fast = quickConfig(parseJson(text, isPackage));
+    if (fast !== null) return fast;
+  }
+  const { parseSourceText } = await import('./source-text.js');
+  const source = parseSourceText(text, shown, 'config-syntax');
+  const quick = thoroughOnly ? null : quickConfig(isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}));
+  if (quick !== null) return quick;
+  if (isPackage) {
     const value = (source.value as Record<string, unknown>)['ctxfiles'];
-    return { value, source, prefix: ['ctxfiles'] };
+    return (await thorough())(value, source, ['ctxfiles'], diagnostics);
   }
-  return { value: source.value ?? {}, source, prefix: [] };
+  return (await thorough())(source.value ?? {}, source, [], diagnostics);
 }
 
-function validateConfig(value: unknown, source: SourceText, prefix: readonly PropertyKey[], diagnostics: Diagnostic[]): Config {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CtxfilesError('config-invalid', [source.problem(prefix, 'the config must be an object')]);
+/** JSON.parse without throwing; a leading BOM is accepted. `undefined` on any failure. */
+function parseJson(text: string, isPackage: boolean): unknown {
+  try {
+    const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return isPackage ? (value as Record<string, unknown> | null)?.['ctxfiles'] : value;
+  } catch {
+    return undefined;
   }
-  const forbidden = findForbiddenKey(value, [...prefix]);
-  if (forbidden !== undefined) {
-    throw new CtxfilesError('config-invalid', [source.problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key')]);
-  }
-  const parsed = configSchema.safeParse(value, { reportInput: true });
-  if (!parsed.success) {
-    throw new CtxfilesError('config-invalid', toProblems(parsed.error.issues, source, prefix, knownKeysAt));
-  }
-  for (const key of Object.keys(value)) {
-    if (KNOWN_TOP_LEVEL_KEYS.includes(key)) continue;
-    const hint = suggest(key, KNOWN_TOP_LEVEL_KEYS.filter((known) => known !== '$schema'));
-    diagnostics.push({
-      level: 'warn',
-      code: 'unknown-key',
-      message: source.problem([...prefix, key], `unknown key "${key}" is ignored.${hint ? ` Did you mean "${hint}"?` : ''}`, 'key').message,
-    });
-  }
-  const data = parsed.data;
-  return Object.freeze({
-    contextPaths: Object.freeze([...(data.contextPaths ?? DEFAULT_CONFIG.contextPaths)]),
-    agents: Object.freeze(Object.fromEntries(Object.entries(data.agents ?? {}).map(([id, agent]) => [id, deepFreeze(agent) as unknown as AgentConfig]))),
-    contextDiscovery: Object.freeze({ ...DEFAULT_CONFIG.contextDiscovery, ...stripUndefined(data.contextDiscovery ?? {}) }),
-    flows: Object.freeze([...(data.flows ?? DEFAULT_CONFIG.flows)]),
-    instructions: Object.freeze({ ...DEFAULT_CONFIG.instructions, ...stripUndefined(data.instructions ?? {}) }),
-    format: data.format ?? DEFAULT_CONFIG.format,
-    budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
-    wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
-  });
-}
-
-function knownKeysAt(keyPath: readonly PropertyKey[]): readonly string[] {
-  const last = keyPath[keyPath.length - 1];
-  if (keyPath.length === 0) return KNOWN_TOP_LEVEL_KEYS;
-  if (last === 'context') return ['paths', 'mode', 'nested'];
-  if (last === 'contextDiscovery') return Object.keys(DEFAULT_CONFIG.contextDiscovery);
-  if (last === 'instructions') return Object.keys(DEFAULT_CONFIG.instructions);
-  if (last === 'budget') return Object.keys(DEFAULT_CONFIG.budget);
-  if (last === 'wording') return Object.keys(DEFAULT_CONFIG.wording);
-  return [];
 }
 
 /** A source without positions, for values that did not come from JSON or YAML text. */
@@ -230,14 +236,11 @@ function packageHasKey(file: string): boolean {
   }
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function hasForbiddenKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasForbiddenKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.keys(value).some((key) => FORBIDDEN_KEYS.has(key) || hasForbiddenKey((value as Record<string, unknown>)[key]));
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode } from '../errors.js';
-import { MAX_SOURCE_BYTES } from './source-text.js';
+
+/** Config and flow files larger than this are refused before parsing. */
+export const MAX_SOURCE_BYTES = 1_048_576;
 
 /**
  * Reads a config or flow file as UTF-8 text, refusing anything that is not a regular file or is

@@ -37,15 +37,14 @@ export const contextDiscoverySchema = z.strictObject({
     .describe(`Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`),
 });
 
-const candidateName = z
-  .string()
-  .refine((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\\'), {
-    message: 'must be a plain file name: not empty, not "." or "..", without "/" or "\\"',
-  });
-
-const userPath = z.string().refine((value) => value.startsWith('/') || value === '~' || value.startsWith('~/') || value.startsWith('~\\'), {
-  message: 'must be an absolute path or start with "~/"',
+// Constraints are regular expressions, not refinements, so that the published JSON Schema (and the
+// fast validator generated from it) says exactly what zod checks.
+const candidateName = z.string().regex(/^(?!\.{1,2}$)[^/\\]+$/, {
+  message: 'must be a plain file name: not empty, not "." or "..", without "/" or "\\"',
 });
+
+const USER_PATH = '^(?:/|~$|~/|~\\\\)';
+const userPath = z.string().regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
 
 /** The `instructions` object: chain discovery and change tracking (DESIGN §7). */
 export const instructionsSchema = z.strictObject({
@@ -54,7 +53,7 @@ export const instructionsSchema = z.strictObject({
   candidates: z.array(candidateName).optional().describe('File names tried in each directory of the chain; the first that exists wins.'),
   userFile: userPath.nullable().optional().describe('A user-wide instruction file read before the chain; "~" is the home directory.'),
   extraFiles: z
-    .array(userPath.refine((value) => value.toLowerCase().endsWith('.md'), { message: 'must name a .md file' }))
+    .array(userPath.regex(/\.[mM][dD]$/, { message: 'must name a .md file' }))
     .optional()
     .describe('Absolute .md files appended after every other source, in order.'),
   trackChanges: z.boolean().optional().describe('Report updated, switched and removed files in tool results. Default false.'),

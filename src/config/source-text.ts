@@ -1,8 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
 
-/** Config and flow files larger than this are refused before parsing. */
-export const MAX_SOURCE_BYTES = 1_048_576;
+export { MAX_SOURCE_BYTES } from './read-source.js';
 /** YAML aliases allowed in one document; alias bombs fail fast past it. */
 export const MAX_ALIAS_COUNT = 100;
 /** Keys that could reach an object's prototype; refused anywhere in config and flow files. */

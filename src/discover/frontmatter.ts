@@ -1,5 +1,12 @@
-import matter from 'gray-matter';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+// Both libraries load on the first file that has frontmatter, not at start-up.
+const require = createRequire(import.meta.url);
+let libraries: { matter: typeof import('gray-matter'); parseYaml: typeof import('yaml').parse } | undefined;
+function load() {
+  libraries ??= { matter: require('gray-matter') as typeof import('gray-matter'), parseYaml: (require('yaml') as typeof import('yaml')).parse };
+  return libraries;
+}
 
 /** Parsed frontmatter: its data (always a plain object) and the body after it. */
 export interface Frontmatter {
@@ -9,7 +16,7 @@ export interface Frontmatter {
 
 const safeYaml = {
   parse: (text: string): Record<string, unknown> => {
-    const value: unknown = parseYaml(text, { schema: 'core', maxAliasCount: 100 });
+    const value: unknown = load().parseYaml(text, { schema: 'core', maxAliasCount: 100 });
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   },
   stringify: () => {
@@ -29,6 +36,7 @@ const ENGINES = { yaml: safeYaml, yml: safeYaml, json: safeYaml, javascript: saf
 export function parseFrontmatter(text: string): Frontmatter {
   if (!text.startsWith('---')) return { data: {}, body: text };
   try {
+    const { matter } = load();
     const parsed = matter(text, { language: 'yaml', engines: ENGINES } as unknown as Parameters<typeof matter>[1]);
     return { data: parsed.data, body: parsed.content };
   } catch {

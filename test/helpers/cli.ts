@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../../src/cli/run.js';
 
 /** Absolute path of the built bin. `npm test` builds before it runs vitest. */
-export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/bin.js');
+export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/ctxfiles.js');
 
 /** Runs the CLI in-process and captures its output. */
 export async function cli(argv: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: NodeJS.ReadableStream }) {
