@@ -203,7 +203,7 @@ describe('config and flows', () => {
     ['a flow file over the size cap', { 'flows/f.yaml': `steps: []\n#${'x'.repeat(1_100_000)}\n` }, /^flows\/f\.yaml: the file is \d+ bytes; at most 1048576 are accepted$/],
   ])('%s', async (_name, tree, message) => {
     const root = tempTree(tree);
-    const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root }).catch((caught: unknown) => caught as Error);
+    const error = (await loadConfig({ cwd: root, stopDir: root, displayCwd: root }).then(() => new Error('loaded without error'), (caught: unknown) => caught)) as Error;
     expect(error).toBeInstanceOf(Error);
     if (typeof message === 'string') expect(error.message).toBe(message);
     else expect(error.message).toMatch(message);
