@@ -129,7 +129,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const flows = flowSource(loaded, options.flows);
   const configDiagnostics: readonly Diagnostic[] = 'config' in loaded ? loaded.diagnostics : [];
   const env: Record<string, string | undefined> = Object.assign(Object.create(null) as object, options.env ?? process.env);
-  const homeDir = options.homeDir ?? os.homedir();
+  const homeDir = path.resolve(options.homeDir ?? os.homedir());
   const discovery = config.contextDiscovery;
   const { instructions, budget, wording } = config;
   const countTokens = budget.maxTokens === null ? null : await loadTokenCounter();

@@ -36,8 +36,9 @@ export interface ChainResult {
 
 /**
  * Walks from the chain's start down to the work dir and takes, in each directory, the first
- * candidate that is a regular file; every later candidate that exists too is reported as
- * shadowed (`info` `candidate-shadowed`). A candidate that is a symlink is rejected with a `warn`
+ * candidate that is a regular file. When that is the first candidate of the list (an override
+ * such as `AGENTS.override.md`), every other candidate that exists there is reported as shadowed
+ * (`info` `candidate-shadowed`); a later candidate winning is the ordinary fallback and is not. A candidate that is a symlink is rejected with a `warn`
  * (repository-owned links are not followed); a directory, FIFO or socket with a candidate's name
  * is ignored; either way the next candidate is tried. Files below the work dir are not part of
  * the chain.
@@ -51,7 +52,7 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
     search: for (let index = ancestors.length - 1; index >= 0; index -= 1) {
       const dir = ancestors[index] as string;
       for (const marker of options.projectRootMarkers) {
-        if (probe(fs, path.join(dir, marker), diagnostics) !== null) {
+        if (probe(fs, childOf(dir, marker), diagnostics) !== null) {
           start = dir;
           break search;
         }
@@ -60,10 +61,14 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   }
   const files: ChainFile[] = [];
   const dirs = ancestors.slice(ancestors.indexOf(start));
+  const [override] = options.candidates;
   dirs.forEach((dir, depth) => {
     let chosen: ChainFile | undefined;
     for (const candidate of options.candidates) {
-      const file = path.join(dir, candidate);
+      // Once a later candidate won, the rest are not probed: probes are the cost of the walk.
+      // When the first candidate (the override) wins, the rest are probed to report what it hides.
+      if (chosen !== undefined && chosen.candidate !== override) break;
+      const file = childOf(dir, candidate);
       const info = probe(fs, file, diagnostics);
       if (info === null) continue;
       if (info.kind === 'symlink') {
@@ -75,7 +80,6 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
         chosen = { path: file, dir, candidate, depth, info };
         files.push(chosen);
       } else {
-        // Only one file per directory: say which one the chosen file hides.
         diagnostics.push({
           level: 'info',
           code: 'candidate-shadowed',
@@ -94,9 +98,14 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
 export function ancestorsOf(dir: string): string[] {
   const list: string[] = [];
   for (let current = dir; ; current = path.dirname(current)) {
-    list.unshift(current);
-    if (path.dirname(current) === current) return list;
+    list.push(current);
+    if (path.dirname(current) === current) return list.reverse();
   }
+}
+
+/** A plain name inside a canonical directory; cheaper than `path.join` on this hot path. */
+function childOf(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 function probe(fs: FileSystem, file: string, diagnostics: Diagnostic[]): FileInfo | null {

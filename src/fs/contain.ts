@@ -44,14 +44,14 @@ export function checkRelativeEntry(entry: string): LexicalRefusal | null {
 }
 
 /**
- * True when `candidate` equals `root` or lies below it, compared segment by segment on
- * normalized absolute paths: `/w-evil` is not inside `/w`.
+ * True when `candidate` equals `root` or lies below it, compared segment by segment: `/w-evil` is
+ * not inside `/w`. Both must be normalized absolute paths (as `path.resolve`, `path.join` and
+ * `realpath` return them); every caller passes such paths. A plain prefix test on the root plus a
+ * separator: this runs on every tool call.
  */
 export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  if (relative === '') return true;
-  if (path.isAbsolute(relative)) return false;
-  return relative !== '..' && !relative.startsWith('..' + path.sep);
+  if (candidate === root) return true;
+  return candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
 /** Human wording of a {@link LexicalRefusal}. */

@@ -78,7 +78,7 @@ function reportReplaced(fs: FileSystem, workDir: string, plan: ResolutionPlan, k
 export function expandHome(value: string, homeDir: string): string {
   if (value === '~') return homeDir;
   if (value.startsWith('~/') || value.startsWith('~\\')) return path.join(homeDir, value.slice(2));
-  return value;
+  return path.resolve(value);
 }
 
 /** User and extra files belong to the person running the agent: symlinks are followed. */
