@@ -15,8 +15,8 @@ export type SourceKind = 'user' | 'chain' | 'layer' | 'extra';
 /** The layer of a context file: a contextPaths layer, or the source for the other kinds. */
 export type FileLayer = LayerName | 'user' | 'chain' | 'extra';
 
-/** A file a source names, before it is read. */
-export interface Candidate {
+/** Where a context file comes from: shared by candidates and the files read from them. */
+export interface Provenance {
   /** Absolute path as spelled from the work dir (shown in `# From:`). */
   readonly path: string;
   /** Canonical path after every symlink. */
@@ -30,6 +30,10 @@ export interface Candidate {
    * directories below the work dir; `null` for user and extra files.
    */
   readonly depth: number | null;
+}
+
+/** A file a source names, before it is read. */
+export interface Candidate extends Provenance {
   /** Device and inode: the file's identity across spellings, links and case. */
   readonly identity: string;
   readonly info: FileInfo;

@@ -3,23 +3,13 @@ import type { Diagnostic } from '../errors.js';
 import { decodeText } from '../fs/decode-text.js';
 import { describeHidden, findHiddenUnicode } from '../fs/hidden-unicode.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
-import type { Candidate, FileLayer, SourceKind } from './expand-entries.js';
+import type { Candidate, Provenance } from './expand-entries.js';
 
 /** The largest context file inlined by a layer; larger files are skipped with a warning. */
 export const MAX_INLINE_BYTES = 1_048_576;
 
 /** A context file with its content and provenance. */
-export interface ContextFile {
-  /** Absolute path as spelled from the work dir. */
-  readonly path: string;
-  /** Canonical path. */
-  readonly realPath: string;
-  readonly source: SourceKind;
-  readonly layer: FileLayer;
-  /** The config entry (or chain candidate name) that brought it in. */
-  readonly entry: string;
-  /** Directory depth (see `Candidate.depth`). */
-  readonly depth: number | null;
+export interface ContextFile extends Provenance {
   /** Modification time when read, for change tracking. */
   readonly mtimeMs: number;
   /** Size in bytes on disk. */
