@@ -9,7 +9,7 @@ export { renderInjection } from './render/render-injection.js';
 export { PRUNED_DIRECTORIES } from './discover/nested-walk.js';
 export type { ResolveRequest } from './api/select-request.js';
 export { loadConfig, parseConfig, CONFIG_SEARCH_PLACES } from './config/load-config.js';
-export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export type { LoadConfigOptions, LoadedConfig, LazyLoadedConfig } from './config/load-config.js';
 export { loadFlowFiles } from './config/load-flows.js';
 export { lintConfig } from './config/lint-config.js';
 export { configJsonSchema } from './config/json-schema.js';

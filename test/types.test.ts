@@ -1,0 +1,35 @@
+import { describe, expectTypeOf, test } from 'vitest';
+import {
+  buildSystemPrompt,
+  createResolver,
+  loadConfig,
+  type Diagnostic,
+  type LazyLoadedConfig,
+  type LoadedConfig,
+  type Resolver,
+  type ResolveResult,
+  type Session,
+  type SystemPrompt,
+} from '../src/index.js';
+
+describe('public types', () => {
+  test('the main entry points', () => {
+    expectTypeOf(createResolver).returns.resolves.toEqualTypeOf<Resolver>();
+    expectTypeOf<Resolver['resolve']>().returns.resolves.toEqualTypeOf<ResolveResult>();
+    expectTypeOf<Resolver['openSession']>().returns.resolves.toEqualTypeOf<Session>();
+    expectTypeOf<Session['afterTool']>().returns.resolves.toBeString();
+    expectTypeOf(buildSystemPrompt).returns.resolves.toEqualTypeOf<SystemPrompt>();
+  });
+
+  test('loadConfig: eager by default, lazy on request', () => {
+    expectTypeOf(loadConfig({ cwd: '.' })).resolves.toEqualTypeOf<LoadedConfig>();
+    expectTypeOf(loadConfig({ cwd: '.', lazyFlows: true })).resolves.toEqualTypeOf<LazyLoadedConfig>();
+    expectTypeOf<'flows' extends keyof LazyLoadedConfig ? true : false>().toEqualTypeOf<false>();
+  });
+
+  test('results are read-only and carry provenance', () => {
+    expectTypeOf<ResolveResult['files'][number]['layer']>().toEqualTypeOf<'global' | 'agent' | 'step' | 'user' | 'chain' | 'extra'>();
+    expectTypeOf<ResolveResult['diagnostics']>().toEqualTypeOf<readonly Diagnostic[]>();
+    expectTypeOf<Diagnostic['level']>().toEqualTypeOf<'debug' | 'info' | 'warn'>();
+  });
+});
