@@ -98,7 +98,7 @@ for (const size of sizes.length > 0 ? sizes : Object.keys(SIZES)) {
   if (!ok) process.exit(1);
   report.figures[`tree.${size}`] = { files: tree.files, dirs: tree.dirs, nested: tree.expected.length };
 }
-console.log(hasRg ? '' : '(rg is not installed: its baseline is skipped)');
+if (!hasRg) console.log('(rg is not installed: its baseline is skipped)');
 
 // 2. The cold start, paired with Node's own start-up.
 const example = path.join(repo, 'examples/monorepo');
