@@ -133,8 +133,9 @@ describe('fragments', () => {
     expect(() => renderFragment('identity', template, variables)).toThrow(expect.objectContaining({ code: 'prompt-fragment-invalid' }));
   });
 
-  test('known variables are filled exactly', () => {
+  test('known variables are filled exactly, their values escaped', () => {
     expect(renderFragment('x', 'on {{operating_system}} at {{cwd}}, {{date}} {{date}}', variables)).toBe('on O at C, D D');
+    expect(renderFragment('x', '<env>{{cwd}}</env>', { ...variables, cwd: '/a&b/</env>' })).toBe('<env>/a&amp;b/&lt;/env&gt;</env>');
     expect(renderFragment('x', 'no variables, {single} braces', variables)).toBe('no variables, {single} braces');
   });
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CtxfilesError } from '../errors.js';
+import { escapeXmlText } from '../render/escape.js';
 import { decodeText } from '../fs/decode-text.js';
 import { isAbsent, type FileSystem } from '../fs/file-system.js';
 
@@ -85,10 +86,13 @@ export function fragmentVariables(name: string, template: string): Set<string> {
   return used;
 }
 
-/** Fills a fragment's variables after checking them with {@link fragmentVariables}. */
+/**
+ * Fills a fragment's variables after checking them with {@link fragmentVariables}. Values are
+ * XML-escaped (`&`, `<`, `>`): a working directory named `</environment>` cannot end a section.
+ */
 export function renderFragment(name: string, template: string, variables: FragmentVariables): string {
   fragmentVariables(name, template);
-  return template.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (_token, variable: string) => variables[variable as keyof FragmentVariables]);
+  return template.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (_token, variable: string) => escapeXmlText(variables[variable as keyof FragmentVariables]));
 }
 
 /**
