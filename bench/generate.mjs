@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const VERSION = 3;
+const VERSION = 4;
 
-/** Sizes: `packages` drives everything; each package adds ~1,000 files and ~100 directories. */
+/** Sizes: `packages` drives everything; each package adds ~1,050 files and ~100 directories. */
 export const SIZES = {
   small: { packages: 1 },
   medium: { packages: 50 },
@@ -76,11 +76,11 @@ export function generate(root, size, seed = 42) {
         }
       }
     }
-    // Tests: 5 directories × 10 files.
-    for (let suite = 0; suite < 5; suite += 1) {
+    // Tests: 10 directories × 5 files.
+    for (let suite = 0; suite < 10; suite += 1) {
       const dir = `${base}/test/s${suite}`;
       mkdir(dir);
-      for (let file = 0; file < 10; file += 1) write(`${dir}/t${file}.test.ts`, '');
+      for (let file = 0; file < 5; file += 1) write(`${dir}/t${file}.test.ts`, '');
     }
     // Dependencies: 5 packages × 8 directories × 10 files, each with a decoy.
     for (let dep = 0; dep < 5; dep += 1) {
