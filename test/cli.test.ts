@@ -147,3 +147,9 @@ test('validate reports duplicate keys that a run would silently resolve', async 
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(/^ctxfiles: error: \.opencode\.json:2:\d+: Map keys must be unique/);
 });
+
+test('commands take only the options that mean something to them', async () => {
+  expect((await cli(['schema', '--agent', 'coder'], { cwd: example })).code).toBe(2);
+  expect((await cli(['validate', '--flow', 'release'], { cwd: example })).code).toBe(2);
+  expect((await cli(['validate', '--json', '--cwd', example], { cwd: example })).code).toBe(0);
+});

@@ -42,20 +42,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 
-  const command = (name: string, description: string) =>
-    program
-      .command(name)
-      .description(description)
-      .version(version, '-V, --version', 'print the version')
-      .helpOption('-h, --help', 'show help')
-      .option('--cwd <dir>', 'the work dir (default: the current directory)')
-      .option('--config <file>', 'use this config file instead of searching for one')
-      .option('--agent <id>', 'resolve for this agent')
-      .option('--flow <id>', 'resolve for a step of this flow (needs --step)')
-      .option('--step <id>', 'the flow step')
-      .addOption(new Option('--format <format>', 'output format').choices(FORMATS))
-      .option('--json', 'print JSON for tools')
-      .exitOverride();
+  /** A subcommand; `flags` says which of the common options it takes. */
+  const command = (name: string, description: string, flags: 'resolution' | 'config' | 'none' = 'resolution') => {
+    const created = program.command(name).description(description).version(version, '-V, --version', 'print the version').helpOption('-h, --help', 'show help').exitOverride();
+    if (flags === 'none') return created;
+    created.option('--cwd <dir>', 'the work dir (default: the current directory)').option('--config <file>', 'use this config file instead of searching for one');
+    if (flags === 'resolution') {
+      created
+        .option('--agent <id>', 'resolve for this agent')
+        .option('--flow <id>', 'resolve for a step of this flow (needs --step)')
+        .option('--step <id>', 'the flow step')
+        .addOption(new Option('--format <format>', 'output format').choices(FORMATS));
+    }
+    return created.option('--json', 'print JSON for tools');
+  };
 
   command('resolve', 'print the context block for an agent and flow step').action(async (options: CommonOptions) => {
     exitCode = await resolveCommand(options, io);
@@ -95,12 +95,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         exitCode = await run(options, resolver, request, io);
       });
   }
-  command('validate', 'check the config and flow files')
+  command('validate', 'check the config and flow files', 'config')
     .argument('[files...]', 'config or flow files to check (default: the config found from --cwd)')
     .action(async (files: string[], options: CommonOptions) => {
       exitCode = await validateCommand(files, options, io);
     });
-  command('schema', 'print the JSON Schema of the config')
+  command('schema', 'print the JSON Schema of the config', 'none')
     .option('--out <file>', 'write the schema to this file instead')
     .action(async (options: CommonOptions & { out?: string }) => {
       const { configJsonSchemaText } = await import('../config/json-schema.js');
