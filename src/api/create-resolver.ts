@@ -6,13 +6,14 @@ import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
-import { applyBudget } from '../render/apply-budget.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { collectFiles } from '../resolve/collect-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { DisclosureState, TrackedRecord } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
+import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
+import { renderBlock } from './render-block.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 
 /** Options of {@link createResolver}. */
@@ -158,29 +159,8 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       sources = { files: Object.freeze(collectFiles(fs, workDir, plan, { instructions, homeDir }, diagnostics)), diagnostics };
       collected.set(plan.key, sources);
     }
-    const diagnostics = [...sources.diagnostics];
-    const context = { workDir, homeDir, wording };
-    const fits = (text: string) =>
-      (budget.maxBytes === null || Buffer.byteLength(text, 'utf8') <= budget.maxBytes) && (countTokens === null || budget.maxTokens === null || countTokens(text) <= budget.maxTokens);
-    let text: string;
-    let files = sources.files;
-    if (budget.maxBytes === 0 || budget.maxTokens === 0) {
-      text = '';
-      files = Object.freeze([]);
-      for (const file of sources.files) diagnostics.push(budgetDropped(file));
-    } else {
-      const result = applyBudget(format, sources.files, context, fits);
-      text = result.text;
-      const dropped = new Set(result.dropped);
-      files = Object.freeze(sources.files.filter((file) => !dropped.has(file.path)));
-      const byPath = new Map(sources.files.map((file) => [file.path, file]));
-      for (const file of result.dropped) diagnostics.push(budgetDropped(byPath.get(file) as ResolvedFile));
-      const cut = result.truncated === null ? undefined : byPath.get(result.truncated);
-      if (cut !== undefined) {
-        diagnostics.push({ level: 'warn', code: 'budget-truncated', message: `${cut.path} is cut short to fit the budget`, layer: cut.layer, entry: cut.entry, path: cut.path });
-      }
-    }
-    rendered = { resolved: sources.files, files, text, diagnostics };
+    const block = renderBlock(format, sources.files, { workDir, homeDir, wording }, budget, countTokens);
+    rendered = { resolved: sources.files, files: block.files, text: block.text, diagnostics: [...sources.diagnostics, ...block.diagnostics] };
     byPlan.set(key, rendered);
     return rendered;
   }
@@ -193,20 +173,14 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     if (disclosed !== undefined) return disclosed;
     // Discovery modules load on the first request that needs a manifest.
     const [{ buildNestedIndex, groupByOwner }, { renderManifest }] = await Promise.all([import('../discover/nested-index.js'), import('../render/render-manifest.js')]);
-    const basenames = new Set<string>();
-    for (const layer of plan.layers) {
-      for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
-    }
-    const chainMode = instructions.walk !== 'off';
-    if (chainMode) for (const candidate of instructions.candidates) basenames.add(candidate);
+    const basenames = nestedBasenames(plan, instructions);
     const walkKey = [...basenames].sort().join('\0');
     let walk = walks.get(walkKey);
     if (walk === undefined) {
       walk = buildNestedIndex(fs, workDir, basenames, discovery);
       walks.set(walkKey, walk);
     }
-    const inlined = new Set(rendered.resolved.map((file) => file.realPath));
-    const kept = (chainMode ? firstCandidatePerDirectory(walk.files, instructions.candidates) : walk.files).filter((file) => !inlined.has(file.path));
+    const kept = nestedForPlan(walk.files, instructions, new Set(rendered.resolved.map((file) => file.realPath)));
     const index: NestedIndex = kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
     const manifest = renderManifest(
       kept.map((file) => ({ path: file.relativePath, label: file.label })),
@@ -315,24 +289,6 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       walks.clear();
     },
   });
-}
-
-function budgetDropped(file: ResolvedFile): Diagnostic {
-  return { level: 'warn', code: 'budget-dropped', message: `${file.path} is left out to fit the budget`, layer: file.layer, entry: file.entry, path: file.path };
-}
-
-/** In chain mode a directory has one instruction file: its first existing candidate. */
-function firstCandidatePerDirectory(files: NestedIndex['files'], candidates: readonly string[]): NestedIndex['files'] {
-  const best = new Map<string, NestedIndex['files'][number]>();
-  const rank = (file: NestedIndex['files'][number]) => {
-    const position = candidates.indexOf(path.basename(file.path));
-    return position === -1 ? candidates.length : position;
-  };
-  for (const file of files) {
-    const current = best.get(file.ownerDir);
-    if (current === undefined || rank(file) < rank(current)) best.set(file.ownerDir, file);
-  }
-  return files.filter((file) => best.get(file.ownerDir) === file);
 }
 
 /** One way to get flows, whatever form the config came in. */

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import type { InstructionsConfig } from '../config/types.js';
+import type { NestedFile } from '../discover/nested-index.js';
+import type { ResolutionPlan } from '../resolve/plan-resolution.js';
+
+/**
+ * The file names the discovery walk looks for: the basenames of the file entries of the
+ * contributing layers (directory entries excluded), plus the chain candidates in chain mode.
+ */
+export function nestedBasenames(plan: ResolutionPlan, instructions: InstructionsConfig): Set<string> {
+  const basenames = new Set<string>();
+  for (const layer of plan.layers) {
+    for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
+  }
+  if (instructions.walk !== 'off') for (const candidate of instructions.candidates) basenames.add(candidate);
+  return basenames;
+}
+
+/**
+ * The nested files a plan discloses: in chain mode only the first existing candidate of each
+ * directory; never a file that a layer already inlines (`inlined` holds real paths).
+ */
+export function nestedForPlan(files: readonly NestedFile[], instructions: InstructionsConfig, inlined: ReadonlySet<string>): NestedFile[] {
+  const chosen = instructions.walk === 'off' ? files : firstCandidatePerDirectory(files, instructions.candidates);
+  return chosen.filter((file) => !inlined.has(file.path));
+}
+
+function firstCandidatePerDirectory(files: readonly NestedFile[], candidates: readonly string[]): readonly NestedFile[] {
+  const best = new Map<string, NestedFile>();
+  const rank = (file: NestedFile) => {
+    const position = candidates.indexOf(path.basename(file.path));
+    return position === -1 ? candidates.length : position;
+  };
+  for (const file of files) {
+    const current = best.get(file.ownerDir);
+    if (current === undefined || rank(file) < rank(current)) best.set(file.ownerDir, file);
+  }
+  return files.filter((file) => best.get(file.ownerDir) === file);
+}
