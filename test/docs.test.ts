@@ -40,3 +40,18 @@ test('docs/formats.md shows exactly what each format renders', async () => {
   }
   expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);
 });
+
+test('every relative link in the docs points at a file that exists', () => {
+  const pages = ['README.md', 'ARCHITECTURE.md', ...fs.readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`), ...fs.readdirSync('docs/recipes').map((name) => `docs/recipes/${name}`)];
+  const broken: string[] = [];
+  for (const page of pages) {
+    const text = fs.readFileSync(page, 'utf8');
+    for (const match of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+      const target = match[1] as string;
+      if (/^[a-z]+:/.test(target)) continue;
+      const resolved = new URL(target, `file://${process.cwd()}/${page}`).pathname;
+      if (!fs.existsSync(resolved)) broken.push(`${page}: ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
