@@ -53,7 +53,7 @@ describe('flow files', () => {
     const steps = loaded.flows.get('release')?.steps;
     expect(steps).toEqual([
       { id: 'a', agent: 'coder', prompt: 'from middle', context: { paths: ['ROOT.md'], mode: 'append', nested: false } },
-      // The step's own context replaces the template's wholly: no mode, no nested carried over.
+      // A step's context overrides the template's entirely: no mode, no nested carried over.
       { id: 'b', agent: 'coder', prompt: 'from middle', context: { paths: ['B.md'] }, extra: { kept: true } },
     ]);
   });

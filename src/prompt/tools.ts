@@ -55,7 +55,7 @@ export function renderToolSection(tools: readonly ToolSpec[]): string {
       'Calls inside a codemode script still run one at a time, even with Promise.all.',
     );
   }
-  rules.push('Leave unavailable tools out of ordinary lists unless the user asks about them.');
+  rules.push('Mention tools that are not declared only when the user asks about them.');
   parts.push(`<tool_usage>\n${escapeXmlText(rules.map((rule) => `- ${rule}`).join('\n'))}\n</tool_usage>`);
   return parts.join('\n\n');
 }

@@ -4,7 +4,7 @@ export const MANIFEST_HEADING = '# Nested Context Files';
 /** The sentence under the heading: what the list is and that bodies are not loaded. */
 export const MANIFEST_INTRO =
   'These instruction files govern subdirectories of the work dir. Their text is not loaded yet: ' +
-  'each file is added to the result of the first tool call that works in its directory.';
+  "a file's text is appended to a tool result once you first work in its directory.";
 
 /** One manifest line's data. */
 export interface ManifestEntry {
