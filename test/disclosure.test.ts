@@ -163,7 +163,7 @@ describe('the manifest', () => {
     const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md', 'CLAUDE.md'] });
     expect((await resolver.resolve()).manifest).toBe(
       '# Nested Context Files\n' +
-        'These instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file's text is appended to a tool result once you first work in its directory.\n' +
+        'These instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file\'s text is appended to a tool result once you first work in its directory.\n' +
         '- svc/AGENTS.md: Services\n' +
         '- svc/auth/AGENTS.md: Auth rules\n' +
         '- web/CLAUDE.md',
@@ -270,7 +270,7 @@ describe('manifest overflow', () => {
     { path: 'b/AGENTS.md', label: 'Beta rules' },
     { path: 'c/AGENTS.md', label: '' },
   ];
-  const head = '# Nested Context Files\nThese instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file's text is appended to a tool result once you first work in its directory.';
+  const head = '# Nested Context Files\nThese instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file\'s text is appended to a tool result once you first work in its directory.';
 
   test('within budget: paths and labels', () => {
     expect(renderManifest(entries, { maxBytes: 10_000 })).toBe(`${head}\n- a/AGENTS.md: Alpha rules\n- b/AGENTS.md: Beta rules\n- c/AGENTS.md`);
