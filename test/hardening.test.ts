@@ -70,9 +70,12 @@ describe('decoding', () => {
     expect((await resolver.resolve()).files[0]).toMatchObject({ text: 'a', bytes: 4, sha256: '1951c7860e968e742658b3af34e60741eb4aaf2a8d2ecc3993727016b12e81e8' });
   });
 
-  test('invalid UTF-8 is reported', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': bytes(0x61, 0xff) }, { contextPaths: ['AGENTS.md'] });
-    expect((await resolver.resolve()).diagnostics.map((d) => d.code)).toEqual(['invalid-utf8']);
+  test('invalid UTF-8 is reported, inlined or injected', async () => {
+    const { resolver } = await memoryResolver({ 'AGENTS.md': bytes(0x61, 0xff), 'pkg/AGENTS.md': bytes(0x62, 0xff) }, { contextPaths: ['AGENTS.md'] });
+    expect((await resolver.resolve({ manifest: false })).diagnostics.map((d) => d.code)).toEqual(['invalid-utf8']);
+    const session = await resolver.openSession();
+    expect(await session.afterTool({ tool: 'read', input: { file_path: 'pkg/x' }, ok: true })).toContain('b\uFFFD');
+    expect(session.diagnostics.map((d) => d.code)).toEqual(['invalid-utf8']);
   });
 });
 

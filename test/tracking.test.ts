@@ -70,6 +70,13 @@ describe('change tracking', () => {
     expect(await session.afterTool(read('src/x.ts'))).toContain('root v2');
   });
 
+  test('a tracked file that turns binary is unavailable, not sent as empty text', async () => {
+    const { session, fs } = await tracked();
+    fs.set('/repo/AGENTS.md', new Uint8Array([0x61, 0, 0x62]));
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    expect(session.diagnostics.map((d) => [d.level, d.code])).toEqual([['debug', 'temporarily-unavailable']]);
+  });
+
   test('new scopes use their own frame and are tracked too', async () => {
     const { session, fs } = await tracked();
     expect(await session.afterTool(read('pkg/src/a.ts'))).toBe(

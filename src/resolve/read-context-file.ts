@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../errors.js';
-import { decodeText } from '../fs/decode-text.js';
-import { describeHidden, findHiddenUnicode } from '../fs/hidden-unicode.js';
-import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { describeHidden } from '../fs/hidden-unicode.js';
+import { readInstruction } from '../fs/read-instruction.js';
 import type { Candidate, Provenance } from './expand-entries.js';
 
 /** The largest context file inlined by a layer; larger files are skipped with a warning. */
@@ -26,34 +25,20 @@ export interface ContextFile extends Provenance {
  */
 export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostics: Diagnostic[], maxBytes = MAX_INLINE_BYTES): ContextFile | null {
   const where = { layer: candidate.layer, entry: candidate.entry, path: candidate.path };
-  let result;
-  try {
-    result = fs.readFile(candidate.realPath, { maxBytes, expect: { dev: candidate.info.dev, ino: candidate.info.ino } });
-  } catch (error) {
-    const code = errorCode(error);
-    if (isAbsent(error) || code === 'ESTALE') {
-      diagnostics.push({ level: 'warn', code: 'vanished', message: `${candidate.path} changed or disappeared while it was being read`, ...where });
-    } else {
-      diagnostics.push({ level: 'warn', code: 'unreadable', message: `${candidate.path} cannot be read (${code})`, ...where });
-    }
+  const warn = (code: string, message: string) => diagnostics.push({ level: 'warn', code, message, ...where });
+  const read = readInstruction(fs, candidate.realPath, { maxBytes, expect: { dev: candidate.info.dev, ino: candidate.info.ino } });
+  if (!read.ok) {
+    const messages = {
+      vanished: `${candidate.path} changed or disappeared while it was being read`,
+      unreadable: `${candidate.path} cannot be read (${read.code ?? 'error'})`,
+      'too-large': `${candidate.path} is larger than ${maxBytes} bytes and is skipped`,
+      binary: `${candidate.path} looks binary (it holds a NUL byte) and is skipped`,
+    };
+    warn(read.fault, messages[read.fault]);
     return null;
   }
-  if (result.truncated) {
-    diagnostics.push({ level: 'warn', code: 'too-large', message: `${candidate.path} is larger than ${maxBytes} bytes and is skipped`, ...where });
-    return null;
-  }
-  const decoded = decodeText(result.bytes);
-  if (!decoded.ok) {
-    diagnostics.push({ level: 'warn', code: 'binary', message: `${candidate.path} looks binary (it holds a NUL byte) and is skipped`, ...where });
-    return null;
-  }
-  if (decoded.invalid) {
-    diagnostics.push({ level: 'warn', code: 'invalid-utf8', message: `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`, ...where });
-  }
-  const hidden = findHiddenUnicode(decoded.text);
-  if (hidden.length > 0) {
-    diagnostics.push({ level: 'warn', code: 'hidden-unicode', message: `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(hidden)}`, ...where });
-  }
+  if (read.invalidUtf8) warn('invalid-utf8', `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
+  if (read.hidden.length > 0) warn('hidden-unicode', `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`);
   return Object.freeze({
     path: candidate.path,
     realPath: candidate.realPath,
@@ -61,9 +46,9 @@ export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostic
     layer: candidate.layer,
     entry: candidate.entry,
     depth: candidate.depth,
-    mtimeMs: result.info.mtimeMs,
-    bytes: result.bytes.byteLength,
-    sha256: createHash('sha256').update(result.bytes).digest('hex'),
-    text: decoded.text,
+    mtimeMs: read.mtimeMs,
+    bytes: read.bytes,
+    sha256: read.sha256,
+    text: read.text,
   });
 }

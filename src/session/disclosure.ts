@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Format, WordingConfig } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
-import { decodeText } from '../fs/decode-text.js';
-import { describeHidden, findHiddenUnicode } from '../fs/hidden-unicode.js';
+import { describeHidden } from '../fs/hidden-unicode.js';
+import { readInstruction } from '../fs/read-instruction.js';
 import { errorCode, fsError, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES } from '../resolve/read-context-file.js';
 import { renderEvent, type InstructionEvent } from '../render/render-events.js';
@@ -234,39 +233,38 @@ function firstCandidate(fs: FileSystem, dir: string, candidates: readonly string
   return null;
 }
 
+/** A tracked file's current text; a fault means "temporarily unavailable" and is thrown to the caller. */
 function readBody(fs: FileSystem, file: string, info: FileInfo): ReadBody {
-  const result = fs.readFile(file, { maxBytes: MAX_INLINE_BYTES, expect: { dev: info.dev, ino: info.ino } });
-  if (result.truncated) throw fsError('EFBIG', 'read', file);
-  const decoded = decodeText(result.bytes);
-  const text = decoded.ok ? decoded.text : '';
-  return { text, sha256: createHash('sha256').update(result.bytes).digest('hex'), bytes: result.bytes.byteLength, mtimeMs: result.info.mtimeMs };
+  const read = readInstruction(fs, file, { maxBytes: MAX_INLINE_BYTES, expect: { dev: info.dev, ino: info.ino } });
+  if (!read.ok) throw fsError(read.code ?? read.fault.toUpperCase(), 'read', file);
+  return read;
 }
 
 function readNested(fs: FileSystem, file: NestedFile, maxBytes: number, diagnostics: Diagnostic[]): ReadBody | null {
   const warn = (code: string, message: string) => diagnostics.push({ level: 'warn', code, message, path: file.path });
-  let result;
   try {
     // The walk followed no symlinks; refuse a path that became one since.
     if (fs.realpath(file.path) !== file.path) {
       warn('symlink-rejected', `${file.relativePath} is now reached through a symlink and is not injected`);
       return null;
     }
-    result = fs.readFile(file.path, { maxBytes });
   } catch (error) {
     if (isAbsent(error)) warn('vanished', `${file.relativePath} no longer exists and is not injected`);
     else warn('unreadable', `${file.relativePath} cannot be read (${errorCode(error)}) and is not injected`);
     return null;
   }
-  if (result.truncated) {
-    warn('too-large', `${file.relativePath} is larger than maxFileBytes (${maxBytes}) and is never injected`);
+  const read = readInstruction(fs, file.path, { maxBytes });
+  if (!read.ok) {
+    const messages = {
+      vanished: `${file.relativePath} no longer exists and is not injected`,
+      unreadable: `${file.relativePath} cannot be read (${read.code ?? 'error'}) and is not injected`,
+      'too-large': `${file.relativePath} is larger than maxFileBytes (${maxBytes}) and is never injected`,
+      binary: `${file.relativePath} looks binary and is not injected`,
+    };
+    warn(read.fault, messages[read.fault]);
     return null;
   }
-  const decoded = decodeText(result.bytes);
-  if (!decoded.ok) {
-    warn('binary', `${file.relativePath} looks binary and is not injected`);
-    return null;
-  }
-  const hidden = findHiddenUnicode(decoded.text);
-  if (hidden.length > 0) warn('hidden-unicode', `${file.relativePath} holds invisible or direction-changing characters: ${describeHidden(hidden)}`);
-  return { text: decoded.text, sha256: createHash('sha256').update(result.bytes).digest('hex'), bytes: result.bytes.byteLength, mtimeMs: result.info.mtimeMs };
+  if (read.invalidUtf8) warn('invalid-utf8', `${file.relativePath} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
+  if (read.hidden.length > 0) warn('hidden-unicode', `${file.relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`);
+  return read;
 }

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { decodeText } from './decode-text.js';
+import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-system.js';
+import { findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
+
+/** The outcome of {@link readInstruction}. */
+export type InstructionRead =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** SHA-256 of the raw bytes (a BOM included), hex. */
+      readonly sha256: string;
+      readonly bytes: number;
+      readonly mtimeMs: number;
+      /** Invalid UTF-8 was replaced by U+FFFD. */
+      readonly invalidUtf8: boolean;
+      readonly hidden: readonly HiddenCharacter[];
+    }
+  | {
+      readonly ok: false;
+      /** `vanished`: gone or replaced since it was checked; `too-large`: over `maxBytes`. */
+      readonly fault: 'vanished' | 'unreadable' | 'too-large' | 'binary';
+      /** The filesystem's error code, for `unreadable`. */
+      readonly code?: string;
+    };
+
+/**
+ * Reads an instruction file the one way every source does: a bounded read (at most `maxBytes`,
+ * of the checked file when `expect` is given), decoded by the documented policy, digested over
+ * the raw bytes, scanned for hidden Unicode. Never throws; each caller words its own diagnostics.
+ */
+export function readInstruction(fs: FileSystem, file: string, options: ReadOptions): InstructionRead {
+  let result;
+  try {
+    result = fs.readFile(file, options);
+  } catch (error) {
+    const code = errorCode(error);
+    if (isAbsent(error) || code === 'ESTALE') return { ok: false, fault: 'vanished' };
+    return { ok: false, fault: 'unreadable', code };
+  }
+  if (result.truncated) return { ok: false, fault: 'too-large' };
+  const decoded = decodeText(result.bytes);
+  if (!decoded.ok) return { ok: false, fault: 'binary' };
+  return {
+    ok: true,
+    text: decoded.text,
+    sha256: createHash('sha256').update(result.bytes).digest('hex'),
+    bytes: result.bytes.byteLength,
+    mtimeMs: result.info.mtimeMs,
+    invalidUtf8: decoded.invalid,
+    hidden: findHiddenUnicode(decoded.text),
+  };
+}
