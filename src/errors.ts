@@ -74,14 +74,6 @@ export interface Diagnostic {
   readonly path?: string;
 }
 
-/** Levels in increasing severity, for filtering. */
-export const DIAGNOSTIC_LEVELS: readonly DiagnosticLevel[] = ['debug', 'info', 'warn'];
-
-/** True when `level` is at least `threshold`. */
-export function atLeast(level: DiagnosticLevel, threshold: DiagnosticLevel): boolean {
-  return DIAGNOSTIC_LEVELS.indexOf(level) >= DIAGNOSTIC_LEVELS.indexOf(threshold);
-}
-
 /**
  * Formats a problem line: `<file>:<line>:<col>: <key.path>: <problem>`; parts that are unknown
  * are left out.

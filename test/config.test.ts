@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
-import { scrub, tempTree } from './helpers/disk.js';
+import { tempTree } from './helpers/disk.js';
 
 async function loadError(tree: Record<string, string>, options: { configFile?: string; thorough?: boolean } = {}): Promise<CtxfilesError> {
   const root = tempTree(tree);
@@ -138,8 +138,4 @@ describe('unknown top-level keys', () => {
     await expect(parseConfig(value)).rejects.toMatchObject({ code: 'config-invalid', message: '<config>: agents.constructor: the key "constructor" is not allowed' });
     expect(({} as Record<string, unknown>)['context']).toBeUndefined();
   });
-});
-
-test('scrub helper replaces the temp root', () => {
-  expect(scrub('/tmp/x/a', '/tmp/x')).toBe('<root>/a');
 });

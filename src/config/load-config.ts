@@ -4,7 +4,8 @@ import path from 'node:path';
 import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
 import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { DEFAULT_LOADED, normalizeConfig } from './normalize-config.js';
-import { readSourceFile } from './read-source.js';
+import { findForbiddenKey } from './forbidden-keys.js';
+import { isFile, readSourceFile } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
@@ -129,7 +130,7 @@ export async function parseConfig(value: unknown, file = '<config>'): Promise<{ 
 function quickConfig(value: unknown): Config | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   if (Object.keys(value).some((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key))) return null;
-  if (hasForbiddenKey(value) || !fastValidate(value)) return null;
+  if (findForbiddenKey(value, []) !== undefined || !fastValidate(value)) return null;
   return normalizeConfig(value as ConfigInput);
 }
 
@@ -219,14 +220,6 @@ export function plainSource(file: string, value: unknown): SourceText {
   };
 }
 
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function packageHasKey(file: string): boolean {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -234,13 +227,4 @@ function packageHasKey(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-function hasForbiddenKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasForbiddenKey);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.keys(value).some((key) => FORBIDDEN_KEYS.has(key) || hasForbiddenKey((value as Record<string, unknown>)[key]));
 }

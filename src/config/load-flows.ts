@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
 import { compileGlob, globBase } from './globs.js';
-import { readSourceFile } from './read-source.js';
+import { deepFreeze } from './normalize-config.js';
+import { isFile, readSourceFile } from './read-source.js';
 import { contextLayerSchema } from './schema.js';
 import { parseSourceText, type SourceText } from './source-text.js';
 import type { Flow, FlowStep } from './types.js';
@@ -229,20 +230,4 @@ function knownFlowKeys(keyPath: readonly PropertyKey[]): readonly string[] {
 function knownIncludeKeys(keyPath: readonly PropertyKey[]): readonly string[] {
   if (keyPath.length === 0) return ['include', 'templates'];
   return knownFlowKeys(keyPath);
-}
-
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

@@ -40,3 +40,12 @@ export function readSourceFile(file: string, display: string, code: CtxfilesErro
     throw new CtxfilesError(code, [formatProblem({ file: display }, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`)], { cause: error });
   }
 }
+
+/** True when `file` is a regular file (symlinks followed); false for anything absent or unreadable. */
+export function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

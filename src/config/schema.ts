@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, FORMATS, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
+import { DEFAULT_CONFIG, FORMATS } from './defaults.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -91,10 +91,3 @@ export const configSchema = z
 export type ConfigInput = z.infer<typeof configSchema>;
 /** A context layer as written. */
 export type ContextLayerInput = z.infer<typeof contextLayerSchema>;
-
-/** Sanity check that the list of known keys matches the schema (used by the unknown-key warning). */
-export function schemaTopLevelKeys(): readonly string[] {
-  return Object.keys(configSchema.shape);
-}
-
-export { KNOWN_TOP_LEVEL_KEYS };

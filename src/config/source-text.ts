@@ -1,11 +1,10 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { findForbiddenKey } from './forbidden-keys.js';
 
 export { MAX_SOURCE_BYTES } from './read-source.js';
 /** YAML aliases allowed in one document; alias bombs fail fast past it. */
 export const MAX_ALIAS_COUNT = 100;
-/** Keys that could reach an object's prototype; refused anywhere in config and flow files. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A parsed config or flow file that can point back at the line and column of any key path. */
 export interface SourceText {
@@ -86,21 +85,4 @@ function nearestNode(document: Document, keyPath: readonly PropertyKey[], target
     }
   }
   return (node ?? undefined) as YamlNode | undefined;
-}
-
-/** The key path of the first key that could reach a prototype, if any. */
-export function findForbiddenKey(value: unknown, keyPath: PropertyKey[]): PropertyKey[] | undefined {
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      const found = findForbiddenKey(value[index], [...keyPath, index]);
-      if (found) return found;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key)) return [...keyPath, key];
-      const found = findForbiddenKey((value as Record<string, unknown>)[key], [...keyPath, key]);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }

@@ -2,7 +2,8 @@ import { CtxfilesError, suggest, type Diagnostic } from '../errors.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { normalizeConfig } from './normalize-config.js';
 import { configSchema } from './schema.js';
-import { findForbiddenKey, type SourceText } from './source-text.js';
+import { findForbiddenKey } from './forbidden-keys.js';
+import type { SourceText } from './source-text.js';
 import type { Config } from './types.js';
 import { toProblems } from './zod-issues.js';
 

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../errors.js';
+import { hasControlCharacter } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 
 /**
@@ -49,8 +50,6 @@ export interface WalkResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-// C0 controls and DEL: a name holding one could forge lines in the manifest or an injected frame.
-const UNSAFE_NAME = /[\u0000-\u001f\u007f]/;
 
 /**
  * Walks strictly below `workDir`, breadth first and iteratively, for regular files whose name is
@@ -94,7 +93,7 @@ export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlyS
         if (name.charCodeAt(0) === 46 /* . */) continue;
         if (entry.kind === 'directory') {
           if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name)) {
-            if (UNSAFE_NAME.test(name)) continue;
+            if (hasControlCharacter(name)) continue;
             next.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
           }
           continue;
@@ -106,7 +105,7 @@ export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlyS
           continue;
         }
         if (entry.kind !== 'file') continue;
-        if (UNSAFE_NAME.test(relativePath)) continue;
+        if (hasControlCharacter(relativePath)) continue;
         found.push(relativePath);
       }
       found.sort(compare);

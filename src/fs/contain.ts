@@ -54,6 +54,13 @@ export function isInside(root: string, candidate: string): boolean {
   return candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** True when a file name holds a C0 control character or DEL: such a name could forge a line of output. */
+export function hasControlCharacter(name: string): boolean {
+  return CONTROL_CHARACTER.test(name);
+}
+
 /** Human wording of a {@link LexicalRefusal}. */
 export function describeRefusal(refusal: LexicalRefusal, rootName = 'the work dir'): string {
   switch (refusal) {

@@ -91,13 +91,3 @@ export function fsError(code: string, syscall: string, path: string): FsError {
   error.syscall = syscall;
   return error;
 }
-
-/** Calls `operation`; returns `null` when the path is absent, rethrows any other fault. */
-export function tryAbsent<T>(operation: () => T): T | null {
-  try {
-    return operation();
-  } catch (error) {
-    if (isAbsent(error)) return null;
-    throw error;
-  }
-}

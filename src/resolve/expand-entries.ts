@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { realInside, resolveInside, type Contained, type NotContained } from '../fs/contain.js';
+import { hasControlCharacter, realInside, resolveInside, type Contained, type NotContained } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { LayerName } from './precedence.js';
 
@@ -107,7 +107,7 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
       continue;
     }
     for (const child of entries) {
-      if (UNSAFE_NAME.test(child.name)) {
+      if (hasControlCharacter(child.name)) {
         report('warn', 'unsafe-name', `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`, dir);
         continue;
       }
@@ -149,8 +149,6 @@ function statChild(fs: FileSystem, full: string, realPath: string): Contained | 
   }
 }
 
-// C0 controls and DEL: a name holding one could forge a line of the rendered block.
-const UNSAFE_NAME = /[\u0000-\u001f\u007f]/;
 
 function candidateOf(file: string, realPath: string, layer: LayerName, entry: string, workDir: string, info: FileInfo): Candidate {
   const depth = path.relative(workDir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;

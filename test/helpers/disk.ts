@@ -29,8 +29,3 @@ export function writeTree(root: string, tree: DiskTree): void {
     else fs.symlinkSync(content.symlink, target);
   }
 }
-
-/** Replaces the temp root with `<root>` for stable snapshots. */
-export function scrub(text: string, root: string): string {
-  return text.split(root).join('<root>');
-}
