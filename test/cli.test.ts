@@ -153,3 +153,9 @@ test('commands take only the options that mean something to them', async () => {
   expect((await cli(['validate', '--flow', 'release'], { cwd: example })).code).toBe(2);
   expect((await cli(['validate', '--json', '--cwd', example], { cwd: example })).code).toBe(0);
 });
+
+test('validate --config checks that file instead of searching', async () => {
+  const root = tempTree({ '.opencode.json': '{"flows": 3}', 'alt/ctx.json': '{"contextPaths": ["A.md"]}' });
+  expect(await cli(['validate', '--config', 'alt/ctx.json'], { cwd: root })).toEqual({ code: 0, stdout: 'ok alt/ctx.json (0 flows)\n', stderr: '' });
+  expect((await cli(['validate'], { cwd: root })).code).toBe(1);
+});

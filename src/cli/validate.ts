@@ -40,15 +40,13 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
     }
   };
 
-  const configFiles = options.files.filter((file) => CONFIG_SEARCH_PLACES.includes(path.basename(file)));
-  const flowFiles = options.files.filter((file) => !configFiles.includes(file));
-  if (options.files.length === 0 || options.configFile !== undefined) {
-    configFiles.unshift(...(options.configFile === undefined ? [] : [options.configFile]));
-    if (configFiles.length === 0) configFiles.push('');
-  }
+  const named = options.files.filter((file) => CONFIG_SEARCH_PLACES.includes(path.basename(file)));
+  const flowFiles = options.files.filter((file) => !named.includes(file));
+  // `undefined` stands for "search from --cwd": used when neither --config nor any file is given.
+  const configFiles: Array<string | undefined> = options.configFile !== undefined ? [options.configFile, ...named] : options.files.length === 0 ? [undefined] : named;
   for (const file of configFiles) {
     await attempt(async () => {
-      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === '' ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd, thorough: true });
+      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd, thorough: true });
       const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
       checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));

@@ -139,13 +139,9 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
     if (name === undefined) throw new Error('memory fs: cannot replace the root');
     const dir = ensureDir(parts);
     const existing = dir.children.get(fold(name));
-    if (existing?.node.type === 'file' && typeof spec !== 'object') {
-      existing.node.data = new TextEncoder().encode(spec);
-      existing.node.mtimeMs = ++clock;
-      return;
-    }
-    if (existing?.node.type === 'file' && spec instanceof Uint8Array) {
-      existing.node.data = spec;
+    // Writing to an existing file keeps its inode, as a real write would.
+    if (existing?.node.type === 'file' && (typeof spec === 'string' || spec instanceof Uint8Array)) {
+      existing.node.data = typeof spec === 'string' ? new TextEncoder().encode(spec) : spec;
       existing.node.mtimeMs = ++clock;
       return;
     }
