@@ -181,6 +181,19 @@ describe('the manifest', () => {
     expect((await resolver.resolve()).manifest).toBe('');
   });
 
+  test('one walk per work dir and set of names, until refresh()', async () => {
+    const { resolver, fs } = await memoryResolver(tree, { contextPaths: ['AGENTS.md', 'CLAUDE.md'], agents: { a: {}, b: { context: { paths: ['AGENTS.md', 'CLAUDE.md'] } } } });
+    const listings = () => fs.calls.filter((call) => call.op === 'readdir' && call.path === '/w').length;
+    await resolver.resolve({ agent: 'a' });
+    await resolver.resolve({ agent: 'b' });
+    await resolver.openSession({ agent: 'b' });
+    expect(listings()).toBe(1);
+    fs.set('/w/new/AGENTS.md', 'new');
+    resolver.refresh();
+    expect((await resolver.resolve({ agent: 'a' })).manifest).toContain('- new/AGENTS.md');
+    expect(listings()).toBe(2);
+  });
+
   test('byte-stable: the same string on every call', async () => {
     const { resolver, fs } = await memoryResolver(tree, { contextPaths: ['AGENTS.md'] });
     const first = (await resolver.resolve()).manifest;
