@@ -20,7 +20,8 @@ const { walkNested, PRUNED_DIRECTORIES } = await import(path.join(repo, 'dist/di
 const { walkChain } = await import(path.join(repo, 'dist/discover/chain-walk.js'));
 
 const report = { date: new Date().toISOString(), node: process.version, runs, figures: {}, targets: {} };
-const line = (label, value, extra = '') => console.log(`${label.padEnd(60)} ${value}${extra ? `  ${extra}` : ''}`);
+const line = (label, value, extra = '') =>
+  console.log(`${label.padEnd(60)} ${value}${extra ? `  ${extra}` : ''}`);
 const ms = (value) => `${value.toFixed(1)} ms`;
 const verdict = (name, value, target, below = true) => {
   const met = below ? value <= target : value >= target;
@@ -66,7 +67,11 @@ function timeFunction(fn) {
 
 /** Peak RSS of a whole process in MB, from GNU time when it is installed. */
 function peakRss(args, cwd) {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) return null;
   const kb = Number(result.stderr.trim().split('\n').pop());
   return Number.isFinite(kb) ? kb / 1024 : null;
@@ -75,12 +80,29 @@ function peakRss(args, cwd) {
 function findArgs(root) {
   const prune = ['-name', '.*'];
   for (const dir of PRUNED_DIRECTORIES) prune.push('-o', '-name', dir);
-  return [root, '-mindepth', '1', '(', ...prune, ')', '-prune', '-o', '-type', 'f', '-name', 'AGENTS.md', '-print'];
+  return [
+    root,
+    '-mindepth',
+    '1',
+    '(',
+    ...prune,
+    ')',
+    '-prune',
+    '-o',
+    '-type',
+    'f',
+    '-name',
+    'AGENTS.md',
+    '-print',
+  ];
 }
 
 const hasRg = spawnSync('rg', ['--version']).status === 0;
 const limits = { maxDepth: 64, maxFiles: 1_000_000 };
-const benchConfig = JSON.stringify({ contextPaths: ['AGENTS.md'], contextDiscovery: { maxDepth: 64, maxFiles: 1000000, maxManifestBytes: 100000000 } });
+const benchConfig = JSON.stringify({
+  contextPaths: ['AGENTS.md'],
+  contextDiscovery: { maxDepth: 64, maxFiles: 1000000, maxManifestBytes: 100000000 },
+});
 
 // 1. Trees, and a check that ctxfiles finds exactly the expected files.
 const trees = {};
@@ -90,11 +112,26 @@ for (const size of sizes.length > 0 ? sizes : Object.keys(SIZES)) {
   fs.writeFileSync(path.join(tree.root, '.opencode.json'), benchConfig);
   trees[size] = tree;
   const root = fs.realpathSync(tree.root);
-  const found = walkNested(createNodeFileSystem(), root, new Set(['AGENTS.md']), limits).files.map((file) => file.relativePath);
-  const viaCli = spawnSync(process.execPath, [bin, 'manifest', '--json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const listed = JSON.parse(viaCli.stdout).manifest.split('\n').filter((entry) => entry.startsWith('- ')).map((entry) => entry.slice(2).split(': ')[0]);
-  const ok = JSON.stringify(found) === JSON.stringify(tree.expected) && JSON.stringify(listed) === JSON.stringify(tree.expected);
-  line(`tree ${size}: ${tree.files} files, ${tree.dirs} dirs, ${tree.expected.length} nested`, ok ? 'walk and manifest find exactly the expected files' : 'MISMATCH', `(${Date.now() - started} ms to prepare)`);
+  const found = walkNested(createNodeFileSystem(), root, new Set(['AGENTS.md']), limits).files.map(
+    (file) => file.relativePath,
+  );
+  const viaCli = spawnSync(process.execPath, [bin, 'manifest', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const listed = JSON.parse(viaCli.stdout)
+    .manifest.split('\n')
+    .filter((entry) => entry.startsWith('- '))
+    .map((entry) => entry.slice(2).split(': ')[0]);
+  const ok =
+    JSON.stringify(found) === JSON.stringify(tree.expected) &&
+    JSON.stringify(listed) === JSON.stringify(tree.expected);
+  line(
+    `tree ${size}: ${tree.files} files, ${tree.dirs} dirs, ${tree.expected.length} nested`,
+    ok ? 'walk and manifest find exactly the expected files' : 'MISMATCH',
+    `(${Date.now() - started} ms to prepare)`,
+  );
   if (!ok) process.exit(1);
   report.figures[`tree.${size}`] = { files: tree.files, dirs: tree.dirs, nested: tree.expected.length };
 }
@@ -107,7 +144,11 @@ const [nodeStart, cold] = timeCommands([
   [process.execPath, [bin, 'resolve'], { cwd: example }],
 ]);
 line('baseline: node -e 0', ms(nodeStart));
-line('ctxfiles resolve on examples/monorepo (cold, whole process)', ms(cold), `${(cold / nodeStart).toFixed(2)}× node -e 0, target ≤ 1.6×: ${verdict('coldResolveVsNode', cold / nodeStart, 1.6)}`);
+line(
+  'ctxfiles resolve on examples/monorepo (cold, whole process)',
+  ms(cold),
+  `${(cold / nodeStart).toFixed(2)}× node -e 0, target ≤ 1.6×: ${verdict('coldResolveVsNode', cold / nodeStart, 1.6)}`,
+);
 report.figures.nodeStart = nodeStart;
 report.figures.coldResolve = cold;
 
@@ -126,18 +167,38 @@ for (const [size, tree] of Object.entries(trees)) {
   line(`${size}: find with equivalent pruning`, ms(find));
   if (rg !== undefined) line(`${size}: rg -j1 --files`, ms(rg), `walk / rg = ${(walk / rg).toFixed(2)}×`);
   line(`${size}: discovery walk, in-process`, ms(walk), `${(walk / find).toFixed(2)}× find`);
-  const manifestNote = size === 'large' ? `, target ≤ 0.9×: ${verdict('manifestVsFindLarge', manifest / find, 0.9)}` : '';
-  line(`${size}: ctxfiles manifest, whole process`, ms(manifest), `${(manifest / find).toFixed(2)}× find${manifestNote}`);
-  report.figures[size] = { find, rg: rg ?? null, walk, manifest, walkVsFind: walk / find, manifestVsFind: manifest / find };
+  const manifestNote =
+    size === 'large' ? `, target ≤ 0.9×: ${verdict('manifestVsFindLarge', manifest / find, 0.9)}` : '';
+  line(
+    `${size}: ctxfiles manifest, whole process`,
+    ms(manifest),
+    `${(manifest / find).toFixed(2)}× find${manifestNote}`,
+  );
+  report.figures[size] = {
+    find,
+    rg: rg ?? null,
+    walk,
+    manifest,
+    walkVsFind: walk / find,
+    manifestVsFind: manifest / find,
+  };
   if (size === 'large') {
     const rss = peakRss([bin, 'manifest'], root);
-    line('large: peak RSS of ctxfiles manifest', rss === null ? 'n/a (no GNU time)' : `${rss.toFixed(1)} MB`, rss === null ? '' : `target ≤ 120 MB: ${verdict('peakRssMb', rss, 120)}`);
+    line(
+      'large: peak RSS of ctxfiles manifest',
+      rss === null ? 'n/a (no GNU time)' : `${rss.toFixed(1)} MB`,
+      rss === null ? '' : `target ≤ 120 MB: ${verdict('peakRssMb', rss, 120)}`,
+    );
     report.figures.peakRssMb = rss;
   }
 }
 if (walkTimes.large !== undefined && walkTimes.medium !== undefined) {
   const growth = walkTimes.large / walkTimes.medium / (trees.large.files / trees.medium.files);
-  line('growth: (walk large / medium) / (files large / medium)', `${growth.toFixed(2)}×`, `target ≤ 1.1× linear: ${verdict('growth', growth, 1.1)}`);
+  line(
+    'growth: (walk large / medium) / (files large / medium)',
+    `${growth.toFixed(2)}×`,
+    `target ≤ 1.1× linear: ${verdict('growth', growth, 1.1)}`,
+  );
   report.figures.growth = growth;
 }
 
@@ -149,7 +210,11 @@ if (walkTimes.large !== undefined && walkTimes.medium !== undefined) {
   const start = process.hrtime.bigint();
   for (let index = 0; index < calls; index += 1) await resolver.resolve({ agent: 'coder' });
   const perSecond = calls / (Number(process.hrtime.bigint() - start) / 1e9);
-  line('memoized resolve(), in-process', `${Math.round(perSecond).toLocaleString('en-US')} calls/s`, `target ≥ 1,000,000: ${verdict('memoizedResolvePerSecond', perSecond, 1_000_000, false)}`);
+  line(
+    'memoized resolve(), in-process',
+    `${Math.round(perSecond).toLocaleString('en-US')} calls/s`,
+    `target ≥ 1,000,000: ${verdict('memoizedResolvePerSecond', perSecond, 1_000_000, false)}`,
+  );
   report.figures.memoizedResolvePerSecond = perSecond;
 }
 {
@@ -163,16 +228,27 @@ if (walkTimes.large !== undefined && walkTimes.medium !== undefined) {
     }
     fs.writeFileSync(path.join(root, '.done'), '');
   }
-  const { config } = await parseConfig({ contextPaths: ['AGENTS.md'], contextDiscovery: { maxFiles: 2000, maxSessionBytes: 10_000_000 } });
+  const { config } = await parseConfig({
+    contextPaths: ['AGENTS.md'],
+    contextDiscovery: { maxFiles: 2000, maxSessionBytes: 10_000_000 },
+  });
   const resolver = await createResolver({ workDir: root, config, env: {} });
   const nested = (await resolver.resolve()).nested.length;
   const session = await resolver.openSession();
   const events = [];
   for (let index = 0; index < 1000; index += 1) {
-    events.push({ tool: index % 2 === 0 ? 'read' : 'grep', input: index % 2 === 0 ? { file_path: `pkg${index % 50}/mod${index}/src/deep/file${index}.ts` } : { path: `pkg${index % 50}/mod${index}/src` }, ok: true });
+    events.push({
+      tool: index % 2 === 0 ? 'read' : 'grep',
+      input:
+        index % 2 === 0
+          ? { file_path: `pkg${index % 50}/mod${index}/src/deep/file${index}.ts` }
+          : { path: `pkg${index % 50}/mod${index}/src` },
+      ok: true,
+    });
   }
   for (const event of events) await session.afterTool(event);
-  if (session.state().injected.length !== nested) throw new Error(`expected ${nested} injected files, got ${session.state().injected.length}`);
+  if (session.state().injected.length !== nested)
+    throw new Error(`expected ${nested} injected files, got ${session.state().injected.length}`);
   const samples = [];
   for (let round = 0; round < 5; round += 1) {
     const calls = 200_000;
@@ -181,7 +257,11 @@ if (walkTimes.large !== undefined && walkTimes.medium !== undefined) {
     samples.push(Number(process.hrtime.bigint() - start) / 1e3 / calls);
   }
   const micros = median(samples);
-  line(`afterTool() with ${nested} nested files, nothing new`, `${micros.toFixed(2)} µs/call`, `target ≤ 2 µs: ${verdict('afterToolMicros', micros, 2)}`);
+  line(
+    `afterTool() with ${nested} nested files, nothing new`,
+    `${micros.toFixed(2)} µs/call`,
+    `target ≤ 2 µs: ${verdict('afterToolMicros', micros, 2)}`,
+  );
   report.figures.afterToolMicros = micros;
 }
 {
@@ -213,11 +293,22 @@ if (walkTimes.large !== undefined && walkTimes.medium !== undefined) {
   };
   const root = measure('root');
   const project = measure('project');
-  line(`chain walk from depth ${real.split(path.sep).filter(Boolean).length} (walk: root), 3 candidates`, `${root.toFixed(1)} µs`, `target ≤ 60 µs: ${verdict('chainWalkMicros', root, 60)}`);
-  line(`chain walk (walk: project, marker at ${path.relative(path.dirname(base), base)})`, `${project.toFixed(1)} µs`);
+  line(
+    `chain walk from depth ${real.split(path.sep).filter(Boolean).length} (walk: root), 3 candidates`,
+    `${root.toFixed(1)} µs`,
+    `target ≤ 60 µs: ${verdict('chainWalkMicros', root, 60)}`,
+  );
+  line(
+    `chain walk (walk: project, marker at ${path.relative(path.dirname(base), base)})`,
+    `${project.toFixed(1)} µs`,
+  );
   report.figures.chainWalkMicros = { root, project };
 }
 
 fs.writeFileSync(path.join(here, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-const missed = Object.entries(report.targets).filter(([, target]) => !target.met).map(([name]) => name);
-console.log(`\n${Object.keys(report.targets).length - missed.length}/${Object.keys(report.targets).length} targets met${missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''}. Report: bench/report.json`);
+const missed = Object.entries(report.targets)
+  .filter(([, target]) => !target.met)
+  .map(([name]) => name);
+console.log(
+  `\n${Object.keys(report.targets).length - missed.length}/${Object.keys(report.targets).length} targets met${missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''}. Report: bench/report.json`,
+);

@@ -23,7 +23,9 @@ await build({
   target: 'node20',
   external,
   // Bundled CommonJS code (commander) calls require(): give every output file a real one.
-  banner: { js: "import { createRequire as __ctxfilesCreateRequire } from 'node:module';\nconst require = __ctxfilesCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __ctxfilesCreateRequire } from 'node:module';\nconst require = __ctxfilesCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   legalComments: 'none',
 });

@@ -6,7 +6,12 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
  * Deterministic for a given schema and Ajv version.
  */
 export function fastValidatorSource(schema) {
-  const ajv = new Ajv2020.default({ code: { source: true, esm: true, lines: true }, strict: false, allErrors: false, unicodeRegExp: true });
+  const ajv = new Ajv2020.default({
+    code: { source: true, esm: true, lines: true },
+    strict: false,
+    allErrors: false,
+    unicodeRegExp: true,
+  });
   const code = standaloneCode.default(ajv, ajv.compile(schema));
   return [
     '// @ts-nocheck',

@@ -10,5 +10,8 @@ import { fastValidatorSource } from './fast-validator.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemaText = configJsonSchemaText();
 fs.writeFileSync(path.join(repo, 'schema/config.schema.json'), schemaText);
-fs.writeFileSync(path.join(repo, 'src/config/validate-config.generated.ts'), fastValidatorSource(JSON.parse(schemaText)));
+fs.writeFileSync(
+  path.join(repo, 'src/config/validate-config.generated.ts'),
+  fastValidatorSource(JSON.parse(schemaText)),
+);
 console.log('wrote schema/config.schema.json and src/config/validate-config.generated.ts');

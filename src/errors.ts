@@ -48,9 +48,16 @@ export class CtxfilesError extends Error {
   readonly column: number | undefined;
   readonly keyPath: string | undefined;
 
-  constructor(code: CtxfilesErrorCode, problems: readonly Problem[] | string, options: { cause?: unknown } = {}) {
+  constructor(
+    code: CtxfilesErrorCode,
+    problems: readonly Problem[] | string,
+    options: { cause?: unknown } = {},
+  ) {
     const list: readonly Problem[] = typeof problems === 'string' ? [{ message: problems }] : problems;
-    super(list.map((problem) => problem.message).join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      list.map((problem) => problem.message).join('\n'),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.problems = list;
     const first = list[0];

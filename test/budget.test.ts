@@ -35,17 +35,34 @@ describe('budget', () => {
       expect(bytes(result.text)).toBeLessThanOrEqual(max);
       drops.push([...result.dropped]);
     }
-    const order = drops.reduce<string[]>((longest, current) => (current.length > longest.length ? current : longest), []);
-    expect(order.slice(0, 5)).toEqual(['/home/u/AGENTS.md', '/repo/AGENTS.md', '/repo/w/AGENTS.md', '/repo/w/docs/a.md', '/repo/w/agent.md']);
+    const order = drops.reduce<string[]>(
+      (longest, current) => (current.length > longest.length ? current : longest),
+      [],
+    );
+    expect(order.slice(0, 5)).toEqual([
+      '/home/u/AGENTS.md',
+      '/repo/AGENTS.md',
+      '/repo/w/AGENTS.md',
+      '/repo/w/docs/a.md',
+      '/repo/w/agent.md',
+    ]);
     // Every smaller budget drops a prefix of the same order.
     for (const dropped of drops) expect(order.slice(0, dropped.length)).toEqual(dropped);
   });
 
   test('the most specific file is cut last, and a notice names what was left out and cut', () => {
     const result = applyBudget('reminder', files, context, within(550));
-    expect(result.dropped).toEqual(['/home/u/AGENTS.md', '/repo/AGENTS.md', '/repo/w/AGENTS.md', '/repo/w/docs/a.md', '/repo/w/agent.md']);
+    expect(result.dropped).toEqual([
+      '/home/u/AGENTS.md',
+      '/repo/AGENTS.md',
+      '/repo/w/AGENTS.md',
+      '/repo/w/docs/a.md',
+      '/repo/w/agent.md',
+    ]);
     expect(result.truncated).toBe('/repo/w/step.md');
-    expect(result.text).toContain(`${DEFAULT_CONFIG.wording.budgetNotice} Left out: ~/AGENTS.md, /repo/AGENTS.md, AGENTS.md, docs/a.md, agent.md. Cut short: step.md.`);
+    expect(result.text).toContain(
+      `${DEFAULT_CONFIG.wording.budgetNotice} Left out: ~/AGENTS.md, /repo/AGENTS.md, AGENTS.md, docs/a.md, agent.md. Cut short: step.md.`,
+    );
     expect(bytes(result.text)).toBeLessThanOrEqual(550);
     expect(bytes(result.text)).toBeGreaterThan(540); // the cut keeps as much as fits
   });
@@ -53,7 +70,12 @@ describe('budget', () => {
   test('a cut never splits a multi-byte character or an escape', () => {
     const text = 'é€😀&<'.repeat(50);
     for (let max = 200; max < 700; max += 7) {
-      const result = applyBudget('xml', [{ path: '/repo/w/A.md', text, layer: 'global', depth: 0 }], context, within(max));
+      const result = applyBudget(
+        'xml',
+        [{ path: '/repo/w/A.md', text, layer: 'global', depth: 0 }],
+        context,
+        within(max),
+      );
       expect(bytes(result.text)).toBeLessThanOrEqual(max);
       expect(result.text).not.toContain('\uFFFD');
       expect(Buffer.from(result.text, 'utf8').toString('utf8')).toBe(result.text);
@@ -72,16 +94,28 @@ describe('budget', () => {
 
   test('property: the block never exceeds the budget', () => {
     const file = fc.record({
-      path: fc.constantFrom('/home/u/A.md', '/repo/A.md', '/repo/w/A.md', '/repo/w/x/B.md', '/repo/w/C.md', '/repo/w/D.md'),
+      path: fc.constantFrom(
+        '/home/u/A.md',
+        '/repo/A.md',
+        '/repo/w/A.md',
+        '/repo/w/x/B.md',
+        '/repo/w/C.md',
+        '/repo/w/D.md',
+      ),
       text: fc.string({ unit: 'grapheme', maxLength: 200 }),
       layer: fc.constantFrom('user', 'chain', 'global', 'agent', 'step', 'extra'),
       depth: fc.option(fc.nat(5), { nil: null }),
     });
     fc.assert(
-      fc.property(fc.uniqueArray(file, { selector: (entry) => entry.path, maxLength: 6 }), fc.nat(2000), fc.constantFrom<Format>('opencode', 'xml', 'reminder', 'magi'), (list, max, format) => {
-        const result = applyBudget(format, list, context, within(max));
-        expect(bytes(result.text)).toBeLessThanOrEqual(Math.max(max, 0));
-      }),
+      fc.property(
+        fc.uniqueArray(file, { selector: (entry) => entry.path, maxLength: 6 }),
+        fc.nat(2000),
+        fc.constantFrom<Format>('opencode', 'xml', 'reminder', 'magi'),
+        (list, max, format) => {
+          const result = applyBudget(format, list, context, within(max));
+          expect(bytes(result.text)).toBeLessThanOrEqual(Math.max(max, 0));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -90,11 +124,17 @@ describe('budget', () => {
 describe('budget in resolution', () => {
   test('maxBytes caps the rendered block and reports drops and cuts as warnings', async () => {
     const tree = { 'AGENTS.md': 'a'.repeat(300), 'CLAUDE.md': 'c'.repeat(300), 'agent.md': 'x'.repeat(300) };
-    const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md', 'CLAUDE.md'], agents: { coder: { context: { paths: ['agent.md'], mode: 'append' } } }, budget: { maxBytes: 400 } });
+    const { resolver } = await memoryResolver(tree, {
+      contextPaths: ['AGENTS.md', 'CLAUDE.md'],
+      agents: { coder: { context: { paths: ['agent.md'], mode: 'append' } } },
+      budget: { maxBytes: 400 },
+    });
     const result = await resolver.resolve({ agent: 'coder' });
     expect(bytes(result.text)).toBeLessThanOrEqual(400);
     expect(result.files.map((file) => file.path)).toEqual(['/w/agent.md']);
-    expect(result.diagnostics.filter((d) => d.code.startsWith('budget-')).map((d) => [d.level, d.code, d.path])).toEqual([
+    expect(
+      result.diagnostics.filter((d) => d.code.startsWith('budget-')).map((d) => [d.level, d.code, d.path]),
+    ).toEqual([
       ['warn', 'budget-dropped', '/w/AGENTS.md'],
       ['warn', 'budget-dropped', '/w/CLAUDE.md'],
       ['warn', 'budget-truncated', '/w/agent.md'],
@@ -102,7 +142,10 @@ describe('budget in resolution', () => {
   });
 
   test('maxBytes 0 renders nothing', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'a' }, { contextPaths: ['AGENTS.md'], format: 'magi', budget: { maxBytes: 0 } });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'a' },
+      { contextPaths: ['AGENTS.md'], format: 'magi', budget: { maxBytes: 0 } },
+    );
     const result = await resolver.resolve();
     expect(result.text).toBe('');
     expect(result.files).toEqual([]);
@@ -112,7 +155,10 @@ describe('budget in resolution', () => {
     const countTokens = await loadTokenCounter();
     expect(countTokens('hello world')).toBe(2);
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1); // special tokens are plain text here
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'word '.repeat(400), 'CLAUDE.md': 'tiny' }, { contextPaths: ['AGENTS.md', 'CLAUDE.md'], budget: { maxTokens: 100 } });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'word '.repeat(400), 'CLAUDE.md': 'tiny' },
+      { contextPaths: ['AGENTS.md', 'CLAUDE.md'], budget: { maxTokens: 100 } },
+    );
     const result = await resolver.resolve();
     expect(countTokens(result.text)).toBeLessThanOrEqual(100);
     expect(result.diagnostics.map((d) => d.code)).toContain('budget-dropped');

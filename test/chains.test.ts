@@ -15,15 +15,66 @@ const candidates = ['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md'];
 describe('chain discovery', () => {
   test.each([
     // files on disk, walk, expected chain (ancestors first)
-    ['one candidate per directory, ancestors first', { '/AGENTS.md': 'r', '/repo/CLAUDE.md': 'c', '/repo/pkg/AGENTS.md': 'a' }, 'root', ['/AGENTS.md', '/repo/CLAUDE.md', '/repo/pkg/AGENTS.md']],
-    ['AGENTS.override.md beats AGENTS.md beats CLAUDE.md', { '/repo/pkg/AGENTS.override.md': 'o', '/repo/pkg/AGENTS.md': 'a', '/repo/pkg/CLAUDE.md': 'c', '/repo/AGENTS.md': 'a', '/repo/CLAUDE.md': 'c' }, 'root', ['/repo/AGENTS.md', '/repo/pkg/AGENTS.override.md']],
-    ['files below the work dir are not part of the chain', { '/repo/pkg/AGENTS.md': 'a', '/repo/pkg/sub/AGENTS.md': 'below' }, 'root', ['/repo/pkg/AGENTS.md']],
-    ['project: from the nearest marker (a directory)', { '/AGENTS.md': 'r', '/repo/.git/HEAD': 'x', '/repo/AGENTS.md': 'a', '/repo/pkg/CLAUDE.md': 'c' }, 'project', ['/repo/AGENTS.md', '/repo/pkg/CLAUDE.md']],
-    ['project: a marker that is a file counts', { '/AGENTS.md': 'r', '/repo/.git': 'gitdir: elsewhere', '/repo/AGENTS.md': 'a' }, 'project', ['/repo/AGENTS.md']],
-    ['project: the nearest marker wins', { '/repo/.git/HEAD': 'x', '/repo/AGENTS.md': 'a', '/repo/pkg/.git': 'sub', '/repo/pkg/AGENTS.md': 'p' }, 'project', ['/repo/pkg/AGENTS.md']],
-    ['project: no marker reads the work dir alone', { '/AGENTS.md': 'r', '/repo/AGENTS.md': 'a', '/repo/pkg/AGENTS.md': 'p' }, 'project', ['/repo/pkg/AGENTS.md']],
-    ['a directory named like a candidate is ignored', { '/repo/pkg/AGENTS.md/x': 'dir', '/repo/pkg/CLAUDE.md': 'c' }, 'root', ['/repo/pkg/CLAUDE.md']],
-    ['a symlinked candidate is rejected and the next one is tried', { '/repo/pkg/AGENTS.md': { symlink: '/secret' }, '/repo/pkg/CLAUDE.md': 'c', '/secret': 's' }, 'root', ['/repo/pkg/CLAUDE.md']],
+    [
+      'one candidate per directory, ancestors first',
+      { '/AGENTS.md': 'r', '/repo/CLAUDE.md': 'c', '/repo/pkg/AGENTS.md': 'a' },
+      'root',
+      ['/AGENTS.md', '/repo/CLAUDE.md', '/repo/pkg/AGENTS.md'],
+    ],
+    [
+      'AGENTS.override.md beats AGENTS.md beats CLAUDE.md',
+      {
+        '/repo/pkg/AGENTS.override.md': 'o',
+        '/repo/pkg/AGENTS.md': 'a',
+        '/repo/pkg/CLAUDE.md': 'c',
+        '/repo/AGENTS.md': 'a',
+        '/repo/CLAUDE.md': 'c',
+      },
+      'root',
+      ['/repo/AGENTS.md', '/repo/pkg/AGENTS.override.md'],
+    ],
+    [
+      'files below the work dir are not part of the chain',
+      { '/repo/pkg/AGENTS.md': 'a', '/repo/pkg/sub/AGENTS.md': 'below' },
+      'root',
+      ['/repo/pkg/AGENTS.md'],
+    ],
+    [
+      'project: from the nearest marker (a directory)',
+      { '/AGENTS.md': 'r', '/repo/.git/HEAD': 'x', '/repo/AGENTS.md': 'a', '/repo/pkg/CLAUDE.md': 'c' },
+      'project',
+      ['/repo/AGENTS.md', '/repo/pkg/CLAUDE.md'],
+    ],
+    [
+      'project: a marker that is a file counts',
+      { '/AGENTS.md': 'r', '/repo/.git': 'gitdir: elsewhere', '/repo/AGENTS.md': 'a' },
+      'project',
+      ['/repo/AGENTS.md'],
+    ],
+    [
+      'project: the nearest marker wins',
+      { '/repo/.git/HEAD': 'x', '/repo/AGENTS.md': 'a', '/repo/pkg/.git': 'sub', '/repo/pkg/AGENTS.md': 'p' },
+      'project',
+      ['/repo/pkg/AGENTS.md'],
+    ],
+    [
+      'project: no marker reads the work dir alone',
+      { '/AGENTS.md': 'r', '/repo/AGENTS.md': 'a', '/repo/pkg/AGENTS.md': 'p' },
+      'project',
+      ['/repo/pkg/AGENTS.md'],
+    ],
+    [
+      'a directory named like a candidate is ignored',
+      { '/repo/pkg/AGENTS.md/x': 'dir', '/repo/pkg/CLAUDE.md': 'c' },
+      'root',
+      ['/repo/pkg/CLAUDE.md'],
+    ],
+    [
+      'a symlinked candidate is rejected and the next one is tried',
+      { '/repo/pkg/AGENTS.md': { symlink: '/secret' }, '/repo/pkg/CLAUDE.md': 'c', '/secret': 's' },
+      'root',
+      ['/repo/pkg/CLAUDE.md'],
+    ],
   ] as const)('%s', (_name, tree, walk, expected) => {
     const memory = createMemoryFileSystem(tree as Record<string, string | { symlink: string }>);
     memory.set('/repo/pkg/src', { dir: true });
@@ -35,15 +86,34 @@ describe('chain discovery', () => {
     const memory = createMemoryFileSystem({ '/repo/AGENTS.md': { symlink: '/etc/passwd' } });
     const chain = walkChain(memory, { workDir: '/repo', walk: 'root', projectRootMarkers: [], candidates });
     expect(chain.diagnostics).toEqual([
-      { level: 'warn', code: 'symlink-rejected', message: '/repo/AGENTS.md is a symlink; chain candidates are never followed through links', layer: 'chain', entry: 'AGENTS.md', path: '/repo/AGENTS.md' },
+      {
+        level: 'warn',
+        code: 'symlink-rejected',
+        message: '/repo/AGENTS.md is a symlink; chain candidates are never followed through links',
+        layer: 'chain',
+        entry: 'AGENTS.md',
+        path: '/repo/AGENTS.md',
+      },
     ]);
   });
 
   test('depth counts from the start of the chain', () => {
-    const memory = createMemoryFileSystem({ '/repo/.git/x': '', '/repo/AGENTS.md': 'a', '/repo/a/b/AGENTS.md': 'b' });
-    const chain = walkChain(memory, { workDir: '/repo/a/b', walk: 'project', projectRootMarkers: ['.git'], candidates });
+    const memory = createMemoryFileSystem({
+      '/repo/.git/x': '',
+      '/repo/AGENTS.md': 'a',
+      '/repo/a/b/AGENTS.md': 'b',
+    });
+    const chain = walkChain(memory, {
+      workDir: '/repo/a/b',
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      candidates,
+    });
     expect(chain.start).toBe('/repo');
-    expect(chain.files.map((file) => [file.path, file.depth])).toEqual([['/repo/AGENTS.md', 0], ['/repo/a/b/AGENTS.md', 2]]);
+    expect(chain.files.map((file) => [file.path, file.depth])).toEqual([
+      ['/repo/AGENTS.md', 0],
+      ['/repo/a/b/AGENTS.md', 2],
+    ]);
   });
 });
 
@@ -53,9 +123,21 @@ describe('one ordered list from every source', () => {
       { 'AGENTS.md': 'work dir file', 'docs/rules.md': 'layer file' },
       {
         contextPaths: ['AGENTS.md', 'docs/rules.md'],
-        instructions: { walk: 'root', userFile: '~/.config/ctxfiles/AGENTS.md', extraFiles: ['/opt/team/STYLE.md', '~/notes.md'] },
+        instructions: {
+          walk: 'root',
+          userFile: '~/.config/ctxfiles/AGENTS.md',
+          extraFiles: ['/opt/team/STYLE.md', '~/notes.md'],
+        },
       },
-      { workDir: '/repo/w', outside: { '/repo/AGENTS.md': 'repo root', '/home/u/.config/ctxfiles/AGENTS.md': 'user', '/opt/team/STYLE.md': 'team', '/home/u/notes.md': 'notes' } },
+      {
+        workDir: '/repo/w',
+        outside: {
+          '/repo/AGENTS.md': 'repo root',
+          '/home/u/.config/ctxfiles/AGENTS.md': 'user',
+          '/opt/team/STYLE.md': 'team',
+          '/home/u/notes.md': 'notes',
+        },
+      },
     );
     const result = await resolver.resolve();
     expect(result.files.map((file) => [file.path, file.source, file.layer, file.entry, file.depth])).toEqual([
@@ -67,22 +149,45 @@ describe('one ordered list from every source', () => {
       ['/home/u/notes.md', 'extra', 'extra', '~/notes.md', null],
     ]);
     // The work dir's AGENTS.md came first through the chain; the global layer's copy is a duplicate.
-    expect(result.diagnostics.find((d) => d.code === 'deduped')).toMatchObject({ layer: 'global', path: '/repo/w/AGENTS.md' });
+    expect(result.diagnostics.find((d) => d.code === 'deduped')).toMatchObject({
+      layer: 'global',
+      path: '/repo/w/AGENTS.md',
+    });
   });
 
   test('walk: off (the default) keeps the spec-003 output byte-identical', async () => {
     const tree = { 'AGENTS.md': 'root' };
-    const plain = await memoryResolver(tree, { contextPaths: ['AGENTS.md'] }, { outside: { '/AGENTS.md': 'fs root' } });
-    const off = await memoryResolver(tree, { contextPaths: ['AGENTS.md'], instructions: { walk: 'off', candidates: ['X.md'] } }, { outside: { '/AGENTS.md': 'fs root' } });
+    const plain = await memoryResolver(
+      tree,
+      { contextPaths: ['AGENTS.md'] },
+      { outside: { '/AGENTS.md': 'fs root' } },
+    );
+    const off = await memoryResolver(
+      tree,
+      { contextPaths: ['AGENTS.md'], instructions: { walk: 'off', candidates: ['X.md'] } },
+      { outside: { '/AGENTS.md': 'fs root' } },
+    );
     expect((await off.resolver.resolve()).text).toBe((await plain.resolver.resolve()).text);
-    expect((await plain.resolver.resolve()).text).toBe('# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:/w/AGENTS.md\nroot');
+    expect((await plain.resolver.resolve()).text).toBe(
+      '# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:/w/AGENTS.md\nroot',
+    );
   });
 
   test('a missing user file is skipped quietly', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'a' }, { contextPaths: ['AGENTS.md'], instructions: { userFile: '~/AGENTS.md' } });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'a' },
+      { contextPaths: ['AGENTS.md'], instructions: { userFile: '~/AGENTS.md' } },
+    );
     const result = await resolver.resolve();
     expect(result.files.map((file) => file.path)).toEqual(['/w/AGENTS.md']);
-    expect(result.diagnostics).toContainEqual({ level: 'debug', code: 'missing', message: '/home/u/AGENTS.md does not exist', layer: 'user', entry: '~/AGENTS.md', path: '/home/u/AGENTS.md' });
+    expect(result.diagnostics).toContainEqual({
+      level: 'debug',
+      code: 'missing',
+      message: '/home/u/AGENTS.md does not exist',
+      layer: 'user',
+      entry: '~/AGENTS.md',
+      path: '/home/u/AGENTS.md',
+    });
   });
 });
 
@@ -94,8 +199,12 @@ describe('candidate validation', () => {
     ['docs/AGENTS.md', 'instructions.candidates[0]'],
     ['docs\\AGENTS.md', 'instructions.candidates[0]'],
   ])('%j is a config error naming the entry', async (candidate, keyPath) => {
-    const root = tempTree({ '.opencode.json': JSON.stringify({ instructions: { candidates: [candidate] } }) });
-    const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root }).catch((caught: unknown) => caught);
+    const root = tempTree({
+      '.opencode.json': JSON.stringify({ instructions: { candidates: [candidate] } }),
+    });
+    const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'config-invalid', keyPath });
     expect((error as Error).message).toContain('must be a plain file name');
   });
@@ -121,7 +230,10 @@ describe('real disk', () => {
     await new Promise<void>((resolve) => server.listen(path.join(pkg, 'AGENTS.md'), resolve));
     fs.writeFileSync(path.join(pkg, 'CLAUDE.md'), 'pkg rules');
     try {
-      const { config } = await parseConfig({ contextPaths: [], instructions: { walk: 'project', userFile: '~/.ctx/AGENTS.md' } });
+      const { config } = await parseConfig({
+        contextPaths: [],
+        instructions: { walk: 'project', userFile: '~/.ctx/AGENTS.md' },
+      });
       const resolver = await createResolver({ workDir: pkg, config, env: {}, homeDir: home });
       const result = await resolver.resolve({ format: 'xml' });
       expect(result.text).toBe(

@@ -11,41 +11,91 @@ describe('ctxfiles resolve', () => {
   test('prints exactly the block, nothing added', async () => {
     const root = tempTree({ 'AGENTS.md': 'root rules\n' });
     const result = await cli(['resolve', '--cwd', root], { cwd: root });
-    expect(result).toEqual({ code: 0, stdout: `# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:${root}/AGENTS.md\nroot rules\n`, stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:${root}/AGENTS.md\nroot rules\n`,
+      stderr: '',
+    });
   });
 
   test('--json has the documented shape and every diagnostic level', async () => {
     const root = tempTree({
       'AGENTS.md': 'a',
-      '.opencode.json': JSON.stringify({ contextPaths: ['AGENTS.md', 'CLAUDE.md', '../x.md', 'A.${flow.id}.md'], agents: { coder: { context: { paths: ['AGENTS.md'], mode: 'apend' } } } }),
+      '.opencode.json': JSON.stringify({
+        contextPaths: ['AGENTS.md', 'CLAUDE.md', '../x.md', 'A.${flow.id}.md'],
+        agents: { coder: { context: { paths: ['AGENTS.md'], mode: 'apend' } } },
+      }),
     });
     const result = await cli(['resolve', '--json', '--agent', 'coder'], { cwd: root });
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['workDir', 'agent', 'flow', 'files', 'text', 'manifest', 'diagnostics']);
+    expect(Object.keys(json)).toEqual([
+      'workDir',
+      'agent',
+      'flow',
+      'files',
+      'text',
+      'manifest',
+      'diagnostics',
+    ]);
     expect(json).toMatchObject({
       workDir: root,
       agent: 'coder',
       flow: null,
-      files: [{ path: `${root}/AGENTS.md`, layer: 'global', entry: 'AGENTS.md', bytes: 1, sha256: 'ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb' }],
+      files: [
+        {
+          path: `${root}/AGENTS.md`,
+          layer: 'global',
+          entry: 'AGENTS.md',
+          bytes: 1,
+          sha256: 'ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb',
+        },
+      ],
     });
     const diagnostics = json['diagnostics'] as Array<{ level: string; code: string }>;
-    expect(diagnostics.map((d) => `${d.level}:${d.code}`).sort()).toEqual(['debug:deduped', 'debug:empty-token', 'debug:missing', 'warn:outside-workdir', 'warn:unknown-mode']);
+    expect(diagnostics.map((d) => `${d.level}:${d.code}`).sort()).toEqual([
+      'debug:deduped',
+      'debug:empty-token',
+      'debug:missing',
+      'warn:outside-workdir',
+      'warn:unknown-mode',
+    ]);
   });
 
   test('warnings go to stderr, the block to stdout', async () => {
-    const root = tempTree({ 'AGENTS.md': 'a', '.opencode.json': '{"contextPaths": ["AGENTS.md", "../secret"]}' });
+    const root = tempTree({
+      'AGENTS.md': 'a',
+      '.opencode.json': '{"contextPaths": ["AGENTS.md", "../secret"]}',
+    });
     const result = await cli(['resolve'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('# Project-Specific Context')).toBe(true);
-    expect(result.stderr).toBe('ctxfiles: warning: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n');
+    expect(result.stderr).toBe(
+      'ctxfiles: warning: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n',
+    );
   });
 
   test.each([
-    [['resolve', '--agent', 'ghost'], 1, 'ctxfiles: error: unknown agent "ghost". Known agents: coder, planner, reviewer.\n'],
-    [['resolve', '--flow', 'nope', '--step', 'x'], 1, 'ctxfiles: error: unknown flow "nope". Known flows: release.\n'],
-    [['resolve', '--flow', 'release', '--step', 'ship'], 1, 'ctxfiles: error: unknown step "ship" in flow "release". Known steps: implement, plan, review.\n'],
-    [['resolve', '--flow', 'release'], 2, 'ctxfiles: error: flow "release" needs a step: one of implement, plan, review\n'],
+    [
+      ['resolve', '--agent', 'ghost'],
+      1,
+      'ctxfiles: error: unknown agent "ghost". Known agents: coder, planner, reviewer.\n',
+    ],
+    [
+      ['resolve', '--flow', 'nope', '--step', 'x'],
+      1,
+      'ctxfiles: error: unknown flow "nope". Known flows: release.\n',
+    ],
+    [
+      ['resolve', '--flow', 'release', '--step', 'ship'],
+      1,
+      'ctxfiles: error: unknown step "ship" in flow "release". Known steps: implement, plan, review.\n',
+    ],
+    [
+      ['resolve', '--flow', 'release'],
+      2,
+      'ctxfiles: error: flow "release" needs a step: one of implement, plan, review\n',
+    ],
   ])('%j exits %i', async (argv, code, stderr) => {
     const result = await cli([...argv, '--cwd', example], { cwd: example });
     expect(result).toEqual({ code, stdout: '', stderr });
@@ -54,7 +104,12 @@ describe('ctxfiles resolve', () => {
   test('an invalid config exits 1 naming file, line, column and key', async () => {
     const root = tempTree({ '.opencode.json': '{\n  "contextPaths": [true]\n}' });
     const result = await cli(['resolve'], { cwd: root });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'ctxfiles: error: .opencode.json:2:20: contextPaths[0]: wrong type. Expected a string, received true.\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'ctxfiles: error: .opencode.json:2:20: contextPaths[0]: wrong type. Expected a string, received true.\n',
+    });
   });
 
   test('a work dir that does not exist exits 1', async () => {
@@ -64,12 +119,15 @@ describe('ctxfiles resolve', () => {
     expect(result.stderr).toBe(`ctxfiles: error: the work dir ${root}/missing cannot be used (ENOENT)\n`);
   });
 
-  test.each([[['resolve', '--bogus']], [['nope']], [['resolve', '--format', 'html']], [[]]])('usage error %j exits 2', async (argv) => {
-    const result = await cli(argv, { cwd: example });
-    expect(result.code).toBe(2);
-    expect(result.stderr.length).toBeGreaterThan(0);
-    expect(result.stdout).toBe('');
-  });
+  test.each([[['resolve', '--bogus']], [['nope']], [['resolve', '--format', 'html']], [[]]])(
+    'usage error %j exits 2',
+    async (argv) => {
+      const result = await cli(argv, { cwd: example });
+      expect(result.code).toBe(2);
+      expect(result.stderr.length).toBeGreaterThan(0);
+      expect(result.stdout).toBe('');
+    },
+  );
 });
 
 describe('ctxfiles validate', () => {
@@ -79,7 +137,10 @@ describe('ctxfiles validate', () => {
   });
 
   test('lint findings are warnings, not errors', async () => {
-    const root = tempTree({ '.opencode.json': '{"contextPaths": ["/etc/x", "A.${agnet}.md"], "agents": {"c": {"context": {"paths": [], "mode": "apend"}}}}' });
+    const root = tempTree({
+      '.opencode.json':
+        '{"contextPaths": ["/etc/x", "A.${agnet}.md"], "agents": {"c": {"context": {"paths": [], "mode": "apend"}}}}',
+    });
     const result = await cli(['validate'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
@@ -90,7 +151,11 @@ describe('ctxfiles validate', () => {
   });
 
   test('explicit files: configs and flows, every problem listed, exit 1', async () => {
-    const root = tempTree({ 'bad.yaml': 'steps:\n  - id: a\n  - id: a\n', 'good.yaml': 'steps: [{id: s}]\n', '.opencode.json': '{"flows": 3}' });
+    const root = tempTree({
+      'bad.yaml': 'steps:\n  - id: a\n  - id: a\n',
+      'good.yaml': 'steps: [{id: s}]\n',
+      '.opencode.json': '{"flows": 3}',
+    });
     const result = await cli(['validate', '.opencode.json', 'good.yaml', 'bad.yaml'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
@@ -108,18 +173,26 @@ describe('ctxfiles schema', () => {
   test('--out writes the file', async () => {
     const root = tempTree({});
     expect((await cli(['schema', '--out', 'schema.json'], { cwd: root })).code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(root, 'schema.json'), 'utf8'))).toMatchObject({ type: 'object', properties: { contextPaths: { type: 'array' } } });
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'schema.json'), 'utf8'))).toMatchObject({
+      type: 'object',
+      properties: { contextPaths: { type: 'array' } },
+    });
   });
 });
 
 describe('the built bin', () => {
   test('resolve on the example, plain and --json', () => {
-    const plain = spawnBin(['resolve', '--agent', 'coder', '--flow', 'release', '--step', 'implement'], { cwd: example });
+    const plain = spawnBin(['resolve', '--agent', 'coder', '--flow', 'release', '--step', 'implement'], {
+      cwd: example,
+    });
     expect(plain.code).toBe(0);
     expect(plain.stderr).toBe('');
     expect(plain.stdout).toContain(`# From:${example}/docs/release-implement.md\n`);
     const json = spawnBin(['resolve', '--json', '--flow', 'release', '--step', 'review'], { cwd: example });
-    expect(JSON.parse(json.stdout)).toMatchObject({ agent: 'reviewer', flow: { id: 'release', step: 'review' } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      agent: 'reviewer',
+      flow: { id: 'release', step: 'review' },
+    });
   });
 
   test.each([['validate'], ['schema'], ['resolve']])('%s --help and --version exit 0', (command) => {
@@ -127,7 +200,10 @@ describe('the built bin', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`Usage: ctxfiles ${command}`);
     const version = spawnBin([command, '--version'], { cwd: example });
-    expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(fs.readFileSync('package.json', 'utf8')).version}\n` });
+    expect(version).toMatchObject({
+      code: 0,
+      stdout: `${JSON.parse(fs.readFileSync('package.json', 'utf8')).version}\n`,
+    });
   });
 
   test('exit codes 1 and 2', () => {
@@ -136,7 +212,10 @@ describe('the built bin', () => {
   });
 
   test('validate and schema', () => {
-    expect(spawnBin(['validate'], { cwd: example })).toMatchObject({ code: 0, stdout: 'ok .opencode.json (1 flow)\n' });
+    expect(spawnBin(['validate'], { cwd: example })).toMatchObject({
+      code: 0,
+      stdout: 'ok .opencode.json (1 flow)\n',
+    });
     expect(spawnBin(['schema'], { cwd: example }).stdout).toBe(configJsonSchemaText());
   });
 });
@@ -156,6 +235,10 @@ test('commands take only the options that mean something to them', async () => {
 
 test('validate --config checks that file instead of searching', async () => {
   const root = tempTree({ '.opencode.json': '{"flows": 3}', 'alt/ctx.json': '{"contextPaths": ["A.md"]}' });
-  expect(await cli(['validate', '--config', 'alt/ctx.json'], { cwd: root })).toEqual({ code: 0, stdout: 'ok alt/ctx.json (0 flows)\n', stderr: '' });
+  expect(await cli(['validate', '--config', 'alt/ctx.json'], { cwd: root })).toEqual({
+    code: 0,
+    stdout: 'ok alt/ctx.json (0 flows)\n',
+    stderr: '',
+  });
   expect((await cli(['validate'], { cwd: root })).code).toBe(1);
 });

@@ -4,9 +4,14 @@ import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
 import { tempTree } from './helpers/disk.js';
 
-async function loadError(tree: Record<string, string>, options: { configFile?: string; thorough?: boolean } = {}): Promise<CtxfilesError> {
+async function loadError(
+  tree: Record<string, string>,
+  options: { configFile?: string; thorough?: boolean } = {},
+): Promise<CtxfilesError> {
   const root = tempTree(tree);
-  const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root, ...options }).catch((caught: unknown) => caught);
+  const error = await loadConfig({ cwd: root, stopDir: root, displayCwd: root, ...options }).catch(
+    (caught: unknown) => caught,
+  );
   if (!(error instanceof CtxfilesError)) throw new Error(`expected a CtxfilesError, got ${String(error)}`);
   return error;
 }
@@ -17,7 +22,14 @@ describe('config search', () => {
     const loaded = await loadConfig({ cwd: root, stopDir: root });
     expect(loaded.filepath).toBeNull();
     expect(loaded.config.contextPaths).toContain('AGENTS.md');
-    expect(loaded.config.contextDiscovery).toEqual({ enabled: true, maxFiles: 100, maxDepth: 8, maxFileBytes: 32768, maxSessionBytes: 131072, maxManifestBytes: 8192 });
+    expect(loaded.config.contextDiscovery).toEqual({
+      enabled: true,
+      maxFiles: 100,
+      maxDepth: 8,
+      maxFileBytes: 32768,
+      maxSessionBytes: 131072,
+      maxManifestBytes: 8192,
+    });
   });
 
   test.each([
@@ -46,11 +58,20 @@ describe('config search', () => {
   });
 
   test('the first search place wins and the others are reported', async () => {
-    const root = tempTree({ '.opencode.json': '{}', 'ctxfiles.config.yaml': 'contextPaths: []', 'package.json': '{"name": "x"}' });
+    const root = tempTree({
+      '.opencode.json': '{}',
+      'ctxfiles.config.yaml': 'contextPaths: []',
+      'package.json': '{"name": "x"}',
+    });
     const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
     expect(loaded.filepath).toBe(path.join(root, '.opencode.json'));
     expect(loaded.diagnostics).toEqual([
-      { level: 'info', code: 'config-shadowed', message: 'ctxfiles.config.yaml is ignored: .opencode.json comes first in the search order', path: path.join(root, 'ctxfiles.config.yaml') },
+      {
+        level: 'info',
+        code: 'config-shadowed',
+        message: 'ctxfiles.config.yaml is ignored: .opencode.json comes first in the search order',
+        path: path.join(root, 'ctxfiles.config.yaml'),
+      },
     ]);
   });
 
@@ -73,19 +94,87 @@ describe('config search', () => {
 
 describe('config errors name file, line, column and key path', () => {
   test.each([
-    ['wrong type in JSON', { '.opencode.json': '{\n  "contextPaths": "AGENTS.md"\n}' }, 'config-invalid', '.opencode.json:2:19: contextPaths: wrong type. Expected an array, received "AGENTS.md".'],
-    ['a number where a path is expected', { '.opencode.yaml': 'contextPaths:\n  - AGENTS.md\n  - 1.0\n' }, 'config-invalid', '.opencode.yaml:3:5: contextPaths[1]: wrong type. Expected a string, received 1.'],
-    ['YAML typing tricks: yes is a string, null is not', { '.opencode.yaml': 'contextPaths: [yes, null]\n' }, 'config-invalid', '.opencode.yaml:1:21: contextPaths[1]: wrong type. Expected a string, received null.'],
-    ['a negative cap', { '.opencode.json': '{"contextDiscovery": {"maxFiles": -1}}' }, 'config-invalid', '.opencode.json:1:35: contextDiscovery.maxFiles: too small. Expected a number >= 0, received -1.'],
-    ['a fractional cap', { '.opencode.json': '{"contextDiscovery": {"maxDepth": 1.5}}' }, 'config-invalid', '.opencode.json:1:35: contextDiscovery.maxDepth: wrong type. Expected an integer, received 1.5.'],
-    ['a typo inside context', { '.opencode.json': '{"agents": {"coder": {"context": {"pahts": ["A.md"]}}}}' }, 'config-invalid', '.opencode.json:1:35: agents.coder.context.pahts: unknown key "pahts". Did you mean "paths"?'],
-    ['a typo inside contextDiscovery', { '.opencode.json': '{"contextDiscovery": {"maxFile": 3}}' }, 'config-invalid', '.opencode.json:1:23: contextDiscovery.maxFile: unknown key "maxFile". Did you mean "maxFiles"?'],
-    ['nested must be a boolean', { '.opencode.yaml': 'agents:\n  coder:\n    context:\n      nested: "no"\n' }, 'config-invalid', '.opencode.yaml:4:15: agents.coder.context.nested: wrong type. Expected a boolean, received "no".'],
-    ['JSON syntax', { '.opencode.json': '{\n  "contextPaths": [\n    "A.md",\n  ]\n  "x": 1\n}' }, 'config-syntax', /^\.opencode\.json:\d+:\d+: /],
-    ['YAML syntax', { '.opencode.yaml': 'contextPaths: [A.md\nagents: {}\n' }, 'config-syntax', '.opencode.yaml:2:1: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-    ['a prototype-polluting key', { '.opencode.json': '{"agents": {"__proto__": {"context": {"paths": ["x"]}}}}' }, 'config-syntax', '.opencode.json:1:13: agents.__proto__: the key "__proto__" is not allowed'],
-    ['not an object', { '.opencode.json': '["AGENTS.md"]' }, 'config-invalid', '.opencode.json:1:1: the config must be an object'],
-    ['an alias bomb', { '.opencode.yaml': 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n' }, 'config-syntax', /^\.opencode\.yaml: cannot expand the document: /],
+    [
+      'wrong type in JSON',
+      { '.opencode.json': '{\n  "contextPaths": "AGENTS.md"\n}' },
+      'config-invalid',
+      '.opencode.json:2:19: contextPaths: wrong type. Expected an array, received "AGENTS.md".',
+    ],
+    [
+      'a number where a path is expected',
+      { '.opencode.yaml': 'contextPaths:\n  - AGENTS.md\n  - 1.0\n' },
+      'config-invalid',
+      '.opencode.yaml:3:5: contextPaths[1]: wrong type. Expected a string, received 1.',
+    ],
+    [
+      'YAML typing tricks: yes is a string, null is not',
+      { '.opencode.yaml': 'contextPaths: [yes, null]\n' },
+      'config-invalid',
+      '.opencode.yaml:1:21: contextPaths[1]: wrong type. Expected a string, received null.',
+    ],
+    [
+      'a negative cap',
+      { '.opencode.json': '{"contextDiscovery": {"maxFiles": -1}}' },
+      'config-invalid',
+      '.opencode.json:1:35: contextDiscovery.maxFiles: too small. Expected a number >= 0, received -1.',
+    ],
+    [
+      'a fractional cap',
+      { '.opencode.json': '{"contextDiscovery": {"maxDepth": 1.5}}' },
+      'config-invalid',
+      '.opencode.json:1:35: contextDiscovery.maxDepth: wrong type. Expected an integer, received 1.5.',
+    ],
+    [
+      'a typo inside context',
+      { '.opencode.json': '{"agents": {"coder": {"context": {"pahts": ["A.md"]}}}}' },
+      'config-invalid',
+      '.opencode.json:1:35: agents.coder.context.pahts: unknown key "pahts". Did you mean "paths"?',
+    ],
+    [
+      'a typo inside contextDiscovery',
+      { '.opencode.json': '{"contextDiscovery": {"maxFile": 3}}' },
+      'config-invalid',
+      '.opencode.json:1:23: contextDiscovery.maxFile: unknown key "maxFile". Did you mean "maxFiles"?',
+    ],
+    [
+      'nested must be a boolean',
+      { '.opencode.yaml': 'agents:\n  coder:\n    context:\n      nested: "no"\n' },
+      'config-invalid',
+      '.opencode.yaml:4:15: agents.coder.context.nested: wrong type. Expected a boolean, received "no".',
+    ],
+    [
+      'JSON syntax',
+      { '.opencode.json': '{\n  "contextPaths": [\n    "A.md",\n  ]\n  "x": 1\n}' },
+      'config-syntax',
+      /^\.opencode\.json:\d+:\d+: /,
+    ],
+    [
+      'YAML syntax',
+      { '.opencode.yaml': 'contextPaths: [A.md\nagents: {}\n' },
+      'config-syntax',
+      '.opencode.yaml:2:1: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
+    [
+      'a prototype-polluting key',
+      { '.opencode.json': '{"agents": {"__proto__": {"context": {"paths": ["x"]}}}}' },
+      'config-syntax',
+      '.opencode.json:1:13: agents.__proto__: the key "__proto__" is not allowed',
+    ],
+    [
+      'not an object',
+      { '.opencode.json': '["AGENTS.md"]' },
+      'config-invalid',
+      '.opencode.json:1:1: the config must be an object',
+    ],
+    [
+      'an alias bomb',
+      {
+        '.opencode.yaml':
+          'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n',
+      },
+      'config-syntax',
+      /^\.opencode\.yaml: cannot expand the document: /,
+    ],
   ])('%s', async (_name, tree, code, message) => {
     const error = await loadError(tree);
     expect(error.code).toBe(code);
@@ -123,7 +212,11 @@ describe('unknown top-level keys', () => {
     const root = tempTree({ '.opencode.json': '{\n  "contextPath": ["A.md"],\n  "providers": {}\n}' });
     const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
     expect(loaded.diagnostics.map((d) => [d.level, d.code, d.message])).toEqual([
-      ['warn', 'unknown-key', '.opencode.json:2:3: contextPath: unknown key "contextPath" is ignored. Did you mean "contextPaths"?'],
+      [
+        'warn',
+        'unknown-key',
+        '.opencode.json:2:3: contextPath: unknown key "contextPath" is ignored. Did you mean "contextPaths"?',
+      ],
       ['warn', 'unknown-key', '.opencode.json:3:3: providers: unknown key "providers" is ignored.'],
     ]);
   });
@@ -135,7 +228,10 @@ describe('unknown top-level keys', () => {
 
   test('prototype keys in an embedder object are refused', async () => {
     const value = JSON.parse('{"agents": {"constructor": {}}}') as unknown;
-    await expect(parseConfig(value)).rejects.toMatchObject({ code: 'config-invalid', message: '<config>: agents.constructor: the key "constructor" is not allowed' });
+    await expect(parseConfig(value)).rejects.toMatchObject({
+      code: 'config-invalid',
+      message: '<config>: agents.constructor: the key "constructor" is not allowed',
+    });
     expect(({} as Record<string, unknown>)['context']).toBeUndefined();
   });
 });

@@ -45,7 +45,11 @@ describe('containment', () => {
     expect(result.text).toBe('');
     expect(result.diagnostics.map((d) => [d.level, d.code])).toEqual([['warn', code]]);
     // Nothing outside the work dir was opened or listed.
-    expect(fs.calls.filter((call) => call.op === 'readFile' || call.op === 'readdir').every((call) => isInside(WORK, call.path))).toBe(true);
+    expect(
+      fs.calls
+        .filter((call) => call.op === 'readFile' || call.op === 'readdir')
+        .every((call) => isInside(WORK, call.path)),
+    ).toBe(true);
     expect(fs.calls.every((call) => isInside(WORK, call.path))).toBe(true);
   });
 
@@ -56,7 +60,10 @@ describe('containment', () => {
     ['inner-link.md'], // a symlink that stays inside
     ['%2e%2e/AGENTS.md'], // percent-encoding is a literal name, never decoded
   ])('%j is accepted', async (entry) => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'root', 'inner-link.md': { symlink: 'AGENTS.md' }, '%2e%2e/AGENTS.md': 'literal' }, { contextPaths: [entry] });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'inner-link.md': { symlink: 'AGENTS.md' }, '%2e%2e/AGENTS.md': 'literal' },
+      { contextPaths: [entry] },
+    );
     const result = await resolver.resolve();
     expect(result.files).toHaveLength(1);
     expect(result.diagnostics.filter((d) => d.level === 'warn')).toEqual([]);
@@ -72,9 +79,27 @@ describe('containment', () => {
   });
 
   test('property: no expanded entry reaches the filesystem outside the work dir', async () => {
-    const segment = fc.constantFrom('..', '.', 'a', 'b', '', 'w', 'w-evil', 'AGENTS.md', '%2e%2e', '${env.X}', '${agent}', 'link', '/', '\\', ':');
+    const segment = fc.constantFrom(
+      '..',
+      '.',
+      'a',
+      'b',
+      '',
+      'w',
+      'w-evil',
+      'AGENTS.md',
+      '%2e%2e',
+      '${env.X}',
+      '${agent}',
+      'link',
+      '/',
+      '\\',
+      ':',
+    );
     const entry = fc.array(segment, { maxLength: 6 }).map((parts) => parts.join('/'));
-    const envValue = fc.array(fc.constantFrom('..', 'a', '/', 'secret.md', 'w-evil'), { maxLength: 4 }).map((parts) => parts.join('/'));
+    const envValue = fc
+      .array(fc.constantFrom('..', 'a', '/', 'secret.md', 'w-evil'), { maxLength: 4 })
+      .map((parts) => parts.join('/'));
     await fc.assert(
       fc.asyncProperty(fc.array(entry, { maxLength: 4 }), envValue, async (entries, x) => {
         const { resolver, fs } = await memoryResolver(

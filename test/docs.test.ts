@@ -5,11 +5,19 @@ import { expect, test } from 'vitest';
 test('the embedding guide shows the example that runs', () => {
   const example = fs.readFileSync('examples/embedding/embed.mjs', 'utf8');
   expect(fs.readFileSync('docs/embedding.md', 'utf8')).toContain(example);
-  const result = spawnSync(process.execPath, ['examples/embedding/embed.mjs'], { encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, ['examples/embedding/embed.mjs'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
-  expect(result.stdout.split('\n').slice(0, 2)).toEqual(['agent: coder', 'global .cursor/rules/testing.mdc (147 bytes, from ".cursor/rules/")']);
-  expect(result.stdout).toContain('step   docs/release-implement.md (109 bytes, from "docs/release-${flow.step}.md")');
+  expect(result.stdout.split('\n').slice(0, 2)).toEqual([
+    'agent: coder',
+    'global .cursor/rules/testing.mdc (147 bytes, from ".cursor/rules/")',
+  ]);
+  expect(result.stdout).toContain(
+    'step   docs/release-implement.md (109 bytes, from "docs/release-${flow.step}.md")',
+  );
 });
 
 test('the README opens with the two commands a newcomer runs', () => {
@@ -20,7 +28,8 @@ test('the README opens with the two commands a newcomer runs', () => {
     'npm ci && npm test        # install, build, and run the whole test suite',
     '```',
   ]);
-  const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   expect(scripts['demo']).toContain('examples/monorepo');
   expect(fs.readFileSync('.ci/run', 'utf8')).toContain('npm test');
 });
@@ -32,7 +41,10 @@ test('docs/formats.md shows exactly what each format renders', async () => {
   const files = [
     { path: '/home/dev/.config/ctxfiles/AGENTS.md', text: 'Answer in English.\n' },
     { path: '/home/dev/shop/AGENTS.md', text: 'Run `npm test` before you commit.\n' },
-    { path: '/home/dev/shop/api/AGENTS.md', text: 'Handlers validate input with <Schema> & return 4xx on bad input.\n' },
+    {
+      path: '/home/dev/shop/api/AGENTS.md',
+      text: 'Handlers validate input with <Schema> & return 4xx on bad input.\n',
+    },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
   for (const format of ['opencode', 'xml', 'reminder', 'magi'] as const) {
@@ -42,7 +54,15 @@ test('docs/formats.md shows exactly what each format renders', async () => {
 });
 
 test('every relative link in the docs points at a file that exists', () => {
-  const pages = ['README.md', 'ARCHITECTURE.md', ...fs.readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`), ...fs.readdirSync('docs/recipes').map((name) => `docs/recipes/${name}`)];
+  const pages = [
+    'README.md',
+    'ARCHITECTURE.md',
+    ...fs
+      .readdirSync('docs')
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+    ...fs.readdirSync('docs/recipes').map((name) => `docs/recipes/${name}`),
+  ];
   const broken: string[] = [];
   for (const page of pages) {
     const text = fs.readFileSync(page, 'utf8');

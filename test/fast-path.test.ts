@@ -9,7 +9,9 @@ import { fastValidatorSource } from '../scripts/fast-validator.mjs';
 describe('the fast validator generated from the JSON Schema', () => {
   test('is up to date with schema/config.schema.json', () => {
     const schema = JSON.parse(fs.readFileSync('schema/config.schema.json', 'utf8')) as unknown;
-    expect(fs.readFileSync('src/config/validate-config.generated.ts', 'utf8')).toBe((fastValidatorSource as (schema: unknown) => string)(schema));
+    expect(fs.readFileSync('src/config/validate-config.generated.ts', 'utf8')).toBe(
+      (fastValidatorSource as (schema: unknown) => string)(schema),
+    );
   });
 
   const anyValue = fc.oneof(
@@ -17,23 +19,94 @@ describe('the fast validator generated from the JSON Schema', () => {
     fc.boolean(),
     fc.integer({ min: -3, max: 200_000 }),
     fc.double({ noNaN: true }),
-    fc.constantFrom('', '.', '..', 'AGENTS.md', 'a/b', 'a\\b', '/abs/x.md', '~/x.md', '~', 'x.MD', 'replace', 'append', 'opencode', 'xml', 'reminder', 'magi', 'root', 'project', 'off'),
-    fc.array(fc.constantFrom('AGENTS.md', '/abs/x.md', '~/a.md', 'a/b', '', 3 as unknown as string), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('paths', 'mode', 'nested', 'x'), fc.constantFrom<unknown>(['A.md'], 'append', true, 1, null), { maxKeys: 3 }),
+    fc.constantFrom(
+      '',
+      '.',
+      '..',
+      'AGENTS.md',
+      'a/b',
+      'a\\b',
+      '/abs/x.md',
+      '~/x.md',
+      '~',
+      'x.MD',
+      'replace',
+      'append',
+      'opencode',
+      'xml',
+      'reminder',
+      'magi',
+      'root',
+      'project',
+      'off',
+    ),
+    fc.array(fc.constantFrom('AGENTS.md', '/abs/x.md', '~/a.md', 'a/b', '', 3 as unknown as string), {
+      maxLength: 3,
+    }),
+    fc.dictionary(
+      fc.constantFrom('paths', 'mode', 'nested', 'x'),
+      fc.constantFrom<unknown>(['A.md'], 'append', true, 1, null),
+      { maxKeys: 3 },
+    ),
   );
   // Mostly valid fields, each replaced by an arbitrary value now and then, so that both
   // validators see plenty of valid configs and plenty of near misses.
-  const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: valid as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: anyValue });
-  const name = fc.constantFrom('AGENTS.md', 'CLAUDE.md', '.', '..', '...', '.hidden', 'a/b', 'a\\b', '', 'ü.md');
-  const userPath = fc.constantFrom('/abs/x.md', '~/x.md', '~', '~\\x.md', 'rel.md', '/abs/x.MD', '/x.txt', '~x.md', 'C:/x.md');
+  const maybe = <T>(valid: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 8, arbitrary: valid as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: anyValue });
+  const name = fc.constantFrom(
+    'AGENTS.md',
+    'CLAUDE.md',
+    '.',
+    '..',
+    '...',
+    '.hidden',
+    'a/b',
+    'a\\b',
+    '',
+    'ü.md',
+  );
+  const userPath = fc.constantFrom(
+    '/abs/x.md',
+    '~/x.md',
+    '~',
+    '~\\x.md',
+    'rel.md',
+    '/abs/x.MD',
+    '/x.txt',
+    '~x.md',
+    'C:/x.md',
+  );
   const cap = fc.oneof(fc.nat(100_000), fc.constantFrom(-1, 1.5, 2 ** 53));
-  const context = fc.record({ paths: maybe(fc.array(fc.string(), { maxLength: 3 })), mode: maybe(fc.string()), nested: maybe(fc.boolean()) }, { requiredKeys: [] });
+  const context = fc.record(
+    {
+      paths: maybe(fc.array(fc.string(), { maxLength: 3 })),
+      mode: maybe(fc.string()),
+      nested: maybe(fc.boolean()),
+    },
+    { requiredKeys: [] },
+  );
   const config = fc.record(
     {
       contextPaths: maybe(fc.array(fc.string(), { maxLength: 3 })),
-      agents: maybe(fc.dictionary(fc.constantFrom('coder', 'reviewer'), fc.record({ context: maybe(context), model: fc.string() }, { requiredKeys: [] }), { maxKeys: 2 })),
+      agents: maybe(
+        fc.dictionary(
+          fc.constantFrom('coder', 'reviewer'),
+          fc.record({ context: maybe(context), model: fc.string() }, { requiredKeys: [] }),
+          { maxKeys: 2 },
+        ),
+      ),
       contextDiscovery: maybe(
-        fc.record({ enabled: maybe(fc.boolean()), maxFiles: maybe(cap), maxDepth: maybe(cap), maxFileBytes: cap, maxSessionBytes: cap, maxManifestBytes: cap }, { requiredKeys: [] }),
+        fc.record(
+          {
+            enabled: maybe(fc.boolean()),
+            maxFiles: maybe(cap),
+            maxDepth: maybe(cap),
+            maxFileBytes: cap,
+            maxSessionBytes: cap,
+            maxManifestBytes: cap,
+          },
+          { requiredKeys: [] },
+        ),
       ),
       flows: maybe(fc.array(fc.string(), { maxLength: 2 })),
       instructions: maybe(
@@ -50,8 +123,15 @@ describe('the fast validator generated from the JSON Schema', () => {
         ),
       ),
       format: maybe(fc.constantFrom('opencode', 'xml', 'reminder', 'magi')),
-      budget: maybe(fc.record({ maxBytes: fc.oneof(fc.constant(null), cap), maxTokens: fc.oneof(fc.constant(null), cap) }, { requiredKeys: [] })),
-      wording: maybe(fc.record({ reminderIntro: fc.string(), magiEmpty: maybe(fc.string()) }, { requiredKeys: [] })),
+      budget: maybe(
+        fc.record(
+          { maxBytes: fc.oneof(fc.constant(null), cap), maxTokens: fc.oneof(fc.constant(null), cap) },
+          { requiredKeys: [] },
+        ),
+      ),
+      wording: maybe(
+        fc.record({ reminderIntro: fc.string(), magiEmpty: maybe(fc.string()) }, { requiredKeys: [] }),
+      ),
     },
     { requiredKeys: [] },
   );

@@ -18,11 +18,17 @@ async function resolveOnDisk(root: string, contextPaths: string[]) {
 describe('node filesystem (real disk)', () => {
   test('a symlink inside the work dir pointing outside is skipped', async () => {
     const outside = tempTree({ 'secret.md': 'SECRET' });
-    const root = tempTree({ 'AGENTS.md': 'root', 'leak.md': { symlink: path.join(outside, 'secret.md') }, 'dir': { symlink: outside } });
+    const root = tempTree({
+      'AGENTS.md': 'root',
+      'leak.md': { symlink: path.join(outside, 'secret.md') },
+      dir: { symlink: outside },
+    });
     const result = await resolveOnDisk(root, ['AGENTS.md', 'leak.md', 'dir/secret.md', 'dir/']);
     expect(result.files.map((file) => file.path)).toEqual([`${root}/AGENTS.md`]);
     expect(result.text).not.toContain('SECRET');
-    expect(result.diagnostics.filter((d) => d.code === 'symlink-outside-workdir').map((d) => d.entry)).toEqual(['leak.md', 'dir/secret.md', 'dir/']);
+    expect(
+      result.diagnostics.filter((d) => d.code === 'symlink-outside-workdir').map((d) => d.entry),
+    ).toEqual(['leak.md', 'dir/secret.md', 'dir/']);
   });
 
   test('a sibling directory sharing the prefix is outside', async () => {
@@ -32,7 +38,11 @@ describe('node filesystem (real disk)', () => {
   });
 
   test('symlink loops in a directory entry terminate', async () => {
-    const root = tempTree({ 'rules/a.md': 'a', 'rules/loop': { symlink: '.' }, 'rules/sub/up': { symlink: '..' } });
+    const root = tempTree({
+      'rules/a.md': 'a',
+      'rules/loop': { symlink: '.' },
+      'rules/sub/up': { symlink: '..' },
+    });
     const result = await resolveOnDisk(root, ['rules/']);
     expect(result.files.map((file) => file.text)).toEqual(['a']);
   });
@@ -45,7 +55,10 @@ describe('node filesystem (real disk)', () => {
     try {
       const result = await resolveOnDisk(root, ['AGENTS.md', 'CLAUDE.md', 'sock.md']);
       expect(result.files.map((file) => file.text)).toEqual(['root']);
-      expect(result.diagnostics.filter((d) => d.code === 'not-regular').map((d) => d.entry)).toEqual(['CLAUDE.md', 'sock.md']);
+      expect(result.diagnostics.filter((d) => d.code === 'not-regular').map((d) => d.entry)).toEqual([
+        'CLAUDE.md',
+        'sock.md',
+      ]);
     } finally {
       server.close();
     }
@@ -66,10 +79,16 @@ describe('node filesystem (real disk)', () => {
   test('readFile refuses a final symlink and a replaced file', () => {
     const root = tempTree({ 'a.md': 'a', 'b.md': 'b', 'link.md': { symlink: 'a.md' } });
     const port = createNodeFileSystem();
-    expect(() => port.readFile(path.join(root, 'link.md'), { maxBytes: 10 })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect(() => port.readFile(path.join(root, 'link.md'), { maxBytes: 10 })).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
     const info = port.stat(path.join(root, 'a.md'));
-    expect(() => port.readFile(path.join(root, 'b.md'), { maxBytes: 10, expect: info })).toThrow(expect.objectContaining({ code: 'ESTALE' }));
-    expect(port.readFile(path.join(root, 'a.md'), { maxBytes: 10, expect: info }).bytes).toEqual(new TextEncoder().encode('a'));
+    expect(() => port.readFile(path.join(root, 'b.md'), { maxBytes: 10, expect: info })).toThrow(
+      expect.objectContaining({ code: 'ESTALE' }),
+    );
+    expect(port.readFile(path.join(root, 'a.md'), { maxBytes: 10, expect: info }).bytes).toEqual(
+      new TextEncoder().encode('a'),
+    );
   });
 
   test('readFile reads at most maxBytes and says so', () => {
@@ -90,14 +109,24 @@ describe('node filesystem (real disk)', () => {
 
 describe('memory filesystem', () => {
   test('symlinks, realpath, listing and faults', () => {
-    const memory = createMemoryFileSystem({ 'a/b.md': 'b', 'link': { symlink: 'a' }, 'abs': { symlink: '/a/b.md' } });
+    const memory = createMemoryFileSystem({
+      'a/b.md': 'b',
+      link: { symlink: 'a' },
+      abs: { symlink: '/a/b.md' },
+    });
     expect(memory.realpath('/link/b.md')).toBe('/a/b.md');
     expect(memory.realpath('/abs')).toBe('/a/b.md');
     expect(memory.lstat('/link').kind).toBe('symlink');
     expect(memory.stat('/link').kind).toBe('directory');
-    expect(memory.readdir('/').map((entry) => [entry.name, entry.kind])).toEqual([['a', 'directory'], ['link', 'symlink'], ['abs', 'symlink']]);
+    expect(memory.readdir('/').map((entry) => [entry.name, entry.kind])).toEqual([
+      ['a', 'directory'],
+      ['link', 'symlink'],
+      ['abs', 'symlink'],
+    ]);
     memory.fail('/a/b.md', 'readFile', 'EIO', 1);
-    expect(() => memory.readFile('/a/b.md', { maxBytes: 10 })).toThrow(expect.objectContaining({ code: 'EIO' }));
+    expect(() => memory.readFile('/a/b.md', { maxBytes: 10 })).toThrow(
+      expect.objectContaining({ code: 'EIO' }),
+    );
     expect(memory.readFile('/a/b.md', { maxBytes: 10 }).truncated).toBe(false);
     expect(() => memory.stat('/a/b.md/c')).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
     expect(() => memory.stat('/nope')).toThrow(expect.objectContaining({ code: 'ENOENT' }));

@@ -24,17 +24,26 @@ describe('flow files', () => {
       'node_modules/x/flows/ignored.yaml': 'not: [a flow',
     });
     expect([...loaded.flows.keys()].sort()).toEqual(['hot', 'ops', 'release']);
-    expect(loaded.flows.get('release')).toEqual({ id: 'release', file: path.join(root, 'flows/release.yaml'), steps: [{ id: 'plan', agent: 'planner' }] });
+    expect(loaded.flows.get('release')).toEqual({
+      id: 'release',
+      file: path.join(root, 'flows/release.yaml'),
+      steps: [{ id: 'plan', agent: 'planner' }],
+    });
   });
 
   test('globs are relative to the config file', async () => {
-    const { loaded } = await load({ 'config/.opencode.json': '', '.opencode.json': '{"flows": ["pipelines/*.yaml"]}', 'pipelines/a.yaml': 'steps: [{id: s}]' });
+    const { loaded } = await load({
+      'config/.opencode.json': '',
+      '.opencode.json': '{"flows": ["pipelines/*.yaml"]}',
+      'pipelines/a.yaml': 'steps: [{id: s}]',
+    });
     expect([...loaded.flows.keys()]).toEqual(['a']);
   });
 
   test('templates, extends chains, includes and shallow merge', async () => {
     const { loaded } = await load({
-      'shared/base.yaml': 'templates:\n  root:\n    agent: coder\n    prompt: from root\n    context: { paths: [ROOT.md], mode: append, nested: false }\n',
+      'shared/base.yaml':
+        'templates:\n  root:\n    agent: coder\n    prompt: from root\n    context: { paths: [ROOT.md], mode: append, nested: false }\n',
       'flows/release.yaml': [
         'include: [../shared/base.yaml]',
         'templates:',
@@ -52,7 +61,12 @@ describe('flow files', () => {
     });
     const steps = loaded.flows.get('release')?.steps;
     expect(steps).toEqual([
-      { id: 'a', agent: 'coder', prompt: 'from middle', context: { paths: ['ROOT.md'], mode: 'append', nested: false } },
+      {
+        id: 'a',
+        agent: 'coder',
+        prompt: 'from middle',
+        context: { paths: ['ROOT.md'], mode: 'append', nested: false },
+      },
       // A step's context overrides the template's entirely: no mode, no nested carried over.
       { id: 'b', agent: 'coder', prompt: 'from middle', context: { paths: ['B.md'] }, extra: { kept: true } },
     ]);
@@ -67,13 +81,20 @@ describe('flow files', () => {
     ],
     [
       'a template cycle prints the chain',
-      { 'flows/f.yaml': 'templates:\n  a: {extends: b}\n  b: {extends: c}\n  c: {extends: a}\nsteps:\n  - id: s\n    extends: a\n' },
+      {
+        'flows/f.yaml':
+          'templates:\n  a: {extends: b}\n  b: {extends: c}\n  c: {extends: a}\nsteps:\n  - id: s\n    extends: a\n',
+      },
       'flow-cycle',
       'flows/f.yaml:4:16: templates.c.extends: template cycle: a -> b -> c -> a',
     ],
     [
       'an include cycle prints the chain',
-      { 'flows/f.yaml': 'include: [../t/one.yaml]\nsteps: [{id: s}]\n', 't/one.yaml': 'include: [two.yaml]\n', 't/two.yaml': 'include: [one.yaml]\n' },
+      {
+        'flows/f.yaml': 'include: [../t/one.yaml]\nsteps: [{id: s}]\n',
+        't/one.yaml': 'include: [two.yaml]\n',
+        't/two.yaml': 'include: [one.yaml]\n',
+      },
       'flow-cycle',
       't/two.yaml:1:11: include[0]: include cycle: t/one.yaml -> t/two.yaml -> t/one.yaml',
     ],
@@ -91,7 +112,10 @@ describe('flow files', () => {
     ],
     [
       'a duplicate template across an include',
-      { 'flows/f.yaml': 'include: [../t.yaml]\ntemplates:\n  base: {}\nsteps: [{id: s}]\n', 't.yaml': 'templates:\n  base: {}\n' },
+      {
+        'flows/f.yaml': 'include: [../t.yaml]\ntemplates:\n  base: {}\nsteps: [{id: s}]\n',
+        't.yaml': 'templates:\n  base: {}\n',
+      },
       'flow-duplicate',
       'flows/f.yaml:3:9: templates.base: template "base" is already defined at t.yaml:2:9',
     ],

@@ -21,10 +21,14 @@ describe('recipes', () => {
     const value = JSON.parse((block as RegExpExecArray)[1] as string) as unknown;
     const { config, diagnostics } = await parseConfig(value);
     expect(diagnostics).toEqual([]);
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'work dir rules', 'pkg/AGENTS.md': 'nested' }, value, {
-      workDir: '/repo/w',
-      outside: { '/repo/.git/HEAD': 'ref', '/repo/AGENTS.md': 'repo rules' },
-    });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'work dir rules', 'pkg/AGENTS.md': 'nested' },
+      value,
+      {
+        workDir: '/repo/w',
+        outside: { '/repo/.git/HEAD': 'ref', '/repo/AGENTS.md': 'repo rules' },
+      },
+    );
     const result = await resolver.resolve();
     expect(result.format).toBe(config.format);
     expect(result.text).toContain('work dir rules');

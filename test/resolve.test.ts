@@ -9,7 +9,12 @@ import { flow, memoryResolver } from './helpers/memory.js';
 describe('the opencode block', () => {
   test('golden bytes', async () => {
     const { resolver } = await memoryResolver(
-      { 'AGENTS.md': '# Rules\nUse tabs.\n', 'CLAUDE.md': 'No trailing newline', '.cursor/rules/a.mdc': 'rule a\n', '.cursor/rules/sub/b.mdc': 'rule b' },
+      {
+        'AGENTS.md': '# Rules\nUse tabs.\n',
+        'CLAUDE.md': 'No trailing newline',
+        '.cursor/rules/a.mdc': 'rule a\n',
+        '.cursor/rules/sub/b.mdc': 'rule b',
+      },
       { contextPaths: ['CLAUDE.md', 'AGENTS.md', '.cursor/rules/'] },
     );
     expect((await resolver.resolve()).text).toBe(
@@ -31,8 +36,18 @@ describe('the opencode block', () => {
   });
 
   test('the default contextPaths are used without a config', async () => {
-    const { resolver } = await memoryResolver({ 'OpenCode.md': 'o', '.github/copilot-instructions.md': 'c', '.cursorrules': 'r', 'CLAUDE.local.md': 'l' });
-    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual(['/w/.cursorrules', '/w/.github/copilot-instructions.md', '/w/CLAUDE.local.md', '/w/OpenCode.md']);
+    const { resolver } = await memoryResolver({
+      'OpenCode.md': 'o',
+      '.github/copilot-instructions.md': 'c',
+      '.cursorrules': 'r',
+      'CLAUDE.local.md': 'l',
+    });
+    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
+      '/w/.cursorrules',
+      '/w/.github/copilot-instructions.md',
+      '/w/CLAUDE.local.md',
+      '/w/OpenCode.md',
+    ]);
   });
 
   test('files keep provenance, size and digest', async () => {
@@ -49,7 +64,10 @@ describe('the opencode block', () => {
   });
 
   test('CRLF is preserved and a UTF-8 BOM is dropped', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': '\uFEFFline one\r\nline two\r\n' }, { contextPaths: ['AGENTS.md'] });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': '\uFEFFline one\r\nline two\r\n' },
+      { contextPaths: ['AGENTS.md'] },
+    );
     expect((await resolver.resolve()).files[0]?.text).toBe('line one\r\nline two\r\n');
   });
 });
@@ -61,19 +79,37 @@ describe('dedupe', () => {
     ['a symlink first by path order', ['link.md', 'b-link.md'], ['/w/b-link.md']],
     ['a directory entry and a file entry', ['docs/', 'docs/x.md'], ['/w/docs/x.md']],
   ])('%s', async (_name, contextPaths, expected) => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'root', 'link.md': { symlink: 'AGENTS.md' }, 'b-link.md': { symlink: 'AGENTS.md' }, 'docs/x.md': 'x' }, { contextPaths });
+    const { resolver } = await memoryResolver(
+      {
+        'AGENTS.md': 'root',
+        'link.md': { symlink: 'AGENTS.md' },
+        'b-link.md': { symlink: 'AGENTS.md' },
+        'docs/x.md': 'x',
+      },
+      { contextPaths },
+    );
     const result = await resolver.resolve();
     expect(result.files.map((file) => file.path)).toEqual(expected);
   });
 
   test('the same file in two layers appears once, at its first layer', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'root', 'A.md': 'a' }, {
-      contextPaths: ['AGENTS.md'],
-      agents: { coder: { context: { paths: ['A.md', 'AGENTS.md'], mode: 'append' } } },
-    });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'A.md': 'a' },
+      {
+        contextPaths: ['AGENTS.md'],
+        agents: { coder: { context: { paths: ['A.md', 'AGENTS.md'], mode: 'append' } } },
+      },
+    );
     const result = await resolver.resolve({ agent: 'coder' });
-    expect(result.files.map((file) => [file.layer, file.path])).toEqual([['global', '/w/AGENTS.md'], ['agent', '/w/A.md']]);
-    expect(result.diagnostics.find((d) => d.code === 'deduped')).toMatchObject({ level: 'debug', layer: 'agent', path: '/w/AGENTS.md' });
+    expect(result.files.map((file) => [file.layer, file.path])).toEqual([
+      ['global', '/w/AGENTS.md'],
+      ['agent', '/w/A.md'],
+    ]);
+    expect(result.diagnostics.find((d) => d.code === 'deduped')).toMatchObject({
+      level: 'debug',
+      layer: 'agent',
+      path: '/w/AGENTS.md',
+    });
   });
 
   test('case-insensitive filesystems: two spellings are one file', async () => {
@@ -86,7 +122,10 @@ describe('dedupe', () => {
 
 describe('agents, flows and steps', () => {
   test('an agent without a declared layer is byte-identical to no agent', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'root', 'CLAUDE.md': 'c' }, { contextPaths: ['AGENTS.md', 'CLAUDE.md'], agents: { reviewer: { model: 'x' } } });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'CLAUDE.md': 'c' },
+      { contextPaths: ['AGENTS.md', 'CLAUDE.md'], agents: { reviewer: { model: 'x' } } },
+    );
     const none = await resolver.resolve();
     const reviewer = await resolver.resolve({ agent: 'reviewer' });
     expect(reviewer.text).toBe(none.text);
@@ -97,11 +136,19 @@ describe('agents, flows and steps', () => {
   test.each([
     [{ agent: 'nobody' }, 'unknown-agent', 'unknown agent "nobody". Known agents: coder, planner.'],
     [{ flow: 'nope', step: 'x' }, 'unknown-flow', 'unknown flow "nope". Known flows: release.'],
-    [{ flow: 'release', step: 'ship' }, 'unknown-step', 'unknown step "ship" in flow "release". Known steps: implement, plan.'],
+    [
+      { flow: 'release', step: 'ship' },
+      'unknown-step',
+      'unknown step "ship" in flow "release". Known steps: implement, plan.',
+    ],
     [{ flow: 'release' }, 'usage', 'flow "release" needs a step: one of implement, plan'],
     [{ step: 'plan' }, 'usage', 'a step needs a flow: add --flow (known flows: release)'],
   ])('%j fails with %s', async (request, code, message) => {
-    const { resolver } = await memoryResolver({}, { agents: { coder: {} } }, { flows: [flow('release', [{ id: 'plan', agent: 'planner' }, { id: 'implement' }])] });
+    const { resolver } = await memoryResolver(
+      {},
+      { agents: { coder: {} } },
+      { flows: [flow('release', [{ id: 'plan', agent: 'planner' }, { id: 'implement' }])] },
+    );
     const error = await resolver.resolve(request).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CtxfilesError);
     expect(error).toMatchObject({ code, message });
@@ -110,23 +157,42 @@ describe('agents, flows and steps', () => {
 
 describe('faults in single files', () => {
   test('an unreadable file is a warning and the rest still resolves', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'root', 'CLAUDE.md': 'c' }, { contextPaths: ['AGENTS.md', 'CLAUDE.md'] });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'CLAUDE.md': 'c' },
+      { contextPaths: ['AGENTS.md', 'CLAUDE.md'] },
+    );
     fs.fail('/w/AGENTS.md', 'readFile', 'EACCES');
     const result = await resolver.resolve();
     expect(result.files.map((file) => file.path)).toEqual(['/w/CLAUDE.md']);
-    expect(result.diagnostics).toContainEqual({ level: 'warn', code: 'unreadable', message: '/w/AGENTS.md cannot be read (EACCES)', layer: 'global', entry: 'AGENTS.md', path: '/w/AGENTS.md' });
+    expect(result.diagnostics).toContainEqual({
+      level: 'warn',
+      code: 'unreadable',
+      message: '/w/AGENTS.md cannot be read (EACCES)',
+      layer: 'global',
+      entry: 'AGENTS.md',
+      path: '/w/AGENTS.md',
+    });
   });
 
   test('a file that vanishes between listing and reading is a warning', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'root', 'CLAUDE.md': 'c' }, { contextPaths: ['AGENTS.md', 'CLAUDE.md'] });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'CLAUDE.md': 'c' },
+      { contextPaths: ['AGENTS.md', 'CLAUDE.md'] },
+    );
     fs.before('/w/AGENTS.md', 'readFile', () => fs.remove('/w/AGENTS.md'));
     const result = await resolver.resolve();
     expect(result.files.map((file) => file.path)).toEqual(['/w/CLAUDE.md']);
-    expect(result.diagnostics.find((d) => d.code === 'vanished')).toMatchObject({ level: 'warn', path: '/w/AGENTS.md' });
+    expect(result.diagnostics.find((d) => d.code === 'vanished')).toMatchObject({
+      level: 'warn',
+      path: '/w/AGENTS.md',
+    });
   });
 
   test('a file replaced between the check and the read is not used', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'checked' }, { contextPaths: ['AGENTS.md'] });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': 'checked' },
+      { contextPaths: ['AGENTS.md'] },
+    );
     fs.before('/w/AGENTS.md', 'readFile', () => {
       fs.remove('/w/AGENTS.md');
       fs.set('/w/AGENTS.md', 'swapped in');
@@ -144,14 +210,20 @@ describe('faults in single files', () => {
   });
 
   test('a FIFO is never read', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': { fifo: true } }, { contextPaths: ['AGENTS.md'] });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': { fifo: true } },
+      { contextPaths: ['AGENTS.md'] },
+    );
     const result = await resolver.resolve();
     expect(result.diagnostics.map((d) => [d.level, d.code])).toEqual([['warn', 'not-regular']]);
     expect(fs.calls.some((call) => call.op === 'readFile')).toBe(false);
   });
 
   test('binary files are skipped', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': new Uint8Array([0x61, 0, 0x62]) }, { contextPaths: ['AGENTS.md'] });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': new Uint8Array([0x61, 0, 0x62]) },
+      { contextPaths: ['AGENTS.md'] },
+    );
     expect((await resolver.resolve()).diagnostics.map((d) => d.code)).toEqual(['binary']);
   });
 });
@@ -172,7 +244,10 @@ describe('memoization', () => {
   });
 
   test('two requests with the same effective entries share one read', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'v1' }, { contextPaths: ['AGENTS.md'], agents: { a: {}, b: {} } });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': 'v1' },
+      { contextPaths: ['AGENTS.md'], agents: { a: {}, b: {} } },
+    );
     const a = await resolver.resolve({ agent: 'a' });
     const b = await resolver.resolve({ agent: 'b' });
     expect(a.text).toBe(b.text);
@@ -184,7 +259,9 @@ describe('order independence', () => {
   test('property: the output does not depend on the order the filesystem lists entries in', async () => {
     const names = ['a.md', 'B.md', 'c.mdc', '_x.md', 'Z/1.md', 'Z/0.md', 'y/a.md', 'é.md', '.hidden.md'];
     const tree = Object.fromEntries(names.map((name) => [`rules/${name}`, name]));
-    const reference = await (await memoryResolver(tree, { contextPaths: ['rules/', 'rules/a.md'] })).resolver.resolve();
+    const reference = await (
+      await memoryResolver(tree, { contextPaths: ['rules/', 'rules/a.md'] })
+    ).resolver.resolve();
     await fc.assert(
       fc.asyncProperty(fc.integer(), async (seed) => {
         const shuffle = (list: readonly string[]) => {
@@ -197,11 +274,25 @@ describe('order independence', () => {
           }
           return copy;
         };
-        const { resolver } = await memoryResolver(tree, { contextPaths: ['rules/', 'rules/a.md'] }, { fs: { listOrder: shuffle } });
+        const { resolver } = await memoryResolver(
+          tree,
+          { contextPaths: ['rules/', 'rules/a.md'] },
+          { fs: { listOrder: shuffle } },
+        );
         expect((await resolver.resolve()).text).toBe(reference.text);
       }),
       { numRuns: 10_000 },
     );
-    expect(reference.files.map((file) => file.path.slice('/w/rules/'.length))).toEqual(['.hidden.md', 'B.md', 'Z/0.md', 'Z/1.md', '_x.md', 'a.md', 'c.mdc', 'y/a.md', 'é.md']);
+    expect(reference.files.map((file) => file.path.slice('/w/rules/'.length))).toEqual([
+      '.hidden.md',
+      'B.md',
+      'Z/0.md',
+      'Z/1.md',
+      '_x.md',
+      'a.md',
+      'c.mdc',
+      'y/a.md',
+      'é.md',
+    ]);
   });
 });

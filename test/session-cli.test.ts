@@ -7,7 +7,11 @@ import { describe, expect, test } from 'vitest';
 import { BIN, cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
-const tree = { 'AGENTS.md': 'root', 'svc/AGENTS.md': '# Service\nsvc rules', 'svc/auth/AGENTS.md': 'auth rules' };
+const tree = {
+  'AGENTS.md': 'root',
+  'svc/AGENTS.md': '# Service\nsvc rules',
+  'svc/auth/AGENTS.md': 'auth rules',
+};
 
 describe('ctxfiles manifest', () => {
   test('prints the manifest exactly', async () => {
@@ -21,8 +25,13 @@ describe('ctxfiles manifest', () => {
   test('the built bin on the example', () => {
     const result = spawnBin(['manifest', '--cwd', 'examples/monorepo'], { cwd: path.resolve('.') });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('- packages/web/AGENTS.md: Web client rules (React, accessibility, no inline styles)');
-    expect(spawnBin(['manifest', '--cwd', 'examples/monorepo', '--agent', 'reviewer'], { cwd: path.resolve('.') }).stdout).toBe('');
+    expect(result.stdout).toContain(
+      '- packages/web/AGENTS.md: Web client rules (React, accessibility, no inline styles)',
+    );
+    expect(
+      spawnBin(['manifest', '--cwd', 'examples/monorepo', '--agent', 'reviewer'], { cwd: path.resolve('.') })
+        .stdout,
+    ).toBe('');
   });
 });
 
@@ -40,7 +49,10 @@ describe('ctxfiles session (JSON Lines)', () => {
     ].join('\n');
     const result = await cli(['session'], { cwd: root, stdin: Readable.from([`${input}\n`]) });
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(7);
     expect(lines[0]).toEqual({
       inject: `<system-reminder>\n# From:${root}/svc/AGENTS.md\n# Service\nsvc rules\n</system-reminder>\n<system-reminder>\n# From:${root}/svc/auth/AGENTS.md\nauth rules\n</system-reminder>`,
@@ -50,23 +62,52 @@ describe('ctxfiles session (JSON Lines)', () => {
     expect(lines[3]).toEqual({ inject: '' });
     expect(lines[4]).toEqual({ error: 'expected "tool" (a string) or "op": "state"' });
     expect(lines[5]).toEqual({ error: '"input" must be an object' });
-    expect(lines[6]).toMatchObject({ state: { version: 1, injected: [{ path: 'svc/AGENTS.md' }, { path: 'svc/auth/AGENTS.md' }] } });
+    expect(lines[6]).toMatchObject({
+      state: { version: 1, injected: [{ path: 'svc/AGENTS.md' }, { path: 'svc/auth/AGENTS.md' }] },
+    });
   });
 
   test('diagnostics ride along with the line that caused them', async () => {
-    const root = tempTree({ ...tree, '.opencode.json': '{"contextPaths": ["AGENTS.md"], "contextDiscovery": {"maxFileBytes": 5}}' });
-    const result = await cli(['session'], { cwd: root, stdin: Readable.from(['{"tool":"ls","input":{"path":"svc"},"ok":true}\n']) });
+    const root = tempTree({
+      ...tree,
+      '.opencode.json': '{"contextPaths": ["AGENTS.md"], "contextDiscovery": {"maxFileBytes": 5}}',
+    });
+    const result = await cli(['session'], {
+      cwd: root,
+      stdin: Readable.from(['{"tool":"ls","input":{"path":"svc"},"ok":true}\n']),
+    });
     expect(JSON.parse(result.stdout)).toEqual({
       inject: '',
-      diagnostics: [{ level: 'warn', code: 'too-large', message: 'svc/AGENTS.md is larger than maxFileBytes (5) and is never injected', path: `${root}/svc/AGENTS.md` }],
+      diagnostics: [
+        {
+          level: 'warn',
+          code: 'too-large',
+          message: 'svc/AGENTS.md is larger than maxFileBytes (5) and is never injected',
+          path: `${root}/svc/AGENTS.md`,
+        },
+      ],
     });
   });
 
   test('--state resumes a saved session', async () => {
     const root = tempTree(tree);
-    fs.writeFileSync(path.join(root, 'state.json'), JSON.stringify({ version: 1, injected: [{ path: 'svc/AGENTS.md', sha256: 'a'.repeat(64), bytes: 1 }], skipped: [], bytes: 10, exhausted: false }));
-    const result = await cli(['session', '--state', 'state.json'], { cwd: root, stdin: Readable.from(['{"tool":"read","input":{"file_path":"svc/auth/x"},"ok":true}\n']) });
-    expect((JSON.parse(result.stdout) as { inject: string }).inject).not.toContain('# From:' + root + '/svc/AGENTS.md');
+    fs.writeFileSync(
+      path.join(root, 'state.json'),
+      JSON.stringify({
+        version: 1,
+        injected: [{ path: 'svc/AGENTS.md', sha256: 'a'.repeat(64), bytes: 1 }],
+        skipped: [],
+        bytes: 10,
+        exhausted: false,
+      }),
+    );
+    const result = await cli(['session', '--state', 'state.json'], {
+      cwd: root,
+      stdin: Readable.from(['{"tool":"read","input":{"file_path":"svc/auth/x"},"ok":true}\n']),
+    });
+    expect((JSON.parse(result.stdout) as { inject: string }).inject).not.toContain(
+      '# From:' + root + '/svc/AGENTS.md',
+    );
     const bad = await cli(['session', '--state', 'missing.json'], { cwd: root, stdin: Readable.from([]) });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^ctxfiles: error: .*missing\.json: cannot read the session state/);
@@ -82,10 +123,14 @@ describe('ctxfiles session (JSON Lines)', () => {
       return JSON.parse(reply.value as string) as Record<string, unknown>;
     };
     try {
-      expect(await ask('{"tool":"read","input":{"file_path":"svc/x"},"ok":true}')).toMatchObject({ inject: expect.stringContaining('svc rules') });
+      expect(await ask('{"tool":"read","input":{"file_path":"svc/x"},"ok":true}')).toMatchObject({
+        inject: expect.stringContaining('svc rules'),
+      });
       expect(await ask('{"tool":"read","input":{"file_path":"svc/x"},"ok":true}')).toEqual({ inject: '' });
       expect(await ask('oops')).toMatchObject({ error: expect.any(String) });
-      expect(await ask('{"tool":"grep","input":{"path":"svc/auth"},"ok":true}')).toMatchObject({ inject: expect.stringContaining('auth rules') });
+      expect(await ask('{"tool":"grep","input":{"path":"svc/auth"},"ok":true}')).toMatchObject({
+        inject: expect.stringContaining('auth rules'),
+      });
     } finally {
       child.stdin.end();
     }

@@ -2,7 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { expandTokens, type TokenValues } from '../src/resolve/expand-tokens.js';
 import { flow, memoryResolver } from './helpers/memory.js';
 
-const values: TokenValues = { agent: 'coder', flowId: 'release', flowStep: 'implement', env: { TEAM: 'core', EMPTY: '', TRICK: '${agent}' } };
+const values: TokenValues = {
+  agent: 'coder',
+  flowId: 'release',
+  flowStep: 'implement',
+  env: { TEAM: 'core', EMPTY: '', TRICK: '${agent}' },
+};
 
 describe('expandTokens', () => {
   test.each([
@@ -30,19 +35,32 @@ describe('expandTokens', () => {
 
   test('tokens that expand to empty outside a flow', () => {
     const outside: TokenValues = { agent: undefined, flowId: undefined, flowStep: undefined, env: {} };
-    expect(expandTokens('AGENTS.${flow.id}.md', outside)).toEqual({ ok: false, reason: 'empty-token', token: '${flow.id}' });
-    expect(expandTokens('AGENTS.${agent}.md', outside)).toEqual({ ok: false, reason: 'empty-token', token: '${agent}' });
+    expect(expandTokens('AGENTS.${flow.id}.md', outside)).toEqual({
+      ok: false,
+      reason: 'empty-token',
+      token: '${flow.id}',
+    });
+    expect(expandTokens('AGENTS.${agent}.md', outside)).toEqual({
+      ok: false,
+      reason: 'empty-token',
+      token: '${agent}',
+    });
   });
 });
 
 describe('token expansion in resolution', () => {
   test('a skipped entry never touches the filesystem and leaves a debug diagnostic', async () => {
-    const { resolver, fs } = await memoryResolver({ 'AGENTS.md': 'root', 'AGENTS..md': 'decoy', 'AGENTS.${user}.md': 'decoy' }, {
-      contextPaths: ['AGENTS.md', 'AGENTS.${flow.id}.md', 'AGENTS.${user}.md'],
-    });
+    const { resolver, fs } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'AGENTS..md': 'decoy', 'AGENTS.${user}.md': 'decoy' },
+      {
+        contextPaths: ['AGENTS.md', 'AGENTS.${flow.id}.md', 'AGENTS.${user}.md'],
+      },
+    );
     const result = await resolver.resolve();
     expect(result.files.map((file) => file.path)).toEqual(['/w/AGENTS.md']);
-    expect(fs.calls.map((call) => call.path).filter((p) => p.includes('AGENTS.') && p !== '/w/AGENTS.md')).toEqual([]);
+    expect(
+      fs.calls.map((call) => call.path).filter((p) => p.includes('AGENTS.') && p !== '/w/AGENTS.md'),
+    ).toEqual([]);
     expect(result.diagnostics.map((d) => [d.level, d.code, d.entry])).toEqual([
       ['debug', 'empty-token', 'AGENTS.${flow.id}.md'],
       ['debug', 'unknown-token', 'AGENTS.${user}.md'],
@@ -50,9 +68,17 @@ describe('token expansion in resolution', () => {
   });
 
   test('flow tokens expand in a step layer', async () => {
-    const { resolver } = await memoryResolver({ 'AGENTS.md': 'root', 'AGENTS.implement.md': 'step file' }, {}, {
-      flows: [flow('release', [{ id: 'implement', context: { paths: ['AGENTS.${flow.step}.md'], mode: 'append' } }])],
-    });
+    const { resolver } = await memoryResolver(
+      { 'AGENTS.md': 'root', 'AGENTS.implement.md': 'step file' },
+      {},
+      {
+        flows: [
+          flow('release', [
+            { id: 'implement', context: { paths: ['AGENTS.${flow.step}.md'], mode: 'append' } },
+          ]),
+        ],
+      },
+    );
     const result = await resolver.resolve({ flow: 'release', step: 'implement' });
     expect(result.files.map((file) => [file.layer, file.entry, file.path])).toEqual([
       ['global', 'AGENTS.md', '/w/AGENTS.md'],
@@ -61,7 +87,11 @@ describe('token expansion in resolution', () => {
   });
 
   test('env tokens read the env given to the resolver', async () => {
-    const { resolver } = await memoryResolver({ 'teams/core.md': 'core team' }, { contextPaths: ['teams/${env.TEAM}.md'] }, { env: { TEAM: 'core' } });
+    const { resolver } = await memoryResolver(
+      { 'teams/core.md': 'core team' },
+      { contextPaths: ['teams/${env.TEAM}.md'] },
+      { env: { TEAM: 'core' } },
+    );
     expect((await resolver.resolve()).files.map((file) => file.path)).toEqual(['/w/teams/core.md']);
   });
 });

@@ -25,7 +25,9 @@ describe('change tracking', () => {
   test('an edited file is reported once with its new text', async () => {
     const { session, fs } = await tracked();
     fs.set('/repo/AGENTS.md', 'root v2');
-    expect(await session.afterTool(read('src/x.ts'))).toBe(`<system-reminder>\nUpdated instructions from: AGENTS.md\n\n${w.updatedNote}\n\nroot v2\n</system-reminder>`);
+    expect(await session.afterTool(read('src/x.ts'))).toBe(
+      `<system-reminder>\nUpdated instructions from: AGENTS.md\n\n${w.updatedNote}\n\nroot v2\n</system-reminder>`,
+    );
     expect(await session.afterTool(read('src/x.ts'))).toBe('');
   });
 
@@ -37,26 +39,35 @@ describe('change tracking', () => {
     // Same bytes, new mtime: read and digested, but not reported.
     fs.set('/repo/AGENTS.md', 'root v1');
     expect(await session.afterTool(read('src/x.ts'))).toBe('');
-    expect(fs.calls.filter((call) => call.op === 'readFile').map((call) => call.path)).toEqual(['/repo/AGENTS.md']);
+    expect(fs.calls.filter((call) => call.op === 'readFile').map((call) => call.path)).toEqual([
+      '/repo/AGENTS.md',
+    ]);
   });
 
   test('a deleted file is reported as removed, once', async () => {
     const { session, fs } = await tracked();
     fs.remove('/repo/AGENTS.md');
-    expect(await session.afterTool(read('src/x.ts'))).toBe(`<system-reminder>\nInstructions removed: AGENTS.md\n\n${w.removedNote}\n</system-reminder>`);
+    expect(await session.afterTool(read('src/x.ts'))).toBe(
+      `<system-reminder>\nInstructions removed: AGENTS.md\n\n${w.removedNote}\n</system-reminder>`,
+    );
     expect(await session.afterTool(read('src/x.ts'))).toBe('');
     fs.set('/repo/AGENTS.md', 'back');
     expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: AGENTS.md\n\n');
   });
 
   test('a candidate switch names the old path', async () => {
-    const { session, fs } = await tracked({}, { contextPaths: [], instructions: { walk: 'project', trackChanges: true } });
+    const { session, fs } = await tracked(
+      {},
+      { contextPaths: [], instructions: { walk: 'project', trackChanges: true } },
+    );
     fs.set('/repo/AGENTS.override.md', 'override');
     expect(await session.afterTool(read('src/x.ts'))).toBe(
       `<system-reminder>\nUpdated instructions from: AGENTS.override.md\nPreviously from: AGENTS.md\n\n${w.updatedNote}\n\noverride\n</system-reminder>`,
     );
     fs.remove('/repo/AGENTS.override.md');
-    expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: AGENTS.md\nPreviously from: AGENTS.override.md');
+    expect(await session.afterTool(read('src/x.ts'))).toContain(
+      'Updated instructions from: AGENTS.md\nPreviously from: AGENTS.override.md',
+    );
     fs.remove('/repo/AGENTS.md');
     expect(await session.afterTool(read('src/x.ts'))).toContain('Instructions removed: AGENTS.md');
   });
@@ -83,7 +94,9 @@ describe('change tracking', () => {
       `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${w.scopeNote.replace('{dir}', 'pkg')}\n\npkg v1\n</system-reminder>`,
     );
     fs.set('/repo/pkg/AGENTS.md', 'pkg v2');
-    expect(await session.afterTool(read('src/x.ts'))).toContain('Updated instructions from: pkg/AGENTS.md\n\n');
+    expect(await session.afterTool(read('src/x.ts'))).toContain(
+      'Updated instructions from: pkg/AGENTS.md\n\n',
+    );
   });
 
   test('a resumed session reports what changed meanwhile', async () => {

@@ -28,7 +28,9 @@ describe('public types', () => {
   });
 
   test('results are read-only and carry provenance', () => {
-    expectTypeOf<ResolveResult['files'][number]['layer']>().toEqualTypeOf<'global' | 'agent' | 'step' | 'user' | 'chain' | 'extra'>();
+    expectTypeOf<ResolveResult['files'][number]['layer']>().toEqualTypeOf<
+      'global' | 'agent' | 'step' | 'user' | 'chain' | 'extra'
+    >();
     expectTypeOf<ResolveResult['diagnostics']>().toEqualTypeOf<readonly Diagnostic[]>();
     expectTypeOf<Diagnostic['level']>().toEqualTypeOf<'debug' | 'info' | 'warn'>();
   });

@@ -129,13 +129,19 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const config: Config = 'config' in loaded ? loaded.config : loaded;
   const flows = flowSource(loaded, options.flows);
   const configDiagnostics: readonly Diagnostic[] = 'config' in loaded ? loaded.diagnostics : [];
-  const env: Record<string, string | undefined> = Object.assign(Object.create(null) as object, options.env ?? process.env);
+  const env: Record<string, string | undefined> = Object.assign(
+    Object.create(null) as object,
+    options.env ?? process.env,
+  );
   const homeDir = path.resolve(options.homeDir ?? os.homedir());
   const discovery = config.contextDiscovery;
   const { instructions, budget, wording } = config;
   const countTokens = budget.maxTokens === null ? null : await loadTokenCounter();
 
-  const byRequest = new Map<string, { result: ResolveResult; plan: ResolutionPlan; disclosed: Disclosed; rendered: Rendered; format: Format }>();
+  const byRequest = new Map<
+    string,
+    { result: ResolveResult; plan: ResolutionPlan; disclosed: Disclosed; rendered: Rendered; format: Format }
+  >();
   const byPlan = new Map<string, Rendered>();
   const byNested = new Map<string, Disclosed>();
   const walks = new Map<string, NestedIndex>();
@@ -144,7 +150,12 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const onUnknownMode = (mode: string, layer: string): Diagnostic | undefined => {
     if (warnedModes.has(mode)) return undefined;
     warnedModes.add(mode);
-    return { level: 'warn', code: 'unknown-mode', message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`, layer };
+    return {
+      level: 'warn',
+      code: 'unknown-mode',
+      message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`,
+      layer,
+    };
   };
 
   const collected = new Map<string, { files: readonly ResolvedFile[]; diagnostics: readonly Diagnostic[] }>();
@@ -156,11 +167,19 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     let sources = collected.get(plan.key);
     if (sources === undefined) {
       const diagnostics: Diagnostic[] = [];
-      sources = { files: Object.freeze(collectFiles(fs, workDir, plan, { instructions, homeDir }, diagnostics)), diagnostics };
+      sources = {
+        files: Object.freeze(collectFiles(fs, workDir, plan, { instructions, homeDir }, diagnostics)),
+        diagnostics,
+      };
       collected.set(plan.key, sources);
     }
     const block = renderBlock(format, sources.files, { workDir, homeDir, wording }, budget, countTokens);
-    rendered = { resolved: sources.files, files: block.files, text: block.text, diagnostics: [...sources.diagnostics, ...block.diagnostics] };
+    rendered = {
+      resolved: sources.files,
+      files: block.files,
+      text: block.text,
+      diagnostics: [...sources.diagnostics, ...block.diagnostics],
+    };
     byPlan.set(key, rendered);
     return rendered;
   }
@@ -172,7 +191,10 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     let disclosed = byNested.get(key);
     if (disclosed !== undefined) return disclosed;
     // Discovery modules load on the first request that needs a manifest.
-    const [{ buildNestedIndex, groupByOwner }, { renderManifest }] = await Promise.all([import('../discover/nested-index.js'), import('../render/render-manifest.js')]);
+    const [{ buildNestedIndex, groupByOwner }, { renderManifest }] = await Promise.all([
+      import('../discover/nested-index.js'),
+      import('../render/render-manifest.js'),
+    ]);
     const basenames = nestedBasenames(plan, instructions);
     const walkKey = [...basenames].sort().join('\0');
     let walk = walks.get(walkKey);
@@ -180,8 +202,13 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       walk = buildNestedIndex(fs, workDir, basenames, discovery);
       walks.set(walkKey, walk);
     }
-    const kept = nestedForPlan(walk.files, instructions, new Set(rendered.resolved.map((file) => file.realPath)));
-    const index: NestedIndex = kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
+    const kept = nestedForPlan(
+      walk.files,
+      instructions,
+      new Set(rendered.resolved.map((file) => file.realPath)),
+    );
+    const index: NestedIndex =
+      kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
     const manifest = renderManifest(
       kept.map((file) => ({ path: file.relativePath, label: file.label })),
       { maxBytes: discovery.maxManifestBytes, truncatedAt: walk.truncatedAt },
@@ -201,21 +228,36 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     const format = request.format ?? config.format;
 
     // Flow files are read only when the request needs them: a flow, or an agent the config does not define.
-    const needsFlows = request.flow !== undefined || request.step !== undefined || (request.agent !== undefined && !Object.hasOwn(config.agents, request.agent));
+    const needsFlows =
+      request.flow !== undefined ||
+      request.step !== undefined ||
+      (request.agent !== undefined && !Object.hasOwn(config.agents, request.agent));
     const selection = selectRequest(config, needsFlows ? await flows() : new Map(), request);
     const plan = planResolution(config, selection, env, workDir, onUnknownMode);
     const rendered = render(plan, format);
-    const disclosed = await disclose(plan, rendered, request.manifest !== false && discovery.enabled && nestedFlag(config, selection));
+    const disclosed = await disclose(
+      plan,
+      rendered,
+      request.manifest !== false && discovery.enabled && nestedFlag(config, selection),
+    );
     const result: ResolveResult = Object.freeze({
       workDir,
       agent: selection.agent ?? null,
-      flow: selection.flow && selection.step ? Object.freeze({ id: selection.flow.id, step: selection.step.id }) : null,
+      flow:
+        selection.flow && selection.step
+          ? Object.freeze({ id: selection.flow.id, step: selection.step.id })
+          : null,
       files: rendered.files,
       format,
       text: rendered.text,
       manifest: disclosed.manifest,
       nested: disclosed.index?.files ?? [],
-      diagnostics: Object.freeze([...configDiagnostics, ...plan.diagnostics, ...rendered.diagnostics, ...disclosed.diagnostics]),
+      diagnostics: Object.freeze([
+        ...configDiagnostics,
+        ...plan.diagnostics,
+        ...rendered.diagnostics,
+        ...disclosed.diagnostics,
+      ]),
     });
     const entry = { result, plan, disclosed, rendered, format };
     byRequest.set(requestKey, entry);
@@ -223,18 +265,19 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   }
 
   async function openSession(sessionOptions: Readonly<SessionOptions> = {}): Promise<Session> {
-    const resumed = sessionOptions.state === undefined ? null : (await import('../session/session-state.js')).parseSessionState(sessionOptions.state);
+    const resumed =
+      sessionOptions.state === undefined
+        ? null
+        : (await import('../session/session-state.js')).parseSessionState(sessionOptions.state);
     const { disclosed, rendered, format } = await lookup({ ...sessionOptions, manifest: true });
-    const baseline = rendered.files.map(
-      (file): TrackedRecord => ({
-        path: file.path,
-        sha256: file.sha256,
-        size: file.bytes,
-        mtimeMs: file.mtimeMs,
-        scope: file.source === 'chain' ? path.dirname(file.path) : null,
-        removed: false,
-      }),
-    );
+    const baseline = rendered.files.map((file): TrackedRecord => ({
+      path: file.path,
+      sha256: file.sha256,
+      size: file.bytes,
+      mtimeMs: file.mtimeMs,
+      scope: file.source === 'chain' ? path.dirname(file.path) : null,
+      removed: false,
+    }));
     const { createDisclosure } = await import('../session/disclosure.js');
     const disclosure = createDisclosure(
       {
@@ -260,7 +303,12 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
           outcome = disclosure.afterTool(event);
         } catch (error) {
           // A context file must never fail a tool call.
-          outcome = { text: '', diagnostics: [{ level: 'warn' as const, code: 'internal', message: `disclosure failed: ${String(error)}` }] };
+          outcome = {
+            text: '',
+            diagnostics: [
+              { level: 'warn' as const, code: 'internal', message: `disclosure failed: ${String(error)}` },
+            ],
+          };
         }
         for (const diagnostic of outcome.diagnostics) {
           diagnostics.push(diagnostic);
@@ -292,7 +340,10 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
 }
 
 /** One way to get flows, whatever form the config came in. */
-function flowSource(loaded: LoadedConfig | LazyLoadedConfig | Config, given: ReadonlyMap<string, Flow> | undefined): () => Promise<ReadonlyMap<string, Flow>> {
+function flowSource(
+  loaded: LoadedConfig | LazyLoadedConfig | Config,
+  given: ReadonlyMap<string, Flow> | undefined,
+): () => Promise<ReadonlyMap<string, Flow>> {
   if ('loadFlows' in loaded) return loaded.loadFlows;
   const flows = 'config' in loaded ? loaded.flows : (given ?? new Map());
   return () => Promise.resolve(flows);
@@ -300,7 +351,8 @@ function flowSource(loaded: LoadedConfig | LazyLoadedConfig | Config, given: Rea
 
 /** `nested` of the step when set, else of the agent, else true. */
 function nestedFlag(config: Config, selection: Selection): boolean {
-  const agentNested = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context?.nested;
+  const agentNested =
+    selection.agent === undefined ? undefined : config.agents[selection.agent]?.context?.nested;
   return selection.step?.context?.nested ?? agentNested ?? true;
 }
 
@@ -311,8 +363,11 @@ function canonicalWorkDir(fs: FileSystem, dir: string): string {
     real = fs.realpath(dir);
     kind = fs.stat(real).kind;
   } catch (error) {
-    throw new CtxfilesError('workdir-invalid', `the work dir ${dir} cannot be used (${errorCode(error)})`, { cause: error });
+    throw new CtxfilesError('workdir-invalid', `the work dir ${dir} cannot be used (${errorCode(error)})`, {
+      cause: error,
+    });
   }
-  if (kind !== 'directory') throw new CtxfilesError('workdir-invalid', `the work dir ${dir} is not a directory`);
+  if (kind !== 'directory')
+    throw new CtxfilesError('workdir-invalid', `the work dir ${dir} is not a directory`);
   return real;
 }

@@ -10,7 +10,8 @@ import type { ResolutionPlan } from '../resolve/plan-resolution.js';
 export function nestedBasenames(plan: ResolutionPlan, instructions: InstructionsConfig): Set<string> {
   const basenames = new Set<string>();
   for (const layer of plan.layers) {
-    for (const { expanded } of layer.entries) if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
+    for (const { expanded } of layer.entries)
+      if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
   }
   if (instructions.walk !== 'off') for (const candidate of instructions.candidates) basenames.add(candidate);
   return basenames;
@@ -20,12 +21,20 @@ export function nestedBasenames(plan: ResolutionPlan, instructions: Instructions
  * The nested files a plan discloses: in chain mode only the first existing candidate of each
  * directory; never a file that a layer already inlines (`inlined` holds real paths).
  */
-export function nestedForPlan(files: readonly NestedFile[], instructions: InstructionsConfig, inlined: ReadonlySet<string>): NestedFile[] {
-  const chosen = instructions.walk === 'off' ? files : firstCandidatePerDirectory(files, instructions.candidates);
+export function nestedForPlan(
+  files: readonly NestedFile[],
+  instructions: InstructionsConfig,
+  inlined: ReadonlySet<string>,
+): NestedFile[] {
+  const chosen =
+    instructions.walk === 'off' ? files : firstCandidatePerDirectory(files, instructions.candidates);
   return chosen.filter((file) => !inlined.has(file.path));
 }
 
-function firstCandidatePerDirectory(files: readonly NestedFile[], candidates: readonly string[]): readonly NestedFile[] {
+function firstCandidatePerDirectory(
+  files: readonly NestedFile[],
+  candidates: readonly string[],
+): readonly NestedFile[] {
   const best = new Map<string, NestedFile>();
   const rank = (file: NestedFile) => {
     const position = candidates.indexOf(path.basename(file.path));

@@ -18,23 +18,48 @@ export interface RenderedBlock {
  * Renders resolved files in a format within the configured budget (bytes, and tokens when a
  * counter is given). A zero budget renders nothing. Each file left out or cut is a warning.
  */
-export function renderBlock(format: Format, files: readonly ContextFile[], context: RenderContext, budget: BudgetConfig, countTokens: TokenCounter | null): RenderedBlock {
+export function renderBlock(
+  format: Format,
+  files: readonly ContextFile[],
+  context: RenderContext,
+  budget: BudgetConfig,
+  countTokens: TokenCounter | null,
+): RenderedBlock {
   if (budget.maxBytes === 0 || budget.maxTokens === 0) {
     return { files: Object.freeze([]), text: '', diagnostics: files.map(budgetDropped) };
   }
   const fits = (text: string) =>
-    (budget.maxBytes === null || Buffer.byteLength(text, 'utf8') <= budget.maxBytes) && (countTokens === null || budget.maxTokens === null || countTokens(text) <= budget.maxTokens);
+    (budget.maxBytes === null || Buffer.byteLength(text, 'utf8') <= budget.maxBytes) &&
+    (countTokens === null || budget.maxTokens === null || countTokens(text) <= budget.maxTokens);
   const result = applyBudget(format, files, context, fits);
   const byPath = new Map(files.map((file) => [file.path, file]));
   const diagnostics = result.dropped.map((file) => budgetDropped(byPath.get(file) as ContextFile));
   const cut = result.truncated === null ? undefined : byPath.get(result.truncated);
   if (cut !== undefined) {
-    diagnostics.push({ level: 'warn', code: 'budget-truncated', message: `${cut.path} is cut short to fit the budget`, layer: cut.layer, entry: cut.entry, path: cut.path });
+    diagnostics.push({
+      level: 'warn',
+      code: 'budget-truncated',
+      message: `${cut.path} is cut short to fit the budget`,
+      layer: cut.layer,
+      entry: cut.entry,
+      path: cut.path,
+    });
   }
   const dropped = new Set(result.dropped);
-  return { files: Object.freeze(files.filter((file) => !dropped.has(file.path))), text: result.text, diagnostics };
+  return {
+    files: Object.freeze(files.filter((file) => !dropped.has(file.path))),
+    text: result.text,
+    diagnostics,
+  };
 }
 
 function budgetDropped(file: ContextFile): Diagnostic {
-  return { level: 'warn', code: 'budget-dropped', message: `${file.path} is left out to fit the budget`, layer: file.layer, entry: file.entry, path: file.path };
+  return {
+    level: 'warn',
+    code: 'budget-dropped',
+    message: `${file.path} is left out to fit the budget`,
+    layer: file.layer,
+    entry: file.entry,
+    path: file.path,
+  };
 }

@@ -22,21 +22,41 @@ export interface ResolveRequest {
  * @throws CtxfilesError `unknown-agent`, `unknown-flow`, `unknown-step`, or `usage` when a flow
  * is given without a step (or a step without a flow).
  */
-export function selectRequest(config: Config, flows: ReadonlyMap<string, Flow>, request: ResolveRequest): Selection {
+export function selectRequest(
+  config: Config,
+  flows: ReadonlyMap<string, Flow>,
+  request: ResolveRequest,
+): Selection {
   let flow: Flow | undefined;
   let step: Selection['step'];
   if (request.flow !== undefined || request.step !== undefined) {
-    if (request.flow === undefined) throw new CtxfilesError('usage', `a step needs a flow: add --flow (known flows: ${list(flows.keys())})`);
+    if (request.flow === undefined)
+      throw new CtxfilesError(
+        'usage',
+        `a step needs a flow: add --flow (known flows: ${list(flows.keys())})`,
+      );
     flow = flows.get(request.flow);
-    if (flow === undefined) throw new CtxfilesError('unknown-flow', `unknown flow "${request.flow}". Known flows: ${list(flows.keys())}.`);
+    if (flow === undefined)
+      throw new CtxfilesError(
+        'unknown-flow',
+        `unknown flow "${request.flow}". Known flows: ${list(flows.keys())}.`,
+      );
     const stepIds = flow.steps.map((candidate) => candidate.id);
-    if (request.step === undefined) throw new CtxfilesError('usage', `flow "${flow.id}" needs a step: one of ${list(stepIds)}`);
+    if (request.step === undefined)
+      throw new CtxfilesError('usage', `flow "${flow.id}" needs a step: one of ${list(stepIds)}`);
     step = flow.steps.find((candidate) => candidate.id === request.step);
-    if (step === undefined) throw new CtxfilesError('unknown-step', `unknown step "${request.step}" in flow "${flow.id}". Known steps: ${list(stepIds)}.`);
+    if (step === undefined)
+      throw new CtxfilesError(
+        'unknown-step',
+        `unknown step "${request.step}" in flow "${flow.id}". Known steps: ${list(stepIds)}.`,
+      );
   }
   const agent = request.agent ?? step?.agent;
   if (agent !== undefined && !knownAgents(config, flows).has(agent)) {
-    throw new CtxfilesError('unknown-agent', `unknown agent "${agent}". Known agents: ${list(knownAgents(config, flows))}.`);
+    throw new CtxfilesError(
+      'unknown-agent',
+      `unknown agent "${agent}". Known agents: ${list(knownAgents(config, flows))}.`,
+    );
   }
   return { agent, flow, step };
 }

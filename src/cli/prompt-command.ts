@@ -38,23 +38,39 @@ interface PromptInput {
 
 /** Builds the prompt for `ctxfiles prompt` and `ctxfiles explain`; flags win over `--input`. */
 async function assemble(flags: PromptFlags, resolver: Resolver, request: ResolveRequest, io: CliIo) {
-  const input: PromptInput = flags.input === undefined ? {} : (readJson(path.resolve(io.cwd, flags.input), '--input') as PromptInput);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CtxfilesError('prompt-invalid', '--input: expected a JSON object');
+  const input: PromptInput =
+    flags.input === undefined ? {} : (readJson(path.resolve(io.cwd, flags.input), '--input') as PromptInput);
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new CtxfilesError('prompt-invalid', '--input: expected a JSON object');
   const fs = createNodeFileSystem();
   const result = await resolver.resolve(request);
-  const roots = [...(input.skillsRoots ?? []), ...(flags.skillsRoot ?? [])].map((root) => path.resolve(io.cwd, root));
+  const roots = [...(input.skillsRoots ?? []), ...(flags.skillsRoot ?? [])].map((root) =>
+    path.resolve(io.cwd, root),
+  );
   const catalog = roots.length > 0 ? discoverSkills(fs, roots) : undefined;
   const fragmentsDir = flags.fragments ?? input.fragmentsDir;
   const options: BuildPromptOptions = {
     base: flags.base !== undefined ? readFileSync(path.resolve(io.cwd, flags.base), 'utf8') : input.base,
-    tools: flags.tools !== undefined ? flags.tools.split(',').map((name) => name.trim()).filter((name) => name !== '') : input.tools,
+    tools:
+      flags.tools !== undefined
+        ? flags.tools
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name !== '')
+        : input.tools,
     subagents: input.subagents,
     skills: catalog?.skills,
     skillLoaders: input.skillLoaders,
-    mcpServers: flags.mcp !== undefined ? (readJson(path.resolve(io.cwd, flags.mcp), '--mcp') as McpServerInfo[]) : input.mcpServers,
+    mcpServers:
+      flags.mcp !== undefined
+        ? (readJson(path.resolve(io.cwd, flags.mcp), '--mcp') as McpServerInfo[])
+        : input.mcpServers,
     project: result,
     conflictNotes: input.conflictNotes,
-    environment: { date: flags.date ?? input.environment?.date, cwd: input.environment?.cwd ?? resolver.workDir },
+    environment: {
+      date: flags.date ?? input.environment?.date,
+      cwd: input.environment?.cwd ?? resolver.workDir,
+    },
     env: io.env,
     fragments: fragmentsDir === undefined ? undefined : loadFragments(fs, path.resolve(io.cwd, fragmentsDir)),
   };
@@ -63,17 +79,32 @@ async function assemble(flags: PromptFlags, resolver: Resolver, request: Resolve
 }
 
 /** `ctxfiles prompt`: prints the assembled system prompt (or `{ text, sections }` with `--json`). */
-export async function promptCommand(flags: PromptFlags, resolver: Resolver, request: ResolveRequest, io: CliIo): Promise<number> {
+export async function promptCommand(
+  flags: PromptFlags,
+  resolver: Resolver,
+  request: ResolveRequest,
+  io: CliIo,
+): Promise<number> {
   const { prompt } = await assemble(flags, resolver, request, io);
   io.stdout.write(flags.json ? `${JSON.stringify(prompt, null, 2)}\n` : prompt.text);
   return 0;
 }
 
 /** `ctxfiles explain`: sections with sizes and shares, files with outcomes, diagnostics. */
-export async function explainCommand(flags: PromptFlags, resolver: Resolver, request: ResolveRequest, io: CliIo): Promise<number> {
+export async function explainCommand(
+  flags: PromptFlags,
+  resolver: Resolver,
+  request: ResolveRequest,
+  io: CliIo,
+): Promise<number> {
   const { prompt, result, skillDiagnostics } = await assemble(flags, resolver, request, io);
-  const report = await explain(prompt, { ...result, diagnostics: [...result.diagnostics, ...skillDiagnostics] });
-  io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatExplain(report, resolver.workDir));
+  const report = await explain(prompt, {
+    ...result,
+    diagnostics: [...result.diagnostics, ...skillDiagnostics],
+  });
+  io.stdout.write(
+    flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatExplain(report, resolver.workDir),
+  );
   return 0;
 }
 

@@ -40,13 +40,27 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run ctxfiles --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
 
   /** A subcommand; `flags` says which of the common options it takes. */
-  const command = (name: string, description: string, flags: 'resolution' | 'config' | 'none' = 'resolution') => {
-    const created = program.command(name).description(description).version(version, '-V, --version', 'print the version').helpOption('-h, --help', 'show help').exitOverride();
+  const command = (
+    name: string,
+    description: string,
+    flags: 'resolution' | 'config' | 'none' = 'resolution',
+  ) => {
+    const created = program
+      .command(name)
+      .description(description)
+      .version(version, '-V, --version', 'print the version')
+      .helpOption('-h, --help', 'show help')
+      .exitOverride();
     if (flags === 'none') return created;
-    created.option('--cwd <dir>', 'the work dir (default: the current directory)').option('--config <file>', 'use this config file instead of searching for one');
+    created
+      .option('--cwd <dir>', 'the work dir (default: the current directory)')
+      .option('--config <file>', 'use this config file instead of searching for one');
     if (flags === 'resolution') {
       created
         .option('--agent <id>', 'resolve for this agent')
@@ -57,13 +71,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return created.option('--json', 'print JSON for tools');
   };
 
-  command('resolve', 'print the context block for an agent and flow step').action(async (options: CommonOptions) => {
-    exitCode = await resolveCommand(options, io);
-  });
+  command('resolve', 'print the context block for an agent and flow step').action(
+    async (options: CommonOptions) => {
+      exitCode = await resolveCommand(options, io);
+    },
+  );
   command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
     const { resolver, request } = await openResolver(options, io);
     const result = await resolver.resolve(request);
-    if (options.json) io.stdout.write(`${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`);
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`,
+      );
     else {
       io.stdout.write(result.manifest);
       writeDiagnostics(result.diagnostics, io);
@@ -74,16 +93,28 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .action(async (options: CommonOptions & { state?: string }) => {
       const { runSession } = await import('./session.js');
       const { resolver, request } = await openResolver(options, io);
-      exitCode = await runSession({ resolver, request, statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state), io });
+      exitCode = await runSession({
+        resolver,
+        request,
+        statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state),
+        io,
+      });
     });
   for (const [name, description] of [
     ['prompt', 'print the assembled system prompt for runners in other languages'],
-    ['explain', 'show each prompt section\'s size, every context file\'s outcome, and all diagnostics'],
+    ['explain', "show each prompt section's size, every context file's outcome, and all diagnostics"],
   ] as const) {
     command(name, description)
-      .option('--input <file>', 'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir')
+      .option(
+        '--input <file>',
+        'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir',
+      )
       .option('--tools <names>', 'the active tools, comma-separated')
-      .option('--skills-root <dir>', 'a skills root (repeatable; later roots win)', (value: string, previous: string[] = []) => [...previous, value])
+      .option(
+        '--skills-root <dir>',
+        'a skills root (repeatable; later roots win)',
+        (value: string, previous: string[] = []) => [...previous, value],
+      )
       .option('--mcp <file>', 'a JSON file with the MCP servers')
       .option('--base <file>', 'a file whose text replaces the bundled base')
       .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
@@ -139,7 +170,13 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
           workDir: result.workDir,
           agent: result.agent,
           flow: result.flow,
-          files: result.files.map(({ path: file, layer, entry, bytes, sha256 }) => ({ path: file, layer, entry, bytes, sha256 })),
+          files: result.files.map(({ path: file, layer, entry, bytes, sha256 }) => ({
+            path: file,
+            layer,
+            entry,
+            bytes,
+            sha256,
+          })),
           text: result.text,
           manifest: result.manifest,
           diagnostics: result.diagnostics,
@@ -157,7 +194,12 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
 
 async function validateCommand(files: readonly string[], options: CommonOptions, io: CliIo): Promise<number> {
   const { validateFiles } = await import('./validate.js');
-  const report = await validateFiles({ files, cwd: resolveCwd(options, io), configFile: options.config, displayCwd: io.cwd });
+  const report = await validateFiles({
+    files,
+    cwd: resolveCwd(options, io),
+    configFile: options.config,
+    displayCwd: io.cwd,
+  });
   if (options.json) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -168,9 +210,17 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
 }
 
 async function openResolver(options: CommonOptions, io: CliIo) {
-  const [{ loadConfig }, { createResolver }] = await Promise.all([import('../config/load-config.js'), import('../api/create-resolver.js')]);
+  const [{ loadConfig }, { createResolver }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../api/create-resolver.js'),
+  ]);
   const workDir = resolveCwd(options, io);
-  const config = await loadConfig({ cwd: workDir, configFile: options.config, displayCwd: io.cwd, lazyFlows: true });
+  const config = await loadConfig({
+    cwd: workDir,
+    configFile: options.config,
+    displayCwd: io.cwd,
+    lazyFlows: true,
+  });
   const resolver = await createResolver({ workDir, config, env: io.env });
   const format = options.format as 'opencode' | 'xml' | 'reminder' | 'magi' | undefined;
   return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };
@@ -182,7 +232,8 @@ function resolveCwd(options: CommonOptions, io: CliIo): string {
 
 function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
   for (const diagnostic of diagnostics) {
-    if (diagnostic.level === 'warn') io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
+    if (diagnostic.level === 'warn')
+      io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
   }
 }
 
@@ -192,13 +243,17 @@ function reportError(error: unknown, io: CliIo): number {
     for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${line}\n`);
     return code === 'usage' ? EXIT.usage : EXIT.invalid;
   }
-  io.stderr.write(`ctxfiles: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  io.stderr.write(
+    `ctxfiles: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return EXIT.invalid;
 }
 
 function readVersion(): string {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return manifest.version ?? '0.0.0';
   } catch {
     return '0.0.0';

@@ -30,7 +30,10 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
     try {
       state = JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown;
     } catch (error) {
-      throw new CtxfilesError('session-state-invalid', `${options.statePath}: cannot read the session state (${(error as Error).message})`);
+      throw new CtxfilesError(
+        'session-state-invalid',
+        `${options.statePath}: cannot read the session state (${(error as Error).message})`,
+      );
     }
   }
   const session = await options.resolver.openSession({ ...options.request, state });
@@ -42,22 +45,32 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
   return 0;
 }
 
-async function answer(line: string, session: Awaited<ReturnType<Resolver['openSession']>>): Promise<Record<string, unknown>> {
+async function answer(
+  line: string,
+  session: Awaited<ReturnType<Resolver['openSession']>>,
+): Promise<Record<string, unknown>> {
   let message: unknown;
   try {
     message = JSON.parse(line);
   } catch (error) {
     return { error: `not JSON: ${(error as Error).message}` };
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return { error: 'expected a JSON object' };
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return { error: 'expected a JSON object' };
   const record = message as Record<string, unknown>;
   if (record['op'] === 'state') return { state: session.state() };
   if (typeof record['tool'] !== 'string') return { error: 'expected "tool" (a string) or "op": "state"' };
   const input = record['input'];
-  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) return { error: '"input" must be an object' };
-  if (record['ok'] !== undefined && typeof record['ok'] !== 'boolean') return { error: '"ok" must be a boolean' };
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input)))
+    return { error: '"input" must be an object' };
+  if (record['ok'] !== undefined && typeof record['ok'] !== 'boolean')
+    return { error: '"ok" must be a boolean' };
   const before = session.diagnostics.length;
-  const inject = await session.afterTool({ tool: record['tool'], input: (input ?? {}) as Record<string, unknown>, ok: record['ok'] === true });
+  const inject = await session.afterTool({
+    tool: record['tool'],
+    input: (input ?? {}) as Record<string, unknown>,
+    ok: record['ok'] === true,
+  });
   const diagnostics: readonly Diagnostic[] = session.diagnostics.slice(before);
   return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
 }

@@ -43,11 +43,22 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
   const named = options.files.filter((file) => CONFIG_SEARCH_PLACES.includes(path.basename(file)));
   const flowFiles = options.files.filter((file) => !named.includes(file));
   // `undefined` stands for "search from --cwd": used when neither --config nor any file is given.
-  const configFiles: Array<string | undefined> = options.configFile !== undefined ? [options.configFile, ...named] : options.files.length === 0 ? [undefined] : named;
+  const configFiles: Array<string | undefined> =
+    options.configFile !== undefined
+      ? [options.configFile, ...named]
+      : options.files.length === 0
+        ? [undefined]
+        : named;
   for (const file of configFiles) {
     await attempt(async () => {
-      const loaded = await loadConfig({ cwd: options.cwd, configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file), displayCwd: options.displayCwd, thorough: true });
-      const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
+      const loaded = await loadConfig({
+        cwd: options.cwd,
+        configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
+        displayCwd: options.displayCwd,
+        thorough: true,
+      });
+      const name =
+        loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
       checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
     });
@@ -56,7 +67,8 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
     await attempt(async () => {
       const absolute = flowFiles.map((file) => path.resolve(options.displayCwd, file));
       const flows = loadFlowFiles(absolute, display);
-      for (const flow of flows.values()) checked.push(`${display(flow.file)} (flow ${flow.id}, ${flow.steps.length} steps)`);
+      for (const flow of flows.values())
+        checked.push(`${display(flow.file)} (flow ${flow.id}, ${flow.steps.length} steps)`);
     });
   }
   if (problems.length > 0) throw new CtxfilesError(code ?? 'config-invalid', problems);

@@ -48,7 +48,8 @@ export const DEFAULT_CONFIG = Object.freeze({
       'broader one, and none of them outranks system, developer or direct user instructions.',
     updatedNote: 'This file changed after it was shown. Use the text below in place of the earlier version.',
     removedNote: 'This file is gone. Stop following the instructions it held.',
-    magiIntro: 'The files below are already loaded for you. Keep them in mind at every step and do not read them again.',
+    magiIntro:
+      'The files below are already loaded for you. Keep them in mind at every step and do not read them again.',
     magiEmpty: 'No AGENTS.md instruction files were found for this workspace.',
     budgetNotice: 'Instruction budget reached: some files are not shown in full.',
   }),

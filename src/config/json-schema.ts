@@ -3,7 +3,10 @@ import { configSchema } from './schema.js';
 
 /** The JSON Schema of the config, generated from the zod schema. */
 export function configJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   return {
     $schema: generated['$schema'],
     title: 'ctxfiles configuration',

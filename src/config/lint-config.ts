@@ -17,26 +17,45 @@ export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Di
     for (const entry of entries) {
       for (const match of entry.matchAll(TOKEN)) {
         if (!KNOWN_TOKEN.test(match[1] as string)) {
-          diagnostics.push({ level: 'warn', code: 'unknown-token', message: `${where}: ${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`, layer, entry });
+          diagnostics.push({
+            level: 'warn',
+            code: 'unknown-token',
+            message: `${where}: ${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`,
+            layer,
+            entry,
+          });
         }
       }
       const refusal = checkRelativeEntry(entry.replace(TOKEN, 'x'));
       if (refusal !== null) {
-        diagnostics.push({ level: 'warn', code: 'invalid-entry', message: `${where}: ${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`, layer, entry });
+        diagnostics.push({
+          level: 'warn',
+          code: 'invalid-entry',
+          message: `${where}: ${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`,
+          layer,
+          entry,
+        });
       }
     }
   };
   const checkLayer = (where: string, layer: string, context: ContextLayer | undefined) => {
     if (context === undefined) return;
     if (context.mode !== undefined && !(KNOWN_MODES as readonly string[]).includes(context.mode)) {
-      diagnostics.push({ level: 'warn', code: 'unknown-mode', message: `${where}.mode: unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`, layer });
+      diagnostics.push({
+        level: 'warn',
+        code: 'unknown-mode',
+        message: `${where}.mode: unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`,
+        layer,
+      });
     }
     if (context.paths !== undefined) checkEntries(`${where}.paths`, layer, context.paths);
   };
   checkEntries('contextPaths', 'global', config.contextPaths);
-  for (const [id, agent] of Object.entries(config.agents)) checkLayer(`agents.${id}.context`, 'agent', agent.context);
+  for (const [id, agent] of Object.entries(config.agents))
+    checkLayer(`agents.${id}.context`, 'agent', agent.context);
   for (const flow of flows.values()) {
-    for (const step of flow.steps) checkLayer(`flow ${flow.id}, step ${step.id}: context`, 'step', step.context);
+    for (const step of flow.steps)
+      checkLayer(`flow ${flow.id}, step ${step.id}: context`, 'step', step.context);
   }
   return diagnostics;
 }

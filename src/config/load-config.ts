@@ -81,9 +81,13 @@ export interface LazyLoadedConfig extends Omit<LoadedConfig, 'flows'> {
  * @throws CtxfilesError `config-not-found` for a missing explicit file, `config-syntax` for a
  * malformed file, `config-invalid` for wrong values, and the `flow-*` codes for flow files.
  */
-export async function loadConfig(options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true }): Promise<LazyLoadedConfig>;
+export async function loadConfig(
+  options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true },
+): Promise<LazyLoadedConfig>;
 export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
-export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Promise<LoadedConfig | LazyLoadedConfig> {
+export async function loadConfig(
+  options: Readonly<LoadConfigOptions> = {},
+): Promise<LoadedConfig | LazyLoadedConfig> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const displayCwd = options.displayCwd ?? process.cwd();
   const display = (file: string) => path.relative(displayCwd, file) || path.basename(file);
@@ -93,17 +97,24 @@ export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Pro
   if (options.configFile !== undefined) {
     filepath = path.resolve(cwd, options.configFile);
     if (!isFile(filepath)) {
-      throw new CtxfilesError('config-not-found', [formatProblem({ file: display(filepath) }, 'the config file does not exist')]);
+      throw new CtxfilesError('config-not-found', [
+        formatProblem({ file: display(filepath) }, 'the config file does not exist'),
+      ]);
     }
   } else {
     filepath = searchConfig(cwd, options.stopDir ?? os.homedir(), diagnostics, display);
   }
 
-  const config = filepath === null ? DEFAULT_LOADED : await readConfig(filepath, display(filepath), diagnostics, options.thorough === true);
+  const config =
+    filepath === null
+      ? DEFAULT_LOADED
+      : await readConfig(filepath, display(filepath), diagnostics, options.thorough === true);
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
   const loadFlows = () => {
-    flows ??= import('./load-flows.js').then((module) => module.loadFlows({ root: flowRoot, globs: config.flows, display }));
+    flows ??= import('./load-flows.js').then((module) =>
+      module.loadFlows({ root: flowRoot, globs: config.flows, display }),
+    );
     return flows;
   };
   if (options.lazyFlows === true) return { filepath, config, diagnostics, loadFlows };
@@ -114,7 +125,10 @@ export async function loadConfig(options: Readonly<LoadConfigOptions> = {}): Pro
  * Validates a config value that was not read from a file (an embedder's object), applying
  * defaults. Same checks and messages as {@link loadConfig}; `file` names it in messages.
  */
-export async function parseConfig(value: unknown, file = '<config>'): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
+export async function parseConfig(
+  value: unknown,
+  file = '<config>',
+): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const fast = quickConfig(value);
   if (fast !== null) return { config: fast, diagnostics };
@@ -134,7 +148,12 @@ function quickConfig(value: unknown): Config | null {
   return normalizeConfig(value as ConfigInput);
 }
 
-function searchConfig(start: string, stopDir: string, diagnostics: Diagnostic[], display: (file: string) => string): string | null {
+function searchConfig(
+  start: string,
+  stopDir: string,
+  diagnostics: Diagnostic[],
+  display: (file: string) => string,
+): string | null {
   const stop = path.resolve(stopDir);
   let dir = start;
   for (;;) {
@@ -163,7 +182,12 @@ function searchConfig(start: string, stopDir: string, diagnostics: Diagnostic[],
   }
 }
 
-async function readConfig(file: string, shown: string, diagnostics: Diagnostic[], thoroughOnly: boolean): Promise<Config> {
+async function readConfig(
+  file: string,
+  shown: string,
+  diagnostics: Diagnostic[],
+  thoroughOnly: boolean,
+): Promise<Config> {
   const extension = path.extname(file);
   // zod and the YAML parser load only on the thorough path.
   const thorough = async () => (await import('./validate-config.js')).validateConfig;
@@ -175,7 +199,11 @@ async function readConfig(file: string, shown: string, diagnostics: Diagnostic[]
       const result = await cosmiconfig('ctxfiles', { searchStrategy: 'none', cache: false }).load(file);
       value = result?.config ?? {};
     } catch (error) {
-      throw new CtxfilesError('config-syntax', [formatProblem({ file: shown }, `cannot load the config: ${(error as Error).message}`)], { cause: error });
+      throw new CtxfilesError(
+        'config-syntax',
+        [formatProblem({ file: shown }, `cannot load the config: ${(error as Error).message}`)],
+        { cause: error },
+      );
     }
     return (await thorough())(value, plainSource(shown, value), [], diagnostics);
   }
@@ -188,7 +216,11 @@ async function readConfig(file: string, shown: string, diagnostics: Diagnostic[]
   }
   const { parseSourceText } = await import('./source-text.js');
   const source = parseSourceText(text, shown, 'config-syntax');
-  const quick = thoroughOnly ? null : quickConfig(isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}));
+  const quick = thoroughOnly
+    ? null
+    : quickConfig(
+        isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}),
+      );
   if (quick !== null) return quick;
   if (isPackage) {
     const value = (source.value as Record<string, unknown>)['ctxfiles'];
@@ -214,7 +246,10 @@ export function plainSource(file: string, value: unknown): SourceText {
     value,
     locate: () => undefined,
     problem: (keyPath, message) => {
-      const keys = keyPath.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
+      const keys = keyPath
+        .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
+        .join('')
+        .replace(/^\./, '');
       return formatProblem({ file, keyPath: keys }, message);
     },
   };

@@ -61,7 +61,10 @@ export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<stri
  * Loads the given flow files (absolute paths) into a map by flow id.
  * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
  */
-export function loadFlowFiles(files: readonly string[], display: (file: string) => string): ReadonlyMap<string, Flow> {
+export function loadFlowFiles(
+  files: readonly string[],
+  display: (file: string) => string,
+): ReadonlyMap<string, Flow> {
   const flows = new Map<string, Flow>();
   const problems: Array<{ code: CtxfilesErrorCode; problem: Problem }> = [];
   for (const file of files) {
@@ -70,7 +73,10 @@ export function loadFlowFiles(files: readonly string[], display: (file: string) 
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
         throw new CtxfilesError('flow-duplicate', [
-          formatProblem({ file: display(file), keyPath: 'id' }, `flow id "${flow.id}" is already defined in ${display(existing.file)}`),
+          formatProblem(
+            { file: display(file), keyPath: 'id' },
+            `flow id "${flow.id}" is already defined in ${display(existing.file)}`,
+          ),
         ]);
       }
       flows.set(flow.id, flow);
@@ -80,7 +86,10 @@ export function loadFlowFiles(files: readonly string[], display: (file: string) 
     }
   }
   if (problems.length > 0) {
-    throw new CtxfilesError((problems[0] as { code: CtxfilesErrorCode }).code, problems.map((entry) => entry.problem));
+    throw new CtxfilesError(
+      (problems[0] as { code: CtxfilesErrorCode }).code,
+      problems.map((entry) => entry.problem),
+    );
   }
   return flows;
 }
@@ -110,7 +119,12 @@ export function findFlowFiles(root: string, globs: readonly string[]): string[] 
       for (const entry of entries) {
         visited += 1;
         if (visited > MAX_GLOB_ENTRIES) {
-          throw new CtxfilesError('config-invalid', [formatProblem({ keyPath: 'flows' }, `the glob "${pattern}" visits more than ${MAX_GLOB_ENTRIES} entries; narrow it`)]);
+          throw new CtxfilesError('config-invalid', [
+            formatProblem(
+              { keyPath: 'flows' },
+              `the glob "${pattern}" visits more than ${MAX_GLOB_ENTRIES} entries; narrow it`,
+            ),
+          ]);
         }
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) {
@@ -128,7 +142,8 @@ function loadFlowFile(file: string, display: (file: string) => string): Flow {
   const shown = display(file);
   const source = parseSourceText(readSourceFile(file, shown, 'flow-syntax'), shown, 'flow-syntax');
   const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
-  if (!parsed.success) throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
+  if (!parsed.success)
+    throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
   const templates = new Map<string, Template>();
   collectIncludes(file, source, parsed.data.include ?? [], templates, [file], display);
   addTemplates(templates, parsed.data.templates ?? {}, source);
@@ -139,12 +154,18 @@ function loadFlowFile(file: string, display: (file: string) => string): Flow {
   parsed.data.steps.forEach((step, index) => {
     const previous = seen.get(step.id);
     if (previous !== undefined) {
-      throw new CtxfilesError('flow-duplicate', [source.problem(['steps', index, 'id'], `step id "${step.id}" is already used by steps[${previous}]`)]);
+      throw new CtxfilesError('flow-duplicate', [
+        source.problem(['steps', index, 'id'], `step id "${step.id}" is already used by steps[${previous}]`),
+      ]);
     }
     seen.set(step.id, index);
     let merged: Record<string, unknown> = step;
     if (step.extends !== undefined) {
-      const base = resolveTemplate(step.extends, templates, resolved, [], source, ['steps', index, 'extends']);
+      const base = resolveTemplate(step.extends, templates, resolved, [], source, [
+        'steps',
+        index,
+        'extends',
+      ]);
       merged = { ...base, ...step };
     }
     const { extends: _extends, ...rest } = merged;
@@ -171,19 +192,29 @@ function collectIncludes(
     const shown = display(target);
     const included = parseSourceText(readSourceFile(target, shown, 'flow-syntax'), shown, 'flow-syntax');
     const parsed = includeFileSchema.safeParse(included.value ?? {}, { reportInput: true });
-    if (!parsed.success) throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, included, [], knownIncludeKeys));
+    if (!parsed.success)
+      throw new CtxfilesError(
+        'flow-invalid',
+        toProblems(parsed.error.issues, included, [], knownIncludeKeys),
+      );
     collectIncludes(target, included, parsed.data.include ?? [], templates, [...chain, target], display);
     addTemplates(templates, parsed.data.templates ?? {}, included);
   });
 }
 
-function addTemplates(templates: Map<string, Template>, values: Record<string, Record<string, unknown>>, source: SourceText): void {
+function addTemplates(
+  templates: Map<string, Template>,
+  values: Record<string, Record<string, unknown>>,
+  source: SourceText,
+): void {
   for (const [id, value] of Object.entries(values)) {
     const existing = templates.get(id);
     if (existing !== undefined) {
       const where = existing.source.locate(existing.keyPath);
       const at = `${existing.source.file}${where ? `:${where.line}:${where.column}` : ''}`;
-      throw new CtxfilesError('flow-duplicate', [source.problem(['templates', id], `template "${id}" is already defined at ${at}`)]);
+      throw new CtxfilesError('flow-duplicate', [
+        source.problem(['templates', id], `template "${id}" is already defined at ${at}`),
+      ]);
     }
     templates.set(id, { value, source, keyPath: ['templates', id] });
   }
@@ -207,13 +238,19 @@ function resolveTemplate(
   if (template === undefined) {
     const known = [...templates.keys()].sort();
     throw new CtxfilesError('flow-unknown-template', [
-      source.problem(keyPath, `unknown template "${id}". ${known.length > 0 ? `Known templates: ${known.join(', ')}.` : 'No templates are defined.'}`),
+      source.problem(
+        keyPath,
+        `unknown template "${id}". ${known.length > 0 ? `Known templates: ${known.join(', ')}.` : 'No templates are defined.'}`,
+      ),
     ]);
   }
   let value = template.value;
   const parent = value['extends'];
   if (typeof parent === 'string') {
-    const base = resolveTemplate(parent, templates, resolved, [...chain, id], template.source, [...template.keyPath, 'extends']);
+    const base = resolveTemplate(parent, templates, resolved, [...chain, id], template.source, [
+      ...template.keyPath,
+      'extends',
+    ]);
     value = { ...base, ...value };
   }
   const { extends: _extends, ...rest } = value;

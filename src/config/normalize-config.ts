@@ -6,10 +6,23 @@ import type { AgentConfig, Config } from './types.js';
 export function normalizeConfig(data: ConfigInput): Config {
   return Object.freeze({
     contextPaths: Object.freeze([...(data.contextPaths ?? DEFAULT_CONFIG.contextPaths)]),
-    agents: Object.freeze(Object.fromEntries(Object.entries(data.agents ?? {}).map(([id, agent]) => [id, deepFreeze(structuredClone(agent)) as unknown as AgentConfig]))),
-    contextDiscovery: Object.freeze({ ...DEFAULT_CONFIG.contextDiscovery, ...stripUndefined(data.contextDiscovery ?? {}) }),
+    agents: Object.freeze(
+      Object.fromEntries(
+        Object.entries(data.agents ?? {}).map(([id, agent]) => [
+          id,
+          deepFreeze(structuredClone(agent)) as unknown as AgentConfig,
+        ]),
+      ),
+    ),
+    contextDiscovery: Object.freeze({
+      ...DEFAULT_CONFIG.contextDiscovery,
+      ...stripUndefined(data.contextDiscovery ?? {}),
+    }),
     flows: Object.freeze([...(data.flows ?? DEFAULT_CONFIG.flows)]),
-    instructions: deepFreeze({ ...DEFAULT_CONFIG.instructions, ...stripUndefined(structuredClone(data.instructions ?? {})) }),
+    instructions: deepFreeze({
+      ...DEFAULT_CONFIG.instructions,
+      ...stripUndefined(structuredClone(data.instructions ?? {})),
+    }),
     format: data.format ?? DEFAULT_CONFIG.format,
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),

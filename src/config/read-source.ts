@@ -14,11 +14,26 @@ export function readSourceFile(file: string, display: string, code: CtxfilesErro
   try {
     stats = fs.statSync(file);
   } catch (error) {
-    throw new CtxfilesError(code, [formatProblem({ file: display }, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`)], { cause: error });
+    throw new CtxfilesError(
+      code,
+      [
+        formatProblem(
+          { file: display },
+          `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        ),
+      ],
+      { cause: error },
+    );
   }
-  if (!stats.isFile()) throw new CtxfilesError(code, [formatProblem({ file: display }, 'not a regular file')]);
+  if (!stats.isFile())
+    throw new CtxfilesError(code, [formatProblem({ file: display }, 'not a regular file')]);
   if (stats.size > MAX_SOURCE_BYTES) {
-    throw new CtxfilesError(code, [formatProblem({ file: display }, `the file is ${stats.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`)]);
+    throw new CtxfilesError(code, [
+      formatProblem(
+        { file: display },
+        `the file is ${stats.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`,
+      ),
+    ]);
   }
   try {
     const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
@@ -29,7 +44,10 @@ export function readSourceFile(file: string, display: string, code: CtxfilesErro
         const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
         if (read === 0) break;
         filled += read;
-        if (filled > MAX_SOURCE_BYTES) throw new CtxfilesError(code, [formatProblem({ file: display }, `the file is larger than ${MAX_SOURCE_BYTES} bytes`)]);
+        if (filled > MAX_SOURCE_BYTES)
+          throw new CtxfilesError(code, [
+            formatProblem({ file: display }, `the file is larger than ${MAX_SOURCE_BYTES} bytes`),
+          ]);
       }
       return buffer.toString('utf8', 0, filled);
     } finally {
@@ -37,7 +55,16 @@ export function readSourceFile(file: string, display: string, code: CtxfilesErro
     }
   } catch (error) {
     if (error instanceof CtxfilesError) throw error;
-    throw new CtxfilesError(code, [formatProblem({ file: display }, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`)], { cause: error });
+    throw new CtxfilesError(
+      code,
+      [
+        formatProblem(
+          { file: display },
+          `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        ),
+      ],
+      { cause: error },
+    );
   }
 }
 

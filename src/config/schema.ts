@@ -11,12 +11,20 @@ const pathEntry = z.string().describe('A path relative to the work dir; a traili
 /** A `context` layer on an agent or a flow step. */
 export const contextLayerSchema = z
   .strictObject({
-    paths: z.array(pathEntry).optional().describe('Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.'),
+    paths: z
+      .array(pathEntry)
+      .optional()
+      .describe('Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.'),
     mode: z
       .string()
       .optional()
-      .describe('"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".'),
-    nested: z.boolean().optional().describe('false turns off the nested-file manifest and injection. Default true.'),
+      .describe(
+        '"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".',
+      ),
+    nested: z
+      .boolean()
+      .optional()
+      .describe('false turns off the nested-file manifest and injection. Default true.'),
   })
   .describe('Context files for this agent or flow step.');
 
@@ -34,7 +42,9 @@ export const contextDiscoverySchema = z.strictObject({
   maxSessionBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxSessionBytes}.`),
   maxManifestBytes: cap
     .optional()
-    .describe(`Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`),
+    .describe(
+      `Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`,
+    ),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the
@@ -44,19 +54,38 @@ const candidateName = z.string().regex(/^(?!\.{1,2}$)[^/\\]+$/, {
 });
 
 const USER_PATH = '^(?:/|~$|~/|~\\\\)';
-const userPath = z.string().regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
+const userPath = z
+  .string()
+  .regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
 
 /** The `instructions` object: chain discovery and change tracking (DESIGN §7). */
 export const instructionsSchema = z.strictObject({
-  walk: z.enum(['off', 'root', 'project']).optional().describe('"off" (default), "root" (filesystem root to work dir) or "project" (nearest marker to work dir).'),
-  projectRootMarkers: z.array(candidateName).optional().describe('Names (files or directories) that mark a project root. Default [".git"].'),
-  candidates: z.array(candidateName).optional().describe('File names tried in each directory of the chain; the first that exists wins.'),
-  userFile: userPath.nullable().optional().describe('A user-wide instruction file read before the chain; "~" is the home directory.'),
+  walk: z
+    .enum(['off', 'root', 'project'])
+    .optional()
+    .describe(
+      '"off" (default), "root" (filesystem root to work dir) or "project" (nearest marker to work dir).',
+    ),
+  projectRootMarkers: z
+    .array(candidateName)
+    .optional()
+    .describe('Names (files or directories) that mark a project root. Default [".git"].'),
+  candidates: z
+    .array(candidateName)
+    .optional()
+    .describe('File names tried in each directory of the chain; the first that exists wins.'),
+  userFile: userPath
+    .nullable()
+    .optional()
+    .describe('A user-wide instruction file read before the chain; "~" is the home directory.'),
   extraFiles: z
     .array(userPath.regex(/\.[mM][dD]$/, { message: 'must name a .md file' }))
     .optional()
     .describe('Absolute .md files appended after every other source, in order.'),
-  trackChanges: z.boolean().optional().describe('Report updated, switched and removed files in tool results. Default false.'),
+  trackChanges: z
+    .boolean()
+    .optional()
+    .describe('Report updated, switched and removed files in tool results. Default false.'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -69,14 +98,19 @@ export const budgetSchema = z.strictObject({
 
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
 export const wordingSchema = z.strictObject(
-  Object.fromEntries(Object.keys(DEFAULT_CONFIG.wording).map((key) => [key, z.string().optional()])) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
+  Object.fromEntries(
+    Object.keys(DEFAULT_CONFIG.wording).map((key) => [key, z.string().optional()]),
+  ) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
 );
 
 /** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */
 export const configSchema = z
   .looseObject({
     $schema: z.string().optional(),
-    contextPaths: z.array(pathEntry).optional().describe('The global layer. Default: the common instruction file names.'),
+    contextPaths: z
+      .array(pathEntry)
+      .optional()
+      .describe('The global layer. Default: the common instruction file names.'),
     agents: z.record(z.string(), agentSchema).optional(),
     contextDiscovery: contextDiscoverySchema.optional(),
     flows: z.array(z.string()).optional().describe('Globs of flow files, relative to the config file.'),

@@ -1,4 +1,12 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 
@@ -11,7 +19,10 @@ export interface SourceText {
   readonly file: string;
   readonly value: unknown;
   /** Line and column (1-based) of the node at `keyPath`, or of its nearest existing parent. */
-  locate(keyPath: readonly PropertyKey[], target?: 'key' | 'value'): { line: number; column: number } | undefined;
+  locate(
+    keyPath: readonly PropertyKey[],
+    target?: 'key' | 'value',
+  ): { line: number; column: number } | undefined;
   /** A formatted problem at `keyPath`, located at the key itself or (default) at its value. */
   problem(keyPath: readonly PropertyKey[], message: string, target?: 'key' | 'value'): Problem;
 }
@@ -25,7 +36,13 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const offset = body === text ? 0 : 1;
   const lineCounter = new LineCounter();
-  const document = parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: 'core', strict: true });
+  const document = parseDocument(body, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    schema: 'core',
+    strict: true,
+  });
   const position = (index: number) => {
     const { line, col } = lineCounter.linePos(index);
     return { line, column: col + (line === 1 ? offset : 0) };
@@ -39,7 +56,11 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   try {
     value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    throw new CtxfilesError(code, [formatProblem({ file }, `cannot expand the document: ${(error as Error).message}`)], { cause: error });
+    throw new CtxfilesError(
+      code,
+      [formatProblem({ file }, `cannot expand the document: ${(error as Error).message}`)],
+      { cause: error },
+    );
   }
   const locate = (keyPath: readonly PropertyKey[], target: 'key' | 'value' = 'value') => {
     const node = nearestNode(document, keyPath, target);
@@ -49,7 +70,9 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
     formatProblem({ file, ...locate(keyPath, target), keyPath: formatKeyPath(keyPath) }, message);
   const forbidden = findForbiddenKey(value, []);
   if (forbidden !== undefined) {
-    throw new CtxfilesError(code, [problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key')]);
+    throw new CtxfilesError(code, [
+      problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key'),
+    ]);
   }
   return { file, value, locate, problem };
 }
@@ -68,7 +91,11 @@ function firstMessageLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function nearestNode(document: Document, keyPath: readonly PropertyKey[], target: 'key' | 'value'): YamlNode | undefined {
+function nearestNode(
+  document: Document,
+  keyPath: readonly PropertyKey[],
+  target: 'key' | 'value',
+): YamlNode | undefined {
   let node: unknown = document.contents;
   for (const [index, key] of keyPath.entries()) {
     if (isMap(node)) {

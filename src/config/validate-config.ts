@@ -12,13 +12,20 @@ import { toProblems } from './zod-issues.js';
  * unknown top-level keys with a "did you mean" hint.
  * @throws CtxfilesError `config-invalid` listing every problem.
  */
-export function validateConfig(value: unknown, source: SourceText, prefix: readonly PropertyKey[], diagnostics: Diagnostic[]): Config {
+export function validateConfig(
+  value: unknown,
+  source: SourceText,
+  prefix: readonly PropertyKey[],
+  diagnostics: Diagnostic[],
+): Config {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CtxfilesError('config-invalid', [source.problem(prefix, 'the config must be an object')]);
   }
   const forbidden = findForbiddenKey(value, [...prefix]);
   if (forbidden !== undefined) {
-    throw new CtxfilesError('config-invalid', [source.problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key')]);
+    throw new CtxfilesError('config-invalid', [
+      source.problem(forbidden, `the key "${String(forbidden[forbidden.length - 1])}" is not allowed`, 'key'),
+    ]);
   }
   const parsed = configSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
@@ -26,11 +33,18 @@ export function validateConfig(value: unknown, source: SourceText, prefix: reado
   }
   for (const key of Object.keys(value)) {
     if (KNOWN_TOP_LEVEL_KEYS.includes(key)) continue;
-    const hint = suggest(key, KNOWN_TOP_LEVEL_KEYS.filter((known) => known !== '$schema'));
+    const hint = suggest(
+      key,
+      KNOWN_TOP_LEVEL_KEYS.filter((known) => known !== '$schema'),
+    );
     diagnostics.push({
       level: 'warn',
       code: 'unknown-key',
-      message: source.problem([...prefix, key], `unknown key "${key}" is ignored.${hint ? ` Did you mean "${hint}"?` : ''}`, 'key').message,
+      message: source.problem(
+        [...prefix, key],
+        `unknown key "${key}" is ignored.${hint ? ` Did you mean "${hint}"?` : ''}`,
+        'key',
+      ).message,
     });
   }
   return normalizeConfig(parsed.data);

@@ -18,8 +18,16 @@ export function toProblems(
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const hint = suggest(key, knownKeys(issue.path));
-        const known = knownKeys(issue.path).map((name) => `"${name}"`).join(', ');
-        problems.push(source.problem([...keyPath, key], `unknown key "${key}". ${hint ? `Did you mean "${hint}"?` : `Known keys: ${known}.`}`, 'key'));
+        const known = knownKeys(issue.path)
+          .map((name) => `"${name}"`)
+          .join(', ');
+        problems.push(
+          source.problem(
+            [...keyPath, key],
+            `unknown key "${key}". ${hint ? `Did you mean "${hint}"?` : `Known keys: ${known}.`}`,
+            'key',
+          ),
+        );
       }
       continue;
     }

@@ -72,7 +72,14 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
       const info = probe(fs, file, diagnostics);
       if (info === null) continue;
       if (info.kind === 'symlink') {
-        diagnostics.push({ level: 'warn', code: 'symlink-rejected', message: `${file} is a symlink; chain candidates are never followed through links`, layer: 'chain', entry: candidate, path: file });
+        diagnostics.push({
+          level: 'warn',
+          code: 'symlink-rejected',
+          message: `${file} is a symlink; chain candidates are never followed through links`,
+          layer: 'chain',
+          entry: candidate,
+          path: file,
+        });
         continue;
       }
       if (info.kind !== 'file') continue;
@@ -112,7 +119,12 @@ function probe(fs: FileSystem, file: string, diagnostics: Diagnostic[]): FileInf
   try {
     return fs.probe(file);
   } catch (error) {
-    diagnostics.push({ level: 'warn', code: 'unreadable', message: `${file} cannot be checked (${errorCode(error)})`, path: file });
+    diagnostics.push({
+      level: 'warn',
+      code: 'unreadable',
+      message: `${file} cannot be checked (${errorCode(error)})`,
+      path: file,
+    });
     return null;
   }
 }

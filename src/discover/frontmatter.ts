@@ -4,7 +4,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 let libraries: { matter: typeof import('gray-matter'); parseYaml: typeof import('yaml').parse } | undefined;
 function load() {
-  libraries ??= { matter: require('gray-matter') as typeof import('gray-matter'), parseYaml: (require('yaml') as typeof import('yaml')).parse };
+  libraries ??= {
+    matter: require('gray-matter') as typeof import('gray-matter'),
+    parseYaml: (require('yaml') as typeof import('yaml')).parse,
+  };
   return libraries;
 }
 
@@ -17,7 +20,9 @@ export interface Frontmatter {
 const safeYaml = {
   parse: (text: string): Record<string, unknown> => {
     const value: unknown = load().parseYaml(text, { schema: 'core', maxAliasCount: 100 });
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   },
   stringify: () => {
     throw new Error('not supported');
@@ -27,7 +32,16 @@ const safeYaml = {
 // Frontmatter is data. gray-matter picks an engine from the opening fence (`---js` would run
 // code), so every engine it knows is replaced with the YAML parser; a fence naming any other
 // language fails and the file is treated as having no frontmatter.
-const ENGINES = { yaml: safeYaml, yml: safeYaml, json: safeYaml, javascript: safeYaml, js: safeYaml, coffee: safeYaml, coffeescript: safeYaml, cson: safeYaml };
+const ENGINES = {
+  yaml: safeYaml,
+  yml: safeYaml,
+  json: safeYaml,
+  javascript: safeYaml,
+  js: safeYaml,
+  coffee: safeYaml,
+  coffeescript: safeYaml,
+  cson: safeYaml,
+};
 
 /**
  * Splits frontmatter from a markdown text. Never evaluates code, whatever the opening fence says;
@@ -37,7 +51,9 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (!text.startsWith('---')) return { data: {}, body: text };
   try {
     const { matter } = load();
-    const parsed = matter(text, { language: 'yaml', engines: ENGINES } as unknown as Parameters<typeof matter>[1]);
+    const parsed = matter(text, { language: 'yaml', engines: ENGINES } as unknown as Parameters<
+      typeof matter
+    >[1]);
     return { data: parsed.data, body: parsed.content };
   } catch {
     return { data: {}, body: text };

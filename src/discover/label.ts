@@ -21,10 +21,18 @@ export function labelOf(text: string): string {
 }
 
 function clean(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function cut(text: string): string {
   const chars = [...text];
-  return chars.length <= LABEL_MAX_CHARS ? text : `${chars.slice(0, LABEL_MAX_CHARS - 1).join('').trimEnd()}…`;
+  return chars.length <= LABEL_MAX_CHARS
+    ? text
+    : `${chars
+        .slice(0, LABEL_MAX_CHARS - 1)
+        .join('')
+        .trimEnd()}…`;
 }

@@ -32,7 +32,12 @@ export interface NestedIndex {
  * Walks for nested files and labels each one from its first {@link LABEL_READ_BYTES} bytes. A file
  * that cannot be read for its label keeps an empty label: the fault surfaces when it is injected.
  */
-export function buildNestedIndex(fs: FileSystem, workDir: string, basenames: ReadonlySet<string>, limits: WalkLimits): NestedIndex {
+export function buildNestedIndex(
+  fs: FileSystem,
+  workDir: string,
+  basenames: ReadonlySet<string>,
+  limits: WalkLimits,
+): NestedIndex {
   const walk = walkNested(fs, workDir, basenames, limits);
   const files = walk.files.map((candidate): NestedFile => {
     const absolute = under(workDir, candidate.relativePath);
@@ -43,7 +48,12 @@ export function buildNestedIndex(fs: FileSystem, workDir: string, basenames: Rea
       label: readLabel(fs, absolute),
     };
   });
-  return { files, byOwner: groupByOwner(files), truncatedAt: walk.truncated ? limits.maxFiles : undefined, diagnostics: walk.diagnostics };
+  return {
+    files,
+    byOwner: groupByOwner(files),
+    truncatedAt: walk.truncated ? limits.maxFiles : undefined,
+    diagnostics: walk.diagnostics,
+  };
 }
 
 /** Groups files by the directory they govern. */

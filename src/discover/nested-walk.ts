@@ -50,7 +50,6 @@ export interface WalkResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-
 /**
  * Walks strictly below `workDir`, breadth first and iteratively, for regular files whose name is
  * in `basenames`. Dot entries and {@link PRUNED_DIRECTORIES} are skipped from the directory entry
@@ -59,11 +58,17 @@ export interface WalkResult {
  * vanishes mid-walk is skipped; any other listing fault is a `warn`. Within one depth, directories
  * are visited in code-unit order, so truncation is deterministic.
  */
-export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlySet<string>, limits: WalkLimits): WalkResult {
+export function walkNested(
+  fs: FileSystem,
+  workDir: string,
+  basenames: ReadonlySet<string>,
+  limits: WalkLimits,
+): WalkResult {
   const diagnostics: Diagnostic[] = [];
   const files: NestedCandidate[] = [];
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
-  if (basenames.size === 0 || limits.maxDepth < 1 || limits.maxFiles < 1) return { files, truncated: false, diagnostics };
+  if (basenames.size === 0 || limits.maxDepth < 1 || limits.maxFiles < 1)
+    return { files, truncated: false, diagnostics };
 
   let level: string[] = [''];
   let truncated = false;
@@ -74,7 +79,11 @@ export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlyS
       visited += 1;
       if (visited > maxDirectories) {
         truncated = true;
-        diagnostics.push({ level: 'warn', code: 'walk-truncated', message: `the nested walk stopped after ${maxDirectories} directories` });
+        diagnostics.push({
+          level: 'warn',
+          code: 'walk-truncated',
+          message: `the nested walk stopped after ${maxDirectories} directories`,
+        });
         break;
       }
       const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
@@ -83,7 +92,12 @@ export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlyS
         entries = fs.readdir(absoluteDir);
       } catch (error) {
         if (!isAbsent(error)) {
-          diagnostics.push({ level: 'warn', code: 'unreadable', message: `${absoluteDir} cannot be listed (${errorCode(error)})`, path: absoluteDir });
+          diagnostics.push({
+            level: 'warn',
+            code: 'unreadable',
+            message: `${absoluteDir} cannot be listed (${errorCode(error)})`,
+            path: absoluteDir,
+          });
         }
         continue;
       }
@@ -101,7 +115,12 @@ export function walkNested(fs: FileSystem, workDir: string, basenames: ReadonlyS
         if (depth === 0 || !basenames.has(name)) continue;
         const relativePath = `${relativeDir}/${name}`;
         if (entry.kind === 'symlink') {
-          diagnostics.push({ level: 'warn', code: 'symlink-rejected', message: `${relativePath} is a symlink and is not used as a nested context file`, path: under(workDir, relativePath) });
+          diagnostics.push({
+            level: 'warn',
+            code: 'symlink-rejected',
+            message: `${relativePath} is a symlink and is not used as a nested context file`,
+            path: under(workDir, relativePath),
+          });
           continue;
         }
         if (entry.kind !== 'file') continue;

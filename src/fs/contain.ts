@@ -3,15 +3,7 @@ import { errorCode, isAbsent, type FileInfo, type FileSystem } from './file-syst
 
 /** Why an entry was refused before any filesystem access. */
 export type LexicalRefusal =
-  | 'empty'
-  | 'nul'
-  | 'absolute'
-  | 'drive'
-  | 'unc'
-  | 'backslash'
-  | 'colon'
-  | 'device-name'
-  | 'climbs-out';
+  'empty' | 'nul' | 'absolute' | 'drive' | 'unc' | 'backslash' | 'colon' | 'device-name' | 'climbs-out';
 
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
@@ -115,17 +107,34 @@ export function realInside(fs: FileSystem, root: string, absolute: string): Cont
   try {
     realPath = fs.realpath(absolute);
   } catch (error) {
-    if (isAbsent(error)) return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
-    return { ok: false, code: 'unreadable', message: `${absolute} cannot be resolved (${errorCode(error)})`, path: absolute };
+    if (isAbsent(error))
+      return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
+    return {
+      ok: false,
+      code: 'unreadable',
+      message: `${absolute} cannot be resolved (${errorCode(error)})`,
+      path: absolute,
+    };
   }
   if (!isInside(root, realPath)) {
-    return { ok: false, code: 'symlink-outside-workdir', message: `${absolute} is skipped: it leads to ${realPath}, outside ${root}`, path: absolute };
+    return {
+      ok: false,
+      code: 'symlink-outside-workdir',
+      message: `${absolute} is skipped: it leads to ${realPath}, outside ${root}`,
+      path: absolute,
+    };
   }
   try {
     return { ok: true, path: absolute, realPath, info: fs.stat(realPath) };
   } catch (error) {
-    if (isAbsent(error)) return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
-    return { ok: false, code: 'unreadable', message: `${absolute} cannot be read (${errorCode(error)})`, path: absolute };
+    if (isAbsent(error))
+      return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
+    return {
+      ok: false,
+      code: 'unreadable',
+      message: `${absolute} cannot be read (${errorCode(error)})`,
+      path: absolute,
+    };
   }
 }
 
@@ -143,12 +152,21 @@ export function resolveInside(
   const label = names.label ?? JSON.stringify(relative);
   const refusal = checkRelativeEntry(relative);
   if (refusal !== null) {
-    const outside = refusal === 'climbs-out' || refusal === 'absolute' || refusal === 'drive' || refusal === 'unc';
-    return { ok: false, code: outside ? 'outside-workdir' : 'invalid-entry', message: `${label} is skipped: ${describeRefusal(refusal, names.rootName)}` };
+    const outside =
+      refusal === 'climbs-out' || refusal === 'absolute' || refusal === 'drive' || refusal === 'unc';
+    return {
+      ok: false,
+      code: outside ? 'outside-workdir' : 'invalid-entry',
+      message: `${label} is skipped: ${describeRefusal(refusal, names.rootName)}`,
+    };
   }
   const joined = path.join(root, relative);
   if (joined === root || !isInside(root, joined)) {
-    return { ok: false, code: 'outside-workdir', message: `${label} is skipped: it does not name a path below ${root}` };
+    return {
+      ok: false,
+      code: 'outside-workdir',
+      message: `${label} is skipped: it does not name a path below ${root}`,
+    };
   }
   return realInside(fs, root, joined);
 }

@@ -2,7 +2,12 @@
 
 /** The outcome of decoding a file's bytes. */
 export type Decoded =
-  | { readonly ok: true; readonly text: string; readonly encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; readonly invalid: boolean }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+      readonly invalid: boolean;
+    }
   | { readonly ok: false; readonly reason: 'binary' };
 
 /** Bytes sniffed for a NUL when deciding that a file is binary. */
@@ -18,14 +23,27 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function decodeText(bytes: Uint8Array): Decoded {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', invalid: false };
+    return {
+      ok: true,
+      text: new TextDecoder('utf-16le').decode(bytes.subarray(2)),
+      encoding: 'utf-16le',
+      invalid: false,
+    };
   }
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', invalid: false };
+    return {
+      ok: true,
+      text: new TextDecoder('utf-16be').decode(bytes.subarray(2)),
+      encoding: 'utf-16be',
+      invalid: false,
+    };
   }
   const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
   if (sniff.includes(0)) return { ok: false, reason: 'binary' };
-  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  const body =
+    bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+      ? bytes.subarray(3)
+      : bytes;
   try {
     return { ok: true, text: utf8Strict.decode(body), encoding: 'utf-8', invalid: false };
   } catch {

@@ -85,7 +85,11 @@ export function isAbsent(error: unknown): boolean {
 
 /** Builds an error carrying a filesystem code. */
 export function fsError(code: string, syscall: string, path: string): FsError {
-  const error = new Error(`${code}: ${syscall} '${path}'`) as Error & { code: string; path: string; syscall: string };
+  const error = new Error(`${code}: ${syscall} '${path}'`) as Error & {
+    code: string;
+    path: string;
+    syscall: string;
+  };
   error.code = code;
   error.path = path;
   error.syscall = syscall;

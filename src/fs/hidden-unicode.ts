@@ -24,7 +24,10 @@ export function findHiddenUnicode(text: string, limit = 20): HiddenCharacter[] {
   for (const match of text.matchAll(HIDDEN)) {
     for (let index = scanned; index < match.index; index += 1) if (text.charCodeAt(index) === 10) line += 1;
     scanned = match.index;
-    found.push({ codePoint: `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`, line });
+    found.push({
+      codePoint: `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`,
+      line,
+    });
     if (found.length >= limit) break;
   }
   return found;
@@ -38,5 +41,7 @@ export function describeHidden(found: readonly HiddenCharacter[]): string {
     if (!lines.includes(line)) lines.push(line);
     byCode.set(codePoint, lines);
   }
-  return [...byCode].map(([code, lines]) => `${code} (line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`).join(', ');
+  return [...byCode]
+    .map(([code, lines]) => `${code} (line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`)
+    .join(', ');
 }

@@ -88,9 +88,13 @@ const MAX_LINK_HOPS = 40;
  * Creates an in-memory filesystem from a tree. Deterministic: inode numbers follow creation
  * order and `mtimeMs` increases by one on every write.
  */
-export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFileSystemOptions = {}): MemoryFileSystem {
+export function createMemoryFileSystem(
+  tree: MemoryTree = {},
+  options: MemoryFileSystemOptions = {},
+): MemoryFileSystem {
   const base = path.posix.resolve('/', options.root ?? '/');
-  const fold = options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
+  const fold =
+    options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
   let nextIno = 1;
   let clock = 1_000;
   const root: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: clock, children: new Map(), parent: null };
@@ -102,8 +106,14 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
   const calls: MemoryCall[] = [];
 
   // Already-normal absolute paths (the common case) are used as they are: no allocation.
-  const absolute = (filePath: string) => (filePath.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(filePath) ? filePath : path.posix.resolve(base, filePath));
-  const split = (filePath: string) => absolute(filePath).split('/').filter((part) => part !== '');
+  const absolute = (filePath: string) =>
+    filePath.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(filePath)
+      ? filePath
+      : path.posix.resolve(base, filePath);
+  const split = (filePath: string) =>
+    absolute(filePath)
+      .split('/')
+      .filter((part) => part !== '');
 
   function makeNode(spec: MemoryNodeSpec, parent: DirNode): Node {
     const ino = nextIno++;
@@ -120,7 +130,13 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
     for (const part of parts) {
       const child = dir.children.get(fold(part));
       if (child === undefined) {
-        const created: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: ++clock, children: new Map(), parent: dir };
+        const created: DirNode = {
+          type: 'dir',
+          ino: nextIno++,
+          mtimeMs: ++clock,
+          children: new Map(),
+          parent: dir,
+        };
         dir.children.set(fold(part), { name: part, node: created });
         dir = created;
       } else if (child.node.type === 'dir') {
@@ -175,7 +191,10 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
     let node: Node = parent?.node ?? root;
     let real = parent?.real ?? '';
     // Remaining segments as a stack, next segment last, so a symlink target is pushed in front.
-    const pending = (parent === undefined ? key : key.slice(cut)).split('/').filter((part) => part !== '').reverse();
+    const pending = (parent === undefined ? key : key.slice(cut))
+      .split('/')
+      .filter((part) => part !== '')
+      .reverse();
     let hops = 0;
     let followed = false;
     while (pending.length > 0) {
@@ -199,14 +218,16 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
           real = '';
         }
         const targetParts = target.split('/').filter((segment) => segment !== '');
-        for (let index = targetParts.length - 1; index >= 0; index -= 1) pending.push(targetParts[index] as string);
+        for (let index = targetParts.length - 1; index >= 0; index -= 1)
+          pending.push(targetParts[index] as string);
         continue;
       }
       real += `/${child.name}`;
       node = child.node;
     }
     const found = { node, real: real === '' ? '/' : real };
-    if (node.type === 'dir' && (followFinal || !followed)) directories.set(key, found as { node: DirNode; real: string });
+    if (node.type === 'dir' && (followFinal || !followed))
+      directories.set(key, found as { node: DirNode; real: string });
     return found;
   }
 
@@ -231,7 +252,8 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
 
   function info(node: Node): FileInfo {
     const kind: FileKind = node.type === 'dir' ? 'directory' : node.type;
-    const size = node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
+    const size =
+      node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
     return { kind, size, mtimeMs: node.mtimeMs, dev: DEV, ino: node.ino };
   }
 
@@ -271,10 +293,18 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
       enter('readdir', filePath);
       const { node } = lookup(filePath, 'readdir', true);
       if (node.type !== 'dir') throw fsError('ENOTDIR', 'readdir', filePath);
-      const entries = [...node.children.values()].map(({ name, node: child }) => ({ name, kind: info(child).kind }));
+      const entries = [...node.children.values()].map(({ name, node: child }) => ({
+        name,
+        kind: info(child).kind,
+      }));
       if (options.listOrder === undefined) return entries;
       const byName = new Map(entries.map((entry) => [entry.name, entry]));
-      return options.listOrder(entries.map((entry) => entry.name), absolute(filePath)).flatMap((name) => byName.get(name) ?? []);
+      return options
+        .listOrder(
+          entries.map((entry) => entry.name),
+          absolute(filePath),
+        )
+        .flatMap((name) => byName.get(name) ?? []);
     },
     readFile(filePath, readOptions: ReadOptions): ReadResult {
       enter('readFile', filePath);
@@ -286,7 +316,11 @@ export function createMemoryFileSystem(tree: MemoryTree = {}, options: MemoryFil
       }
       const maxBytes = Math.max(0, readOptions.maxBytes);
       const truncated = node.data.byteLength > maxBytes;
-      return { bytes: truncated ? node.data.slice(0, maxBytes) : node.data.slice(), truncated, info: info(node) };
+      return {
+        bytes: truncated ? node.data.slice(0, maxBytes) : node.data.slice(),
+        truncated,
+        info: info(node),
+      };
     },
   };
   for (const [filePath, spec] of Object.entries(tree)) set(filePath, spec);

@@ -3,12 +3,27 @@ import { escapeXmlText } from '../render/escape.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { DEFAULT_FRAGMENTS, renderFragment, type FragmentName, type FragmentVariables } from './fragments.js';
 import { renderMcpSection, type McpServerInfo } from './mcp.js';
-import { operatingSystemName, probeRipgrep, terminalEnvironment, type RuntimeFacts } from './runtime-facts.js';
+import {
+  operatingSystemName,
+  probeRipgrep,
+  terminalEnvironment,
+  type RuntimeFacts,
+} from './runtime-facts.js';
 import { renderSkillsSection, type Skill } from './skills.js';
 import { DEFAULT_SKILL_LOADERS, renderToolSection, type ToolSpec } from './tools.js';
 
 /** Section names, in the fixed order they appear: most stable first, environment last. */
-export const SECTION_ORDER = Object.freeze(['identity', 'base', 'tools', 'guidelines', 'subagents', 'skills', 'mcp', 'project', 'environment'] as const);
+export const SECTION_ORDER = Object.freeze([
+  'identity',
+  'base',
+  'tools',
+  'guidelines',
+  'subagents',
+  'skills',
+  'mcp',
+  'project',
+  'environment',
+] as const);
 
 /** The name of a prompt section. */
 export type SectionName = (typeof SECTION_ORDER)[number];
@@ -46,7 +61,8 @@ export interface BuildPromptOptions {
   /** Add a short note listing conflicts ctxfiles noticed in the project files. Default true. */
   readonly conflictNotes?: boolean | undefined;
   /** Facts for the environment section. `date` defaults to today (YYYY-MM-DD), `cwd` to `''`. */
-  readonly environment?: { readonly date?: string | undefined; readonly cwd?: string | undefined } | undefined;
+  readonly environment?:
+    { readonly date?: string | undefined; readonly cwd?: string | undefined } | undefined;
   /** Runtime facts; each one not given is probed (ripgrep) or read (OS, terminal variables). */
   readonly facts?: Partial<RuntimeFacts> | undefined;
   /** Environment variables for the terminal fact. Default `process.env`. */
@@ -70,7 +86,12 @@ export interface SystemPrompt {
 }
 
 /** Diagnostic codes that reveal a conflict the prompt should mention. */
-export const CONFLICT_CODES: ReadonlySet<string> = new Set(['layer-replaced', 'candidate-shadowed', 'budget-dropped', 'budget-truncated']);
+export const CONFLICT_CODES: ReadonlySet<string> = new Set([
+  'layer-replaced',
+  'candidate-shadowed',
+  'budget-dropped',
+  'budget-truncated',
+]);
 
 /**
  * Assembles a system prompt in a fixed order, most stable first: identity (or a custom base),
@@ -81,7 +102,9 @@ export const CONFLICT_CODES: ReadonlySet<string> = new Set(['layer-replaced', 'c
  */
 export async function buildSystemPrompt(options: Readonly<BuildPromptOptions> = {}): Promise<SystemPrompt> {
   const fragments = options.fragments ?? DEFAULT_FRAGMENTS;
-  const tools = (options.tools ?? []).map((tool): ToolSpec => (typeof tool === 'string' ? { name: tool } : tool));
+  const tools = (options.tools ?? []).map((tool): ToolSpec =>
+    typeof tool === 'string' ? { name: tool } : tool,
+  );
   const toolNames = new Set(tools.map((tool) => tool.name));
   const variables = lazyVariables(options);
   const fragment = (name: FragmentName) => renderFragment(name, fragments[name], variables());
@@ -93,7 +116,9 @@ export async function buildSystemPrompt(options: Readonly<BuildPromptOptions> = 
   if (options.base === undefined) parts.push(['guidelines', fragment('guidelines')]);
   const subagents = options.subagents ?? [];
   if (subagents.length > 0) {
-    const lines = subagents.map((agent) => (agent.description ? `- ${agent.name}: ${agent.description}` : `- ${agent.name}`));
+    const lines = subagents.map((agent) =>
+      agent.description ? `- ${agent.name}: ${agent.description}` : `- ${agent.name}`,
+    );
     parts.push(['subagents', `<subagents>\n${escapeXmlText(lines.join('\n'))}\n</subagents>`]);
   }
   const loaders = options.skillLoaders ?? DEFAULT_SKILL_LOADERS;
@@ -108,18 +133,34 @@ export async function buildSystemPrompt(options: Readonly<BuildPromptOptions> = 
   const countTokens = await loadTokenCounter();
   const sections = kept.map(([name, text], index): PromptSection => {
     const withSeparator = text + (index === kept.length - 1 ? '\n' : '\n\n');
-    return { name, text: withSeparator, bytes: Buffer.byteLength(withSeparator, 'utf8'), tokens: countTokens(withSeparator) };
+    return {
+      name,
+      text: withSeparator,
+      bytes: Buffer.byteLength(withSeparator, 'utf8'),
+      tokens: countTokens(withSeparator),
+    };
   });
   return { text: sections.map((section) => section.text).join(''), sections };
 }
 
-function projectSection(options: Readonly<BuildPromptOptions>, fragment: (name: FragmentName) => string): string {
-  const project: ProjectContext | undefined = typeof options.project === 'string' ? { text: options.project } : options.project;
+function projectSection(
+  options: Readonly<BuildPromptOptions>,
+  fragment: (name: FragmentName) => string,
+): string {
+  const project: ProjectContext | undefined =
+    typeof options.project === 'string' ? { text: options.project } : options.project;
   if (project === undefined) return '';
   const blocks = [project.text, project.manifest ?? ''].filter((block) => block !== '');
-  const conflicts = options.conflictNotes === false ? [] : (project.diagnostics ?? []).filter((diagnostic) => CONFLICT_CODES.has(diagnostic.code));
+  const conflicts =
+    options.conflictNotes === false
+      ? []
+      : (project.diagnostics ?? []).filter((diagnostic) => CONFLICT_CODES.has(diagnostic.code));
   if (conflicts.length > 0) {
-    blocks.push(['Notes on the project files above:', ...conflicts.map((diagnostic) => `- ${diagnostic.message}`)].join('\n'));
+    blocks.push(
+      ['Notes on the project files above:', ...conflicts.map((diagnostic) => `- ${diagnostic.message}`)].join(
+        '\n',
+      ),
+    );
   }
   if (blocks.length === 0) return '';
   return [fragment('project'), ...blocks].join('\n\n');

@@ -83,8 +83,15 @@ export interface ExplainInput {
 export async function explain(prompt: SystemPrompt, result: ExplainInput): Promise<ExplainReport> {
   const totalTokens = (await loadTokenCounter())(prompt.text);
   const totalBytes = Buffer.byteLength(prompt.text, 'utf8');
-  const sections = prompt.sections.map((section) => ({ name: section.name, bytes: section.bytes, tokens: section.tokens, share: totalBytes === 0 ? 0 : section.bytes / totalBytes }));
-  const truncated = new Set(result.diagnostics.filter((d) => d.code === 'budget-truncated').map((d) => d.path));
+  const sections = prompt.sections.map((section) => ({
+    name: section.name,
+    bytes: section.bytes,
+    tokens: section.tokens,
+    share: totalBytes === 0 ? 0 : section.bytes / totalBytes,
+  }));
+  const truncated = new Set(
+    result.diagnostics.filter((d) => d.code === 'budget-truncated').map((d) => d.path),
+  );
   const files: ExplainFile[] = result.files.map((file) => ({
     path: file.path,
     layer: file.layer,
@@ -95,12 +102,29 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
   for (const diagnostic of result.diagnostics) {
     const outcome = OUTCOME_BY_CODE[diagnostic.code];
     if (outcome === undefined) continue;
-    files.push({ path: diagnostic.path ?? null, layer: diagnostic.layer ?? null, entry: diagnostic.entry ?? null, outcome, detail: diagnostic.message });
+    files.push({
+      path: diagnostic.path ?? null,
+      layer: diagnostic.layer ?? null,
+      entry: diagnostic.entry ?? null,
+      outcome,
+      detail: diagnostic.message,
+    });
   }
   for (const nested of result.nested) {
-    files.push({ path: nested.path, layer: 'nested', entry: null, outcome: 'manifest-only', detail: 'listed in the manifest; injected on first use of its directory' });
+    files.push({
+      path: nested.path,
+      layer: 'nested',
+      entry: null,
+      outcome: 'manifest-only',
+      detail: 'listed in the manifest; injected on first use of its directory',
+    });
   }
-  return { total: { bytes: totalBytes, tokens: totalTokens }, sections, files, diagnostics: result.diagnostics };
+  return {
+    total: { bytes: totalBytes, tokens: totalTokens },
+    sections,
+    files,
+    diagnostics: result.diagnostics,
+  };
 }
 
 /** The terminal view of a report: a bar per section, a table of files, the diagnostics. */
@@ -117,14 +141,17 @@ export function formatExplain(report: ExplainReport, workDir: string, width = 24
   }
   lines.push('', 'Context files:');
   if (report.files.length === 0) lines.push('  (none)');
-  const shown = (file: string | null) => (file === null ? '-' : isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
+  const shown = (file: string | null) =>
+    file === null ? '-' : isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
   for (const file of report.files) {
     const entry = file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`;
     lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
-    if (file.detail !== null && file.outcome !== 'manifest-only') lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);
+    if (file.detail !== null && file.outcome !== 'manifest-only')
+      lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);
   }
   lines.push('', 'Diagnostics:');
   if (report.diagnostics.length === 0) lines.push('  (none)');
-  for (const diagnostic of report.diagnostics) lines.push(`  ${diagnostic.level.padEnd(5)} ${diagnostic.code}: ${diagnostic.message}`);
+  for (const diagnostic of report.diagnostics)
+    lines.push(`  ${diagnostic.level.padEnd(5)} ${diagnostic.code}: ${diagnostic.message}`);
   return `${lines.join('\n')}\n`;
 }

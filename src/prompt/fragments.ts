@@ -50,7 +50,13 @@ export const DEFAULT_FRAGMENTS = Object.freeze({
 export type FragmentName = keyof typeof DEFAULT_FRAGMENTS;
 
 /** Variables a fragment may use, exactly as written (case-sensitive, no spaces inside braces). */
-export const FRAGMENT_VARIABLES = Object.freeze(['date', 'cwd', 'operating_system', 'terminal_environment', 'has_ripgrep'] as const);
+export const FRAGMENT_VARIABLES = Object.freeze([
+  'date',
+  'cwd',
+  'operating_system',
+  'terminal_environment',
+  'has_ripgrep',
+] as const);
 
 /** Values of {@link FRAGMENT_VARIABLES}. */
 export type FragmentVariables = Readonly<Record<(typeof FRAGMENT_VARIABLES)[number], string>>;
@@ -69,16 +75,28 @@ export function fragmentVariables(name: string, template: string): Set<string> {
   let index = template.indexOf('{{');
   while (index !== -1) {
     const close = template.indexOf('}}', index + 2);
-    const token = close === -1 ? template.slice(index, index + 40).split('\n')[0] ?? '{{' : template.slice(index, close + 2);
+    const token =
+      close === -1
+        ? (template.slice(index, index + 40).split('\n')[0] ?? '{{')
+        : template.slice(index, close + 2);
     const inner = close === -1 ? null : template.slice(index + 2, close);
     if (inner === null || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) {
-      throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": malformed variable ${token} (write {{name}}: no spaces, a closing "}}")`);
+      throw new CtxfilesError(
+        'prompt-fragment-invalid',
+        `fragment "${name}": malformed variable ${token} (write {{name}}: no spaces, a closing "}}")`,
+      );
     }
     if (UNSUPPORTED.has(inner)) {
-      throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": ${token} is not supported; the tool list is built from the active tools`);
+      throw new CtxfilesError(
+        'prompt-fragment-invalid',
+        `fragment "${name}": ${token} is not supported; the tool list is built from the active tools`,
+      );
     }
     if (!(FRAGMENT_VARIABLES as readonly string[]).includes(inner)) {
-      throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": unknown variable ${token}. Known variables: ${FRAGMENT_VARIABLES.join(', ')}.`);
+      throw new CtxfilesError(
+        'prompt-fragment-invalid',
+        `fragment "${name}": unknown variable ${token}. Known variables: ${FRAGMENT_VARIABLES.join(', ')}.`,
+      );
     }
     used.add(inner);
     index = template.indexOf('{{', close + 2);
@@ -92,7 +110,9 @@ export function fragmentVariables(name: string, template: string): Set<string> {
  */
 export function renderFragment(name: string, template: string, variables: FragmentVariables): string {
   fragmentVariables(name, template);
-  return template.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (_token, variable: string) => escapeXmlText(variables[variable as keyof FragmentVariables]));
+  return template.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (_token, variable: string) =>
+    escapeXmlText(variables[variable as keyof FragmentVariables]),
+  );
 }
 
 /**
@@ -107,11 +127,16 @@ export function loadFragments(fs: FileSystem, dir: string | undefined): Record<F
       const file = path.join(dir, `${name}.md`);
       try {
         const decoded = decodeText(fs.readFile(fs.realpath(file), { maxBytes: 262_144 }).bytes);
-        if (!decoded.ok) throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": ${file} is not text`);
+        if (!decoded.ok)
+          throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": ${file} is not text`);
         fragments[name] = decoded.text.replace(/\r?\n$/, '');
       } catch (error) {
         if (error instanceof CtxfilesError) throw error;
-        if (!isAbsent(error)) throw new CtxfilesError('prompt-fragment-invalid', `fragment "${name}": ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})`);
+        if (!isAbsent(error))
+          throw new CtxfilesError(
+            'prompt-fragment-invalid',
+            `fragment "${name}": ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})`,
+          );
       }
     }
     fragmentVariables(name, fragments[name]);

@@ -28,7 +28,10 @@ export function renderMcpSection(servers: readonly McpServerInfo[]): string {
     .filter((server) => server.status === 'ready' && server.toolCount > 0)
     .map((server) => {
       const summary = summarize(server.instructions);
-      const name = server.name !== undefined && server.name !== '' && server.name !== server.id ? ` (${server.name})` : '';
+      const name =
+        server.name !== undefined && server.name !== '' && server.name !== server.id
+          ? ` (${server.name})`
+          : '';
       return `- ${server.id}${name}, access: ${server.access ?? 'codemode'}${summary === '' ? '' : `: ${summary}`}`;
     });
   return lines.length === 0 ? '' : `<mcp_servers>\n${escapeXmlText(lines.join('\n'))}\n</mcp_servers>`;
@@ -37,7 +40,13 @@ export function renderMcpSection(servers: readonly McpServerInfo[]): string {
 /** The first non-empty line, trimmed and cut to {@link MCP_SUMMARY_CHARS} code points plus `…`. */
 export function summarize(instructions: string | undefined): string {
   if (instructions === undefined) return '';
-  const line = instructions.split(/\r?\n/).map((entry) => entry.trim()).find((entry) => entry !== '') ?? '';
+  const line =
+    instructions
+      .split(/\r?\n/)
+      .map((entry) => entry.trim())
+      .find((entry) => entry !== '') ?? '';
   const chars = Array.from(line.replace(/[\u0000-\u001f\u007f]/g, ' '));
-  return chars.length <= MCP_SUMMARY_CHARS ? chars.join('') : `${chars.slice(0, MCP_SUMMARY_CHARS).join('')}…`;
+  return chars.length <= MCP_SUMMARY_CHARS
+    ? chars.join('')
+    : `${chars.slice(0, MCP_SUMMARY_CHARS).join('')}…`;
 }

@@ -7,7 +7,15 @@ export interface RuntimeFacts {
   readonly terminal_environment: string;
 }
 
-const OS_NAMES: Readonly<Record<string, string>> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', sunos: 'SunOS', aix: 'AIX' };
+const OS_NAMES: Readonly<Record<string, string>> = {
+  linux: 'Linux',
+  darwin: 'macOS',
+  win32: 'Windows',
+  freebsd: 'FreeBSD',
+  openbsd: 'OpenBSD',
+  sunos: 'SunOS',
+  aix: 'AIX',
+};
 
 let ripgrep: string | undefined;
 
@@ -44,6 +52,13 @@ export function terminalEnvironment(env: Readonly<Record<string, string | undefi
 }
 
 /** The facts of this machine and environment. */
-export function runtimeFacts(env: Readonly<Record<string, string | undefined>>, platform: string): RuntimeFacts {
-  return { has_ripgrep: probeRipgrep(), operating_system: operatingSystemName(platform), terminal_environment: terminalEnvironment(env) };
+export function runtimeFacts(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: string,
+): RuntimeFacts {
+  return {
+    has_ripgrep: probeRipgrep(),
+    operating_system: operatingSystemName(platform),
+    terminal_environment: terminalEnvironment(env),
+  };
 }

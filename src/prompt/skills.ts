@@ -41,7 +41,13 @@ export function discoverSkills(fs: FileSystem, roots: readonly string[]): SkillC
     try {
       realRoot = fs.realpath(root);
     } catch (error) {
-      if (!isAbsent(error)) diagnostics.push({ level: 'warn', code: 'unreadable', message: `skills root ${root} cannot be used (${errorCode(error)})`, path: root });
+      if (!isAbsent(error))
+        diagnostics.push({
+          level: 'warn',
+          code: 'unreadable',
+          message: `skills root ${root} cannot be used (${errorCode(error)})`,
+          path: root,
+        });
       continue;
     }
     for (const dir of skillDirectories(fs, realRoot, diagnostics)) {
@@ -49,16 +55,29 @@ export function discoverSkills(fs: FileSystem, roots: readonly string[]): SkillC
       if (skill !== null) byName.set(skill.name, skill);
     }
   }
-  return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), diagnostics };
+  return {
+    skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    diagnostics,
+  };
 }
 
 function skillDirectories(fs: FileSystem, root: string, diagnostics: Diagnostic[]): string[] {
   const found: string[] = [];
   const list = (dir: string) => {
     try {
-      return fs.readdir(dir).filter((entry) => (entry.kind === 'directory' || entry.kind === 'symlink') && !entry.name.startsWith('.'));
+      return fs
+        .readdir(dir)
+        .filter(
+          (entry) => (entry.kind === 'directory' || entry.kind === 'symlink') && !entry.name.startsWith('.'),
+        );
     } catch (error) {
-      if (!isAbsent(error)) diagnostics.push({ level: 'warn', code: 'unreadable', message: `${dir} cannot be listed (${errorCode(error)})`, path: dir });
+      if (!isAbsent(error))
+        diagnostics.push({
+          level: 'warn',
+          code: 'unreadable',
+          message: `${dir} cannot be listed (${errorCode(error)})`,
+          path: dir,
+        });
       return [];
     }
   };
@@ -81,7 +100,9 @@ function readSkillFile(fs: FileSystem, root: string, dir: string, diagnostics: D
   const text = readInside(fs, root, file, diagnostics);
   if (text === null) return null;
   const { data } = parseFrontmatter(text);
-  const name = clean(typeof data['name'] === 'string' && data['name'].trim() !== '' ? data['name'] : path.basename(dir));
+  const name = clean(
+    typeof data['name'] === 'string' && data['name'].trim() !== '' ? data['name'] : path.basename(dir),
+  );
   const description = typeof data['description'] === 'string' ? clean(data['description']) : '';
   let realDir: string;
   try {
@@ -97,39 +118,71 @@ function readInside(fs: FileSystem, root: string, file: string, diagnostics: Dia
   try {
     const real = fs.realpath(file);
     if (!isInside(root, real)) {
-      diagnostics.push({ level: 'warn', code: 'symlink-outside-workdir', message: `${file} leads to ${real}, outside its skills root, and is skipped`, path: file });
+      diagnostics.push({
+        level: 'warn',
+        code: 'symlink-outside-workdir',
+        message: `${file} leads to ${real}, outside its skills root, and is skipped`,
+        path: file,
+      });
       return null;
     }
     const info = fs.stat(real);
     if (info.kind !== 'file') {
-      diagnostics.push({ level: 'warn', code: 'not-regular', message: `${file} is not a regular file`, path: file });
+      diagnostics.push({
+        level: 'warn',
+        code: 'not-regular',
+        message: `${file} is not a regular file`,
+        path: file,
+      });
       return null;
     }
     const result = fs.readFile(real, { maxBytes: MAX_SKILL_BYTES, expect: info });
     if (result.truncated) {
-      diagnostics.push({ level: 'warn', code: 'too-large', message: `${file} is larger than ${MAX_SKILL_BYTES} bytes and is skipped`, path: file });
+      diagnostics.push({
+        level: 'warn',
+        code: 'too-large',
+        message: `${file} is larger than ${MAX_SKILL_BYTES} bytes and is skipped`,
+        path: file,
+      });
       return null;
     }
     const decoded = decodeText(result.bytes);
     if (!decoded.ok) {
-      diagnostics.push({ level: 'warn', code: 'binary', message: `${file} looks binary and is skipped`, path: file });
+      diagnostics.push({
+        level: 'warn',
+        code: 'binary',
+        message: `${file} looks binary and is skipped`,
+        path: file,
+      });
       return null;
     }
     return decoded.text;
   } catch (error) {
-    diagnostics.push({ level: isAbsent(error) ? 'debug' : 'warn', code: isAbsent(error) ? 'missing' : 'unreadable', message: `${file} cannot be read (${errorCode(error)})`, path: file });
+    diagnostics.push({
+      level: isAbsent(error) ? 'debug' : 'warn',
+      code: isAbsent(error) ? 'missing' : 'unreadable',
+      message: `${file} cannot be read (${errorCode(error)})`,
+      path: file,
+    });
     return null;
   }
 }
 
 /** The outcome of {@link readSkill}. */
-export type SkillRead = { readonly ok: true; readonly path: string; readonly text: string } | { readonly ok: false; readonly error: string };
+export type SkillRead =
+  | { readonly ok: true; readonly path: string; readonly text: string }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * Reads `skill://<name>/<relativePath>` (default `SKILL.md`): the path must be a plain relative
  * path that stays inside the skill's directory, symlinks resolved. Never throws.
  */
-export function readSkill(fs: FileSystem, catalog: SkillCatalog, name: string, relativePath = 'SKILL.md'): SkillRead {
+export function readSkill(
+  fs: FileSystem,
+  catalog: SkillCatalog,
+  name: string,
+  relativePath = 'SKILL.md',
+): SkillRead {
   const skill = catalog.skills.find((entry) => entry.name === name);
   if (skill === undefined) return { ok: false, error: `unknown skill "${name}"` };
   const uri = `skill://${name}/${relativePath}`;
@@ -138,7 +191,8 @@ export function readSkill(fs: FileSystem, catalog: SkillCatalog, name: string, r
   const diagnostics: Diagnostic[] = [];
   const file = located.path;
   const text = readInside(fs, skill.dir, file, diagnostics);
-  if (text === null) return { ok: false, error: diagnostics[0]?.message ?? `skill://${name}/${relativePath} cannot be read` };
+  if (text === null)
+    return { ok: false, error: diagnostics[0]?.message ?? `skill://${name}/${relativePath} cannot be read` };
   return { ok: true, path: file, text };
 }
 
@@ -146,7 +200,10 @@ export function readSkill(fs: FileSystem, catalog: SkillCatalog, name: string, r
 export function parseSkillUri(uri: string): { name: string; relativePath: string | undefined } | null {
   const match = /^skill:\/\/([^/]+)(?:\/(.*))?$/.exec(uri);
   if (match === null) return null;
-  return { name: match[1] as string, relativePath: match[2] === undefined || match[2] === '' ? undefined : match[2] };
+  return {
+    name: match[1] as string,
+    relativePath: match[2] === undefined || match[2] === '' ? undefined : match[2],
+  };
 }
 
 /**
@@ -154,10 +211,18 @@ export function parseSkillUri(uri: string): { name: string; relativePath: string
  * descriptions only). An empty catalog says that no skills are available.
  */
 export function renderSkillsSection(rules: string, skills: readonly Skill[]): string {
-  const lines = skills.length === 0 ? ['No skills are available in this session.'] : skills.map((skill) => (skill.description === '' ? `- ${skill.name}` : `- ${skill.name}: ${skill.description}`));
+  const lines =
+    skills.length === 0
+      ? ['No skills are available in this session.']
+      : skills.map((skill) =>
+          skill.description === '' ? `- ${skill.name}` : `- ${skill.name}: ${skill.description}`,
+        );
   return `<skills>\n${escapeXmlText([rules, '', ...lines].join('\n'))}\n</skills>`;
 }
 
 function clean(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

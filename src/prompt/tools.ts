@@ -37,17 +37,22 @@ export function renderToolSection(tools: readonly ToolSpec[]): string {
   const names = tools.map((tool) => tool.name);
   const parts = [`<tools>${escapeXmlText(JSON.stringify(names))}</tools>`];
   const guidance = tools.flatMap((tool) => {
-    const text = tool.guidance ?? (Object.hasOwn(BUNDLED_TOOL_GUIDANCE, tool.name) ? BUNDLED_TOOL_GUIDANCE[tool.name] : undefined);
+    const text =
+      tool.guidance ??
+      (Object.hasOwn(BUNDLED_TOOL_GUIDANCE, tool.name) ? BUNDLED_TOOL_GUIDANCE[tool.name] : undefined);
     return text === undefined || text === '' ? [] : [`- ${tool.name}: ${text}`];
   });
-  if (guidance.length > 0) parts.push(`<tool_guidance>\n${escapeXmlText(guidance.join('\n'))}\n</tool_guidance>`);
+  if (guidance.length > 0)
+    parts.push(`<tool_guidance>\n${escapeXmlText(guidance.join('\n'))}\n</tool_guidance>`);
   const rules = [
     'Call tools by the exact names in the `name` field of the tool declarations, in replies and in calls alike; do not add or strip prefixes such as `functions.`, and keep a prefix a name already has.',
     'The declarations of this request are the only list of available tools. When asked what you can use, list those and nothing else; earlier messages and assumed wrappers do not count.',
     'Tool calls run one after another. There is no implicit wrapper that runs calls in parallel.',
   ];
   if (!names.includes('multi_tool_use.parallel')) {
-    rules.push('`multi_tool_use.parallel` is not available in this session, even if an earlier reply said it was.');
+    rules.push(
+      '`multi_tool_use.parallel` is not available in this session, even if an earlier reply said it was.',
+    );
   }
   if (names.includes('codemode')) {
     rules.push(

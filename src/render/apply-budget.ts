@@ -20,7 +20,14 @@ export interface BudgetResult {
 }
 
 /** How broad each layer is: broader files are dropped first. */
-const BREADTH: Readonly<Record<string, number>> = { extra: 0, user: 1, chain: 2, global: 3, agent: 4, step: 5 };
+const BREADTH: Readonly<Record<string, number>> = {
+  extra: 0,
+  user: 1,
+  chain: 2,
+  global: 3,
+  agent: 4,
+  step: 5,
+};
 
 /**
  * Renders `files` so that `fits(text)` holds (DESIGN §7). The most specific files are kept: whole
@@ -30,21 +37,36 @@ const BREADTH: Readonly<Record<string, number>> = { extra: 0, user: 1, chain: 2,
  * so no escape is ever split). A visible notice names what was left out and what was cut. When
  * not even the notice fits, the result is the empty string.
  */
-export function applyBudget(format: Format, files: readonly BudgetFile[], context: RenderContext, fits: (text: string) => boolean): BudgetResult {
+export function applyBudget(
+  format: Format,
+  files: readonly BudgetFile[],
+  context: RenderContext,
+  fits: (text: string) => boolean,
+): BudgetResult {
   const full = renderFormat(format, files, context);
   if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null };
 
   const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
   const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
     const parts = [context.wording.budgetNotice];
-    if (dropped.length > 0) parts.push(short ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.` : `Left out: ${dropped.map(show).join(', ')}.`);
+    if (dropped.length > 0)
+      parts.push(
+        short
+          ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.`
+          : `Left out: ${dropped.map(show).join(', ')}.`,
+      );
     if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
     return parts.join(' ');
   };
 
   const order = files
     .map((file, index) => ({ file, index }))
-    .sort((a, b) => (BREADTH[a.file.layer] ?? 3) - (BREADTH[b.file.layer] ?? 3) || (a.file.depth ?? 0) - (b.file.depth ?? 0) || a.index - b.index);
+    .sort(
+      (a, b) =>
+        (BREADTH[a.file.layer] ?? 3) - (BREADTH[b.file.layer] ?? 3) ||
+        (a.file.depth ?? 0) - (b.file.depth ?? 0) ||
+        a.index - b.index,
+    );
   const droppedIndexes = new Set<number>();
   const dropped: string[] = [];
   for (const { file, index } of order.slice(0, -1)) {

@@ -6,7 +6,9 @@ import { isInside } from '../fs/contain.js';
  * with the home directory written as `~`.
  */
 export function displayPath(file: string, workDir: string, homeDir: string): string {
-  if (file !== workDir && isInside(workDir, file)) return path.relative(workDir, file).split(path.sep).join('/');
-  if (homeDir !== '' && homeDir !== '/' && file !== homeDir && isInside(homeDir, file)) return `~/${path.relative(homeDir, file).split(path.sep).join('/')}`;
+  if (file !== workDir && isInside(workDir, file))
+    return path.relative(workDir, file).split(path.sep).join('/');
+  if (homeDir !== '' && homeDir !== '/' && file !== homeDir && isInside(homeDir, file))
+    return `~/${path.relative(homeDir, file).split(path.sep).join('/')}`;
   return file;
 }

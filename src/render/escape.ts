@@ -25,17 +25,35 @@ export function escapeXmlAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITY[char] as string);
 }
 
-const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const ENTITY: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 
 /** Undoes {@link escapeXmlText} and {@link escapeXmlAttribute}. */
 export function unescapeXml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_match, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] as string);
+  return text.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_match, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] as string,
+  );
 }
 
 /** Line headers that structure `reminder` frames; file text may not start a line with one. */
-export const REMINDER_HEADERS = ['Instructions from:', 'Additional instructions from:', 'Updated instructions from:', 'Previously from:', 'Instructions removed:'] as const;
+export const REMINDER_HEADERS = [
+  'Instructions from:',
+  'Additional instructions from:',
+  'Updated instructions from:',
+  'Previously from:',
+  'Instructions removed:',
+] as const;
 
-const HEADER_LINE = new RegExp(`^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gm');
+const HEADER_LINE = new RegExp(
+  `^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
+  'gm',
+);
 const ESCAPED_REMINDER_TAG = /&((?:amp;)*)lt;(?=\s*\/?\s*system-reminder)/gi;
 
 /**
@@ -68,5 +86,7 @@ export function escapeHeaderPath(file: string): string {
 
 /** Undoes {@link escapeHeaderPath}. */
 export function unescapeHeaderPath(file: string): string {
-  return file.replace(/\\(\\|u[0-9a-f]{4})/g, (_match, code: string) => (code === '\\' ? '\\' : String.fromCharCode(Number.parseInt(code.slice(1), 16))));
+  return file.replace(/\\(\\|u[0-9a-f]{4})/g, (_match, code: string) =>
+    code === '\\' ? '\\' : String.fromCharCode(Number.parseInt(code.slice(1), 16)),
+  );
 }

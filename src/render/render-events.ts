@@ -6,7 +6,12 @@ import { withoutFinalNewline } from './render-formats.js';
 /** Something a session reports in a tool result (DESIGN §7). */
 export type InstructionEvent =
   | { readonly kind: 'new'; readonly path: string; readonly dir: string; readonly text: string }
-  | { readonly kind: 'updated'; readonly path: string; readonly text: string; readonly previousPath?: string | undefined }
+  | {
+      readonly kind: 'updated';
+      readonly path: string;
+      readonly text: string;
+      readonly previousPath?: string | undefined;
+    }
   | { readonly kind: 'removed'; readonly path: string };
 
 /** Paths and wording for event frames. */
@@ -30,12 +35,20 @@ export function renderEvent(event: InstructionEvent, context: EventContext): str
   switch (event.kind) {
     case 'new': {
       const dir = displayPath(event.dir, context.workDir, context.homeDir);
-      parts = [`Additional instructions from: ${show(event.path)}`, escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)), escapeReminderText(withoutFinalNewline(event.text))];
+      parts = [
+        `Additional instructions from: ${show(event.path)}`,
+        escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)),
+        escapeReminderText(withoutFinalNewline(event.text)),
+      ];
       break;
     }
     case 'updated': {
       const header = `Updated instructions from: ${show(event.path)}${event.previousPath === undefined ? '' : `\nPreviously from: ${show(event.previousPath)}`}`;
-      parts = [header, escapeReminderText(context.wording.updatedNote), escapeReminderText(withoutFinalNewline(event.text))];
+      parts = [
+        header,
+        escapeReminderText(context.wording.updatedNote),
+        escapeReminderText(withoutFinalNewline(event.text)),
+      ];
       break;
     }
     case 'removed':

@@ -22,7 +22,12 @@ export interface RenderContext {
  * the format's preamble (the budget uses it). No files and no notice → the empty string, except
  * `magi`, which then says that no instruction files were found.
  */
-export function renderFormat(format: Format, files: readonly RenderFile[], context: RenderContext, notice?: string): string {
+export function renderFormat(
+  format: Format,
+  files: readonly RenderFile[],
+  context: RenderContext,
+  notice?: string,
+): string {
   switch (format) {
     case 'opencode':
       return renderOpencode(files, notice);
@@ -43,19 +48,31 @@ function renderXml(files: readonly RenderFile[], context: RenderContext, notice:
     const shown = escapeXmlAttribute(displayPath(file.path, context.workDir, context.homeDir));
     return `<project_instructions path="${shown}">\n${text}${text.endsWith('\n') ? '' : '\n'}</project_instructions>`;
   });
-  return ['<project_context>', ...(notice === undefined ? [] : [escapeXmlText(notice)]), ...blocks, '</project_context>'].join('\n');
+  return [
+    '<project_context>',
+    ...(notice === undefined ? [] : [escapeXmlText(notice)]),
+    ...blocks,
+    '</project_context>',
+  ].join('\n');
 }
 
 /**
  * One `<system-reminder>` frame: a preamble, then `Instructions from: <path>`, a blank line and the
  * text per file (one final newline of the text is dropped).
  */
-function renderReminder(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
+function renderReminder(
+  files: readonly RenderFile[],
+  context: RenderContext,
+  notice: string | undefined,
+): string {
   if (files.length === 0 && notice === undefined) return '';
   const parts = [escapeReminderText(context.wording.reminderIntro)];
   if (notice !== undefined) parts.push(escapeReminderText(notice));
   for (const file of files) {
-    parts.push(`Instructions from: ${escapeHeaderPath(displayPath(file.path, context.workDir, context.homeDir))}`, escapeReminderText(withoutFinalNewline(file.text)));
+    parts.push(
+      `Instructions from: ${escapeHeaderPath(displayPath(file.path, context.workDir, context.homeDir))}`,
+      escapeReminderText(withoutFinalNewline(file.text)),
+    );
   }
   return `<system-reminder>\n${parts.join('\n\n')}\n</system-reminder>`;
 }
@@ -66,8 +83,20 @@ export function withoutFinalNewline(text: string): string {
 }
 
 /** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped. */
-function renderMagi(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
+function renderMagi(
+  files: readonly RenderFile[],
+  context: RenderContext,
+  notice: string | undefined,
+): string {
   if (files.length === 0 && notice === undefined) return context.wording.magiEmpty;
-  const blocks = files.map((file) => `<Context File=${file.path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`);
-  return ['<Additional-Context-Files>', context.wording.magiIntro, ...(notice === undefined ? [] : [notice]), ...blocks, '</Additional-Context-Files>'].join('\n');
+  const blocks = files.map(
+    (file) => `<Context File=${file.path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`,
+  );
+  return [
+    '<Additional-Context-Files>',
+    context.wording.magiIntro,
+    ...(notice === undefined ? [] : [notice]),
+    ...blocks,
+    '</Additional-Context-Files>',
+  ].join('\n');
 }

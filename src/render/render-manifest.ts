@@ -29,8 +29,15 @@ export interface ManifestOptions {
 export function renderManifest(entries: readonly ManifestEntry[], options: ManifestOptions): string {
   if (entries.length === 0) return '';
   const head = [MANIFEST_HEADING, MANIFEST_INTRO];
-  const tail = options.truncatedAt === undefined ? [] : [`The discovery walk stopped at ${options.truncatedAt} files; more may exist.`];
-  const full = [...head, ...entries.map((entry) => (entry.label === '' ? `- ${entry.path}` : `- ${entry.path}: ${entry.label}`)), ...tail].join('\n');
+  const tail =
+    options.truncatedAt === undefined
+      ? []
+      : [`The discovery walk stopped at ${options.truncatedAt} files; more may exist.`];
+  const full = [
+    ...head,
+    ...entries.map((entry) => (entry.label === '' ? `- ${entry.path}` : `- ${entry.path}: ${entry.label}`)),
+    ...tail,
+  ].join('\n');
   if (byteLength(full) <= options.maxBytes) return full;
   const pathsOnly = [...head, ...entries.map((entry) => `- ${entry.path}`), ...tail].join('\n');
   if (byteLength(pathsOnly) <= options.maxBytes) return pathsOnly;

@@ -20,15 +20,44 @@ export interface SourceOptions {
  * order within a layer), then the extra files. A file appears once, at its first occurrence
  * (device and inode). Every fault is a diagnostic.
  */
-export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPlan, options: SourceOptions, diagnostics: Diagnostic[]): ContextFile[] {
+export function collectFiles(
+  fs: FileSystem,
+  workDir: string,
+  plan: ResolutionPlan,
+  options: SourceOptions,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
   const { instructions, homeDir } = options;
   const ordered: Candidate[] = [];
-  if (instructions.userFile !== null) ordered.push(...userCandidate(fs, expandHome(instructions.userFile, homeDir), instructions.userFile, 'user', diagnostics));
+  if (instructions.userFile !== null)
+    ordered.push(
+      ...userCandidate(
+        fs,
+        expandHome(instructions.userFile, homeDir),
+        instructions.userFile,
+        'user',
+        diagnostics,
+      ),
+    );
   if (instructions.walk !== 'off') {
-    const chain = walkChain(fs, { workDir, walk: instructions.walk, projectRootMarkers: instructions.projectRootMarkers, candidates: instructions.candidates });
+    const chain = walkChain(fs, {
+      workDir,
+      walk: instructions.walk,
+      projectRootMarkers: instructions.projectRootMarkers,
+      candidates: instructions.candidates,
+    });
     diagnostics.push(...chain.diagnostics);
     for (const file of chain.files) {
-      ordered.push({ path: file.path, realPath: file.path, source: 'chain', layer: 'chain', entry: file.candidate, depth: file.depth, identity: identityOf(file.info), info: file.info });
+      ordered.push({
+        path: file.path,
+        realPath: file.path,
+        source: 'chain',
+        layer: 'chain',
+        entry: file.candidate,
+        depth: file.depth,
+        identity: identityOf(file.info),
+        info: file.info,
+      });
     }
   }
   for (const layer of plan.layers) {
@@ -39,7 +68,8 @@ export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPl
     layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
     ordered.push(...layerFiles);
   }
-  for (const extra of instructions.extraFiles) ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
+  for (const extra of instructions.extraFiles)
+    ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, workDir, plan, kept, diagnostics);
@@ -55,12 +85,20 @@ export function collectFiles(fs: FileSystem, workDir: string, plan: ResolutionPl
  * A `replace` layer silently keeps out the files of the layers below it; say which ones (an
  * `info` diagnostic `layer-replaced` per replaced layer that would have contributed files).
  */
-function reportReplaced(fs: FileSystem, workDir: string, plan: ResolutionPlan, kept: readonly Candidate[], diagnostics: Diagnostic[]): void {
+function reportReplaced(
+  fs: FileSystem,
+  workDir: string,
+  plan: ResolutionPlan,
+  kept: readonly Candidate[],
+  diagnostics: Diagnostic[],
+): void {
   const included = new Set(kept.map((candidate) => candidate.identity));
   for (const layer of plan.replaced) {
     const scratch: Diagnostic[] = [];
     const left = layer.entries
-      .flatMap(({ entry, expanded }) => expandEntry({ fs, workDir, diagnostics: scratch }, layer.name, entry, expanded))
+      .flatMap(({ entry, expanded }) =>
+        expandEntry({ fs, workDir, diagnostics: scratch }, layer.name, entry, expanded),
+      )
       .filter((candidate) => !included.has(candidate.identity))
       .map((candidate) => path.relative(workDir, candidate.path))
       .sort(compareCodeUnits);
@@ -82,19 +120,48 @@ export function expandHome(value: string, homeDir: string): string {
 }
 
 /** User and extra files belong to the person running the agent: symlinks are followed. */
-function userCandidate(fs: FileSystem, file: string, entry: string, kind: 'user' | 'extra', diagnostics: Diagnostic[]): Candidate[] {
+function userCandidate(
+  fs: FileSystem,
+  file: string,
+  entry: string,
+  kind: 'user' | 'extra',
+  diagnostics: Diagnostic[],
+): Candidate[] {
   const where = { layer: kind, entry, path: file };
   try {
     const realPath = fs.realpath(file);
     const info = fs.stat(realPath);
     if (info.kind !== 'file') {
-      diagnostics.push({ level: 'warn', code: 'not-regular', message: `${file} is a ${info.kind}, not a regular file`, ...where });
+      diagnostics.push({
+        level: 'warn',
+        code: 'not-regular',
+        message: `${file} is a ${info.kind}, not a regular file`,
+        ...where,
+      });
       return [];
     }
-    return [{ path: file, realPath, source: kind, layer: kind, entry, depth: null, identity: identityOf(info), info }];
+    return [
+      {
+        path: file,
+        realPath,
+        source: kind,
+        layer: kind,
+        entry,
+        depth: null,
+        identity: identityOf(info),
+        info,
+      },
+    ];
   } catch (error) {
-    if (isAbsent(error)) diagnostics.push({ level: 'debug', code: 'missing', message: `${file} does not exist`, ...where });
-    else diagnostics.push({ level: 'warn', code: 'unreadable', message: `${file} cannot be read (${errorCode(error)})`, ...where });
+    if (isAbsent(error))
+      diagnostics.push({ level: 'debug', code: 'missing', message: `${file} does not exist`, ...where });
+    else
+      diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${file} cannot be read (${errorCode(error)})`,
+        ...where,
+      });
     return [];
   }
 }
@@ -106,7 +173,11 @@ export function dedupe(candidates: readonly Candidate[], diagnostics: Diagnostic
   for (const candidate of candidates) {
     const first = seen.get(candidate.identity);
     if (first !== undefined) {
-      if (first.path !== candidate.path || first.layer !== candidate.layer || first.entry !== candidate.entry) {
+      if (
+        first.path !== candidate.path ||
+        first.layer !== candidate.layer ||
+        first.entry !== candidate.entry
+      ) {
         diagnostics.push({
           level: 'debug',
           code: 'deduped',

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { hasControlCharacter, realInside, resolveInside, type Contained, type NotContained } from '../fs/contain.js';
+import {
+  hasControlCharacter,
+  realInside,
+  resolveInside,
+  type Contained,
+  type NotContained,
+} from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { LayerName } from './precedence.js';
 
@@ -53,7 +59,12 @@ export interface ExpandContext {
  * dir. A trailing `/` inlines every regular file below the directory. Missing files are skipped
  * with a `debug` diagnostic; every other fault is a `warn` diagnostic. Never throws.
  */
-export function expandEntry(context: ExpandContext, layer: LayerName, entry: string, expanded: string): Candidate[] {
+export function expandEntry(
+  context: ExpandContext,
+  layer: LayerName,
+  entry: string,
+  expanded: string,
+): Candidate[] {
   const { diagnostics, workDir } = context;
   const report = (level: Diagnostic['level'], code: string, message: string, at?: string) =>
     diagnostics.push({ level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) });
@@ -67,7 +78,12 @@ export function expandEntry(context: ExpandContext, layer: LayerName, entry: str
   const wantsDirectory = expanded.endsWith('/');
   if (located.info.kind === 'directory') {
     if (!wantsDirectory) {
-      report('debug', 'is-directory', `${joined} is a directory; add a trailing "/" to inline the files below it`, joined);
+      report(
+        'debug',
+        'is-directory',
+        `${joined} is a directory; add a trailing "/" to inline the files below it`,
+        joined,
+      );
       return [];
     }
     return walkDirectory(context, layer, entry, joined, located, report);
@@ -85,7 +101,14 @@ export function expandEntry(context: ExpandContext, layer: LayerName, entry: str
 
 type Report = (level: Diagnostic['level'], code: string, message: string, at?: string) => void;
 
-function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, start: string, startInfo: Contained, report: Report): Candidate[] {
+function walkDirectory(
+  context: ExpandContext,
+  layer: LayerName,
+  entry: string,
+  start: string,
+  startInfo: Contained,
+  report: Report,
+): Candidate[] {
   const found: Candidate[] = [];
   // Directories are identified by device and inode, so no symlink loop is walked twice.
   const visited = new Set<string>([identityOf(startInfo.info)]);
@@ -96,25 +119,37 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
     const { dir, real } = pending.pop() as { dir: string; real: string };
     dirs += 1;
     if (dirs > MAX_DIRECTORY_DIRS) {
-      report('warn', 'directory-truncated', `${start} has more than ${MAX_DIRECTORY_DIRS} directories; the rest is skipped`, start);
+      report(
+        'warn',
+        'directory-truncated',
+        `${start} has more than ${MAX_DIRECTORY_DIRS} directories; the rest is skipped`,
+        start,
+      );
       break;
     }
     let entries;
     try {
       entries = context.fs.readdir(real);
     } catch (error) {
-      if (!isAbsent(error)) report('warn', 'unreadable', `${dir} cannot be listed (${errorCode(error)})`, dir);
+      if (!isAbsent(error))
+        report('warn', 'unreadable', `${dir} cannot be listed (${errorCode(error)})`, dir);
       continue;
     }
     for (const child of entries) {
       if (hasControlCharacter(child.name)) {
-        report('warn', 'unsafe-name', `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`, dir);
+        report(
+          'warn',
+          'unsafe-name',
+          `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`,
+          dir,
+        );
         continue;
       }
       const full = path.join(dir, child.name);
       let located: Contained | NotContained;
       if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full);
-      else if (child.kind === 'file' || child.kind === 'directory') located = statChild(context.fs, full, path.join(real, child.name));
+      else if (child.kind === 'file' || child.kind === 'directory')
+        located = statChild(context.fs, full, path.join(real, child.name));
       else continue;
       if (!located.ok) {
         report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, full);
@@ -130,7 +165,12 @@ function walkDirectory(context: ExpandContext, layer: LayerName, entry: string, 
       }
       if (located.info.kind !== 'file') continue;
       if (found.length >= MAX_DIRECTORY_FILES) {
-        report('warn', 'directory-truncated', `${start} holds more than ${MAX_DIRECTORY_FILES} files; the rest is skipped`, start);
+        report(
+          'warn',
+          'directory-truncated',
+          `${start} holds more than ${MAX_DIRECTORY_FILES} files; the rest is skipped`,
+          start,
+        );
         return found;
       }
       found.push(candidateOf(full, located.realPath, layer, entry, context.workDir, located.info));
@@ -145,13 +185,27 @@ function statChild(fs: FileSystem, full: string, realPath: string): Contained | 
     return { ok: true, path: full, realPath, info: fs.lstat(realPath) };
   } catch (error) {
     if (isAbsent(error)) return { ok: false, code: 'missing', message: `${full} does not exist`, path: full };
-    return { ok: false, code: 'unreadable', message: `${full} cannot be read (${errorCode(error)})`, path: full };
+    return {
+      ok: false,
+      code: 'unreadable',
+      message: `${full} cannot be read (${errorCode(error)})`,
+      path: full,
+    };
   }
 }
 
-
-function candidateOf(file: string, realPath: string, layer: LayerName, entry: string, workDir: string, info: FileInfo): Candidate {
-  const depth = path.relative(workDir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;
+function candidateOf(
+  file: string,
+  realPath: string,
+  layer: LayerName,
+  entry: string,
+  workDir: string,
+  info: FileInfo,
+): Candidate {
+  const depth = path
+    .relative(workDir, path.dirname(file))
+    .split(path.sep)
+    .filter((part) => part !== '').length;
   return { path: file, realPath, source: 'layer', layer, entry, depth, identity: identityOf(info), info };
 }
 

@@ -1,7 +1,13 @@
 import type { Config, Flow, FlowStep } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import { expandTokens } from './expand-tokens.js';
-import { declaredLayers, LAYER_ORDER, selectLayers, type LayerName, type SelectedLayer } from './precedence.js';
+import {
+  declaredLayers,
+  LAYER_ORDER,
+  selectLayers,
+  type LayerName,
+  type SelectedLayer,
+} from './precedence.js';
 
 /** One entry of a layer after token expansion. */
 export interface PlannedEntry {
@@ -46,10 +52,13 @@ export function planResolution(
 ): ResolutionPlan {
   const diagnostics: Diagnostic[] = [];
   const agentLayer = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context;
-  const layers = selectLayers({ global: config.contextPaths, agent: agentLayer, step: selection.step?.context }, (mode, layer) => {
-    const diagnostic = onUnknownMode(mode, layer);
-    if (diagnostic !== undefined) diagnostics.push(diagnostic);
-  });
+  const layers = selectLayers(
+    { global: config.contextPaths, agent: agentLayer, step: selection.step?.context },
+    (mode, layer) => {
+      const diagnostic = onUnknownMode(mode, layer);
+      if (diagnostic !== undefined) diagnostics.push(diagnostic);
+    },
+  );
   const values = { agent: selection.agent, flowId: selection.flow?.id, flowStep: selection.step?.id, env };
   const plan = (layer: SelectedLayer, report: boolean): PlannedLayer => {
     const entries: PlannedEntry[] = [];
@@ -60,17 +69,35 @@ export function planResolution(
         continue;
       }
       if (!report) continue;
-      const why = expansion.reason === 'unknown-token' ? `holds an unknown token ${expansion.token}` : `${expansion.token} expanded to nothing`;
-      diagnostics.push({ level: 'debug', code: expansion.reason, message: `${JSON.stringify(entry)} is skipped: it ${why}`, layer: layer.name, entry });
+      const why =
+        expansion.reason === 'unknown-token'
+          ? `holds an unknown token ${expansion.token}`
+          : `${expansion.token} expanded to nothing`;
+      diagnostics.push({
+        level: 'debug',
+        code: expansion.reason,
+        message: `${JSON.stringify(entry)} is skipped: it ${why}`,
+        layer: layer.name,
+        entry,
+      });
     }
     return { name: layer.name, mode: layer.mode, entries };
   };
   const planned = layers.map((layer) => plan(layer, true));
   // The layers below the lowest contributing one were kept out by its `replace`.
   const lowest = layers[0];
-  const replaced = declaredLayers({ global: config.contextPaths, agent: agentLayer, step: selection.step?.context })
-    .filter((layer) => lowest !== undefined && LAYER_ORDER.indexOf(layer.name) < LAYER_ORDER.indexOf(lowest.name))
+  const replaced = declaredLayers({
+    global: config.contextPaths,
+    agent: agentLayer,
+    step: selection.step?.context,
+  })
+    .filter(
+      (layer) => lowest !== undefined && LAYER_ORDER.indexOf(layer.name) < LAYER_ORDER.indexOf(lowest.name),
+    )
     .map((layer) => ({ ...plan(layer, false), by: lowest?.name as LayerName }));
-  const key = JSON.stringify([workDir, planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)])]);
+  const key = JSON.stringify([
+    workDir,
+    planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)]),
+  ]);
   return { layers: planned, replaced, key, diagnostics };
 }

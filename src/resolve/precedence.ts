@@ -33,7 +33,10 @@ export interface LayerInputs {
  * layer below contributes, and that layer's own mode governs further down. `replace` stops the
  * descent; `append` and any unknown mode continue (unknown modes are reported to `onUnknownMode`).
  */
-export function selectLayers(inputs: LayerInputs, onUnknownMode: (mode: string, layer: LayerName) => void): SelectedLayer[] {
+export function selectLayers(
+  inputs: LayerInputs,
+  onUnknownMode: (mode: string, layer: LayerName) => void,
+): SelectedLayer[] {
   const selected: SelectedLayer[] = [];
   for (const layer of declaredLayers(inputs)) {
     selected.unshift(layer);
@@ -48,8 +51,10 @@ export function selectLayers(inputs: LayerInputs, onUnknownMode: (mode: string, 
 /** The declared layers, highest precedence first; the global layer is always declared. */
 export function declaredLayers(inputs: LayerInputs): SelectedLayer[] {
   const declared: SelectedLayer[] = [];
-  if (inputs.step?.paths !== undefined) declared.push({ name: 'step', entries: inputs.step.paths, mode: inputs.step.mode });
-  if (inputs.agent?.paths !== undefined) declared.push({ name: 'agent', entries: inputs.agent.paths, mode: inputs.agent.mode });
+  if (inputs.step?.paths !== undefined)
+    declared.push({ name: 'step', entries: inputs.step.paths, mode: inputs.step.mode });
+  if (inputs.agent?.paths !== undefined)
+    declared.push({ name: 'agent', entries: inputs.agent.paths, mode: inputs.agent.mode });
   declared.push({ name: 'global', entries: inputs.global, mode: undefined });
   return declared;
 }

@@ -23,10 +23,19 @@ export interface ContextFile extends Provenance {
  * Reads one candidate: a bounded read of the very file that was checked (same device and inode),
  * decoded by the documented policy. Returns `null` with a diagnostic on any fault.
  */
-export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostics: Diagnostic[], maxBytes = MAX_INLINE_BYTES): ContextFile | null {
+export function readContextFile(
+  fs: FileSystem,
+  candidate: Candidate,
+  diagnostics: Diagnostic[],
+  maxBytes = MAX_INLINE_BYTES,
+): ContextFile | null {
   const where = { layer: candidate.layer, entry: candidate.entry, path: candidate.path };
-  const warn = (code: string, message: string) => diagnostics.push({ level: 'warn', code, message, ...where });
-  const read = readInstruction(fs, candidate.realPath, { maxBytes, expect: { dev: candidate.info.dev, ino: candidate.info.ino } });
+  const warn = (code: string, message: string) =>
+    diagnostics.push({ level: 'warn', code, message, ...where });
+  const read = readInstruction(fs, candidate.realPath, {
+    maxBytes,
+    expect: { dev: candidate.info.dev, ino: candidate.info.ino },
+  });
   if (!read.ok) {
     const messages = {
       vanished: `${candidate.path} changed or disappeared while it was being read`,
@@ -37,8 +46,13 @@ export function readContextFile(fs: FileSystem, candidate: Candidate, diagnostic
     warn(read.fault, messages[read.fault]);
     return null;
   }
-  if (read.invalidUtf8) warn('invalid-utf8', `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
-  if (read.hidden.length > 0) warn('hidden-unicode', `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`);
+  if (read.invalidUtf8)
+    warn('invalid-utf8', `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
+  if (read.hidden.length > 0)
+    warn(
+      'hidden-unicode',
+      `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
+    );
   return Object.freeze({
     path: candidate.path,
     realPath: candidate.realPath,

@@ -98,7 +98,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   const done = new Set<string>([...injected.map((record) => record.path), ...skipped]);
   const tracked = new Map<string, TrackedRecord>();
   if (options.tracking.enabled) {
-    for (const record of resumed === null ? options.baseline : resumed.tracked) tracked.set(record.path, record);
+    for (const record of resumed === null ? options.baseline : resumed.tracked)
+      tracked.set(record.path, record);
   }
   let bytes = initial.bytes;
   let exhausted = initial.exhausted;
@@ -109,7 +110,11 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     for (const dir of dirs) {
       if (dir === workDir || !isInside(workDir, dir)) continue;
       const chain: NestedFile[] = [];
-      for (let current = dir; current !== workDir && current.length > workDir.length; current = path.dirname(current)) {
+      for (
+        let current = dir;
+        current !== workDir && current.length > workDir.length;
+        current = path.dirname(current)
+      ) {
         const owned = index.byOwner.get(current);
         if (owned !== undefined) chain.unshift(...owned);
       }
@@ -119,36 +124,74 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   }
 
   /** Compares every tracked file with the disk; returns the changes with their new records. */
-  function checkTracked(diagnostics: Diagnostic[]): Array<{ event: InstructionEvent; record: TrackedRecord; replaces: string }> {
+  function checkTracked(
+    diagnostics: Diagnostic[],
+  ): Array<{ event: InstructionEvent; record: TrackedRecord; replaces: string }> {
     const changes: Array<{ event: InstructionEvent; record: TrackedRecord; replaces: string }> = [];
     for (const record of tracked.values()) {
       let current: { path: string; info: FileInfo } | null;
       try {
-        current = record.scope === null ? probeFile(fs, record.path) : firstCandidate(fs, record.scope, options.tracking.candidates);
+        current =
+          record.scope === null
+            ? probeFile(fs, record.path)
+            : firstCandidate(fs, record.scope, options.tracking.candidates);
       } catch (error) {
-        diagnostics.push({ level: 'debug', code: 'temporarily-unavailable', message: `${record.path} cannot be checked now (${errorCode(error)}); it is kept as it was`, path: record.path });
+        diagnostics.push({
+          level: 'debug',
+          code: 'temporarily-unavailable',
+          message: `${record.path} cannot be checked now (${errorCode(error)}); it is kept as it was`,
+          path: record.path,
+        });
         continue;
       }
       if (current === null) {
-        if (!record.removed) changes.push({ event: { kind: 'removed', path: record.path }, record: { ...record, removed: true }, replaces: record.path });
+        if (!record.removed)
+          changes.push({
+            event: { kind: 'removed', path: record.path },
+            record: { ...record, removed: true },
+            replaces: record.path,
+          });
         continue;
       }
       const moved = current.path !== record.path;
-      if (!moved && !record.removed && current.info.size === record.size && current.info.mtimeMs === record.mtimeMs) continue;
+      if (
+        !moved &&
+        !record.removed &&
+        current.info.size === record.size &&
+        current.info.mtimeMs === record.mtimeMs
+      )
+        continue;
       let body: ReadBody;
       try {
         body = readBody(fs, current.path, current.info);
       } catch (error) {
-        diagnostics.push({ level: 'debug', code: 'temporarily-unavailable', message: `${current.path} cannot be read now (${errorCode(error)}); it is kept as it was`, path: current.path });
+        diagnostics.push({
+          level: 'debug',
+          code: 'temporarily-unavailable',
+          message: `${current.path} cannot be read now (${errorCode(error)}); it is kept as it was`,
+          path: current.path,
+        });
         continue;
       }
-      const next: TrackedRecord = { path: current.path, sha256: body.sha256, size: body.bytes, mtimeMs: body.mtimeMs, scope: record.scope, removed: false };
+      const next: TrackedRecord = {
+        path: current.path,
+        sha256: body.sha256,
+        size: body.bytes,
+        mtimeMs: body.mtimeMs,
+        scope: record.scope,
+        removed: false,
+      };
       if (!moved && !record.removed && body.sha256 === record.sha256) {
         tracked.set(record.path, next);
         continue;
       }
       changes.push({
-        event: { kind: 'updated', path: current.path, text: body.text, previousPath: moved && !record.removed ? record.path : undefined },
+        event: {
+          kind: 'updated',
+          path: current.path,
+          text: body.text,
+          previousPath: moved && !record.removed ? record.path : undefined,
+        },
         record: next,
         replaces: record.path,
       });
@@ -181,7 +224,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
 
       if (tracked.size > 0) {
         for (const change of checkTracked(diagnostics)) {
-          if (!fitsBudget(renderEvent(change.event, options), change.event.path)) return { text: frames.join('\n'), diagnostics };
+          if (!fitsBudget(renderEvent(change.event, options), change.event.path))
+            return { text: frames.join('\n'), diagnostics };
           tracked.delete(change.replaces);
           tracked.set(change.record.path, change.record);
         }
@@ -208,13 +252,27 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
         injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
         if (options.tracking.enabled) {
           const scope = options.tracking.candidates.includes(path.basename(file.path)) ? file.ownerDir : null;
-          tracked.set(file.path, { path: file.path, sha256: body.sha256, size: body.bytes, mtimeMs: body.mtimeMs, scope, removed: false });
+          tracked.set(file.path, {
+            path: file.path,
+            sha256: body.sha256,
+            size: body.bytes,
+            mtimeMs: body.mtimeMs,
+            scope,
+            removed: false,
+          });
         }
       }
       return { text: frames.join('\n'), diagnostics };
     },
     state() {
-      return { version: 1, injected: [...injected], skipped: [...skipped], bytes, exhausted, tracked: [...tracked.values()] };
+      return {
+        version: 1,
+        injected: [...injected],
+        skipped: [...skipped],
+        bytes,
+        exhausted,
+        tracked: [...tracked.values()],
+      };
     },
   };
 }
@@ -225,7 +283,11 @@ function probeFile(fs: FileSystem, file: string): { path: string; info: FileInfo
 }
 
 /** The first candidate of a directory that is a regular file (symlinks are not candidates). */
-function firstCandidate(fs: FileSystem, dir: string, candidates: readonly string[]): { path: string; info: FileInfo } | null {
+function firstCandidate(
+  fs: FileSystem,
+  dir: string,
+  candidates: readonly string[],
+): { path: string; info: FileInfo } | null {
   for (const candidate of candidates) {
     const found = probeFile(fs, path.join(dir, candidate));
     if (found !== null) return found;
@@ -235,13 +297,22 @@ function firstCandidate(fs: FileSystem, dir: string, candidates: readonly string
 
 /** A tracked file's current text; a fault means "temporarily unavailable" and is thrown to the caller. */
 function readBody(fs: FileSystem, file: string, info: FileInfo): ReadBody {
-  const read = readInstruction(fs, file, { maxBytes: MAX_INLINE_BYTES, expect: { dev: info.dev, ino: info.ino } });
+  const read = readInstruction(fs, file, {
+    maxBytes: MAX_INLINE_BYTES,
+    expect: { dev: info.dev, ino: info.ino },
+  });
   if (!read.ok) throw fsError(read.code ?? read.fault.toUpperCase(), 'read', file);
   return read;
 }
 
-function readNested(fs: FileSystem, file: NestedFile, maxBytes: number, diagnostics: Diagnostic[]): ReadBody | null {
-  const warn = (code: string, message: string) => diagnostics.push({ level: 'warn', code, message, path: file.path });
+function readNested(
+  fs: FileSystem,
+  file: NestedFile,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): ReadBody | null {
+  const warn = (code: string, message: string) =>
+    diagnostics.push({ level: 'warn', code, message, path: file.path });
   try {
     // The walk followed no symlinks; refuse a path that became one since.
     if (fs.realpath(file.path) !== file.path) {
@@ -264,7 +335,12 @@ function readNested(fs: FileSystem, file: NestedFile, maxBytes: number, diagnost
     warn(read.fault, messages[read.fault]);
     return null;
   }
-  if (read.invalidUtf8) warn('invalid-utf8', `${file.relativePath} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
-  if (read.hidden.length > 0) warn('hidden-unicode', `${file.relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`);
+  if (read.invalidUtf8)
+    warn('invalid-utf8', `${file.relativePath} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
+  if (read.hidden.length > 0)
+    warn(
+      'hidden-unicode',
+      `${file.relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
+    );
   return read;
 }

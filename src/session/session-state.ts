@@ -4,7 +4,13 @@ import type { DisclosureState } from './disclosure.js';
 
 const stateSchema = z.strictObject({
   version: z.literal(1),
-  injected: z.array(z.strictObject({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(0) })),
+  injected: z.array(
+    z.strictObject({
+      path: z.string().min(1),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      bytes: z.number().int().min(0),
+    }),
+  ),
   skipped: z.array(z.string().min(1)),
   bytes: z.number().int().min(0),
   exhausted: z.boolean(),

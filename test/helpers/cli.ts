@@ -7,7 +7,10 @@ import { run } from '../../src/cli/run.js';
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/ctxfiles.js');
 
 /** Runs the CLI in-process and captures its output. */
-export async function cli(argv: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: NodeJS.ReadableStream }) {
+export async function cli(
+  argv: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: NodeJS.ReadableStream },
+) {
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
@@ -21,7 +24,10 @@ export async function cli(argv: readonly string[], options: { cwd: string; env?:
 }
 
 /** Spawns the built bin. */
-export function spawnBin(argv: readonly string[], options: { cwd: string; input?: string; env?: Record<string, string> }) {
+export function spawnBin(
+  argv: readonly string[],
+  options: { cwd: string; input?: string; env?: Record<string, string> },
+) {
   const result = spawnSync(process.execPath, [BIN, ...argv], {
     cwd: options.cwd,
     input: options.input ?? '',

@@ -1,7 +1,12 @@
 import { createResolver, type Resolver } from '../../src/api/create-resolver.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import type { Flow } from '../../src/config/types.js';
-import { createMemoryFileSystem, type MemoryFileSystem, type MemoryFileSystemOptions, type MemoryTree } from '../../src/fs/memory-file-system.js';
+import {
+  createMemoryFileSystem,
+  type MemoryFileSystem,
+  type MemoryFileSystemOptions,
+  type MemoryTree,
+} from '../../src/fs/memory-file-system.js';
 
 /** The work dir of every in-memory test tree. */
 export const WORK = '/w';
@@ -10,7 +15,14 @@ export const WORK = '/w';
 export async function memoryResolver(
   tree: MemoryTree,
   config: unknown = {},
-  options: { flows?: readonly Flow[]; env?: Record<string, string>; fs?: MemoryFileSystemOptions; outside?: MemoryTree; workDir?: string; homeDir?: string } = {},
+  options: {
+    flows?: readonly Flow[];
+    env?: Record<string, string>;
+    fs?: MemoryFileSystemOptions;
+    outside?: MemoryTree;
+    workDir?: string;
+    homeDir?: string;
+  } = {},
 ): Promise<{ resolver: Resolver; fs: MemoryFileSystem }> {
   const workDir = options.workDir ?? WORK;
   const fs = createMemoryFileSystem({}, { root: workDir, ...options.fs });
@@ -19,7 +31,14 @@ export async function memoryResolver(
   for (const [file, spec] of Object.entries(options.outside ?? {})) fs.set(file, spec);
   const { config: parsed } = await parseConfig(config);
   const flows = new Map((options.flows ?? []).map((flow) => [flow.id, flow]));
-  const resolver = await createResolver({ workDir, config: parsed, flows, fs, env: options.env ?? {}, homeDir: options.homeDir ?? '/home/u' });
+  const resolver = await createResolver({
+    workDir,
+    config: parsed,
+    flows,
+    fs,
+    env: options.env ?? {},
+    homeDir: options.homeDir ?? '/home/u',
+  });
   fs.calls.length = 0;
   return { resolver, fs };
 }

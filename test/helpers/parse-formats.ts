@@ -42,7 +42,10 @@ export function parseReminder(text: string): { intro: string; blocks: ParsedBloc
   for (const part of parts) {
     const newline = part.indexOf('\n\n');
     if (newline === -1) return null;
-    blocks.push({ path: unescapeHeaderPath(part.slice(0, newline)), text: unescapeReminderText(part.slice(newline + 2)) });
+    blocks.push({
+      path: unescapeHeaderPath(part.slice(0, newline)),
+      text: unescapeReminderText(part.slice(newline + 2)),
+    });
   }
   return { intro: unescapeReminderText(intro), blocks };
 }
