@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
-// Dependencies stay external (they are loaded lazily, most of them never), except commander,
-// which every command needs.
-const external = Object.keys(manifest.dependencies).filter((name) => name !== 'commander');
+// Dependencies and peer dependencies stay external (loaded lazily, most of them never);
+// commander, which every command needs, is a dev dependency and bundled.
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})];
 const outdir = path.join(repo, 'dist/bin');
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({

@@ -1,0 +1,92 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+// What a person who installs the package gets: the published file list, the metadata, and how
+// the entry points behave for `import` and `require`. `npm test` builds before vitest runs.
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as Record<
+  string,
+  unknown
+> & {
+  dependencies: Record<string, string>;
+  exports: Record<string, unknown>;
+};
+
+function packedFiles(): string[] {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const [pack] = JSON.parse(out) as [{ files: { path: string }[] }];
+  return pack.files.map((file) => file.path).sort();
+}
+
+describe('the published package', () => {
+  const files = packedFiles();
+
+  test('ships the bundled CLI, the library, the schema and the license', () => {
+    for (const file of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/bin/ctxfiles.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'schema/config.schema.json',
+    ]) {
+      expect(files).toContain(file);
+    }
+  });
+
+  test('ships no source maps and no unbundled CLI next to the bundled one', () => {
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('dist/cli/'))).toEqual([]);
+    const js = files
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => fs.readFileSync(path.join(repo, file), 'utf8'));
+    expect(js.filter((text) => text.includes('sourceMappingURL'))).toEqual([]);
+  });
+
+  test('commander is bundled into the CLI, not also a runtime dependency', () => {
+    expect(Object.keys(manifest.dependencies)).not.toContain('commander');
+    const bin = fs
+      .readdirSync(path.join(repo, 'dist/bin'))
+      .map((name) => fs.readFileSync(path.join(repo, 'dist/bin', name), 'utf8'));
+    expect(bin.some((text) => /from ['"]commander['"]/.test(text))).toBe(false);
+  });
+
+  test('has the metadata a registry page shows', () => {
+    expect(manifest).toMatchObject({ license: 'MIT', sideEffects: false, type: 'module' });
+    for (const key of ['repository', 'homepage', 'bugs', 'keywords']) expect(manifest[key]).toBeTruthy();
+    expect(manifest.exports['./package.json']).toBe('./package.json');
+    expect(manifest.exports['.']).toMatchObject({ import: './dist/index.js', default: './dist/index.js' });
+  });
+
+  test('require() gets a clear answer, never ERR_PACKAGE_PATH_NOT_EXPORTED', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-require-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'node_modules'));
+      fs.symlinkSync(repo, path.join(dir, 'node_modules', 'ctxfiles'), 'dir');
+      const result = spawnSync(process.execPath, ['-e', "require('ctxfiles'); console.log('loaded')"], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      // Node 20 refuses require() of an ES module with ERR_REQUIRE_ESM; newer versions load it.
+      expect(result.stderr).not.toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+      if (result.status === 0) expect(result.stdout).toBe('loaded\n');
+      else expect(result.stderr).toMatch(/ERR_REQUIRE_ESM|ES Module/);
+      const version = spawnSync(process.execPath, ['-p', "require('ctxfiles/package.json').version"], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(version.stdout.trim()).toBe(manifest['version']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
