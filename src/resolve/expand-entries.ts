@@ -66,7 +66,7 @@ export function expandEntry(
   expanded: string,
 ): Candidate[] {
   const { diagnostics, workDir } = context;
-  const report = (level: Diagnostic['level'], code: string, message: string, at?: string) =>
+  const report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) =>
     diagnostics.push({ level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) });
 
   const located = resolveInside(context.fs, workDir, expanded, { label: JSON.stringify(entry) });
@@ -99,7 +99,7 @@ export function expandEntry(
   return [candidateOf(joined, located.realPath, layer, entry, workDir, located.info)];
 }
 
-type Report = (level: Diagnostic['level'], code: string, message: string, at?: string) => void;
+type Report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) => void;
 
 function walkDirectory(
   context: ExpandContext,

@@ -30,7 +30,7 @@ export function readContextFile(
   maxBytes = MAX_INLINE_BYTES,
 ): ContextFile | null {
   const where = { layer: candidate.layer, entry: candidate.entry, path: candidate.path };
-  const warn = (code: string, message: string) =>
+  const warn = (code: Diagnostic['code'], message: string) =>
     diagnostics.push({ level: 'warn', code, message, ...where });
   const read = readInstruction(fs, candidate.realPath, {
     maxBytes,

@@ -311,7 +311,7 @@ function readNested(
   maxBytes: number,
   diagnostics: Diagnostic[],
 ): ReadBody | null {
-  const warn = (code: string, message: string) =>
+  const warn = (code: Diagnostic['code'], message: string) =>
     diagnostics.push({ level: 'warn', code, message, path: file.path });
   try {
     // The walk followed no symlinks; refuse a path that became one since.
