@@ -306,7 +306,11 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
           outcome = {
             text: '',
             diagnostics: [
-              { level: 'warn' as const, code: 'internal' as const, message: `disclosure failed: ${String(error)}` },
+              {
+                level: 'warn' as const,
+                code: 'internal' as const,
+                message: `disclosure failed: ${String(error)}`,
+              },
             ],
           };
         }

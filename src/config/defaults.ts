@@ -55,9 +55,6 @@ export const DEFAULT_CONFIG = Object.freeze({
   }),
 });
 
-/** Output formats of the rendered block. */
-export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
-
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   '$schema',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, FORMATS } from './defaults.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+import { FORMATS } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in

@@ -34,7 +34,13 @@ export interface InstructionsConfig {
 }
 
 /** An output format. */
-export type Format = 'opencode' | 'xml' | 'reminder' | 'magi';
+/** The output formats, in the order the docs list them (docs/formats.md). */
+export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
+
+export type Format = (typeof FORMATS)[number];
+
+/** Modes with a defined meaning; any other string acts as `append` and warns. */
+export const KNOWN_MODES = Object.freeze(['replace', 'append'] as const);
 
 /** Caps on the rendered block. `null` = unlimited. */
 export interface BudgetConfig {

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { compareCodeUnits } from './compare-code-units.js';
 
 /**
  * Directory names the nested walk never enters, besides every name starting with a dot. They hold
@@ -127,7 +128,7 @@ export function walkNested(
         if (hasControlCharacter(relativePath)) continue;
         found.push(relativePath);
       }
-      found.sort(compare);
+      found.sort(compareCodeUnits);
       for (const relativePath of found) {
         if (files.length >= limits.maxFiles) {
           truncated = true;
@@ -137,15 +138,11 @@ export function walkNested(
       }
       if (truncated) break;
     }
-    next.sort(compare);
+    next.sort(compareCodeUnits);
     level = next;
   }
-  files.sort((a, b) => compare(a.relativePath, b.relativePath));
+  files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   return { files, truncated, diagnostics };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `relative` below `root`, without doubling the separator at the filesystem root. */

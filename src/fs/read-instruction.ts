@@ -4,6 +4,9 @@ import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-s
 import { findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
 
 /** The outcome of {@link readInstruction}. */
+/** The largest context file inlined by a layer (or tracked by a session); larger files are skipped with a warning. */
+export const MAX_INLINE_BYTES = 1_048_576;
+
 export type InstructionRead =
   | {
       readonly ok: true;
