@@ -3,10 +3,10 @@ import { decodeText } from './decode-text.js';
 import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-system.js';
 import { findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
 
-/** The outcome of {@link readInstruction}. */
-/** The largest context file inlined by a layer (or tracked by a session); larger files are skipped with a warning. */
+/** The largest context file inlined by a layer or tracked by a session; larger files are skipped. */
 export const MAX_INLINE_BYTES = 1_048_576;
 
+/** The outcome of {@link readInstruction}. */
 export type InstructionRead =
   | {
       readonly ok: true;
