@@ -1,4 +1,4 @@
-/** Default values of every config key (DESIGN §3). Kept free of zod so the CLI loads it cheaply. */
+/** Default values of every config key (docs/config.md). Kept free of zod so the CLI loads it cheaply. */
 
 /** The global `contextPaths` used when a config sets none. */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([

@@ -14,7 +14,7 @@ import fastValidate from './validate-config.generated.js';
 
 /**
  * Where a config is looked for, in each directory from the work dir upward, in this order
- * (DESIGN §3). `package.json` counts only when it has a `ctxfiles` key.
+ * (docs/config.md, "Where the config is found"). `package.json` counts only when it has a `ctxfiles` key.
  */
 export const CONFIG_SEARCH_PLACES: readonly string[] = Object.freeze([
   '.opencode.json',

@@ -59,7 +59,7 @@ const userPath = z
   .string()
   .regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
 
-/** The `instructions` object: chain discovery and change tracking (DESIGN §7). */
+/** The `instructions` object: chain discovery and change tracking (docs/chains.md). */
 export const instructionsSchema = z.strictObject({
   walk: z
     .enum(['off', 'root', 'project'])

@@ -13,7 +13,7 @@ export interface AgentConfig {
   readonly [key: string]: unknown;
 }
 
-/** Limits of progressive disclosure (DESIGN §3). */
+/** Limits of progressive disclosure (docs/disclosure.md, "Caps and faults"). */
 export interface ContextDiscoveryConfig {
   readonly enabled: boolean;
   readonly maxFiles: number;
@@ -23,7 +23,7 @@ export interface ContextDiscoveryConfig {
   readonly maxManifestBytes: number;
 }
 
-/** Chain discovery and change tracking (DESIGN §7). */
+/** Chain discovery and change tracking (docs/chains.md). */
 export interface InstructionsConfig {
   readonly walk: 'off' | 'root' | 'project';
   readonly projectRootMarkers: readonly string[];

@@ -30,7 +30,7 @@ const BREADTH: Readonly<Record<string, number>> = {
 };
 
 /**
- * Renders `files` so that `fits(text)` holds (DESIGN §7). The most specific files are kept: whole
+ * Renders `files` so that `fits(text)` holds (docs/formats.md, "Budget"). The most specific files are kept: whole
  * files are dropped broadest first (extra files, the user file, the chain from the root down, then
  * the global, agent and step layers; within one of them shallower first, then in list order),
  * then the most specific file is cut at a character boundary (its raw text is cut before escaping,

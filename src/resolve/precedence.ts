@@ -1,6 +1,6 @@
 import type { ContextLayer } from '../config/types.js';
 
-/** Layers in output order, lowest precedence first (STYLE 6). Evaluation runs the other way. */
+/** Layers in output order, lowest precedence first (docs/precedence.md). Evaluation runs the other way. */
 export const LAYER_ORDER = Object.freeze(['global', 'agent', 'step'] as const);
 
 /** The name of a context layer. */
