@@ -1,8 +1,9 @@
 import type { DiagnosticCode } from './diagnostics.js';
 
 /**
- * The two channels of failure (see docs/embedding.md, "Errors and diagnostics"): invalid user input throws a {@link CtxfilesError};
- * faults in individual context files become {@link Diagnostic}s and never fail a resolution.
+ * The two channels of failure (see docs/embedding.md, "Errors and diagnostics"): invalid user input throws a
+ * {@link CtxfilesError}; faults in individual context files become {@link Diagnostic}s and never fail a
+ * resolution.
  */
 
 /** Every code a {@link CtxfilesError} can carry. */

@@ -82,7 +82,10 @@ export function withoutFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-/** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (docs/formats.md, `magi`). Text is not escaped. */
+/**
+ * `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (docs/formats.md, `magi`).
+ * Text is not escaped.
+ */
 function renderMagi(
   files: readonly RenderFile[],
   context: RenderContext,

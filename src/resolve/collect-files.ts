@@ -16,10 +16,10 @@ export interface SourceOptions {
 }
 
 /**
- * Builds the one ordered list of context files (docs/chains.md, "One ordered list"): the user file, then the chain
- * (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
- * order within a layer), then the extra files. A file appears once, at its first occurrence
- * (device and inode). Every fault is a diagnostic.
+ * Builds the one ordered list of context files (docs/chains.md, "One ordered list"): the user file, then the
+ * chain (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
+ * order within a layer), then the extra files. A file appears once, at its first occurrence (device and
+ * inode). Every fault is a diagnostic.
  */
 export function collectFiles(
   fs: FileSystem,
