@@ -13,6 +13,8 @@ export interface DiagnosticInfo {
   readonly action: string;
 }
 
+// One row per line on purpose (prettier would break them): adding a code is one line, and codes
+// added on different branches merge without conflicts.
 // prettier-ignore
 export const DIAGNOSTICS = [
   { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
