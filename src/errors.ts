@@ -1,6 +1,9 @@
+import type { DiagnosticCode } from './diagnostics.js';
+
 /**
- * The two channels of failure (STYLE 9): invalid user input throws a {@link CtxfilesError};
- * faults in individual context files become {@link Diagnostic}s and never fail a resolution.
+ * The two channels of failure (see docs/embedding.md, "Errors and diagnostics"): invalid user input throws a
+ * {@link CtxfilesError}; faults in individual context files become {@link Diagnostic}s and never fail a
+ * resolution.
  */
 
 /** Every code a {@link CtxfilesError} can carry. */
@@ -74,7 +77,8 @@ export type DiagnosticLevel = 'debug' | 'info' | 'warn';
 /** A run-time fault or decision about one file or entry. Never thrown. */
 export interface Diagnostic {
   readonly level: DiagnosticLevel;
-  readonly code: string;
+  /** One of {@link DiagnosticCode}; docs/diagnostics.md says what each means. */
+  readonly code: DiagnosticCode;
   readonly message: string;
   readonly layer?: string;
   readonly entry?: string;

@@ -119,15 +119,29 @@ describe('ctxfiles resolve', () => {
     expect(result.stderr).toBe(`ctxfiles: error: the work dir ${root}/missing cannot be used (ENOENT)\n`);
   });
 
-  test.each([[['resolve', '--bogus']], [['nope']], [['resolve', '--format', 'html']], [[]]])(
-    'usage error %j exits 2',
-    async (argv) => {
-      const result = await cli(argv, { cwd: example });
-      expect(result.code).toBe(2);
-      expect(result.stderr.length).toBeGreaterThan(0);
-      expect(result.stdout).toBe('');
-    },
-  );
+  const hint = '(run ctxfiles --help for usage)\n';
+  test.each([
+    [['resolve', '--bogus'], `error: unknown option '--bogus'\n${hint}`],
+    [['nope'], `error: unknown command 'nope'\n${hint}`],
+    [
+      ['resolve', '--format', 'html'],
+      `error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi.\n${hint}`,
+    ],
+  ])('usage error %j exits 2 and says why', async (argv, stderr) => {
+    const result = await cli(argv, { cwd: example });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(stderr);
+    expect(result.stdout).toBe('');
+  });
+
+  test('no arguments: the help on stderr, exit 2', async () => {
+    const result = await cli([], { cwd: example });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('Usage: ctxfiles [options] [command]');
+    for (const command of ['resolve', 'manifest', 'session', 'prompt', 'explain', 'validate', 'schema'])
+      expect(result.stderr).toMatch(new RegExp(`^  ${command} `, 'm'));
+    expect(result.stdout).toBe('');
+  });
 });
 
 describe('ctxfiles validate', () => {

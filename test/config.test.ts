@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
+import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { tempTree } from './helpers/disk.js';
 
 async function loadError(
@@ -233,5 +234,57 @@ describe('unknown top-level keys', () => {
       message: '<config>: agents.constructor: the key "constructor" is not allowed',
     });
     expect(({} as Record<string, unknown>)['context']).toBeUndefined();
+  });
+});
+
+describe('config files are read through the FileSystem port; only ENOENT/ENOTDIR mean absent', () => {
+  test('a config found in the memory filesystem is loaded from it', async () => {
+    const memory = createMemoryFileSystem({ '/w/.opencode.json': '{"format":"xml"}' });
+    const loaded = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory, displayCwd: '/w' });
+    expect(loaded.filepath).toBe('/w/.opencode.json');
+    expect(loaded.config.format).toBe('xml');
+  });
+
+  test.each([
+    // A search place that cannot be checked is an error, not "no config here".
+    ['stat', 'EACCES', 'config-syntax', '.opencode.json: cannot read the file (EACCES)'],
+    ['readFile', 'EIO', 'config-syntax', '.opencode.json: cannot read the file (EIO)'],
+  ] as const)('%s failing with %s is %s', async (op, code, errorCode, message) => {
+    const memory = createMemoryFileSystem({ '/w/.opencode.json': '{}' });
+    memory.fail('/w/.opencode.json', op, code);
+    const error = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory, displayCwd: '/w' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CtxfilesError);
+    expect((error as CtxfilesError).code).toBe(errorCode);
+    expect((error as CtxfilesError).message).toBe(message);
+  });
+
+  test('an absent search place is passed over', async () => {
+    const memory = createMemoryFileSystem({ '/w/AGENTS.md': '' });
+    memory.fail('/w/.opencode.json', 'stat', 'ENOTDIR');
+    const loaded = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory });
+    expect(loaded.filepath).toBeNull();
+  });
+
+  test('a flow directory that cannot be listed is an error naming the glob', async () => {
+    const memory = createMemoryFileSystem({
+      '/w/.opencode.json': '{"flows":["flows/**/*.yaml"]}',
+      '/w/flows/a.yaml': 'steps: []',
+    });
+    memory.fail('/w/flows', 'readdir', 'EACCES');
+    const error = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory, displayCwd: '/w' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as CtxfilesError).code).toBe('config-invalid');
+    expect((error as CtxfilesError).message).toBe(
+      'flows: the glob "flows/**/*.yaml" cannot list flows (EACCES)',
+    );
+  });
+
+  test('an absent flow directory gives no flows', async () => {
+    const memory = createMemoryFileSystem({ '/w/.opencode.json': '{"flows":["flows/**/*.yaml"]}' });
+    const loaded = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory });
+    expect(loaded.flows.size).toBe(0);
   });
 });

@@ -198,6 +198,22 @@ describe('caps and faults', () => {
     },
   );
 
+  test.each([
+    // Only ENOENT and ENOTDIR mean absent; every other code is reported with its code.
+    ['EACCES', 'unreadable', 'svc/AGENTS.md cannot be read (EACCES) and is not injected'],
+    ['ELOOP', 'unreadable', 'svc/AGENTS.md cannot be read (ELOOP) and is not injected'],
+    ['ENOTDIR', 'vanished', 'svc/AGENTS.md no longer exists and is not injected'],
+  ])('a symlink check (realpath) failing with %s is %s', async (code, diagnostic, message) => {
+    const { session: current, fs } = await session();
+    fs.fail('/w/svc/AGENTS.md', 'realpath', code);
+    const text = await current.afterTool({ tool: 'read', input: { file_path: 'svc/auth/x' }, ok: true });
+    expect([...text.matchAll(/^# From:(.+)$/gm)].map((match) => match[1])).toEqual(['/w/svc/auth/AGENTS.md']);
+    expect(current.diagnostics).toEqual([
+      { level: 'warn', code: diagnostic, message, path: '/w/svc/AGENTS.md' },
+    ]);
+    expect(current.state().skipped).toEqual(['svc/AGENTS.md']);
+  });
+
   test('a deleted file is skipped with a warning', async () => {
     const { session: current, fs } = await session();
     fs.remove('/w/web/CLAUDE.md');

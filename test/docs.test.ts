@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from 'vitest';
 
 test('the embedding guide shows the example that runs', () => {
@@ -20,17 +21,22 @@ test('the embedding guide shows the example that runs', () => {
   );
 });
 
-test('the README opens with the two commands a newcomer runs', () => {
-  const lines = fs.readFileSync('README.md', 'utf8').split('\n');
-  expect(lines.slice(2, 6)).toEqual([
-    '```sh',
-    'npm ci && npm run demo    # install, build, and resolve the context of examples/monorepo',
-    'npm ci && npm test        # install, build, and run the whole test suite',
-    '```',
-  ]);
+test('the README opens with the two commands a newcomer runs, and both scripts exist', () => {
+  const readme = fs.readFileSync('README.md', 'utf8');
+  // The first code block, before any other section, holds the two commands (comments aside).
+  const first = /```sh\n([\s\S]*?)```/.exec(readme);
+  expect(first).not.toBeNull();
+  expect(readme.indexOf('```sh')).toBeLessThan(readme.indexOf('\n## '));
+  const commands = (first as RegExpExecArray)[1]
+    ?.split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+  expect(commands).toEqual(['npm ci && npm run demo', 'npm ci && npm test']);
   const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
     .scripts;
   expect(scripts['demo']).toContain('examples/monorepo');
+  expect(fs.existsSync(path.join('examples', 'monorepo'))).toBe(true);
+  expect(scripts['test']).toContain('vitest run');
   expect(fs.readFileSync('.ci/run', 'utf8')).toContain('npm test');
 });
 

@@ -242,19 +242,26 @@ describe('structure cannot be changed by file text or paths', () => {
     );
   });
 
-  test('rendering is deterministic', () => {
+  test('the output depends only on the path and text of each file, in order', () => {
+    // Provenance fields (realPath, layer, digest, ...) must never leak into the rendered block:
+    // a renderer that read them would make equal requests render differently.
+    const provenance = fc.record({
+      realPath: fc.string(),
+      layer: fc.constantFrom('global', 'agent', 'step', 'chain'),
+      entry: fc.string(),
+      sha256: fc.string({ minLength: 64, maxLength: 64 }),
+      bytes: fc.nat(),
+      mtimeMs: fc.nat(),
+    });
     fc.assert(
       fc.property(
-        fc.array(file, { maxLength: 4 }),
+        fc.array(fc.tuple(file, provenance), { maxLength: 4 }),
         fc.constantFrom<Format>('opencode', 'xml', 'reminder', 'magi'),
-        (files, format) => {
-          expect(renderFormat(format, files, context)).toBe(
-            renderFormat(
-              format,
-              files.map((entry) => ({ ...entry })),
-              context,
-            ),
-          );
+        (pairs, format) => {
+          const bare = pairs.map(([entry]) => ({ path: entry.path, text: entry.text }));
+          const rich = pairs.map(([entry, extra]) => ({ ...extra, ...entry }));
+          const text = renderFormat(format, bare, context);
+          expect(renderFormat(format, rich, context)).toBe(text);
         },
       ),
       { numRuns: 10_000 },

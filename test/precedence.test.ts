@@ -3,7 +3,7 @@ import { flow, memoryResolver } from './helpers/memory.js';
 
 const tree = { 'AGENTS.md': 'global', 'A.md': 'agent', 'S.md': 'step' };
 
-// The five rows of the precedence table in spec 003 (global contextPaths: ["AGENTS.md"]).
+// The five rows of the precedence table in docs/precedence.md (global contextPaths: ["AGENTS.md"]).
 describe('step > agent > global precedence', () => {
   test.each([
     // agent layer, step layer, expected files

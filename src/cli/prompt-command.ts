@@ -9,7 +9,7 @@ import { explain, formatExplain } from '../prompt/explain.js';
 import { loadFragments } from '../prompt/fragments.js';
 import type { McpServerInfo } from '../prompt/mcp.js';
 import { discoverSkills } from '../prompt/skills.js';
-import type { CliIo } from './run.js';
+import type { CliIo } from './io.js';
 
 /** Flags of `prompt` and `explain`. */
 export interface PromptFlags {

@@ -1,19 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Diagnostic } from '../errors.js';
+import { FORMATS } from '../config/types.js';
+import { EXIT, reportError, writeDiagnostics, type CliIo } from './io.js';
 
-/** Where the CLI writes and what it reads. The bin passes the real process's. */
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  readonly stdin?: NodeJS.ReadableStream;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}
-
-/** Exit codes (DESIGN §9). */
-export const EXIT = Object.freeze({ ok: 0, invalid: 1, usage: 2 });
+export { EXIT, type CliIo } from './io.js';
 
 interface CommonOptions {
   cwd?: string;
@@ -25,14 +16,40 @@ interface CommonOptions {
   json?: boolean;
 }
 
-const FORMATS = ['opencode', 'xml', 'reminder', 'magi'];
-
 /**
  * Runs the CLI: `run(['resolve', '--json'], io)`. Never calls `process.exit`; returns the exit code.
  * Heavy modules are imported only by the command that needs them.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  let exitCode: number = EXIT.ok;
+  const cli = createProgram(io);
+  registerResolutionCommands(cli, io);
+  registerPromptCommands(cli, io);
+  registerConfigCommands(cli, io);
+  if (argv.length === 0) {
+    io.stderr.write(cli.program.helpInformation());
+    return EXIT.usage;
+  }
+  try {
+    await cli.program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(error, io);
+  }
+  return cli.exitCode;
+}
+
+/** The root command, a factory for subcommands, and the exit code an action sets. */
+interface Cli {
+  readonly program: Command;
+  /** A subcommand; `flags` says which of the common options it takes. */
+  command(name: string, description: string, flags?: 'resolution' | 'config' | 'none'): Command;
+  exitCode: number;
+}
+
+function createProgram(io: CliIo): Cli {
   const version = readVersion();
   const program = new Command('ctxfiles')
     .description('Resolve, frame and disclose coding-agent instruction files.')
@@ -44,8 +61,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     });
-
-  /** A subcommand; `flags` says which of the common options it takes. */
   const command = (
     name: string,
     description: string,
@@ -70,13 +85,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     return created.option('--json', 'print JSON for tools');
   };
+  return { program, command, exitCode: EXIT.ok };
+}
 
-  command('resolve', 'print the context block for an agent and flow step').action(
-    async (options: CommonOptions) => {
-      exitCode = await resolveCommand(options, io);
-    },
-  );
-  command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
+/** `resolve`, `manifest` and `session`: a resolver for one request. */
+function registerResolutionCommands(cli: Cli, io: CliIo): void {
+  cli
+    .command('resolve', 'print the context block for an agent and flow step')
+    .action(async (options: CommonOptions) => {
+      cli.exitCode = await resolveCommand(options, io);
+    });
+  cli.command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
     const { resolver, request } = await openResolver(options, io);
     const result = await resolver.resolve(request);
     if (options.json)
@@ -88,23 +107,29 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       writeDiagnostics(result.diagnostics, io);
     }
   });
-  command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')
+  cli
+    .command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')
     .option('--state <file>', 'resume from a state saved with {"op":"state"}')
     .action(async (options: CommonOptions & { state?: string }) => {
       const { runSession } = await import('./session.js');
       const { resolver, request } = await openResolver(options, io);
-      exitCode = await runSession({
+      cli.exitCode = await runSession({
         resolver,
         request,
         statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state),
         io,
       });
     });
+}
+
+/** `prompt` and `explain`: the same inputs, two views of the assembled system prompt. */
+function registerPromptCommands(cli: Cli, io: CliIo): void {
   for (const [name, description] of [
     ['prompt', 'print the assembled system prompt for runners in other languages'],
     ['explain', "show each prompt section's size, every context file's outcome, and all diagnostics"],
   ] as const) {
-    command(name, description)
+    cli
+      .command(name, description)
       .option(
         '--input <file>',
         'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir',
@@ -123,15 +148,21 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         const commands = await import('./prompt-command.js');
         const { resolver, request } = await openResolver(options, io);
         const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
-        exitCode = await run(options, resolver, request, io);
+        cli.exitCode = await run(options, resolver, request, io);
       });
   }
-  command('validate', 'check the config and flow files', 'config')
+}
+
+/** `validate` and `schema`: the config itself. */
+function registerConfigCommands(cli: Cli, io: CliIo): void {
+  cli
+    .command('validate', 'check the config and flow files', 'config')
     .argument('[files...]', 'config or flow files to check (default: the config found from --cwd)')
     .action(async (files: string[], options: CommonOptions) => {
-      exitCode = await validateCommand(files, options, io);
+      cli.exitCode = await validateCommand(files, options, io);
     });
-  command('schema', 'print the JSON Schema of the config', 'none')
+  cli
+    .command('schema', 'print the JSON Schema of the config', 'none')
     .option('--out <file>', 'write the schema to this file instead')
     .action(async (options: CommonOptions & { out?: string }) => {
       const { configJsonSchemaText } = await import('../config/json-schema.js');
@@ -142,21 +173,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         writeFileSync(path.resolve(io.cwd, options.out), text);
       }
     });
-
-  if (argv.length === 0) {
-    io.stderr.write(program.helpInformation());
-    return EXIT.usage;
-  }
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    return reportError(error, io);
-  }
-  return exitCode;
 }
 
 async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number> {
@@ -228,25 +244,6 @@ async function openResolver(options: CommonOptions, io: CliIo) {
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {
   return path.resolve(io.cwd, options.cwd ?? '.');
-}
-
-function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
-  for (const diagnostic of diagnostics) {
-    if (diagnostic.level === 'warn')
-      io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
-  }
-}
-
-function reportError(error: unknown, io: CliIo): number {
-  if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError') {
-    const { code, message } = error as { code: string; message: string };
-    for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${line}\n`);
-    return code === 'usage' ? EXIT.usage : EXIT.invalid;
-  }
-  io.stderr.write(
-    `ctxfiles: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  return EXIT.invalid;
 }
 
 function readVersion(): string {

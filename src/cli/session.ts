@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
-import type { CliIo } from './run.js';
+import type { CliIo } from './io.js';
 
 /** Options of {@link runSession}. */
 export interface RunSessionOptions {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
 import { lintConfig } from '../config/lint-config.js';
 import { loadFlowFiles } from '../config/load-flows.js';
+import { relativeDisplay } from '../config/read-source.js';
 import { CtxfilesError, type Diagnostic, type Problem } from '../errors.js';
 
 /** Options of {@link validateFiles}. */
@@ -25,7 +26,7 @@ export interface ValidateReport {
  * @throws CtxfilesError listing every problem in every file.
  */
 export async function validateFiles(options: Readonly<ValidateOptions>): Promise<ValidateReport> {
-  const display = (file: string) => path.relative(options.displayCwd, file) || path.basename(file);
+  const display = relativeDisplay(options.displayCwd);
   const checked: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const problems: Problem[] = [];

@@ -1,4 +1,4 @@
-/** Default values of every config key (DESIGN §3). Kept free of zod so the CLI loads it cheaply. */
+/** Default values of every config key (docs/config.md). Kept free of zod so the CLI loads it cheaply. */
 
 /** The global `contextPaths` used when a config sets none. */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
@@ -54,9 +54,6 @@ export const DEFAULT_CONFIG = Object.freeze({
     budgetNotice: 'Instruction budget reached: some files are not shown in full.',
   }),
 });
-
-/** Output formats of the rendered block. */
-export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
 
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([

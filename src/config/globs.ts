@@ -6,8 +6,9 @@ let library: typeof import('micromatch') | undefined;
 const micromatch = () => (library ??= require('micromatch') as typeof import('micromatch'));
 
 /**
- * The one place micromatch options are set (STYLE 5): dot files match, and a pattern without a
- * slash matches basenames. Patterns are compiled once and matched against POSIX relative paths.
+ * The one place micromatch options are set, so every glob in ctxfiles matches the same way: dot files match,
+ * and a pattern without a slash matches basenames. Patterns are compiled once and matched against POSIX
+ * relative paths.
  */
 export function compileGlob(pattern: string): (relativePath: string) => boolean {
   return micromatch().matcher(pattern, { dot: true, basename: !pattern.includes('/') });

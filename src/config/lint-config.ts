@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../errors.js';
 import { checkRelativeEntry, describeRefusal } from '../fs/contain.js';
-import { KNOWN_MODES } from '../resolve/precedence.js';
+import { KNOWN_MODES } from './types.js';
 import type { Config, ContextLayer, Flow } from './types.js';
 
 const TOKEN = /\$\{([^}]*)\}/g;

@@ -1,11 +1,12 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { DEFAULT_LOADED, normalizeConfig } from './normalize-config.js';
 import { findForbiddenKey } from './forbidden-keys.js';
-import { isFile, readSourceFile } from './read-source.js';
+import { isSourceFile, readSourceFile, relativeDisplay } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
@@ -13,7 +14,7 @@ import fastValidate from './validate-config.generated.js';
 
 /**
  * Where a config is looked for, in each directory from the work dir upward, in this order
- * (DESIGN §3). `package.json` counts only when it has a `ctxfiles` key.
+ * (docs/config.md, "Where the config is found"). `package.json` counts only when it has a `ctxfiles` key.
  */
 export const CONFIG_SEARCH_PLACES: readonly string[] = Object.freeze([
   '.opencode.json',
@@ -53,6 +54,11 @@ export interface LoadConfigOptions {
    * JSON is read with `JSON.parse`, where a repeated key keeps its last value.
    */
   readonly thorough?: boolean;
+  /**
+   * The filesystem port config and flow files are read through. Default: Node's. Executable
+   * configs (`.js`, `.ts`, ...) are imported by cosmiconfig from the real disk.
+   */
+  readonly fs?: FileSystem;
 }
 
 /** A validated config, its flows, and what loading noticed. */
@@ -89,31 +95,31 @@ export async function loadConfig(
   options: Readonly<LoadConfigOptions> = {},
 ): Promise<LoadedConfig | LazyLoadedConfig> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const displayCwd = options.displayCwd ?? process.cwd();
-  const display = (file: string) => path.relative(displayCwd, file) || path.basename(file);
+  const display = relativeDisplay(options.displayCwd ?? process.cwd());
+  const fs = options.fs ?? createNodeFileSystem();
   const diagnostics: Diagnostic[] = [];
 
   let filepath: string | null;
   if (options.configFile !== undefined) {
     filepath = path.resolve(cwd, options.configFile);
-    if (!isFile(filepath)) {
+    if (!isSourceFile(fs, filepath, display(filepath), 'config-syntax')) {
       throw new CtxfilesError('config-not-found', [
         formatProblem({ file: display(filepath) }, 'the config file does not exist'),
       ]);
     }
   } else {
-    filepath = searchConfig(cwd, options.stopDir ?? os.homedir(), diagnostics, display);
+    filepath = searchConfig(fs, cwd, options.stopDir ?? os.homedir(), diagnostics, display);
   }
 
   const config =
     filepath === null
       ? DEFAULT_LOADED
-      : await readConfig(filepath, display(filepath), diagnostics, options.thorough === true);
+      : await readConfig(fs, filepath, display(filepath), diagnostics, options.thorough === true);
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
   const loadFlows = () => {
     flows ??= import('./load-flows.js').then((module) =>
-      module.loadFlows({ root: flowRoot, globs: config.flows, display }),
+      module.loadFlows({ root: flowRoot, globs: config.flows, display, fs }),
     );
     return flows;
   };
@@ -149,6 +155,7 @@ function quickConfig(value: unknown): Config | null {
 }
 
 function searchConfig(
+  fs: FileSystem,
   start: string,
   stopDir: string,
   diagnostics: Diagnostic[],
@@ -160,8 +167,8 @@ function searchConfig(
     const found: string[] = [];
     for (const place of CONFIG_SEARCH_PLACES) {
       const candidate = path.join(dir, place);
-      if (!isFile(candidate)) continue;
-      if (place === 'package.json' && !packageHasKey(candidate)) continue;
+      if (!isSourceFile(fs, candidate, display(candidate), 'config-syntax')) continue;
+      if (place === 'package.json' && !packageHasKey(fs, candidate, display(candidate))) continue;
       found.push(candidate);
     }
     const [first, ...shadowed] = found;
@@ -183,6 +190,7 @@ function searchConfig(
 }
 
 async function readConfig(
+  fs: FileSystem,
   file: string,
   shown: string,
   diagnostics: Diagnostic[],
@@ -207,7 +215,7 @@ async function readConfig(
     }
     return (await thorough())(value, plainSource(shown, value), [], diagnostics);
   }
-  const text = readSourceFile(file, shown, 'config-syntax');
+  const text = readSourceFile(fs, file, shown, 'config-syntax');
   const isPackage = path.basename(file) === 'package.json';
   if (extension === '.json' && !thoroughOnly) {
     // JSON that parses and validates needs neither the YAML parser nor zod.
@@ -255,11 +263,11 @@ export function plainSource(file: string, value: unknown): SourceText {
   };
 }
 
-function packageHasKey(file: string): boolean {
-  try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return typeof value === 'object' && value !== null && Object.hasOwn(value, 'ctxfiles');
-  } catch {
-    return false;
-  }
+/**
+ * True when a `package.json` has a `ctxfiles` key. A package.json that cannot be read is an error
+ * (it may hold the config); one that is not JSON is not a config and is passed over.
+ */
+function packageHasKey(fs: FileSystem, file: string, shown: string): boolean {
+  const value = parseJson(readSourceFile(fs, file, shown, 'config-syntax'), false);
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, 'ctxfiles');
 }

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
+import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { compileGlob, globBase } from './globs.js';
 import { deepFreeze } from './normalize-config.js';
-import { isFile, readSourceFile } from './read-source.js';
+import { isSourceFile, readSourceFile } from './read-source.js';
 import { contextLayerSchema } from './schema.js';
 import { parseSourceText, type SourceText } from './source-text.js';
 import type { Flow, FlowStep } from './types.js';
@@ -41,6 +42,8 @@ export interface LoadFlowsOptions {
   readonly globs: readonly string[];
   /** Formats a path for messages. */
   readonly display: (file: string) => string;
+  /** The filesystem port. Default: Node's. */
+  readonly fs?: FileSystem;
 }
 
 interface Template {
@@ -54,7 +57,8 @@ interface Template {
  * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
  */
 export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<string, Flow> {
-  return loadFlowFiles(findFlowFiles(options.root, options.globs), options.display);
+  const fs = options.fs ?? createNodeFileSystem();
+  return loadFlowFiles(findFlowFiles(fs, options.root, options.globs, options.display), options.display, fs);
 }
 
 /**
@@ -64,12 +68,13 @@ export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<stri
 export function loadFlowFiles(
   files: readonly string[],
   display: (file: string) => string,
+  fs: FileSystem = createNodeFileSystem(),
 ): ReadonlyMap<string, Flow> {
   const flows = new Map<string, Flow>();
   const problems: Array<{ code: CtxfilesErrorCode; problem: Problem }> = [];
   for (const file of files) {
     try {
-      const flow = loadFlowFile(file, display);
+      const flow = loadFlowFile(fs, file, display);
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
         throw new CtxfilesError('flow-duplicate', [
@@ -94,14 +99,22 @@ export function loadFlowFiles(
   return flows;
 }
 
-/** Absolute paths of the files the globs match, sorted, without duplicates. */
-export function findFlowFiles(root: string, globs: readonly string[]): string[] {
+/**
+ * Absolute paths of the files the globs match, sorted, without duplicates. A directory that is
+ * absent is skipped; any other error listing it is a `config-invalid` error naming the glob.
+ */
+export function findFlowFiles(
+  fs: FileSystem,
+  root: string,
+  globs: readonly string[],
+  display: (file: string) => string,
+): string[] {
   const found = new Set<string>();
   for (const pattern of globs) {
     const { base, isGlob } = globBase(pattern);
     if (!isGlob) {
       const file = path.resolve(root, pattern);
-      if (isFile(file)) found.add(file);
+      if (isSourceFile(fs, file, display(file), 'flow-syntax')) found.add(file);
       continue;
     }
     const matches = compileGlob(pattern);
@@ -110,11 +123,21 @@ export function findFlowFiles(root: string, globs: readonly string[]): string[] 
     let visited = 0;
     while (pending.length > 0) {
       const dir = pending.pop() as string;
-      let entries: fs.Dirent[];
+      let entries: readonly DirEntry[];
       try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
+        entries = fs.readdir(dir);
+      } catch (error) {
+        if (isAbsent(error)) continue;
+        throw new CtxfilesError(
+          'config-invalid',
+          [
+            formatProblem(
+              { keyPath: 'flows' },
+              `the glob "${pattern}" cannot list ${display(dir)} (${errorCode(error)})`,
+            ),
+          ],
+          { cause: error },
+        );
       }
       for (const entry of entries) {
         visited += 1;
@@ -127,9 +150,9 @@ export function findFlowFiles(root: string, globs: readonly string[]): string[] 
           ]);
         }
         const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) {
+        if (entry.kind === 'directory') {
           if (!PRUNED.has(entry.name)) pending.push(full);
-        } else if (entry.isFile() && matches(path.relative(root, full).split(path.sep).join('/'))) {
+        } else if (entry.kind === 'file' && matches(path.relative(root, full).split(path.sep).join('/'))) {
           found.add(full);
         }
       }
@@ -138,14 +161,14 @@ export function findFlowFiles(root: string, globs: readonly string[]): string[] 
   return [...found].sort();
 }
 
-function loadFlowFile(file: string, display: (file: string) => string): Flow {
+function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => string): Flow {
   const shown = display(file);
-  const source = parseSourceText(readSourceFile(file, shown, 'flow-syntax'), shown, 'flow-syntax');
+  const source = parseSourceText(readSourceFile(fs, file, shown, 'flow-syntax'), shown, 'flow-syntax');
   const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
   if (!parsed.success)
     throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
   const templates = new Map<string, Template>();
-  collectIncludes(file, source, parsed.data.include ?? [], templates, [file], display);
+  collectIncludes(fs, file, source, parsed.data.include ?? [], templates, [file], display);
   addTemplates(templates, parsed.data.templates ?? {}, source);
 
   const resolved = new Map<string, Record<string, unknown>>();
@@ -176,6 +199,7 @@ function loadFlowFile(file: string, display: (file: string) => string): Flow {
 }
 
 function collectIncludes(
+  fs: FileSystem,
   file: string,
   source: SourceText,
   includes: readonly string[],
@@ -190,14 +214,14 @@ function collectIncludes(
       throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
     }
     const shown = display(target);
-    const included = parseSourceText(readSourceFile(target, shown, 'flow-syntax'), shown, 'flow-syntax');
+    const included = parseSourceText(readSourceFile(fs, target, shown, 'flow-syntax'), shown, 'flow-syntax');
     const parsed = includeFileSchema.safeParse(included.value ?? {}, { reportInput: true });
     if (!parsed.success)
       throw new CtxfilesError(
         'flow-invalid',
         toProblems(parsed.error.issues, included, [], knownIncludeKeys),
       );
-    collectIncludes(target, included, parsed.data.include ?? [], templates, [...chain, target], display);
+    collectIncludes(fs, target, included, parsed.data.include ?? [], templates, [...chain, target], display);
     addTemplates(templates, parsed.data.templates ?? {}, included);
   });
 }

@@ -1,78 +1,64 @@
-import fs from 'node:fs';
+import path from 'node:path';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode } from '../errors.js';
+import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 
 /** Config and flow files larger than this are refused before parsing. */
 export const MAX_SOURCE_BYTES = 1_048_576;
 
 /**
- * Reads a config or flow file as UTF-8 text, refusing anything that is not a regular file or is
- * larger than {@link MAX_SOURCE_BYTES}. `display` is the path shown in messages.
+ * Reads a config or flow file through the port as UTF-8 text, refusing anything that is not a
+ * regular file (symlinks are followed) or is larger than {@link MAX_SOURCE_BYTES}. `display` is the
+ * path shown in messages. The byte cap is the port's own bounded read.
  * @throws CtxfilesError with `code` when the file is missing, not a file, too large or unreadable.
  */
-export function readSourceFile(file: string, display: string, code: CtxfilesErrorCode): string {
-  let stats: fs.Stats;
+export function readSourceFile(
+  fs: FileSystem,
+  file: string,
+  display: string,
+  code: CtxfilesErrorCode,
+): string {
+  const fail = (problem: string, cause?: unknown): never => {
+    throw new CtxfilesError(code, [formatProblem({ file: display }, problem)], { cause });
+  };
   try {
-    stats = fs.statSync(file);
-  } catch (error) {
-    throw new CtxfilesError(
-      code,
-      [
-        formatProblem(
-          { file: display },
-          `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        ),
-      ],
-      { cause: error },
-    );
-  }
-  if (!stats.isFile())
-    throw new CtxfilesError(code, [formatProblem({ file: display }, 'not a regular file')]);
-  if (stats.size > MAX_SOURCE_BYTES) {
-    throw new CtxfilesError(code, [
-      formatProblem(
-        { file: display },
-        `the file is ${stats.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`,
-      ),
-    ]);
-  }
-  try {
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    try {
-      const buffer = Buffer.alloc(MAX_SOURCE_BYTES + 1);
-      let filled = 0;
-      for (;;) {
-        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
-        if (read === 0) break;
-        filled += read;
-        if (filled > MAX_SOURCE_BYTES)
-          throw new CtxfilesError(code, [
-            formatProblem({ file: display }, `the file is larger than ${MAX_SOURCE_BYTES} bytes`),
-          ]);
-      }
-      return buffer.toString('utf8', 0, filled);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const info = fs.stat(file);
+    if (info.kind !== 'file') return fail('not a regular file');
+    if (info.size > MAX_SOURCE_BYTES)
+      return fail(`the file is ${info.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`);
+    const read = fs.readFile(file, { maxBytes: MAX_SOURCE_BYTES });
+    if (read.truncated) return fail(`the file is larger than ${MAX_SOURCE_BYTES} bytes`);
+    return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
   } catch (error) {
     if (error instanceof CtxfilesError) throw error;
+    return fail(`cannot read the file (${errorCode(error)})`, error);
+  }
+}
+
+/**
+ * True when `file` is a regular file (symlinks followed), false when it is absent (`ENOENT`,
+ * `ENOTDIR`) or something else.
+ * @throws CtxfilesError with `code` for any other error (`EACCES`, `EIO`, ...): a config the user
+ * may have meant must not be skipped silently.
+ */
+export function isSourceFile(
+  fs: FileSystem,
+  file: string,
+  display: string,
+  code: CtxfilesErrorCode,
+): boolean {
+  try {
+    return fs.stat(file).kind === 'file';
+  } catch (error) {
+    if (isAbsent(error)) return false;
     throw new CtxfilesError(
       code,
-      [
-        formatProblem(
-          { file: display },
-          `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        ),
-      ],
+      [formatProblem({ file: display }, `cannot read the file (${errorCode(error)})`)],
       { cause: error },
     );
   }
 }
 
-/** True when `file` is a regular file (symlinks followed); false for anything absent or unreadable. */
-export function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
+/** How config and flow paths are shown in messages: relative to `displayCwd` when possible. */
+export function relativeDisplay(displayCwd: string): (file: string) => string {
+  return (file) => path.relative(displayCwd, file) || path.basename(file);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, FORMATS } from './defaults.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+import { FORMATS } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -58,7 +59,7 @@ const userPath = z
   .string()
   .regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
 
-/** The `instructions` object: chain discovery and change tracking (DESIGN §7). */
+/** The `instructions` object: chain discovery and change tracking (docs/chains.md). */
 export const instructionsSchema = z.strictObject({
   walk: z
     .enum(['off', 'root', 'project'])

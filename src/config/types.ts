@@ -13,7 +13,7 @@ export interface AgentConfig {
   readonly [key: string]: unknown;
 }
 
-/** Limits of progressive disclosure (DESIGN §3). */
+/** Limits of progressive disclosure (docs/disclosure.md, "Caps and faults"). */
 export interface ContextDiscoveryConfig {
   readonly enabled: boolean;
   readonly maxFiles: number;
@@ -23,7 +23,7 @@ export interface ContextDiscoveryConfig {
   readonly maxManifestBytes: number;
 }
 
-/** Chain discovery and change tracking (DESIGN §7). */
+/** Chain discovery and change tracking (docs/chains.md). */
 export interface InstructionsConfig {
   readonly walk: 'off' | 'root' | 'project';
   readonly projectRootMarkers: readonly string[];
@@ -34,7 +34,13 @@ export interface InstructionsConfig {
 }
 
 /** An output format. */
-export type Format = 'opencode' | 'xml' | 'reminder' | 'magi';
+/** The output formats, in the order the docs list them (docs/formats.md). */
+export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
+
+export type Format = (typeof FORMATS)[number];
+
+/** Modes with a defined meaning; any other string acts as `append` and warns. */
+export const KNOWN_MODES = Object.freeze(['replace', 'append'] as const);
 
 /** Caps on the rendered block. `null` = unlimited. */
 export interface BudgetConfig {

@@ -3,7 +3,8 @@ import { suggest, type Problem } from '../errors.js';
 import type { SourceText } from './source-text.js';
 
 /**
- * Maps zod issues to problem lines (STYLE 10): one per issue, located at its key path, never a raw
+ * Maps zod issues to problem lines in the shape of every config error (docs/config.md, "Errors and
+ * warnings"): one per issue, located at its key path, never a raw
  * ZodError. `knownKeys` returns the keys allowed at a path, for "did you mean" hints.
  */
 export function toProblems(

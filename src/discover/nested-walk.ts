@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { compareCodeUnits } from './compare-code-units.js';
 
 /**
  * Directory names the nested walk never enters, besides every name starting with a dot. They hold
@@ -86,48 +87,10 @@ export function walkNested(
         });
         break;
       }
-      const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
-      let entries;
-      try {
-        entries = fs.readdir(absoluteDir);
-      } catch (error) {
-        if (!isAbsent(error)) {
-          diagnostics.push({
-            level: 'warn',
-            code: 'unreadable',
-            message: `${absoluteDir} cannot be listed (${errorCode(error)})`,
-            path: absoluteDir,
-          });
-        }
-        continue;
-      }
-      const found: string[] = [];
-      for (const entry of entries) {
-        const name = entry.name;
-        if (name.charCodeAt(0) === 46 /* . */) continue;
-        if (entry.kind === 'directory') {
-          if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name)) {
-            if (hasControlCharacter(name)) continue;
-            next.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
-          }
-          continue;
-        }
-        if (depth === 0 || !basenames.has(name)) continue;
-        const relativePath = `${relativeDir}/${name}`;
-        if (entry.kind === 'symlink') {
-          diagnostics.push({
-            level: 'warn',
-            code: 'symlink-rejected',
-            message: `${relativePath} is a symlink and is not used as a nested context file`,
-            path: under(workDir, relativePath),
-          });
-          continue;
-        }
-        if (entry.kind !== 'file') continue;
-        if (hasControlCharacter(relativePath)) continue;
-        found.push(relativePath);
-      }
-      found.sort(compare);
+      const listed = listDirectory(fs, workDir, relativeDir, depth, basenames, limits, diagnostics);
+      next.push(...listed.dirs);
+      const found = listed.files;
+      found.sort(compareCodeUnits);
       for (const relativePath of found) {
         if (files.length >= limits.maxFiles) {
           truncated = true;
@@ -137,15 +100,66 @@ export function walkNested(
       }
       if (truncated) break;
     }
-    next.sort(compare);
+    next.sort(compareCodeUnits);
     level = next;
   }
-  files.sort((a, b) => compare(a.relativePath, b.relativePath));
+  files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   return { files, truncated, diagnostics };
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * One directory of the walk: its subdirectories to visit next (within `maxDepth`, not pruned) and
+ * its wanted files (never directly in the work dir). Absent is silent; any other listing fault,
+ * and a symlink with a wanted name, is a `warn`.
+ */
+function listDirectory(
+  fs: FileSystem,
+  workDir: string,
+  relativeDir: string,
+  depth: number,
+  basenames: ReadonlySet<string>,
+  limits: WalkLimits,
+  diagnostics: Diagnostic[],
+): { dirs: string[]; files: string[] } {
+  const dirs: string[] = [];
+  const files: string[] = [];
+  const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
+  let entries;
+  try {
+    entries = fs.readdir(absoluteDir);
+  } catch (error) {
+    if (!isAbsent(error)) {
+      diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${absoluteDir} cannot be listed (${errorCode(error)})`,
+        path: absoluteDir,
+      });
+    }
+    return { dirs, files };
+  }
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.charCodeAt(0) === 46 /* . */) continue;
+    if (entry.kind === 'directory') {
+      if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name) && !hasControlCharacter(name))
+        dirs.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
+      continue;
+    }
+    if (depth === 0 || !basenames.has(name)) continue;
+    const relativePath = `${relativeDir}/${name}`;
+    if (entry.kind === 'symlink') {
+      diagnostics.push({
+        level: 'warn',
+        code: 'symlink-rejected',
+        message: `${relativePath} is a symlink and is not used as a nested context file`,
+        path: under(workDir, relativePath),
+      });
+      continue;
+    }
+    if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push(relativePath);
+  }
+  return { dirs, files };
 }
 
 /** `relative` below `root`, without doubling the separator at the filesystem root. */

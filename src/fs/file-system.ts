@@ -1,5 +1,5 @@
 /**
- * The one narrow port through which ctxfiles touches a filesystem (STYLE 1). It is synchronous
+ * The one narrow port through which ctxfiles touches a filesystem (ARCHITECTURE.md). It is synchronous
  * on purpose: every operation ctxfiles needs is a cheap metadata call or a bounded read, and a
  * synchronous port keeps walks iterative and allocation-light (see ARCHITECTURE.md). The public
  * API stays asynchronous.
@@ -77,7 +77,7 @@ export function errorCode(error: unknown): string {
   return 'EUNKNOWN';
 }
 
-/** Only these codes mean "not there" (STYLE 11); every other code is a fault worth reporting. */
+/** Only these codes mean "not there" (docs/diagnostics.md); every other code is a fault worth reporting. */
 export function isAbsent(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR';

@@ -3,6 +3,9 @@ import { decodeText } from './decode-text.js';
 import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-system.js';
 import { findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
 
+/** The largest context file inlined by a layer or tracked by a session; larger files are skipped. */
+export const MAX_INLINE_BYTES = 1_048_576;
+
 /** The outcome of {@link readInstruction}. */
 export type InstructionRead =
   | {

@@ -30,12 +30,12 @@ const BREADTH: Readonly<Record<string, number>> = {
 };
 
 /**
- * Renders `files` so that `fits(text)` holds (DESIGN §7). The most specific files are kept: whole
- * files are dropped broadest first (extra files, the user file, the chain from the root down, then
- * the global, agent and step layers; within one of them shallower first, then in list order),
- * then the most specific file is cut at a character boundary (its raw text is cut before escaping,
- * so no escape is ever split). A visible notice names what was left out and what was cut. When
- * not even the notice fits, the result is the empty string.
+ * Renders `files` so that `fits(text)` holds (docs/formats.md, "Budget"). The most specific files are kept:
+ * whole files are dropped broadest first (extra files, the user file, the chain from the root down, then the
+ * global, agent and step layers; within one of them shallower first, then in list order), then the most
+ * specific file is cut at a character boundary (its raw text is cut before escaping, so no escape is ever
+ * split). A visible notice names what was left out and what was cut. When not even the notice fits, the
+ * result is the empty string.
  */
 export function applyBudget(
   format: Format,
@@ -46,27 +46,8 @@ export function applyBudget(
   const full = renderFormat(format, files, context);
   if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null };
 
-  const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
-  const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
-    const parts = [context.wording.budgetNotice];
-    if (dropped.length > 0)
-      parts.push(
-        short
-          ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.`
-          : `Left out: ${dropped.map(show).join(', ')}.`,
-      );
-    if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
-    return parts.join(' ');
-  };
-
-  const order = files
-    .map((file, index) => ({ file, index }))
-    .sort(
-      (a, b) =>
-        (BREADTH[a.file.layer] ?? 3) - (BREADTH[b.file.layer] ?? 3) ||
-        (a.file.depth ?? 0) - (b.file.depth ?? 0) ||
-        a.index - b.index,
-    );
+  const notice = budgetNotice(context);
+  const order = dropOrder(files);
   const droppedIndexes = new Set<number>();
   const dropped: string[] = [];
   for (const { file, index } of order.slice(0, -1)) {
@@ -102,4 +83,32 @@ export function applyBudget(
     if (fits(text)) return { text, kept: [], dropped, truncated: null };
   }
   return { text: '', kept: [], dropped, truncated: null };
+}
+
+/** The notice naming what was left out and cut; `short` counts the files instead of naming them. */
+function budgetNotice(context: RenderContext) {
+  const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
+  return (dropped: readonly string[], truncated: string | null, short = false) => {
+    const parts = [context.wording.budgetNotice];
+    if (dropped.length > 0)
+      parts.push(
+        short
+          ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.`
+          : `Left out: ${dropped.map(show).join(', ')}.`,
+      );
+    if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
+    return parts.join(' ');
+  };
+}
+
+/** The files in the order they are dropped: broadest source first, shallower first, then list order. */
+function dropOrder(files: readonly BudgetFile[]): Array<{ file: BudgetFile; index: number }> {
+  return files
+    .map((file, index) => ({ file, index }))
+    .sort(
+      (a, b) =>
+        (BREADTH[a.file.layer] ?? 3) - (BREADTH[b.file.layer] ?? 3) ||
+        (a.file.depth ?? 0) - (b.file.depth ?? 0) ||
+        a.index - b.index,
+    );
 }

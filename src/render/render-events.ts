@@ -3,7 +3,7 @@ import { displayPath } from './display-path.js';
 import { escapeHeaderPath, escapeReminderText } from './escape.js';
 import { withoutFinalNewline } from './render-formats.js';
 
-/** Something a session reports in a tool result (DESIGN §7). */
+/** Something a session reports in a tool result (docs/chains.md, "Change tracking"). */
 export type InstructionEvent =
   | { readonly kind: 'new'; readonly path: string; readonly dir: string; readonly text: string }
   | {

@@ -40,7 +40,7 @@ export function renderFormat(
   }
 }
 
-/** `<project_context>` with one `<project_instructions path="…">` per file (spec 000). */
+/** `<project_context>` with one `<project_instructions path="…">` per file (docs/formats.md, `xml`). */
 function renderXml(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
   if (files.length === 0 && notice === undefined) return '';
   const blocks = files.map((file) => {
@@ -82,7 +82,10 @@ export function withoutFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-/** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped. */
+/**
+ * `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (docs/formats.md, `magi`).
+ * Text is not escaped.
+ */
 function renderMagi(
   files: readonly RenderFile[],
   context: RenderContext,

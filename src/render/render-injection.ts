@@ -1,7 +1,7 @@
 import { escapeReminder } from './escape.js';
 
 /**
- * Renders the bodies disclosed in one tool result (DESIGN §5): each as
+ * Renders the bodies disclosed in one tool result (docs/disclosure.md, "Activation and injection"): each as
  * `<system-reminder>\n# From:<path>\n<text>\n</system-reminder>`, joined with a newline. Text
  * that would open or close a `system-reminder` frame is escaped so it cannot end the frame.
  */

@@ -1,4 +1,4 @@
-/** Heading of the nested-file manifest (DESIGN §5). */
+/** Heading of the nested-file manifest (docs/disclosure.md, "The manifest"). */
 export const MANIFEST_HEADING = '# Nested Context Files';
 
 /** The sentence under the heading: what the list is and that bodies are not loaded. */

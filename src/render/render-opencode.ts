@@ -1,4 +1,4 @@
-/** The header of the `opencode` block (DESIGN §5). The space before `Make` is part of the contract. */
+/** The header of the `opencode` block (docs/formats.md). The space before `Make` is part of the contract. */
 export const OPENCODE_HEADER =
   '# Project-Specific Context\n Make sure to follow the instructions in the context below\n';
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { InstructionsConfig } from '../config/types.js';
 import { walkChain } from '../discover/chain-walk.js';
+import { compareCodeUnits } from '../discover/compare-code-units.js';
 import type { Diagnostic } from '../errors.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
@@ -15,10 +16,10 @@ export interface SourceOptions {
 }
 
 /**
- * Builds the one ordered list of context files (DESIGN §7): the user file, then the chain
- * (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
- * order within a layer), then the extra files. A file appears once, at its first occurrence
- * (device and inode). Every fault is a diagnostic.
+ * Builds the one ordered list of context files (docs/chains.md, "One ordered list"): the user file, then the
+ * chain (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
+ * order within a layer), then the extra files. A file appears once, at its first occurrence (device and
+ * inode). Every fault is a diagnostic.
  */
 export function collectFiles(
   fs: FileSystem,
@@ -193,9 +194,4 @@ export function dedupe(candidates: readonly Candidate[], diagnostics: Diagnostic
     kept.push(candidate);
   }
   return kept;
-}
-
-/** Plain code-unit order, never locale. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import {
   type Contained,
   type NotContained,
 } from '../fs/contain.js';
-import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import { errorCode, isAbsent, type DirEntry, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { LayerName } from './precedence.js';
 
 /** Files one directory entry may inline before the rest is dropped with a warning. */
@@ -66,7 +66,7 @@ export function expandEntry(
   expanded: string,
 ): Candidate[] {
   const { diagnostics, workDir } = context;
-  const report = (level: Diagnostic['level'], code: string, message: string, at?: string) =>
+  const report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) =>
     diagnostics.push({ level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) });
 
   const located = resolveInside(context.fs, workDir, expanded, { label: JSON.stringify(entry) });
@@ -99,7 +99,7 @@ export function expandEntry(
   return [candidateOf(joined, located.realPath, layer, entry, workDir, located.info)];
 }
 
-type Report = (level: Diagnostic['level'], code: string, message: string, at?: string) => void;
+type Report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) => void;
 
 function walkDirectory(
   context: ExpandContext,
@@ -136,25 +136,9 @@ function walkDirectory(
       continue;
     }
     for (const child of entries) {
-      if (hasControlCharacter(child.name)) {
-        report(
-          'warn',
-          'unsafe-name',
-          `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`,
-          dir,
-        );
-        continue;
-      }
-      const full = path.join(dir, child.name);
-      let located: Contained | NotContained;
-      if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full);
-      else if (child.kind === 'file' || child.kind === 'directory')
-        located = statChild(context.fs, full, path.join(real, child.name));
-      else continue;
-      if (!located.ok) {
-        report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, full);
-        continue;
-      }
+      const located = locateChild(context, dir, real, child, report);
+      if (located === null) continue;
+      const full = located.path;
       if (located.info.kind === 'directory') {
         const identity = identityOf(located.info);
         if (!visited.has(identity)) {
@@ -177,6 +161,40 @@ function walkDirectory(
     }
   }
   return found;
+}
+
+/**
+ * One directory entry of a directory walk, located and contained: a symlink is resolved and must
+ * stay inside the work dir, a file or directory is stat'ed where its parent's real path says.
+ * `null` (reported) for an unsafe name or a fault; `null` silently for FIFOs, sockets, devices.
+ */
+function locateChild(
+  context: ExpandContext,
+  dir: string,
+  real: string,
+  child: DirEntry,
+  report: Report,
+): Contained | null {
+  if (hasControlCharacter(child.name)) {
+    report(
+      'warn',
+      'unsafe-name',
+      `${JSON.stringify(path.join(dir, child.name))} holds control characters and is skipped`,
+      dir,
+    );
+    return null;
+  }
+  const full = path.join(dir, child.name);
+  let located: Contained | NotContained;
+  if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full);
+  else if (child.kind === 'file' || child.kind === 'directory')
+    located = statChild(context.fs, full, path.join(real, child.name));
+  else return null;
+  if (!located.ok) {
+    report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, full);
+    return null;
+  }
+  return located;
 }
 
 /** A child that is not a symlink lies where its (already contained) parent's real path says. */

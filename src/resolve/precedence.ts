@@ -1,13 +1,10 @@
 import type { ContextLayer } from '../config/types.js';
 
-/** Layers in output order, lowest precedence first (STYLE 6). Evaluation runs the other way. */
+/** Layers in output order, lowest precedence first (docs/precedence.md). Evaluation runs the other way. */
 export const LAYER_ORDER = Object.freeze(['global', 'agent', 'step'] as const);
 
 /** The name of a context layer. */
 export type LayerName = (typeof LAYER_ORDER)[number];
-
-/** Modes with a defined meaning; any other string acts as `append` and warns. */
-export const KNOWN_MODES = Object.freeze(['replace', 'append'] as const);
 
 /** The default mode of a declared layer. */
 export const DEFAULT_MODE = 'replace';

@@ -1,11 +1,8 @@
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { describeHidden } from '../fs/hidden-unicode.js';
-import { readInstruction } from '../fs/read-instruction.js';
+import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import type { Candidate, Provenance } from './expand-entries.js';
-
-/** The largest context file inlined by a layer; larger files are skipped with a warning. */
-export const MAX_INLINE_BYTES = 1_048_576;
 
 /** A context file with its content and provenance. */
 export interface ContextFile extends Provenance {
@@ -30,7 +27,7 @@ export function readContextFile(
   maxBytes = MAX_INLINE_BYTES,
 ): ContextFile | null {
   const where = { layer: candidate.layer, entry: candidate.entry, path: candidate.path };
-  const warn = (code: string, message: string) =>
+  const warn = (code: Diagnostic['code'], message: string) =>
     diagnostics.push({ level: 'warn', code, message, ...where });
   const read = readInstruction(fs, candidate.realPath, {
     maxBytes,

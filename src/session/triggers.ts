@@ -15,7 +15,7 @@ export interface ToolEvent {
 const PATCH_HEADER = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 
 /**
- * The directories a tool call works in, as absolute paths (DESIGN §6):
+ * The directories a tool call works in, as absolute paths (docs/disclosure.md, "Trigger tools"):
  *
  * | tool | directory |
  * | --- | --- |

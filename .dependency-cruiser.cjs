@@ -1,0 +1,145 @@
+/**
+ * The import table of ARCHITECTURE.md, enforced by `npm run lint:deps` (part of `npm test`).
+ * Each rule forbids what one module may not import; a wrong import fails with the rule's name
+ * and comment. When you add a module, add its row to ARCHITECTURE.md and its rule here.
+ */
+
+/** Modules below everything else, importable by every layer. */
+const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$'];
+/** The shared config vocabulary: types, format and mode names, and the one glob compiler. */
+const CONFIG_VOCABULARY = ['^src/config/types\\.ts$', '^src/config/globs\\.ts$'];
+
+/** A rule that allows `from` to import only `allowed` (plus itself) among the project's files. */
+function only(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: from },
+    to: { path: '^src/', pathNot: [from, ...allowed] },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    only(
+      'errors-is-a-leaf',
+      '^src/(errors|diagnostics)\\.ts$',
+      LEAF,
+      'errors.ts and diagnostics.ts import nothing of the project.',
+    ),
+    only(
+      'fs-is-the-port',
+      '^src/fs/',
+      LEAF,
+      'src/fs (the FileSystem port, containment, the instruction reader) imports only errors and diagnostics.',
+    ),
+    only(
+      'config-vocabulary-is-a-leaf',
+      '^src/config/(types|globs)\\.ts$',
+      [...LEAF, ...CONFIG_VOCABULARY],
+      'config/types.ts and config/globs.ts are shared by the core; they import no other module.',
+    ),
+    only(
+      'discover-below-resolve',
+      '^src/discover/',
+      [...LEAF, '^src/fs/', '^src/config/types\\.ts$'],
+      'src/discover (walks, labels, nested index) may import fs, errors and config types only.',
+    ),
+    only(
+      'imports-is-core',
+      '^src/imports/',
+      [...LEAF, '^src/fs/'],
+      'src/imports (import expansion) may import fs and errors only.',
+    ),
+    only(
+      'rules-is-pure',
+      '^src/rules/',
+      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/'],
+      'src/rules (the rules engine) may import fs, errors, config types and discover only.',
+    ),
+    only(
+      'resolve-is-core',
+      '^src/resolve/',
+      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/', '^src/imports/', '^src/rules/'],
+      'src/resolve may import fs, errors, config types, discover, imports and rules; never config loading, render, session, prompt or api.',
+    ),
+    only(
+      'render-is-pure',
+      '^src/render/',
+      [...LEAF, '^src/config/types\\.ts$', '^src/fs/contain\\.ts$'],
+      'src/render turns data into text: errors, config types, and the pure path predicate isInside of fs/contain.ts; no file access.',
+    ),
+    only(
+      'session-is-core',
+      '^src/session/',
+      [...LEAF, '^src/fs/', ...CONFIG_VOCABULARY, '^src/discover/', '^src/render/'],
+      'src/session may import fs, errors, the config vocabulary, discover and render; never resolve, config loading or api.',
+    ),
+    only(
+      'config-loads-through-the-port',
+      '^src/config/',
+      [...LEAF, '^src/fs/'],
+      'src/config may import errors and fs (config files are read through the FileSystem port); nothing above.',
+    ),
+    only(
+      'prompt-is-core',
+      '^src/prompt/',
+      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/', '^src/render/'],
+      'src/prompt may import fs, errors, config types, discover and render.',
+    ),
+    only(
+      'api-wires-the-core',
+      '^src/api/',
+      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt)/'],
+      'src/api wires the core; it never imports an edge (cli, mcp, hooks).',
+    ),
+    only(
+      'edges-use-the-api',
+      '^src/(mcp|hooks)/',
+      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
+    ),
+    only(
+      'cli-is-the-outer-edge',
+      '^src/cli/',
+      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/'],
+      'src/cli may import everything; nothing imports the CLI.',
+    ),
+    only(
+      'index-re-exports-the-api',
+      '^src/index\\.ts$',
+      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/index.ts re-exports the documented API; it never imports an edge.',
+    ),
+    {
+      name: 'no-node-fs-in-the-core',
+      comment:
+        'Only the FileSystem port (src/fs) and the edges (cli, mcp, hooks) touch node:fs; everything else reads through the port.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(fs|cli|mcp|hooks)/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?fs(/promises)?$' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'Modules form a tree of imports; a cycle means a concept is split in the wrong place. A cycle made only of type imports does not load anything and is allowed.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'Every relative import resolves to a file.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.generated\\.ts$' },
+  },
+};

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import type { Format } from '../config/types.js';
+import type { Diagnostic } from '../errors.js';
+import type { TrackedRecord } from '../session/change-tracking.js';
+import type { DisclosureState } from '../session/disclosure.js';
+import type { ToolEvent } from '../session/triggers.js';
+import type { ResolverContext } from './load-context.js';
+import type { Disclosed, Rendered } from './pipeline-steps.js';
+import type { ResolveRequest } from './select-request.js';
+
+/** Options of {@link Resolver.openSession}. */
+export interface SessionOptions extends ResolveRequest {
+  /** A state saved from `session.state()`, to resume. */
+  readonly state?: unknown;
+  /** Called with every diagnostic the session produces. */
+  readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+/** What one agent run has been shown. Subagents open their own session. */
+export interface Session {
+  /**
+   * Reports a finished tool call; resolves to the text to append to its result (empty when
+   * nothing is due). Never rejects because of a context file.
+   */
+  afterTool(event: Readonly<ToolEvent>): Promise<string>;
+  /** The state as plain JSON, to store and resume with `openSession({ state })`. */
+  state(): DisclosureState;
+  /** Diagnostics produced so far by `afterTool`. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The resolution a session starts from: what the system prompt showed. */
+export interface SessionStart {
+  readonly disclosed: Disclosed;
+  readonly rendered: Rendered;
+  readonly format: Format;
+}
+
+/**
+ * Opens a disclosure session over a resolution: the nested files of its manifest, and change
+ * tracking of the files it showed. A resumed state is checked before `start` resolves the request.
+ * Session modules load here, on first use.
+ * @throws CtxfilesError `session-state-invalid` for a malformed `state`.
+ */
+export async function openSession(
+  context: ResolverContext,
+  start: () => Promise<SessionStart>,
+  options: Readonly<SessionOptions>,
+): Promise<Session> {
+  const resumed =
+    options.state === undefined
+      ? null
+      : (await import('../session/session-state.js')).parseSessionState(options.state);
+  const { disclosed, rendered, format } = await start();
+  const { createDisclosure } = await import('../session/disclosure.js');
+  const { fs, workDir, homeDir, config } = context;
+  const { contextDiscovery: discovery, instructions, wording } = config;
+  const disclosure = createDisclosure(
+    {
+      fs,
+      workDir,
+      homeDir,
+      index: disclosed.index,
+      maxFileBytes: discovery.maxFileBytes,
+      maxSessionBytes: discovery.maxSessionBytes,
+      format,
+      wording,
+      tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
+      baseline: rendered.files.map(baselineRecord),
+    },
+    resumed,
+  );
+  const diagnostics: Diagnostic[] = [];
+  return {
+    diagnostics,
+    async afterTool(event) {
+      let outcome;
+      try {
+        outcome = disclosure.afterTool(event);
+      } catch (error) {
+        // A context file must never fail a tool call.
+        const internal: Diagnostic = {
+          level: 'warn',
+          code: 'internal',
+          message: `disclosure failed: ${String(error)}`,
+        };
+        outcome = { text: '', diagnostics: [internal] };
+      }
+      for (const diagnostic of outcome.diagnostics) {
+        diagnostics.push(diagnostic);
+        options.onDiagnostic?.(diagnostic);
+      }
+      return outcome.text;
+    },
+    state: () => disclosure.state(),
+  };
+}
+
+/** A file shown in the system prompt, as change tracking starts from it. */
+function baselineRecord(file: Rendered['files'][number]): TrackedRecord {
+  return {
+    path: file.path,
+    sha256: file.sha256,
+    size: file.bytes,
+    mtimeMs: file.mtimeMs,
+    scope: file.source === 'chain' ? path.dirname(file.path) : null,
+    removed: false,
+  };
+}

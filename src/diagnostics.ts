@@ -1,0 +1,53 @@
+/**
+ * The closed set of diagnostic codes. One row per code: adding a code is adding one row here
+ * (docs/diagnostics.md is checked against this table by test/diagnostics.test.ts).
+ * `level` is the level the code is usually reported at; `missing` is `debug` for a layer entry
+ * and `warn` where a file was expected.
+ */
+export interface DiagnosticInfo {
+  readonly code: string;
+  readonly level: 'debug' | 'info' | 'warn';
+  /** What happened, in one sentence. */
+  readonly meaning: string;
+  /** What the user can do about it. */
+  readonly action: string;
+}
+
+// One row per line on purpose (prettier would break them): adding a code is one line, and codes
+// added on different branches merge without conflicts.
+// prettier-ignore
+export const DIAGNOSTICS = [
+  { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
+  { code: 'unknown-key', level: 'warn', meaning: 'The config has a top-level key ctxfiles does not know; it is ignored.', action: 'Fix the spelling (the message suggests the closest key) or remove it.' },
+  { code: 'unknown-mode', level: 'warn', meaning: 'A layer names a mode other than replace or append; it acts as append.', action: 'Use "replace" or "append".' },
+  { code: 'unknown-token', level: 'warn', meaning: 'An entry uses a ${...} token that does not exist; the entry is skipped (debug at resolution, warn from lint).', action: 'See docs/tokens-and-containment.md for the tokens.' },
+  { code: 'empty-token', level: 'debug', meaning: 'A token in an entry expanded to nothing (an unset variable); the entry is skipped.', action: 'Set the variable, or accept that the entry applies only when it is set.' },
+  { code: 'invalid-entry', level: 'warn', meaning: 'An entry is refused before any file access (absolute, climbs out, reserved name).', action: 'Write entries relative to the work dir; see docs/tokens-and-containment.md.' },
+  { code: 'outside-workdir', level: 'warn', meaning: 'An entry resolves outside the work dir and is skipped.', action: 'Keep entries inside the work dir.' },
+  { code: 'symlink-outside-workdir', level: 'warn', meaning: 'A symlink leads outside the work dir (or skills root) and is not followed.', action: 'Replace the symlink with a file inside the work dir.' },
+  { code: 'symlink-rejected', level: 'warn', meaning: 'A discovered instruction file is a symlink, or became one; it is not read.', action: 'Replace the symlink with a regular file.' },
+  { code: 'missing', level: 'debug', meaning: 'An entry or a file names nothing that exists.', action: 'Create the file or remove the entry; optional files may stay missing.' },
+  { code: 'vanished', level: 'warn', meaning: 'A file existed when it was listed but was gone when read.', action: 'None if the file was deleted on purpose.' },
+  { code: 'unreadable', level: 'warn', meaning: 'A file or directory exists but cannot be read; the message carries the error code (EACCES, EIO, ...).', action: 'Fix the permissions or the disk.' },
+  { code: 'temporarily-unavailable', level: 'debug', meaning: 'A tracked file cannot be checked or read now; it is kept as it was and checked again later.', action: 'None; it is retried after the next tool call.' },
+  { code: 'not-regular', level: 'warn', meaning: 'An entry names a FIFO, socket or device; it is never read.', action: 'Point the entry at a regular file.' },
+  { code: 'is-directory', level: 'debug', meaning: 'An entry names a directory without a trailing /; nothing is inlined.', action: 'Add a trailing / to inline the files below it.' },
+  { code: 'not-a-directory', level: 'debug', meaning: 'An entry ending in / names something that is not a directory.', action: 'Drop the trailing slash or fix the path.' },
+  { code: 'too-large', level: 'warn', meaning: 'A file is larger than the size cap and is not read.', action: 'Shorten the file or raise the cap (maxFileBytes for nested files).' },
+  { code: 'binary', level: 'warn', meaning: 'A file looks binary (it holds NUL bytes) and is not read.', action: 'Remove the file from the entries.' },
+  { code: 'invalid-utf8', level: 'warn', meaning: 'A file is not valid UTF-8; invalid bytes are shown as U+FFFD.', action: 'Save the file as UTF-8.' },
+  { code: 'hidden-unicode', level: 'warn', meaning: 'A file holds invisible or direction-changing characters (the message lists them).', action: 'Check the file for hidden instructions; see docs/security.md.' },
+  { code: 'unsafe-name', level: 'warn', meaning: 'A directory entry has control characters in its name and is skipped.', action: 'Rename the file.' },
+  { code: 'directory-truncated', level: 'warn', meaning: 'A directory entry expands to more files or directories than the cap; the rest is skipped.', action: 'Name a narrower directory.' },
+  { code: 'walk-truncated', level: 'warn', meaning: 'The nested-file walk stopped at its cap; the manifest is incomplete.', action: 'Lower the depth or exclude directories; see docs/disclosure.md.' },
+  { code: 'candidate-shadowed', level: 'info', meaning: 'A directory holds several chain candidates; only the first is used.', action: 'Remove or merge the shadowed file.' },
+  { code: 'layer-replaced', level: 'info', meaning: 'A layer in replace mode dropped the entries of the layers before it.', action: 'None if intended; see docs/precedence.md.' },
+  { code: 'deduped', level: 'debug', meaning: 'A file reached by several entries is shown once, at its first place.', action: 'None.' },
+  { code: 'budget-truncated', level: 'warn', meaning: 'The last file that fits the budget was cut.', action: 'Raise budget.maxBytes or maxTokens, or shorten the files.' },
+  { code: 'budget-dropped', level: 'warn', meaning: 'Files past the budget were left out.', action: 'Raise the budget or reorder the entries; see docs/formats.md.' },
+  { code: 'session-budget-exhausted', level: 'info', meaning: 'The session reached maxSessionBytes; nothing more is injected.', action: 'Raise contextDiscovery.maxSessionBytes.' },
+  { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
+] as const satisfies readonly DiagnosticInfo[];
+
+/** Every code a {@link Diagnostic} can carry: the `code` column of {@link DIAGNOSTICS}. */
+export type DiagnosticCode = (typeof DIAGNOSTICS)[number]['code'];
