@@ -47,24 +47,40 @@ export function compileRuleGlobs(
     const refusal = refuse(body);
     if (refusal !== null) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${refusal}` };
     if (dialect.anywhere && !body.startsWith('**/')) body = `**/${body}`;
-    const options = {
-      dot: true,
-      basename: dialect.basename && !body.includes('/'),
-      nocase: dialect.nocase,
-      nonegate: !dialect.negation,
+    const basename = dialect.basename && !body.includes('/');
+    const expression = negated ? `!${body}` : body;
+    const options = { dot: true, nocase: dialect.nocase, nonegate: !dialect.negation };
+    // Compiled on the first test, once: a resolution that puts no path in play never loads micromatch.
+    let regex: RegExp | undefined;
+    const test = (path: string): boolean => {
+      regex ??= makeRegex(expression, options);
+      return regex.test(basename ? path.slice(path.lastIndexOf('/') + 1) : path);
     };
-    let test: (path: string) => boolean;
-    let base: string;
-    try {
-      test = micromatch().matcher(negated ? `!${body}` : body, options);
-      const scanned = micromatch().scan(body);
-      base = negated || options.basename || dialect.nocase || !scanned.isGlob ? '' : scanned.base;
-    } catch (error) {
-      return { ok: false, problem: `glob ${JSON.stringify(pattern)} cannot be compiled (${String(error)})` };
-    }
+    const base = negated || basename || dialect.nocase ? '' : literalBase(body);
     globs.push({ pattern, base, test });
   }
   return { ok: true, globs };
+}
+
+// picomatch refuses only absurd input (longer than 64 KiB, far over any rule file cap): such a glob
+// matches nothing rather than throwing from a tool call.
+function makeRegex(glob: string, options: object): RegExp {
+  try {
+    return micromatch().makeRe(glob, options);
+  } catch {
+    return /(?!)/;
+  }
+}
+
+/** The leading directories of a glob that hold no glob syntax (`src/api` for `src/api/**\/*.ts`). */
+function literalBase(glob: string): string {
+  const segments = glob.split('/');
+  const literal: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (/[*?[\]{}()!+@\\]/.test(segment)) break;
+    literal.push(segment);
+  }
+  return literal.join('/');
 }
 
 function refuse(glob: string): string | null {

@@ -160,9 +160,10 @@ function readCandidate(
       parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
       parsed.problem,
     );
+  // Unquoted globs are the vendors' own format (Cursor, Windsurf): worth a trace, not a complaint.
   if (parsed.lenient)
     diagnostics.push({
-      level: 'info',
+      level: 'debug',
       code: 'rule-frontmatter',
       message: `${relativePath}: the frontmatter is not valid YAML; its ${candidate.adapter.keys.join(', ')} lines were read as plain text`,
       path: candidate.path,

@@ -1,4 +1,5 @@
 import { parseFrontmatter } from '../discover/frontmatter.js';
+import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
 import { splitGlobs } from './rule-adapter.js';
 
 /** The outcome of {@link readRuleFrontmatter}. */
@@ -17,11 +18,13 @@ export type RuleFrontmatter =
 // is never code, so such a file simply has none.
 const OPENING = /^---[ \t]*\r?\n/;
 const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+const UNDEFINED_ALIAS = /^(?:[A-Za-z_][\w-]*:|[ \t]+-)[ \t]+\*/m;
 const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
 
 /**
  * Splits a rule file into frontmatter data and body. YAML first, through the project's reader
- * (src/discover/frontmatter.ts: YAML only, never code). When YAML rejects the block, the vendor's
+ * (src/discover/frontmatter.ts: YAML only, never code), after a fast path for blocks of plain
+ * one-line pairs that gives the same data (read-simple-frontmatter.ts). When YAML rejects the block, the vendor's
  * known `keys` are read line by line as plain strings, as the vendors' own readers tolerate
  * (`globs: *.ts` is an unresolved alias to YAML): `key: value`, `key: [a, b]`, or `key:` followed by
  * `- item` lines. A block that is not closed, or that holds a line of neither shape, is refused.
@@ -34,9 +37,18 @@ export function readRuleFrontmatter(text: string, keys: readonly string[]): Rule
   if (fence === null) return { ok: false, problem: 'the frontmatter has no closing --- line' };
   const block = rest.slice(0, fence.start);
   const afterFence = rest.slice(fence.end);
-  const parsed = parseFrontmatter(text);
-  if (parsed.body !== text || block.trim() === '')
-    return { ok: true, data: parsed.data, body: afterFence, lenient: false };
+  if (block.trim() === '') return { ok: true, data: {}, body: afterFence, lenient: false };
+  const simple = readSimpleFrontmatter(block);
+  if (simple !== null) return { ok: true, data: simple, body: afterFence, lenient: false };
+  // `globs: *.ts` refers to an anchor the block never defines (no `&`, no block scalar that could
+  // hold the line): YAML is certain to reject it, so the lenient reader answers without a failed parse.
+  if (!UNDEFINED_ALIAS.test(block) || /[&|>]/.test(block)) {
+    // The project's reader sees the block alone, line ends normalized; it answers the text unchanged
+    // when YAML rejects it.
+    const probe = `---\n${block.replace(/\r\n/g, '\n')}\n---\n`;
+    const parsed = parseFrontmatter(probe);
+    if (parsed.body !== probe) return { ok: true, data: parsed.data, body: afterFence, lenient: false };
+  }
   const lenient = readLeniently(block, new Set(keys));
   if (typeof lenient === 'string') return { ok: false, problem: lenient };
   return { ok: true, data: lenient, body: afterFence, lenient: true };
