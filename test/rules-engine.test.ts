@@ -88,6 +88,36 @@ describe('glob semantics', () => {
     expect(set.rulesFor('pkg/a.ts').map((m) => m.glob)).toEqual([null, '*.ts']);
   });
 
+  test('a chain owner above the work dir matches paths relative to itself', () => {
+    const fs = createMemoryFileSystem({
+      '/repo/.claude/rules/pkg.md': '---\npaths: ["pkg/src/**"]\n---\n',
+      '/repo/.claude/rules/root.md': 'root',
+      '/repo/pkg/src/a.ts': '',
+    });
+    const found = discoverRules(fs, {
+      workDir: '/repo/pkg',
+      ownerDirs: ['/repo/pkg', '/repo'],
+      sources: ['claude'],
+      maxFileBytes: 1024,
+      root: '/repo',
+    });
+    const set = createRuleSet(found.rules, { workDir: '/repo/pkg' });
+    expect(names(set.always())).toEqual(['../.claude/rules/root.md']); // the chain's always rules join the layer
+    expect(names(set.nested())).toEqual([]);
+    expect(names(set.rulesFor('src/a.ts'))).toEqual(['../.claude/rules/pkg.md']);
+    expect(names(set.byName('../.claude/rules/pkg.md'))).toEqual(['../.claude/rules/pkg.md']);
+  });
+
+  test('explain says whether a nested owner was touched', () => {
+    const { set, found } = discover({ 'pkg/.claude/rules/all.md': 'pkg' }, { ownerDirs: [W, `${W}/pkg`] });
+    expect(explainRules(set, found.skipped, { paths: ['pkg/a.ts'] }).map((line) => line.reason)).toEqual([
+      'always inside /w/pkg',
+    ]);
+    expect(explainRules(set, found.skipped, { paths: ['lib/a.ts'] }).map((line) => line.reason)).toEqual([
+      'nested, no path inside /w/pkg',
+    ]);
+  });
+
   test('several paths: each rule once, in discovery order, with the first path that matched', () => {
     const { set } = discover({
       '.cursor/rules/a.mdc': '---\nglobs: "*.ts"\n---\n',

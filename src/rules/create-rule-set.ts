@@ -48,10 +48,9 @@ interface OwnerIndex {
   readonly prefix: string;
   readonly globRules: readonly {
     readonly rule: Rule;
-    readonly order: number;
     readonly globs: readonly CompiledGlob[];
   }[];
-  readonly nestedAlways: readonly { readonly rule: Rule; readonly order: number }[];
+  readonly nestedAlways: readonly { readonly rule: Rule }[];
 }
 
 const EMPTY: readonly RuleMatch[] = Object.freeze([]);
@@ -77,7 +76,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
   const nested: Rule[] = [];
   const catalog: Rule[] = [];
   const names = new Map<string, Rule[]>();
-  frozen.forEach((rule, order) => {
+  for (const rule of frozen) {
     for (const key of new Set([rule.name, rule.relativePath])) {
       const list = names.get(key) ?? [];
       list.push(rule);
@@ -89,10 +88,10 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     else if (rule.kind === 'always') {
       if (rule.ownerDir !== workDir && isInside(workDir, rule.ownerDir)) {
         nested.push(rule);
-        owner.nestedAlways.push({ rule, order });
+        owner.nestedAlways.push({ rule });
       } else always.push(rule);
-    } else if (rule.kind === 'glob') owner.globRules.push({ rule, order, globs: globsOf(rule) });
-  });
+    } else if (rule.kind === 'glob') owner.globRules.push({ rule, globs: globsOf(rule) });
+  }
   const ownerIndex = new Map<string, OwnerIndex>();
   for (const owner of owners.values())
     if (owner.globRules.length > 0 || owner.nestedAlways.length > 0)
