@@ -158,6 +158,12 @@ describe('copilot', () => {
       kind: 'always',
       text: 'body\n',
     });
+    // a Markdown rule line at the top opens no frontmatter: the whole text stays
+    expect(parseRule('---\n# Title\n', adapter, location)).toMatchObject({
+      ok: true,
+      kind: 'always',
+      text: '---\n# Title\n',
+    });
   });
 });
 

@@ -172,6 +172,7 @@ describe('kinds and names', () => {
     const { set } = discover(tree);
     expect(names(set.byName('style'))).toEqual(['.claude/rules/style.md', '.cursor/rules/style.mdc']);
     expect(names(set.byName('.cursor/rules/style.mdc'))).toEqual(['.cursor/rules/style.mdc']);
+    expect(names(set.byName('./.cursor/rules/style.mdc'))).toEqual(['.cursor/rules/style.mdc']);
     expect(set.byName('nope')).toEqual([]);
   });
 

@@ -37,7 +37,8 @@ export interface RuleSet {
   rulesFor(paths: readonly string[] | string): readonly RuleMatch[];
   /**
    * Rules named `name` (their name below the vendor folder, or their path relative to the work dir),
-   * whatever their kind; two rules with one name are both returned. Empty when none.
+   * whatever their kind; two rules with one name are both returned. A leading `./` is ignored. Empty
+   * when none.
    */
   byName(name: string): readonly Rule[];
 }
@@ -166,7 +167,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     always: () => frozenAlways,
     nested: () => frozenNested,
     catalog: () => frozenCatalog,
-    byName: (name: string) => Object.freeze([...(names.get(name) ?? [])]),
+    byName: (name: string) => Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]),
     rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
       if (typeof paths === 'string') return answerFor(paths);
       if (paths.length === 1) return answerFor(paths[0] as string);

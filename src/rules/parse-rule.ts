@@ -20,10 +20,14 @@ export type ParsedRule =
 /**
  * Turns a rule file's text into its kind, globs (compiled), description and body, the way `adapter`
  * reads files at `location`. Pure; never throws. A file at a fixed-kind location (Copilot's
- * `copilot-instructions.md`, a single-file `.clinerules`) keeps that kind whatever its frontmatter.
+ * `copilot-instructions.md`, a single-file `.clinerules`) keeps that kind whatever its frontmatter,
+ * and keeps its whole text when what looks like frontmatter is not.
  */
 export function parseRule(text: string, adapter: RuleAdapter, location: RuleLocation): ParsedRule {
   const frontmatter = readRuleFrontmatter(text, adapter.keys);
+  // A fixed-kind file needs no frontmatter: a leading `---` that opens none is a Markdown rule line.
+  if (!frontmatter.ok && location.type === 'file')
+    return { ok: true, kind: location.kind, globs: [], compiled: [], description: '', text, lenient: false };
   if (!frontmatter.ok) return { ok: false, reason: 'bad frontmatter', problem: frontmatter.problem };
   const base = { text: frontmatter.body, lenient: frontmatter.lenient };
   if (location.type === 'file')
