@@ -226,6 +226,30 @@ describe('discovery', () => {
     expect(found.rules.map((r) => r.ownerDir)).toEqual(['/w/a', '/w/a', '/w/a', '/w/a', '/w/b']);
   });
 
+  test('the filesystem calls are a contract: one lstat per plain file, links resolved', () => {
+    const { fs } = discover({});
+    fs.set('/w/.cursor/rules/a.mdc', 'a');
+    fs.set('/w/.cursor/rules/notes.txt', 'never opened');
+    fs.set('/w/.cursor/rules/sub/b.mdc', 'b');
+    fs.set('/w/.cursor/rules/link.mdc', { symlink: '/w/.cursor/rules/a.mdc' });
+    fs.calls.length = 0;
+    discoverRules(fs, { workDir: W, ownerDirs: [W], sources: ['cursor', 'cline'], maxFileBytes: 64 });
+    expect(fs.calls.map((call) => `${call.op} ${call.path}`)).toEqual([
+      'realpath /w/.cursor/rules',
+      'stat /w/.cursor/rules',
+      'readdir /w/.cursor/rules',
+      'lstat /w/.cursor/rules/a.mdc',
+      'realpath /w/.cursor/rules/link.mdc',
+      'stat /w/.cursor/rules/a.mdc',
+      'readdir /w/.cursor/rules/sub',
+      'lstat /w/.cursor/rules/sub/b.mdc',
+      'realpath /w/.clinerules', // the folder form of .clinerules
+      'realpath /w/.clinerules', // and its single-file form
+      'readFile /w/.cursor/rules/a.mdc', // link.mdc is the same file: read once
+      'readFile /w/.cursor/rules/sub/b.mdc',
+    ]);
+  });
+
   test('only enabled sources are read; an unknown source is a warn', () => {
     const { found } = discover(
       { '.cursor/rules/a.mdc': 'a', '.claude/rules/b.md': 'b' },

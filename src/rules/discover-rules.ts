@@ -230,11 +230,19 @@ function collect(
     return;
   }
   if (target.info.kind !== 'directory') return;
-  // Depth-first over the folder; directories already entered (by real path) are not entered again.
+  // Depth-first over the folder; a directory already entered (by real path) is not entered again.
   const entered = new Set<string>([target.realPath]);
-  const stack: { dir: string; relative: string; depth: number }[] = [{ dir: start, relative: '', depth: 0 }];
+  // Each directory is listed by the path it was reached by and known by its real path, so a plain
+  // file below costs one lstat: only symlinks are resolved (and checked against the root).
+  interface Folder {
+    readonly dir: string;
+    readonly real: string;
+    readonly relative: string;
+    readonly depth: number;
+  }
+  const stack: Folder[] = [{ dir: start, real: target.realPath, relative: '', depth: 0 }];
   while (stack.length > 0) {
-    const { dir, relative, depth } = stack.pop() as { dir: string; relative: string; depth: number };
+    const { dir, real, relative, depth } = stack.pop() as Folder;
     let entries;
     try {
       entries = fs.readdir(dir);
@@ -252,25 +260,37 @@ function collect(
       const name = entry.name;
       // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
       if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
+      if (entry.kind === 'file' && !name.endsWith(location.extension)) continue;
       const child = path.join(dir, name);
       const childRelative = relative === '' ? name : `${relative}/${name}`;
       let kind = entry.kind;
-      let realPath = child;
+      let realPath = path.join(real, name);
       let info: FileInfo | null = null;
-      if (kind === 'symlink' || kind === 'file') {
-        if (kind === 'file' && !name.endsWith(location.extension)) continue;
+      if (kind === 'symlink') {
         const resolved = follow(fs, root, child, diagnostics);
         if (resolved === null) continue;
         kind = resolved.info.kind;
         realPath = resolved.realPath;
         info = resolved.info;
+      } else if (kind === 'file') {
+        try {
+          info = fs.lstat(child);
+        } catch (error) {
+          if (!isAbsent(error))
+            diagnostics.push({
+              level: 'warn',
+              code: 'unreadable',
+              message: `${child} cannot be read (${errorCode(error)})`,
+              path: child,
+            });
+          continue;
+        }
+        if (info.kind !== 'file') continue;
       }
       if (kind === 'directory') {
-        if (depth + 1 > maxDepth) continue;
-        const real = info === null ? child : realPath;
-        if (info !== null && entered.has(real)) continue;
-        entered.add(real);
-        stack.push({ dir: child, relative: childRelative, depth: depth + 1 });
+        if (depth + 1 > maxDepth || entered.has(realPath)) continue;
+        entered.add(realPath);
+        stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
         continue;
       }
       if (kind !== 'file' || info === null || !name.endsWith(location.extension)) continue;
