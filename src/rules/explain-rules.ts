@@ -24,7 +24,7 @@ export interface RuleExplanation {
   /**
    * `always`; `always inside <owner>` (nested, applied) or `nested, no path inside <owner>`;
    * `matched <glob> by <path>`; `no path matched`; `named`; `listed in catalog`; `manual, not named`;
-   * for a skipped file `bad frontmatter`, `bad glob`, `too large`, `binary`, `unreadable`, `outside`,
+   * for a skipped file `bad frontmatter`, `bad glob`, `too large`, `binary`, `unreadable`,
    * followed by `: <problem>`.
    */
   readonly reason: string;

@@ -40,7 +40,7 @@ export interface Rule {
 }
 
 /** Why a rule file was not turned into a {@link Rule}. */
-export type SkipReason = 'bad frontmatter' | 'bad glob' | 'too large' | 'binary' | 'unreadable' | 'outside';
+export type SkipReason = 'bad frontmatter' | 'bad glob' | 'too large' | 'binary' | 'unreadable';
 
 /** A rule file that discovery found but skipped (a `warn` diagnostic says why). */
 export interface SkippedRule {
