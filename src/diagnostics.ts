@@ -46,6 +46,10 @@ export const DIAGNOSTICS = [
   { code: 'budget-truncated', level: 'warn', meaning: 'The last file that fits the budget was cut.', action: 'Raise budget.maxBytes or maxTokens, or shorten the files.' },
   { code: 'budget-dropped', level: 'warn', meaning: 'Files past the budget were left out.', action: 'Raise the budget or reorder the entries; see docs/formats.md.' },
   { code: 'session-budget-exhausted', level: 'info', meaning: 'The session reached maxSessionBytes; nothing more is injected.', action: 'Raise contextDiscovery.maxSessionBytes.' },
+  { code: 'rule-frontmatter', level: 'warn', meaning: 'A rule file has frontmatter that cannot be read or a key of the wrong type; the rule is skipped (debug when it was read line by line, as vendors allow).', action: 'Fix the frontmatter; see docs/rules.md for each vendor\'s keys.' },
+  { code: 'rule-glob', level: 'warn', meaning: 'A rule has an empty, absolute or unsupported glob; the rule is skipped.', action: 'Write globs relative to the folder that holds the vendor folder; see docs/rules.md.' },
+  { code: 'rule-limit', level: 'warn', meaning: 'More rule files were found than the cap; the rest are skipped.', action: 'Remove unused rules or narrow rules.sources.' },
+  { code: 'rule-source', level: 'warn', meaning: 'rules.sources names a vendor ctxfiles does not know.', action: 'Use cursor, claude, copilot, windsurf or cline.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -1,0 +1,22 @@
+import { booleanOf, descriptionOf, globList, type RuleAdapter } from '../rule-adapter.js';
+
+/**
+ * Cursor project rules: `.cursor/rules/**\/*.mdc`. `alwaysApply: true` → always; `globs` → glob;
+ * `description` alone → requested ("agent requested"); none → manual. Sources: docs/rules.md.
+ */
+export const cursorAdapter: RuleAdapter = {
+  source: 'cursor',
+  locations: [{ type: 'folder', path: '.cursor/rules', extension: '.mdc' }],
+  keys: ['description', 'globs', 'alwaysApply'],
+  globs: { basename: true, anywhere: false, nocase: false, negation: false },
+  classify({ data, lenient }) {
+    const always = booleanOf(data['alwaysApply'], 'alwaysApply', lenient);
+    if (!always.ok) return always;
+    const globs = globList(data['globs'], 'globs');
+    if (!globs.ok) return globs;
+    const description = descriptionOf(data);
+    if (always.value === true) return { ok: true, kind: 'always', globs: [], description };
+    if (globs.globs !== null) return { ok: true, kind: 'glob', globs: globs.globs, description };
+    return { ok: true, kind: description === '' ? 'manual' : 'requested', globs: [], description };
+  },
+};

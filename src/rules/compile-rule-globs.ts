@@ -1,0 +1,106 @@
+import { createRequire } from 'node:module';
+import type { GlobDialect } from './rule-adapter.js';
+
+// micromatch loads with the first rule that has globs.
+const require = createRequire(import.meta.url);
+let library: typeof import('micromatch') | undefined;
+const micromatch = () => (library ??= require('micromatch') as typeof import('micromatch'));
+
+/** One compiled glob of a rule. */
+export interface CompiledGlob {
+  /** The glob as written. */
+  readonly pattern: string;
+  /**
+   * The literal directory the glob starts from, relative to the owner (`src/api` for
+   * `src/api/**\/*.ts`); `''` when it can match anywhere. A path outside it cannot match.
+   */
+  readonly base: string;
+  /** Tests a POSIX path relative to the rule's owner directory. */
+  readonly test: (relativePath: string) => boolean;
+}
+
+/** The outcome of {@link compileRuleGlobs}. */
+export type CompiledGlobs =
+  | { readonly ok: true; readonly globs: readonly CompiledGlob[] }
+  | { readonly ok: false; readonly problem: string };
+
+/**
+ * Compiles a rule's globs once, with the micromatch options of its vendor's dialect set here and
+ * nowhere else: dot files always match (`dot: true`); `basename` for patterns without a slash where the
+ * vendor matches names at any depth; `**\/` prepended where the vendor matches at any depth; `nocase`
+ * where the vendor ignores case; a leading `!` only where the vendor negates a pattern. A leading `./`
+ * is dropped. An empty glob, an absolute one (`/…`, `C:…`, `~…`), one that climbs out of the owner
+ * (`..`), or a negation the vendor does not support refuses the whole rule.
+ */
+export function compileRuleGlobs(
+  patterns: readonly string[],
+  dialect: GlobDialect,
+  source: string,
+): CompiledGlobs {
+  const globs: CompiledGlob[] = [];
+  for (const pattern of patterns) {
+    const negated = pattern.startsWith('!');
+    let body = negated ? pattern.slice(1) : pattern;
+    if (negated && !dialect.negation)
+      return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${source} does not support negation` };
+    while (body.startsWith('./')) body = body.slice(2);
+    const refusal = refuse(body);
+    if (refusal !== null) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${refusal}` };
+    if (dialect.anywhere && !body.startsWith('**/')) body = `**/${body}`;
+    const basename = dialect.basename && !body.includes('/');
+    const expression = negated ? `!${body}` : body;
+    const options = { dot: true, nocase: dialect.nocase, nonegate: !dialect.negation };
+    // Compiled on the first test, once: a resolution that puts no path in play never loads micromatch.
+    let regex: RegExp | undefined;
+    const test = (path: string): boolean => {
+      regex ??= makeRegex(expression, options);
+      return regex.test(basename ? path.slice(path.lastIndexOf('/') + 1) : path);
+    };
+    const base = negated || basename || dialect.nocase ? '' : literalBase(body);
+    globs.push({ pattern, base, test });
+  }
+  return { ok: true, globs };
+}
+
+// picomatch refuses only absurd input (longer than 64 KiB, far over any rule file cap): such a glob
+// matches nothing rather than throwing from a tool call.
+function makeRegex(glob: string, options: object): RegExp {
+  try {
+    return micromatch().makeRe(glob, options);
+  } catch {
+    return /(?!)/;
+  }
+}
+
+/** The leading directories of a glob that hold no glob syntax (`src/api` for `src/api/**\/*.ts`). */
+function literalBase(glob: string): string {
+  const segments = glob.split('/');
+  const literal: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (/[*?[\]{}()!+@\\]/.test(segment)) break;
+    literal.push(segment);
+  }
+  return literal.join('/');
+}
+
+function refuse(glob: string): string | null {
+  if (glob.trim() === '') return 'the glob is empty';
+  if (glob.startsWith('/') || glob.startsWith('\\') || /^[A-Za-z]:/.test(glob) || glob.startsWith('~'))
+    return 'absolute globs are not allowed (globs are relative to the directory holding the rules folder)';
+  if (glob.split('/').includes('..'))
+    return 'a glob may not climb out of the directory holding the rules folder';
+  return null;
+}
+
+// Globs compiled by discovery, kept beside the frozen rule so a rule set never compiles them again.
+const compiledByRule = new WeakMap<object, readonly CompiledGlob[]>();
+
+/** Remembers the compiled globs of a rule object. */
+export function rememberCompiledGlobs(rule: object, globs: readonly CompiledGlob[]): void {
+  compiledByRule.set(rule, globs);
+}
+
+/** The compiled globs remembered for a rule object, if any. */
+export function recallCompiledGlobs(rule: object): readonly CompiledGlob[] | undefined {
+  return compiledByRule.get(rule);
+}

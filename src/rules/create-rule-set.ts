@@ -1,0 +1,195 @@
+import path from 'node:path';
+import { isInside } from '../fs/contain.js';
+import { compileRuleGlobs, recallCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
+import { RULE_ADAPTERS } from './rule-adapters.js';
+import type { Rule, RuleMatch } from './rule.js';
+
+/** Paths whose answer a rule set remembers before it starts over. */
+export const RULE_PATH_CACHE_SIZE = 4_096;
+
+/** Options of {@link createRuleSet}. */
+export interface RuleSetOptions {
+  /** Canonical absolute work dir: relative paths are resolved against it. */
+  readonly workDir: string;
+}
+
+/** Rules grouped by kind, with a fast answer to "which rules apply to these paths". */
+export interface RuleSet {
+  /** Every rule, in discovery order. */
+  readonly rules: readonly Rule[];
+  /**
+   * `always` rules owned by the work dir or a directory above it: the `rules` layer of the file list.
+   */
+  always(): readonly Rule[];
+  /**
+   * `always` rules owned by a directory below the work dir: listed like nested files and disclosed by
+   * {@link RuleSet.rulesFor} on the first path inside their owner.
+   */
+  nested(): readonly Rule[];
+  /** `requested` rules: the catalog (name, description, how to fetch). */
+  catalog(): readonly Rule[];
+  /**
+   * Rules brought in by paths in play (absolute, or relative to the work dir): `glob` rules whose glob
+   * matches a path inside their owner's subtree, and `always` rules of nested owners holding a path.
+   * Each rule once, in discovery order, with the first path (in the order given) and glob that matched.
+   * Answers are cached per path; call it per touched file.
+   */
+  rulesFor(paths: readonly string[] | string): readonly RuleMatch[];
+  /**
+   * Rules named `name` (their name below the vendor folder, or their path relative to the work dir),
+   * whatever their kind; two rules with one name are both returned. A leading `./` is ignored. Empty
+   * when none.
+   */
+  byName(name: string): readonly Rule[];
+}
+
+interface OwnerIndex {
+  readonly ownerDir: string;
+  /** `ownerDir` plus a separator: the prefix of every path inside it. */
+  readonly prefix: string;
+  readonly globRules: readonly {
+    readonly rule: Rule;
+    readonly globs: readonly CompiledGlob[];
+  }[];
+  readonly nestedAlways: readonly { readonly rule: Rule }[];
+}
+
+const EMPTY: readonly RuleMatch[] = Object.freeze([]);
+
+/**
+ * Indexes rules once: globs compiled (or taken as discovery compiled them), rules grouped by owner
+ * directory, so a path only meets the rules of owners above it and, per directory, only the globs whose
+ * literal base contains it. `rulesFor` caches its answer per path and the candidate globs per
+ * directory; the rule set holds no other state.
+ */
+export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetOptions>): RuleSet {
+  const workDir = options.workDir;
+  const frozen = Object.freeze([...rules]);
+  const owners = new Map<
+    string,
+    {
+      ownerDir: string;
+      globRules: OwnerIndex['globRules'][number][];
+      nestedAlways: OwnerIndex['nestedAlways'][number][];
+    }
+  >();
+  const always: Rule[] = [];
+  const nested: Rule[] = [];
+  const catalog: Rule[] = [];
+  const names = new Map<string, Rule[]>();
+  for (const rule of frozen) {
+    for (const key of new Set([rule.name, rule.relativePath])) {
+      const list = names.get(key) ?? [];
+      list.push(rule);
+      names.set(key, list);
+    }
+    const owner = owners.get(rule.ownerDir) ?? { ownerDir: rule.ownerDir, globRules: [], nestedAlways: [] };
+    owners.set(rule.ownerDir, owner);
+    if (rule.kind === 'requested') catalog.push(rule);
+    else if (rule.kind === 'always') {
+      if (rule.ownerDir !== workDir && isInside(workDir, rule.ownerDir)) {
+        nested.push(rule);
+        owner.nestedAlways.push({ rule });
+      } else always.push(rule);
+    } else if (rule.kind === 'glob') owner.globRules.push({ rule, globs: globsOf(rule) });
+  }
+  const ownerIndex = new Map<string, OwnerIndex>();
+  for (const owner of owners.values())
+    if (owner.globRules.length > 0 || owner.nestedAlways.length > 0)
+      ownerIndex.set(owner.ownerDir, {
+        ...owner,
+        prefix: owner.ownerDir.endsWith(path.sep) ? owner.ownerDir : owner.ownerDir + path.sep,
+      });
+
+  // Per directory: the owners holding it and, per owner, the glob rules whose base can contain it.
+  type Plan = readonly {
+    readonly owner: OwnerIndex;
+    readonly relativeDir: string;
+    readonly candidates: OwnerIndex['globRules'];
+  }[];
+  const plans = new Map<string, Plan>();
+  const planFor = (dir: string): Plan => {
+    let plan = plans.get(dir);
+    if (plan !== undefined) return plan;
+    const found: { owner: OwnerIndex; relativeDir: string; candidates: OwnerIndex['globRules'] }[] = [];
+    for (let current = dir; ;) {
+      const owner = ownerIndex.get(current);
+      if (owner !== undefined) {
+        const relativeDir = dir === current ? '' : dir.slice(owner.prefix.length).split(path.sep).join('/');
+        const candidates = owner.globRules
+          .map((entry) => ({ ...entry, globs: entry.globs.filter((glob) => within(relativeDir, glob.base)) }))
+          .filter((entry) => entry.globs.length > 0);
+        found.push({ owner, relativeDir, candidates });
+      }
+      const parent = path.dirname(current);
+      if (parent === current) break;
+      current = parent;
+    }
+    plan = found;
+    if (plans.size >= RULE_PATH_CACHE_SIZE) plans.clear();
+    plans.set(dir, plan);
+    return plan;
+  };
+
+  const orderOf = new Map<Rule, number>(frozen.map((rule, order) => [rule, order]));
+  const byOrder = (a: RuleMatch, b: RuleMatch) =>
+    (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
+  const answers = new Map<string, readonly RuleMatch[]>();
+  const answerFor = (given: string): readonly RuleMatch[] => {
+    const cached = answers.get(given);
+    if (cached !== undefined) return cached;
+    const answer: RuleMatch[] = [];
+    if (!given.includes('\0') && given !== '') {
+      const absolute = path.resolve(workDir, given);
+      const base = path.basename(absolute);
+      for (const { owner, relativeDir, candidates } of planFor(path.dirname(absolute))) {
+        const relative = relativeDir === '' ? base : `${relativeDir}/${base}`;
+        for (const { rule } of owner.nestedAlways)
+          answer.push(Object.freeze({ rule, path: given, glob: null }));
+        for (const { rule, globs } of candidates) {
+          const glob = globs.find((candidate) => candidate.test(relative));
+          if (glob !== undefined) answer.push(Object.freeze({ rule, path: given, glob: glob.pattern }));
+        }
+      }
+      answer.sort(byOrder);
+    }
+    const frozenAnswer = Object.freeze(answer);
+    if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
+    answers.set(given, frozenAnswer);
+    return frozenAnswer;
+  };
+
+  const frozenAlways = Object.freeze(always);
+  const frozenNested = Object.freeze(nested);
+  const frozenCatalog = Object.freeze(catalog);
+  return Object.freeze({
+    rules: frozen,
+    always: () => frozenAlways,
+    nested: () => frozenNested,
+    catalog: () => frozenCatalog,
+    byName: (name: string) => Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]),
+    rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
+      if (typeof paths === 'string') return answerFor(paths);
+      if (paths.length === 1) return answerFor(paths[0] as string);
+      const byRule = new Map<Rule, RuleMatch>();
+      for (const given of paths)
+        for (const match of answerFor(given)) if (!byRule.has(match.rule)) byRule.set(match.rule, match);
+      if (byRule.size === 0) return EMPTY;
+      return Object.freeze([...byRule.values()].sort(byOrder));
+    },
+  });
+}
+
+/** True when a directory (relative to the owner) can hold a match of a glob starting at `base`. */
+function within(relativeDir: string, base: string): boolean {
+  return base === '' || relativeDir === base || relativeDir.startsWith(`${base}/`);
+}
+
+function globsOf(rule: Rule): readonly CompiledGlob[] {
+  const remembered = recallCompiledGlobs(rule);
+  if (remembered !== undefined) return remembered;
+  const adapter = RULE_ADAPTERS.get(rule.source);
+  if (adapter === undefined) return [];
+  const compiled = compileRuleGlobs(rule.globs, adapter.globs, rule.source);
+  return compiled.ok ? compiled.globs : [];
+}

@@ -1,0 +1,340 @@
+import path from 'node:path';
+import type { DiagnosticCode } from '../diagnostics.js';
+import type { Diagnostic } from '../errors.js';
+import { hasControlCharacter, isInside, realInside } from '../fs/contain.js';
+import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import { describeHidden } from '../fs/hidden-unicode.js';
+import { readInstruction } from '../fs/read-instruction.js';
+import { rememberCompiledGlobs } from './compile-rule-globs.js';
+import { parseRule } from './parse-rule.js';
+import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
+import { RULE_ADAPTERS } from './rule-adapters.js';
+import type { Rule, SkippedRule, SkipReason } from './rule.js';
+
+/** Rule files read before discovery stops, whatever `maxRules` says. */
+export const MAX_RULE_FILES = 2_000;
+/** Folder depth below a vendor's rules folder that discovery enters. */
+export const MAX_RULE_FOLDER_DEPTH = 8;
+
+/** Options of {@link discoverRules}. */
+export interface DiscoverRulesOptions {
+  /** Canonical absolute work dir; `relativePath` of each rule is relative to it. */
+  readonly workDir: string;
+  /**
+   * Absolute directories that may hold vendor folders: the work dir, chain directories and, with
+   * `rules.nested`, directories found by the nested walk. Visited in code-unit order, deduplicated.
+   */
+  readonly ownerDirs: readonly string[];
+  /** Adapter names (`rules.sources`), in config order; unknown names are reported and ignored. */
+  readonly sources: readonly string[];
+  /** A rule file larger than this is skipped with a `warn`. */
+  readonly maxFileBytes: number;
+  /**
+   * Symlinks inside a vendor folder are followed only when their real target stays inside this
+   * directory (the chain's containment root). Default: the work dir. An owner outside it is its own
+   * root.
+   */
+  readonly root?: string;
+  /** At most this many rules are kept (after ordering); default {@link MAX_RULE_FILES}. */
+  readonly maxRules?: number;
+  /** Folder depth below a rules folder; default {@link MAX_RULE_FOLDER_DEPTH}. */
+  readonly maxDepth?: number;
+}
+
+/** The outcome of {@link discoverRules}. */
+export interface DiscoveredRules {
+  /** Frozen rules ordered by owner dir, then path below it (code units). */
+  readonly rules: readonly Rule[];
+  /** Rule files found but not used, in the same order. */
+  readonly skipped: readonly SkippedRule[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface Candidate {
+  readonly path: string;
+  readonly realPath: string;
+  readonly info: FileInfo;
+  /** Path below the owner dir, `/` separators: the sort key. */
+  readonly key: string;
+  readonly name: string;
+  readonly adapter: RuleAdapter;
+  readonly location: RuleLocation;
+}
+
+/**
+ * Finds and reads the rule files of `sources` under each owner dir through the filesystem port, and
+ * normalizes them with the vendors' adapters. Deterministic: owners in code-unit order, then files by
+ * their path below the owner (code units), whatever order the filesystem lists entries in; the same
+ * file reached twice (two sources, a symlink) is kept once, first wins. Each faulty file (bad
+ * frontmatter, bad glob, too large, binary, unreadable, a symlink leading outside the root) is a `warn`
+ * and is skipped; nothing throws.
+ */
+export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOptions>): DiscoveredRules {
+  const diagnostics: Diagnostic[] = [];
+  const adapters: RuleAdapter[] = [];
+  for (const source of options.sources) {
+    const adapter = RULE_ADAPTERS.get(source);
+    if (adapter === undefined)
+      diagnostics.push({
+        level: 'warn',
+        code: 'rule-source',
+        message: `unknown rules source ${JSON.stringify(source)}`,
+      });
+    else if (!adapters.includes(adapter)) adapters.push(adapter);
+  }
+  const root = options.root ?? options.workDir;
+  const maxRules = options.maxRules ?? MAX_RULE_FILES;
+  const maxDepth = options.maxDepth ?? MAX_RULE_FOLDER_DEPTH;
+  const owners = [...new Set(options.ownerDirs)].sort(compare);
+  const rules: Rule[] = [];
+  const skipped: SkippedRule[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const ownerDir of owners) {
+    const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
+    const candidates: Candidate[] = [];
+    for (const adapter of adapters)
+      for (const location of adapter.locations)
+        collect(fs, ownerDir, ownerRoot, adapter, location, maxDepth, candidates, diagnostics);
+    candidates.sort((a, b) => compare(a.key, b.key));
+    for (const candidate of candidates) {
+      const identity = `${candidate.info.dev}:${candidate.info.ino}:${candidate.realPath}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      if (total >= maxRules) {
+        diagnostics.push({
+          level: 'warn',
+          code: 'rule-limit',
+          message: `rule discovery stopped after ${maxRules} rule files`,
+          path: candidate.path,
+        });
+        return freeze(rules, skipped, diagnostics);
+      }
+      total += 1;
+      readCandidate(fs, candidate, ownerDir, options, rules, skipped, diagnostics);
+    }
+  }
+  return freeze(rules, skipped, diagnostics);
+}
+
+function readCandidate(
+  fs: FileSystem,
+  candidate: Candidate,
+  ownerDir: string,
+  options: Readonly<DiscoverRulesOptions>,
+  rules: Rule[],
+  skipped: SkippedRule[],
+  diagnostics: Diagnostic[],
+): void {
+  const relativePath = toPosix(path.relative(options.workDir, candidate.path));
+  const where = {
+    path: candidate.path,
+    relativePath,
+    ownerDir,
+    name: candidate.name,
+    source: candidate.adapter.source,
+  };
+  const skip = (reason: SkipReason, code: DiagnosticCode, problem: string) => {
+    diagnostics.push({
+      level: 'warn',
+      code,
+      message: `${relativePath}: ${problem}; the rule is skipped`,
+      path: candidate.path,
+    });
+    skipped.push(Object.freeze({ ...where, reason, problem }));
+  };
+  const read = readInstruction(fs, candidate.realPath, {
+    maxBytes: options.maxFileBytes,
+    expect: { dev: candidate.info.dev, ino: candidate.info.ino },
+  });
+  if (!read.ok) {
+    if (read.fault === 'vanished') return;
+    if (read.fault === 'too-large')
+      return skip('too large', 'too-large', `larger than ${options.maxFileBytes} bytes`);
+    if (read.fault === 'binary') return skip('binary', 'binary', 'looks binary (it holds a NUL byte)');
+    return skip('unreadable', 'unreadable', `cannot be read (${read.code ?? 'error'})`);
+  }
+  const parsed = parseRule(read.text, candidate.adapter, candidate.location);
+  if (!parsed.ok)
+    return skip(
+      parsed.reason,
+      parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
+      parsed.problem,
+    );
+  // Unquoted globs are the vendors' own format (Cursor, Windsurf): worth a trace, not a complaint.
+  if (parsed.lenient)
+    diagnostics.push({
+      level: 'debug',
+      code: 'rule-frontmatter',
+      message: `${relativePath}: the frontmatter is not valid YAML; its ${candidate.adapter.keys.join(', ')} lines were read as plain text`,
+      path: candidate.path,
+    });
+  if (read.invalidUtf8)
+    diagnostics.push({
+      level: 'warn',
+      code: 'invalid-utf8',
+      message: `${relativePath} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
+      path: candidate.path,
+    });
+  if (read.hidden.length > 0)
+    diagnostics.push({
+      level: 'warn',
+      code: 'hidden-unicode',
+      message: `${relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
+      path: candidate.path,
+    });
+  const rule: Rule = Object.freeze({
+    path: candidate.path,
+    realPath: candidate.realPath,
+    relativePath,
+    ownerDir,
+    name: candidate.name,
+    source: candidate.adapter.source,
+    kind: parsed.kind,
+    globs: Object.freeze([...parsed.globs]),
+    description: parsed.description,
+    text: parsed.text,
+    bytes: read.bytes,
+    sha256: read.sha256,
+    mtimeMs: read.mtimeMs,
+    hidden: Object.freeze([...read.hidden]),
+  });
+  rememberCompiledGlobs(rule, parsed.compiled);
+  rules.push(rule);
+}
+
+/** Adds the rule files of one location below one owner. */
+function collect(
+  fs: FileSystem,
+  ownerDir: string,
+  root: string,
+  adapter: RuleAdapter,
+  location: RuleLocation,
+  maxDepth: number,
+  candidates: Candidate[],
+  diagnostics: Diagnostic[],
+): void {
+  const start = path.join(ownerDir, location.path);
+  const target = follow(fs, root, start, diagnostics);
+  if (target === null) return;
+  const base = { adapter, location };
+  if (location.type === 'file') {
+    if (target.info.kind === 'file')
+      candidates.push({
+        ...base,
+        path: start,
+        realPath: target.realPath,
+        info: target.info,
+        key: location.path,
+        name: location.name,
+      });
+    return;
+  }
+  if (target.info.kind !== 'directory') return;
+  // Depth-first over the folder; a directory already entered (by real path) is not entered again.
+  const entered = new Set<string>([target.realPath]);
+  // Each directory is listed by the path it was reached by and known by its real path, so a plain
+  // file below costs one lstat: only symlinks are resolved (and checked against the root).
+  interface Folder {
+    readonly dir: string;
+    readonly real: string;
+    readonly relative: string;
+    readonly depth: number;
+  }
+  const stack: Folder[] = [{ dir: start, real: target.realPath, relative: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { dir, real, relative, depth } = stack.pop() as Folder;
+    let entries;
+    try {
+      entries = fs.readdir(dir);
+    } catch (error) {
+      if (!isAbsent(error))
+        diagnostics.push({
+          level: 'warn',
+          code: 'unreadable',
+          message: `${dir} cannot be listed (${errorCode(error)})`,
+          path: dir,
+        });
+      continue;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
+      if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
+      if (entry.kind === 'file' && !name.endsWith(location.extension)) continue;
+      const child = path.join(dir, name);
+      const childRelative = relative === '' ? name : `${relative}/${name}`;
+      let kind = entry.kind;
+      let realPath = path.join(real, name);
+      let info: FileInfo | null = null;
+      if (kind === 'symlink') {
+        const resolved = follow(fs, root, child, diagnostics);
+        if (resolved === null) continue;
+        kind = resolved.info.kind;
+        realPath = resolved.realPath;
+        info = resolved.info;
+      } else if (kind === 'file') {
+        try {
+          info = fs.lstat(child);
+        } catch (error) {
+          if (!isAbsent(error))
+            diagnostics.push({
+              level: 'warn',
+              code: 'unreadable',
+              message: `${child} cannot be read (${errorCode(error)})`,
+              path: child,
+            });
+          continue;
+        }
+        if (info.kind !== 'file') continue;
+      }
+      if (kind === 'directory') {
+        if (depth + 1 > maxDepth || entered.has(realPath)) continue;
+        entered.add(realPath);
+        stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
+        continue;
+      }
+      if (kind !== 'file' || info === null || !name.endsWith(location.extension)) continue;
+      const stem = childRelative.slice(0, -location.extension.length);
+      if (stem === '' || stem.endsWith('/')) continue;
+      candidates.push({
+        ...base,
+        path: child,
+        realPath,
+        info,
+        key: `${location.path}/${childRelative}`,
+        name: stem,
+      });
+    }
+  }
+}
+
+/** Resolves `absolute` inside `root`; absent is `null` quietly, a symlink out or a fault is a `warn`. */
+function follow(
+  fs: FileSystem,
+  root: string,
+  absolute: string,
+  diagnostics: Diagnostic[],
+): { realPath: string; info: FileInfo } | null {
+  const resolved = realInside(fs, root, absolute);
+  if (resolved.ok) return resolved;
+  if (resolved.code === 'missing') return null;
+  diagnostics.push({ level: 'warn', code: resolved.code, message: resolved.message, path: absolute });
+  return null;
+}
+
+function freeze(rules: Rule[], skipped: SkippedRule[], diagnostics: Diagnostic[]): DiscoveredRules {
+  return Object.freeze({
+    rules: Object.freeze(rules),
+    skipped: Object.freeze(skipped),
+    diagnostics: Object.freeze(diagnostics),
+  });
+}
+
+function toPosix(value: string): string {
+  return path.sep === '/' ? value : value.split(path.sep).join('/');
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,111 @@
+import { parseFrontmatter } from '../discover/frontmatter.js';
+import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
+import { splitGlobs } from './rule-adapter.js';
+
+/** The outcome of {@link readRuleFrontmatter}. */
+export type RuleFrontmatter =
+  | {
+      readonly ok: true;
+      readonly data: Readonly<Record<string, unknown>>;
+      /** The text after the closing fence (the whole text when there is no frontmatter). */
+      readonly body: string;
+      /** YAML rejected the block; `data` holds the known keys read line by line as strings. */
+      readonly lenient: boolean;
+    }
+  | { readonly ok: false; readonly problem: string };
+
+// A fence is a line of exactly three dashes (trailing blanks allowed). `---js` is no fence: frontmatter
+// is never code, so such a file simply has none.
+const OPENING = /^---[ \t]*\r?\n/;
+const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+const UNDEFINED_ALIAS = /^(?:[A-Za-z_][\w-]*:|[ \t]+-)[ \t]+\*/m;
+const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
+
+/**
+ * Splits a rule file into frontmatter data and body. YAML first, through the project's reader
+ * (src/discover/frontmatter.ts: YAML only, never code), after a fast path for blocks of plain
+ * one-line pairs that gives the same data (read-simple-frontmatter.ts). When YAML rejects the block, the vendor's
+ * known `keys` are read line by line as plain strings, as the vendors' own readers tolerate
+ * (`globs: *.ts` is an unresolved alias to YAML): `key: value`, `key: [a, b]`, or `key:` followed by
+ * `- item` lines. A block that is not closed, or that holds a line of neither shape, is refused.
+ */
+export function readRuleFrontmatter(text: string, keys: readonly string[]): RuleFrontmatter {
+  const opening = OPENING.exec(text);
+  if (opening === null) return { ok: true, data: {}, body: text, lenient: false };
+  const rest = text.slice(opening[0].length);
+  const fence = closingFence(rest);
+  if (fence === null) return { ok: false, problem: 'the frontmatter has no closing --- line' };
+  const block = rest.slice(0, fence.start);
+  const afterFence = rest.slice(fence.end);
+  if (block.trim() === '') return { ok: true, data: {}, body: afterFence, lenient: false };
+  const simple = readSimpleFrontmatter(block);
+  if (simple !== null) return { ok: true, data: simple, body: afterFence, lenient: false };
+  // `globs: *.ts` refers to an anchor the block never defines (no `&`, no block scalar that could
+  // hold the line): YAML is certain to reject it, so the lenient reader answers without a failed parse.
+  if (!UNDEFINED_ALIAS.test(block) || /[&|>]/.test(block)) {
+    // The project's reader sees the block alone, line ends normalized; it answers the text unchanged
+    // when YAML rejects it.
+    const probe = `---\n${block.replace(/\r\n/g, '\n')}\n---\n`;
+    const parsed = parseFrontmatter(probe);
+    if (parsed.body !== probe) return { ok: true, data: parsed.data, body: afterFence, lenient: false };
+  }
+  const lenient = readLeniently(block, new Set(keys));
+  if (typeof lenient === 'string') return { ok: false, problem: lenient };
+  return { ok: true, data: lenient, body: afterFence, lenient: true };
+}
+
+/** The first `---` line of `text`: where it starts and where the line after it starts. */
+function closingFence(text: string): { start: number; end: number } | null {
+  let offset = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', offset);
+    const end = newline < 0 ? text.length : newline;
+    if (/^---[ \t]*\r?$/.test(text.slice(offset, end)))
+      return { start: offset, end: newline < 0 ? end : end + 1 };
+    if (newline < 0) return null;
+    offset = newline + 1;
+  }
+}
+
+function readLeniently(block: string, keys: ReadonlySet<string>): Record<string, unknown> | string {
+  const data: Record<string, unknown> = {};
+  let list: string[] | null = null;
+  const lines = block.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = (lines[index] as string).replace(/\r$/, '');
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const item = ITEM_LINE.exec(line);
+    if (item !== null) {
+      if (list !== null) list.push(unquote(stripComment(item[1] as string)));
+      continue;
+    }
+    if (list !== null && /^[ \t]/.test(line)) continue;
+    const pair = KEY_LINE.exec(line);
+    if (pair === null) return `line ${index + 2} of the frontmatter is neither YAML nor "key: value"`;
+    list = null;
+    const key = pair[1] as string;
+    const value = stripComment(pair[2] ?? '');
+    if (!keys.has(key)) continue;
+    if (value === '') data[key] = list = [];
+    else if (value.startsWith('[') && value.endsWith(']'))
+      data[key] = splitGlobs(value.slice(1, -1)).map(unquote);
+    else data[key] = unquote(value);
+  }
+  // `key:` with no items below is an empty value, not an empty list.
+  for (const [key, value] of Object.entries(data))
+    if (Array.isArray(value) && value.length === 0) data[key] = '';
+  return data;
+}
+
+// ` #` starts a comment (a `#` inside a glob has no blank before it).
+function stripComment(value: string): string {
+  const at = value.search(/[ \t]#/);
+  return (at < 0 ? value : value.slice(0, at)).trim();
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length >= 2 && (trimmed[0] === '"' || trimmed[0] === "'") && trimmed.endsWith(trimmed[0]))
+    return trimmed.slice(1, -1);
+  return trimmed;
+}

@@ -1,0 +1,133 @@
+import type { RuleKind } from './rule.js';
+
+/** Where a vendor keeps its rules, relative to an owner directory. */
+export type RuleLocation =
+  | {
+      /** A folder read recursively for files ending with `extension`. */
+      readonly type: 'folder';
+      readonly path: string;
+      readonly extension: string;
+    }
+  | {
+      /** One file with a fixed name and kind (frontmatter, if any, is still stripped). */
+      readonly type: 'file';
+      readonly path: string;
+      readonly name: string;
+      readonly kind: RuleKind;
+    };
+
+/** How a vendor matches its globs; turned into micromatch options in `compile-rule-globs.ts`. */
+export interface GlobDialect {
+  /** A pattern without a slash matches the basename at any depth. */
+  readonly basename: boolean;
+  /** A pattern not starting with `**\/` is matched at any depth (`**\/` is prepended). */
+  readonly anywhere: boolean;
+  /** Case-insensitive matching. */
+  readonly nocase: boolean;
+  /** A leading `!` negates one pattern; otherwise such a pattern is refused. */
+  readonly negation: boolean;
+}
+
+/** What an adapter reads from frontmatter. */
+export type Classification =
+  | {
+      readonly ok: true;
+      readonly kind: RuleKind;
+      readonly globs: readonly string[];
+      readonly description: string;
+    }
+  | { readonly ok: false; readonly problem: string };
+
+/** The frontmatter an adapter sees. */
+export interface FrontmatterInput {
+  readonly data: Readonly<Record<string, unknown>>;
+  /** True when YAML rejected the block and the known keys were read line by line as strings. */
+  readonly lenient: boolean;
+}
+
+/**
+ * One vendor: the table of what it reads and the smallest mapping from frontmatter to a kind. Adding a
+ * vendor is one such object in its own file, a row in `RULE_ADAPTERS` and one in docs/rules.md.
+ */
+export interface RuleAdapter {
+  readonly source: string;
+  readonly locations: readonly RuleLocation[];
+  /** Frontmatter keys read line by line when YAML rejects the block. */
+  readonly keys: readonly string[];
+  readonly globs: GlobDialect;
+  classify(input: FrontmatterInput): Classification;
+}
+
+/** A `description` as a string: strings and numbers are kept, anything else is ignored. */
+export function descriptionOf(data: Readonly<Record<string, unknown>>): string {
+  const value = data['description'];
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return String(value);
+  return '';
+}
+
+/**
+ * A glob value: absent (`undefined`, `null`, a blank string), a string split at commas outside braces
+ * and brackets (empty pieces dropped, as every vendor does for a trailing comma), or a list of strings
+ * (kept as written, so an empty entry reaches the glob check and is reported).
+ */
+export function globList(
+  value: unknown,
+  key: string,
+):
+  | { readonly ok: true; readonly globs: readonly string[] | null }
+  | { readonly ok: false; readonly problem: string } {
+  if (value === undefined || value === null) return { ok: true, globs: null };
+  if (typeof value === 'string') {
+    const globs = splitGlobs(value);
+    return { ok: true, globs: globs.length === 0 ? null : globs };
+  }
+  if (Array.isArray(value)) {
+    if (!value.every((item) => typeof item === 'string'))
+      return { ok: false, problem: `${key} must be a string or a list of strings, received ${show(value)}` };
+    return { ok: true, globs: value.map((item: string) => item.trim()) };
+  }
+  return { ok: false, problem: `${key} must be a string or a list of strings, received ${show(value)}` };
+}
+
+/** `true`/`false`, or absent; the strings `true`/`false` count only when read leniently. */
+export function booleanOf(
+  value: unknown,
+  key: string,
+  lenient: boolean,
+): { readonly ok: true; readonly value: boolean | null } | { readonly ok: false; readonly problem: string } {
+  if (value === undefined || value === null) return { ok: true, value: null };
+  if (typeof value === 'boolean') return { ok: true, value };
+  if (lenient && typeof value === 'string' && (value === 'true' || value === 'false'))
+    return { ok: true, value: value === 'true' };
+  if (lenient && value === '') return { ok: true, value: null };
+  return { ok: false, problem: `${key} must be true or false, received ${show(value)}` };
+}
+
+/** Splits a comma-separated glob string; commas inside `{}` or `[]` belong to the glob. */
+export function splitGlobs(text: string): string[] {
+  const pieces: string[] = [];
+  let depth = 0;
+  let bracket = false;
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\\') index += 1;
+    else if (bracket) bracket = char !== ']';
+    else if (char === '[') bracket = true;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && depth > 0) depth -= 1;
+    else if (char === ',' && depth === 0) {
+      pieces.push(text.slice(start, index));
+      start = index + 1;
+    }
+  }
+  pieces.push(text.slice(start));
+  return pieces.map((piece) => piece.trim()).filter((piece) => piece !== '');
+}
+
+/** A value as it appears in messages. */
+export function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}

@@ -1,0 +1,29 @@
+import { claudeAdapter } from './adapters/claude.js';
+import { clineAdapter } from './adapters/cline.js';
+import { copilotAdapter } from './adapters/copilot.js';
+import { cursorAdapter } from './adapters/cursor.js';
+import { windsurfAdapter } from './adapters/windsurf.js';
+import type { RuleAdapter } from './rule-adapter.js';
+
+/** Every vendor adapter by source name (the values of `rules.sources`). One row per vendor. */
+export const RULE_ADAPTERS: ReadonlyMap<string, RuleAdapter> = new Map(
+  [cursorAdapter, claudeAdapter, copilotAdapter, windsurfAdapter, clineAdapter].map((adapter) => [
+    adapter.source,
+    adapter,
+  ]),
+);
+
+/** The accepted `rules.sources` names, in table order. */
+export const RULE_SOURCES: readonly string[] = [...RULE_ADAPTERS.keys()];
+
+/**
+ * The first path segment of every location the given sources read (`.cursor`, `.github`, …): a walk
+ * that skips dot entries can use it to tell which directories may own rules.
+ */
+export function ruleEntryNames(sources: readonly string[]): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const source of sources)
+    for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
+      names.add(location.path.split('/')[0] as string);
+  return names;
+}

@@ -1,0 +1,323 @@
+import fc from 'fast-check';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, test } from 'vitest';
+import { parseRule } from '../src/rules/parse-rule.js';
+import { readRuleFrontmatter } from '../src/rules/read-rule-frontmatter.js';
+import { readSimpleFrontmatter } from '../src/rules/read-simple-frontmatter.js';
+import { splitGlobs } from '../src/rules/rule-adapter.js';
+import { RULE_ADAPTERS, RULE_SOURCES, ruleEntryNames } from '../src/rules/rule-adapters.js';
+
+/** Parses `text` as a file in the first folder location of `source`; a compact view of the result. */
+function classify(source: string, text: string) {
+  const adapter = RULE_ADAPTERS.get(source);
+  if (adapter === undefined) throw new Error(source);
+  const location = adapter.locations.find((candidate) => candidate.type === 'folder');
+  if (location === undefined) throw new Error(source);
+  const parsed = parseRule(text, adapter, location);
+  return parsed.ok
+    ? { kind: parsed.kind, globs: parsed.globs, description: parsed.description, lenient: parsed.lenient }
+    : { problem: `${parsed.reason}: ${parsed.problem}` };
+}
+
+const fm = (lines: string) => `---\n${lines}\n---\nbody\n`;
+
+describe('the adapter table', () => {
+  test('lists the five sources in table order', () => {
+    expect(RULE_SOURCES).toEqual(['cursor', 'claude', 'copilot', 'windsurf', 'cline']);
+  });
+  test('names the first segment of every location', () => {
+    expect([...ruleEntryNames(RULE_SOURCES)]).toEqual([
+      '.cursor',
+      '.claude',
+      '.github',
+      '.windsurf',
+      '.clinerules',
+    ]);
+    expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
+  });
+});
+
+describe('cursor', () => {
+  test.each([
+    // frontmatter, expected
+    [fm('alwaysApply: true'), { kind: 'always', globs: [], description: '', lenient: false }],
+    [fm('alwaysApply: true\nglobs: "*.ts"'), { kind: 'always', globs: [], description: '', lenient: false }], // always wins
+    [
+      fm('globs: ["src/**/*.ts", "*.tsx"]'),
+      { kind: 'glob', globs: ['src/**/*.ts', '*.tsx'], description: '', lenient: false },
+    ],
+    [
+      fm('globs: src/**/*.ts, lib/*.js'),
+      { kind: 'glob', globs: ['src/**/*.ts', 'lib/*.js'], description: '', lenient: false },
+    ],
+    // unquoted `*` is an alias to YAML: read leniently, as Cursor does
+    [
+      fm('description: TS\nglobs: *.ts, *.tsx\nalwaysApply: false'),
+      { kind: 'glob', globs: ['*.ts', '*.tsx'], description: 'TS', lenient: true },
+    ],
+    [
+      fm('globs: "{src,lib}/**/*.ts,*.md"'),
+      { kind: 'glob', globs: ['{src,lib}/**/*.ts', '*.md'], description: '', lenient: false },
+    ],
+    [
+      fm('description: Use for migrations\nglobs:\nalwaysApply: false'),
+      { kind: 'requested', globs: [], description: 'Use for migrations', lenient: false },
+    ],
+    [
+      fm('description:\nglobs:\nalwaysApply: false'),
+      { kind: 'manual', globs: [], description: '', lenient: false },
+    ],
+    ['no frontmatter at all\n', { kind: 'manual', globs: [], description: '', lenient: false }],
+    [
+      fm('alwaysApply: "true"'),
+      { problem: 'bad frontmatter: alwaysApply must be true or false, received "true"' },
+    ],
+    [fm('alwaysApply: 1'), { problem: 'bad frontmatter: alwaysApply must be true or false, received 1' }],
+    [
+      fm('alwaysApply: yes please\nglobs: *.ts'),
+      { problem: 'bad frontmatter: alwaysApply must be true or false, received "yes please"' },
+    ],
+    [
+      fm('globs: {a: 1}'),
+      { problem: 'bad frontmatter: globs must be a string or a list of strings, received {"a":1}' },
+    ],
+    [fm('globs: ["", "*.ts"]'), { problem: 'bad glob: glob "": the glob is empty' }],
+    [
+      fm('globs: /etc/*.conf'),
+      {
+        problem:
+          'bad glob: glob "/etc/*.conf": absolute globs are not allowed (globs are relative to the directory holding the rules folder)',
+      },
+    ],
+    [fm('globs: "!*.ts"'), { problem: 'bad glob: glob "!*.ts": cursor does not support negation' }],
+  ])('%j', (text, expected) => {
+    expect(classify('cursor', text)).toEqual(expected);
+  });
+});
+
+describe('claude', () => {
+  test.each([
+    [
+      fm('paths:\n  - "src/api/**/*.ts"\n  - "tests/**/*.test.ts"'),
+      { kind: 'glob', globs: ['src/api/**/*.ts', 'tests/**/*.test.ts'], description: '', lenient: false },
+    ],
+    [
+      fm('paths: src/**/*.{ts,tsx}'),
+      { kind: 'glob', globs: ['src/**/*.{ts,tsx}'], description: '', lenient: false },
+    ], // braces keep their comma
+    [fm('paths:\n  - **/*.ts'), { kind: 'glob', globs: ['**/*.ts'], description: '', lenient: true }], // unquoted list item
+    ['# Just text\n', { kind: 'always', globs: [], description: '', lenient: false }],
+    [fm('description: Style'), { kind: 'always', globs: [], description: 'Style', lenient: false }],
+    [fm('paths: []'), { problem: 'bad frontmatter: paths is an empty list' }],
+    [fm('paths: 3'), { problem: 'bad frontmatter: paths must be a string or a list of strings, received 3' }],
+    [
+      fm('paths: ["../other/*.ts"]'),
+      {
+        problem:
+          'bad glob: glob "../other/*.ts": a glob may not climb out of the directory holding the rules folder',
+      },
+    ],
+  ])('%j', (text, expected) => {
+    expect(classify('claude', text)).toEqual(expected);
+  });
+});
+
+describe('copilot', () => {
+  test.each([
+    [
+      fm('applyTo: "**/*_test.go"'),
+      { kind: 'glob', globs: ['**/*_test.go'], description: '', lenient: false },
+    ],
+    [
+      fm('applyTo: "**/*.ts,**/*.tsx"\ndescription: TS'),
+      { kind: 'glob', globs: ['**/*.ts', '**/*.tsx'], description: 'TS', lenient: false },
+    ],
+    [fm('applyTo: "**"'), { kind: 'always', globs: [], description: '', lenient: false }],
+    [fm('applyTo: "**/*"'), { kind: 'always', globs: [], description: '', lenient: false }],
+    [fm('applyTo: "src/**, **"'), { kind: 'always', globs: [], description: '', lenient: false }], // any "every file" pattern wins
+    [
+      fm('description: Only when attached'),
+      { kind: 'manual', globs: [], description: 'Only when attached', lenient: false },
+    ],
+    [
+      fm('applyTo: "/abs/*.ts"'),
+      {
+        problem:
+          'bad glob: glob "/abs/*.ts": absolute globs are not allowed (globs are relative to the directory holding the rules folder)',
+      },
+    ],
+  ])('%j', (text, expected) => {
+    expect(classify('copilot', text)).toEqual(expected);
+  });
+  test('copilot-instructions.md is always, whatever its frontmatter', () => {
+    const adapter = RULE_ADAPTERS.get('copilot');
+    const location = adapter?.locations.find((candidate) => candidate.type === 'file');
+    if (adapter === undefined || location === undefined) throw new Error('copilot');
+    expect(parseRule(fm('applyTo: "*.go"'), adapter, location)).toMatchObject({
+      ok: true,
+      kind: 'always',
+      text: 'body\n',
+    });
+    // a Markdown rule line at the top opens no frontmatter: the whole text stays
+    expect(parseRule('---\n# Title\n', adapter, location)).toMatchObject({
+      ok: true,
+      kind: 'always',
+      text: '---\n# Title\n',
+    });
+  });
+});
+
+describe('windsurf', () => {
+  test.each([
+    [fm('trigger: always_on'), { kind: 'always', globs: [], description: '', lenient: false }],
+    [
+      fm('trigger: glob\nglobs: *.js, src/**/*.ts'),
+      { kind: 'glob', globs: ['*.js', 'src/**/*.ts'], description: '', lenient: true },
+    ],
+    [
+      fm('trigger: model_decision\ndescription: When writing SQL'),
+      { kind: 'requested', globs: [], description: 'When writing SQL', lenient: false },
+    ],
+    [fm('trigger: manual'), { kind: 'manual', globs: [], description: '', lenient: false }],
+    ['plain\n', { kind: 'manual', globs: [], description: '', lenient: false }],
+    [
+      fm('trigger: sometimes'),
+      {
+        problem:
+          'bad frontmatter: trigger must be one of always_on, glob, model_decision, manual, received "sometimes"',
+      },
+    ],
+    [fm('trigger: glob'), { problem: 'bad frontmatter: trigger is glob but globs is empty' }],
+  ])('%j', (text, expected) => {
+    expect(classify('windsurf', text)).toEqual(expected);
+  });
+});
+
+describe('cline', () => {
+  test.each([
+    [
+      fm('paths:\n  - "src/components/**"\n  - "!src/components/legacy/**"'),
+      {
+        kind: 'glob',
+        globs: ['src/components/**', '!src/components/legacy/**'],
+        description: '',
+        lenient: false,
+      },
+    ],
+    ['# Rules\n', { kind: 'always', globs: [], description: '', lenient: false }],
+    [fm('paths: []'), { problem: 'bad frontmatter: paths is an empty list' }],
+  ])('%j', (text, expected) => {
+    expect(classify('cline', text)).toEqual(expected);
+  });
+});
+
+describe('frontmatter', () => {
+  test.each([
+    // text, expected
+    [
+      '---\nglobs: "*.ts"\n---\n# Body\n',
+      { ok: true, data: { globs: '*.ts' }, body: '# Body\n', lenient: false },
+    ],
+    [
+      '---\r\nglobs: "*.ts"\r\n---\r\n# Body\r\n',
+      { ok: true, data: { globs: '*.ts' }, body: '# Body\r\n', lenient: false },
+    ],
+    ['---\n---\nbody', { ok: true, data: {}, body: 'body', lenient: false }],
+    ['---\nglobs: "*.ts"\n---', { ok: true, data: { globs: '*.ts' }, body: '', lenient: false }],
+    ['no fence\n---\nx', { ok: true, data: {}, body: 'no fence\n---\nx', lenient: false }],
+    // a fence naming a language is no frontmatter: never code
+    [
+      '---js\nmodule.exports = {}\n---\nbody',
+      { ok: true, data: {}, body: '---js\nmodule.exports = {}\n---\nbody', lenient: false },
+    ],
+    [
+      '---\nglobs: *.ts # the TS files\nother: [\n---\nb',
+      { ok: true, data: { globs: '*.ts' }, body: 'b', lenient: true },
+    ],
+    [
+      '---\nglobs: [*.ts, "*.md"]\n---\nb',
+      { ok: true, data: { globs: ['*.ts', '*.md'] }, body: 'b', lenient: true },
+    ],
+    [
+      '---\nglobs: "*.ts"\nbody without a closing fence',
+      { ok: false, problem: 'the frontmatter has no closing --- line' },
+    ],
+    [
+      '---\nglobs: *.ts\nthis line is prose\n---\nb',
+      { ok: false, problem: 'line 3 of the frontmatter is neither YAML nor "key: value"' },
+    ],
+  ])('%j', (text, expected) => {
+    expect(readRuleFrontmatter(text, ['globs'])).toEqual(expected);
+  });
+});
+
+describe('comma-separated globs', () => {
+  test.each([
+    ['*.ts, *.tsx', ['*.ts', '*.tsx']],
+    ['src/**/*.{ts,tsx},lib/*.js', ['src/**/*.{ts,tsx}', 'lib/*.js']],
+    ['a/[,]/*.md, b', ['a/[,]/*.md', 'b']], // a comma in a bracket class is part of the glob
+    ['*.ts,', ['*.ts']], // a trailing comma adds nothing
+    [' , ', []],
+  ])('%j', (text, expected) => {
+    expect(splitGlobs(text)).toEqual(expected);
+  });
+});
+
+describe('the fast path for simple frontmatter', () => {
+  test('reads exactly what YAML reads, or declines', () => {
+    const key = fc.constantFrom(
+      'globs',
+      'description',
+      'alwaysApply',
+      'paths',
+      'true',
+      'x-y',
+      '__proto__',
+      'a_1',
+    );
+    const value = fc.oneof(
+      fc.constantFrom(
+        '',
+        'true',
+        'false',
+        'True',
+        'null',
+        '~',
+        '1',
+        '0x1',
+        '.5',
+        '-1',
+        '*.ts',
+        '"a\\"b"',
+        "'it''s'",
+      ),
+      fc.stringMatching(/^[A-Za-z0-9_./*?, "'#:-]{0,12}$/),
+    );
+    const line = fc.oneof(
+      fc.tuple(key, value).map(([k, v]) => `${k}:${v === '' ? '' : ' '}${v}`),
+      fc.constantFrom('# comment', '', '  - item', 'list:\n  - a'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
+        const block = lines.join('\n');
+        const simple = readSimpleFrontmatter(block);
+        if (simple === null) return;
+        const yaml: unknown = parseYaml(block, { schema: 'core' }) ?? {};
+        expect(simple).toEqual(yaml);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  test.each([
+    [
+      'globs: src/**/*.ts, lib/*.js\nalwaysApply: false',
+      { globs: 'src/**/*.ts, lib/*.js', alwaysApply: false },
+    ],
+    ['description: "Use: when"\nglobs:', { description: 'Use: when', globs: null }],
+    ['globs: *.ts', null], // an alias to YAML: declined, YAML then the lenient reader decide
+    ['paths:\n  - a', null],
+    ['alwaysApply: 1', null],
+  ])('%j', (block, expected) => {
+    expect(readSimpleFrontmatter(block)).toEqual(expected);
+  });
+});
