@@ -32,7 +32,7 @@ export interface Gitignore {
 export const MAX_GITIGNORE_BYTES = 1 << 20;
 
 /**
- * A matcher of git's ignore rules below `rootDir` (docs/disclosure.md#gitignore): the
+ * A matcher of git's ignore rules below `rootDir` (docs/gitignore.md): the
  * `.gitignore` of every directory applies to its subtree, a deeper file's rules win over a
  * shallower one's, the last matching rule of a file wins (so `!pattern` re-includes), a pattern
  * ending in `/` matches directories only, and `.git/info/exclude` applies below every
