@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { createGitignore } from '../src/discover/gitignore.js';
+import { walkNested } from '../src/discover/nested-walk.js';
 import { createMemoryFileSystem, type MemoryTree } from '../src/fs/memory-file-system.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { tempTree } from './helpers/disk.js';
@@ -156,4 +157,43 @@ test.skipIf(!hasGit)('git check-ignore agrees on every plain path of the table (
     });
     expect([file, matcher.ignores(file, isDirectory)]).toEqual([file, git.status === 0]);
   }
+});
+
+describe('the nested walk with a gitignore matcher', () => {
+  const walkTree: MemoryTree = {
+    '.gitignore': 'gen/\nlocal/AGENTS.md\nlinks/\n',
+    'gen/AGENTS.md': '',
+    'local/AGENTS.md': '',
+    'links/AGENTS.md': { symlink: '../pkg/AGENTS.md' },
+    'pkg/.gitignore': 'sub/\n',
+    'pkg/AGENTS.md': '',
+    'pkg/sub/AGENTS.md': '',
+    'pkg/other/AGENTS.md': '',
+  };
+  const limits = { maxDepth: 8, maxFiles: 100 };
+
+  test('ignored directories are not entered and ignored files are not found', () => {
+    const fs = setup(walkTree);
+    const matcher = createGitignore(fs, '/w');
+    fs.calls.length = 0;
+    const result = walkNested(fs, '/w', new Set(['AGENTS.md']), limits, {
+      ignores: (relativePath, isDirectory) => matcher.ignores(relativePath, isDirectory),
+    });
+    expect(result.files.map((file) => file.relativePath)).toEqual(['pkg/AGENTS.md', 'pkg/other/AGENTS.md']);
+    expect(result.diagnostics).toEqual([]);
+    const listed = fs.calls.filter((call) => call.op === 'readdir').map((call) => call.path);
+    expect(listed).toEqual(['/w', '/w/local', '/w/pkg', '/w/pkg/other']);
+  });
+
+  test('without the option the walk finds everything, as before', () => {
+    const result = walkNested(setup(walkTree), '/w', new Set(['AGENTS.md']), limits);
+    expect(result.files.map((file) => file.relativePath)).toEqual([
+      'gen/AGENTS.md',
+      'local/AGENTS.md',
+      'pkg/AGENTS.md',
+      'pkg/other/AGENTS.md',
+      'pkg/sub/AGENTS.md',
+    ]);
+    expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['symlink-rejected']);
+  });
 });

@@ -33,6 +33,16 @@ export interface WalkLimits {
   readonly maxDirectories?: number;
 }
 
+/** Optional behaviour of {@link walkNested}. */
+export interface WalkOptions {
+  /**
+   * Skips a directory (not entered) or a file that this predicate says is ignored; paths are
+   * relative to the work dir. `createGitignore` (src/discover/gitignore.ts) provides one. Default:
+   * nothing is skipped.
+   */
+  readonly ignores?: (relativePath: string, isDirectory: boolean) => boolean;
+}
+
 /** A nested context file found by the walk. */
 export interface NestedCandidate {
   /** Path relative to the work dir, with `/` separators. */
@@ -63,7 +73,9 @@ export function walkNested(
   workDir: string,
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
+  options: WalkOptions = {},
 ): WalkResult {
+  const ignores = options.ignores;
   const diagnostics: Diagnostic[] = [];
   const files: NestedCandidate[] = [];
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
@@ -108,12 +120,15 @@ export function walkNested(
         if (entry.kind === 'directory') {
           if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name)) {
             if (hasControlCharacter(name)) continue;
-            next.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
+            const child = relativeDir === '' ? name : `${relativeDir}/${name}`;
+            if (ignores?.(child, true) === true) continue;
+            next.push(child);
           }
           continue;
         }
         if (depth === 0 || !basenames.has(name)) continue;
         const relativePath = `${relativeDir}/${name}`;
+        if (ignores?.(relativePath, false) === true) continue;
         if (entry.kind === 'symlink') {
           diagnostics.push({
             level: 'warn',
