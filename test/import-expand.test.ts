@@ -12,6 +12,7 @@ import {
   type ImportExpansion,
   type ImportOptions,
 } from '../src/imports/expand-imports.js';
+import { placeImports } from '../src/imports/place-imports.js';
 
 const ROOT = '/w';
 const HOME = '/home/u';
@@ -336,4 +337,56 @@ test('property: imports never touch the filesystem outside the root, whatever th
       },
     ),
   );
+});
+
+describe("placeImports over a resolution's ordered files", () => {
+  function importing(fs: MemoryFileSystem, path: string) {
+    return {
+      path,
+      realPath: path,
+      info: fs.stat(path),
+      text: new TextDecoder().decode(fs.readFile(path, { maxBytes: 4096 }).bytes),
+      root: ROOT,
+    };
+  }
+
+  test('a file imported by an earlier one is placed once, as an import', () => {
+    const fs = setup({
+      'CLAUDE.md': '@AGENTS.md @b.md',
+      'AGENTS.md': 'A',
+      'b.md': '@c.md',
+      'c.md': 'C',
+      'z.md': '@c.md',
+    });
+    const files = ['/w/CLAUDE.md', '/w/z.md', '/w/AGENTS.md'].map((file) => importing(fs, file));
+    const result = placeImports(fs, files, { maxBytes: 4096 });
+    expect(result.expansions.map((expansion) => expansion?.files.map((file) => file.path) ?? null)).toEqual([
+      ['/w/AGENTS.md', '/w/b.md', '/w/c.md'],
+      [],
+      null,
+    ]);
+    expect(result.expansions[1]?.diagnostics.map((d) => d.code)).toEqual(['import-duplicate']);
+    expect(result.placed.size).toBe(5);
+  });
+
+  test('a later file is not pre-placed: an earlier import takes its place', () => {
+    const fs = setup({ 'a.md': 'A', 'b.md': '@a.md' });
+    const result = placeImports(fs, [importing(fs, '/w/b.md'), importing(fs, '/w/a.md')], {
+      maxBytes: 4096,
+      mode: 'inline',
+    });
+    expect(result.expansions[0]?.text).toBe(
+      '<!-- Imported from: a.md -->\nA\n<!-- End of import from: a.md -->',
+    );
+    expect(result.expansions[1]).toBeNull();
+  });
+
+  test('identities placed elsewhere are honoured', () => {
+    const fs = setup({ 'a.md': '@b.md', 'b.md': 'B' });
+    const result = placeImports(fs, [importing(fs, '/w/a.md')], {
+      maxBytes: 4096,
+      placed: new Set([identityKey(fs.stat('/w/b.md'))]),
+    });
+    expect(result.expansions[0]?.files).toEqual([]);
+  });
 });
