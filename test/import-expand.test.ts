@@ -236,6 +236,7 @@ describe('containment of every import form', () => {
     ['@folder', {}, [], ['debug import-missing']],
     ['@nope.md', {}, [], ['debug import-missing']],
     ['@a\\b.md', {}, [], ['debug import-invalid']],
+    ['@a\u001bb.md', {}, [], ['debug import-invalid']],
   ] as const)('%s %j', (reference, options, placed, diagnostics) => {
     const fs = setup({ ...tree, 'pkg/AGENTS.md': `${reference}\n` });
     const result = expand(fs, 'pkg/AGENTS.md', options as Partial<ImportOptions>, '/w/pkg');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { isInside } from '../fs/contain.js';
+import { hasControlCharacter, isInside } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
@@ -228,7 +228,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
     importer: string,
   ): string | { level: Diagnostic['level']; code: string; message: string } {
     const spelled = `@${reference.spelled}`;
-    if (reference.path.includes('\0') || reference.path.includes('\\')) {
+    if (hasControlCharacter(reference.path) || reference.path.includes('\\')) {
       return {
         level: 'debug',
         code: 'import-invalid',
