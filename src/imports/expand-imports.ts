@@ -1,16 +1,16 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside } from '../fs/contain.js';
-import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
+import { containImport, type SymlinkPolicy } from './contain-import.js';
 import { scanImports, type ImportReference } from './scan-imports.js';
 
 /** How imported files are placed (docs/imports.md). */
 export type ImportMode = 'entries' | 'inline';
 
-/** How a symlink on the way to an imported file is treated. */
-export type SymlinkPolicy = 'inside' | 'reject' | 'follow';
+export type { SymlinkPolicy } from './contain-import.js';
 
 /** The file whose references are expanded. */
 export interface ImportingFile {
@@ -152,7 +152,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
       note(target.level, target.code, target.message);
       return null;
     }
-    const checked = contain(fs, target, file.root, settings);
+    const checked = containImport(fs, target, file.root, settings);
     if (!checked.ok) {
       note(checked.level, checked.code, checked.message, target);
       return null;
@@ -264,80 +264,4 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
     { key: identityKey(file.info), path: file.path },
   ]);
   return { text, files, diagnostics };
-}
-
-type Containment =
-  | { readonly ok: true; readonly realPath: string; readonly info: FileInfo }
-  | {
-      readonly ok: false;
-      readonly level: Diagnostic['level'];
-      readonly code: string;
-      readonly message: string;
-    };
-
-/**
- * The real-path half of containment for one import target: resolves its links, applies the
- * symlink policy (`reject`: any link below the root refuses the target; `inside`: the real path
- * must stay inside the root; `follow`: any real path), then stats it. Only ever touches `target`
- * (lexically inside the root unless outside targets are trusted) and its real path.
- */
-function contain(
-  fs: FileSystem,
-  target: string,
-  root: string,
-  settings: { readonly symlinks: SymlinkPolicy },
-): Containment {
-  let realPath: string;
-  try {
-    realPath = fs.realpath(target);
-  } catch (error) {
-    if (isAbsent(error)) {
-      return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
-    }
-    return {
-      ok: false,
-      level: 'warn',
-      code: 'import-unreadable',
-      message: `${target} cannot be resolved (${errorCode(error)})`,
-    };
-  }
-  if (realPath !== target) {
-    if (settings.symlinks === 'reject') {
-      return {
-        ok: false,
-        level: 'warn',
-        code: 'import-symlink',
-        message: `${target} is reached through a symlink (to ${realPath}); symlinks are rejected`,
-      };
-    }
-    // A trusted target outside the root is outside by design; `inside` guards the root's own links.
-    const spelledInside = target !== root && isInside(root, target);
-    const realInside = realPath !== root && isInside(root, realPath);
-    if (settings.symlinks === 'inside' && spelledInside && !realInside) {
-      return {
-        ok: false,
-        level: 'warn',
-        code: 'import-symlink',
-        message: `${target} is a symlink to ${realPath}, outside ${root}; it is not followed`,
-      };
-    }
-  }
-  let info: FileInfo;
-  try {
-    info = fs.stat(realPath);
-  } catch (error) {
-    if (isAbsent(error)) {
-      return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
-    }
-    return {
-      ok: false,
-      level: 'warn',
-      code: 'import-unreadable',
-      message: `${target} cannot be read (${errorCode(error)})`,
-    };
-  }
-  if (info.kind !== 'file') {
-    return { ok: false, level: 'debug', code: 'import-missing', message: `${target} is not a regular file` };
-  }
-  return { ok: true, realPath, info };
 }
