@@ -391,3 +391,28 @@ describe("placeImports over a resolution's ordered files", () => {
     expect(result.expansions[0]?.files).toEqual([]);
   });
 });
+
+test('property: entries mode never changes the text; inline mode changes it only where a file was placed', () => {
+  const piece = fc.constantFrom(
+    '@a.md',
+    '@b.md',
+    '@none.md',
+    ' ',
+    '\n',
+    '`',
+    '```\n',
+    'x',
+    '.',
+    '@',
+    'm@a.md',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('entries', 'inline'), (pieces, mode) => {
+      const text = pieces.join('');
+      const fs = setup({ 'AGENTS.md': text, 'a.md': 'A', 'b.md': '@a.md' });
+      const result = expand(fs, 'AGENTS.md', { mode });
+      if (mode === 'entries' || result.files.length === 0) expect(result.text).toBe(text);
+      else expect(result.text).toContain('<!-- Imported from: ');
+    }),
+  );
+});

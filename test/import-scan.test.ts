@@ -16,6 +16,11 @@ describe('scanImports finds references', () => {
     ['@/etc/team.md', ['/etc/team.md']],
     ['- @a.md\n- @b.md', ['a.md', 'b.md']],
     ['\t@tab.md', ['tab.md']],
+    // a byte-order mark before the first reference, CRLF line endings
+    ['\uFEFF@AGENTS.md', ['AGENTS.md']],
+    ['@a.md\r\n@b.md\r\n', ['a.md', 'b.md']],
+    ['```\r\n@a.md\r\n```\r\n@b.md\r\n', ['b.md']],
+    ['`x\r\n\r\n@a.md `', ['a.md']],
     // trailing punctuation is not part of the path
     ['Read @AGENTS.md.', ['AGENTS.md']],
     ['@a.md, @b.md; @c.md: @d.md! @e.md?', ['a.md', 'b.md', 'c.md', 'd.md', 'e.md']],

@@ -43,7 +43,9 @@ export function scanImports(text: string): ImportReference[] {
       at = current.end - 1;
       continue;
     }
-    if (at > 0 && !isWhitespace(text.charCodeAt(at - 1))) continue;
+    // A byte-order mark at the very start counts as the start of the text.
+    if (at > 0 && !isWhitespace(text.charCodeAt(at - 1)) && !(at === 1 && text.charCodeAt(0) === 0xfeff))
+      continue;
     const reference = readReference(text, at, current?.start ?? text.length);
     if (reference === null) continue;
     references.push(reference);
