@@ -50,6 +50,15 @@ export const DIAGNOSTICS = [
   { code: 'rule-glob', level: 'warn', meaning: 'A rule has an empty, absolute or unsupported glob; the rule is skipped.', action: 'Write globs relative to the folder that holds the vendor folder; see docs/rules.md.' },
   { code: 'rule-limit', level: 'warn', meaning: 'More rule files were found than the cap; the rest are skipped.', action: 'Remove unused rules or narrow rules.sources.' },
   { code: 'rule-source', level: 'warn', meaning: 'rules.sources names a vendor ctxfiles does not know.', action: 'Use cursor, claude, copilot, windsurf or cline.' },
+  { code: 'import-cycle', level: 'warn', meaning: 'An @import leads back to a file already on the import chain; the chain is named and the import is not followed.', action: 'Remove one of the imports in the cycle.' },
+  { code: 'import-depth', level: 'warn', meaning: 'Imports nest deeper than imports.maxDepth; the deepest import is not followed.', action: 'Flatten the imports or raise imports.maxDepth.' },
+  { code: 'import-outside', level: 'warn', meaning: 'An @import names a file outside the containment root of its importer; it is not read.', action: 'Keep imported files inside the project, or trust the project in the user config; see docs/imports.md.' },
+  { code: 'import-symlink', level: 'warn', meaning: 'An @import reaches a symlink the symlink policy refuses; it is not read.', action: 'Replace the link with a file, or change instructions.symlinks.' },
+  { code: 'import-unreadable', level: 'warn', meaning: 'An imported file exists but cannot be read (the message has the reason).', action: 'Fix the permissions, size or encoding of the file.' },
+  { code: 'import-missing', level: 'debug', meaning: 'An @reference names no existing file; the text is left as written.', action: 'None if the @ was prose; otherwise fix the path.' },
+  { code: 'import-duplicate', level: 'debug', meaning: 'A file is imported again after it was already placed; it appears once, at its first place.', action: 'None.' },
+  { code: 'import-invalid', level: 'debug', meaning: 'An @reference is not a usable path (empty, NUL, a URL); it is left as written.', action: 'None if the @ was prose.' },
+  { code: 'gitignore-unreadable', level: 'warn', meaning: 'A .gitignore or .git/info/exclude file cannot be read; its rules are not applied.', action: 'Fix the permissions of the file.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -64,6 +64,7 @@ export function walkNested(
   workDir: string,
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
+  options: WalkOptions = {},
 ): WalkResult {
   const diagnostics: Diagnostic[] = [];
   const files: NestedCandidate[] = [];
@@ -87,7 +88,16 @@ export function walkNested(
         });
         break;
       }
-      const listed = listDirectory(fs, workDir, relativeDir, depth, basenames, limits, diagnostics);
+      const listed = listDirectory(
+        fs,
+        workDir,
+        relativeDir,
+        depth,
+        basenames,
+        limits,
+        diagnostics,
+        options.ignores,
+      );
       next.push(...listed.dirs);
       const found = listed.files;
       found.sort(compareCodeUnits);
@@ -107,6 +117,16 @@ export function walkNested(
   return { files, truncated, diagnostics };
 }
 
+/** Optional behaviour of {@link walkNested}. */
+export interface WalkOptions {
+  /**
+   * Skips a directory (not entered) or a file that this predicate says is ignored; paths are
+   * relative to the work dir. `createGitignore` (src/discover/gitignore.ts) provides one. Default:
+   * nothing is skipped.
+   */
+  readonly ignores?: (relativePath: string, isDirectory: boolean) => boolean;
+}
+
 /**
  * One directory of the walk: its subdirectories to visit next (within `maxDepth`, not pruned) and
  * its wanted files (never directly in the work dir). Absent is silent; any other listing fault,
@@ -120,6 +140,7 @@ function listDirectory(
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
   diagnostics: Diagnostic[],
+  ignores: WalkOptions['ignores'],
 ): { dirs: string[]; files: string[] } {
   const dirs: string[] = [];
   const files: string[] = [];
@@ -142,12 +163,14 @@ function listDirectory(
     const name = entry.name;
     if (name.charCodeAt(0) === 46 /* . */) continue;
     if (entry.kind === 'directory') {
-      if (depth + 1 <= limits.maxDepth && !PRUNED_DIRECTORIES.has(name) && !hasControlCharacter(name))
-        dirs.push(relativeDir === '' ? name : `${relativeDir}/${name}`);
+      if (depth + 1 > limits.maxDepth || PRUNED_DIRECTORIES.has(name) || hasControlCharacter(name)) continue;
+      const child = relativeDir === '' ? name : `${relativeDir}/${name}`;
+      if (ignores?.(child, true) !== true) dirs.push(child);
       continue;
     }
     if (depth === 0 || !basenames.has(name)) continue;
     const relativePath = `${relativeDir}/${name}`;
+    if (ignores?.(relativePath, false) === true) continue;
     if (entry.kind === 'symlink') {
       diagnostics.push({
         level: 'warn',
