@@ -8,8 +8,10 @@ export type {
   Session,
   SessionOptions,
 } from './api/create-resolver.js';
-export type { ToolEvent } from './session/triggers.js';
-export { touchedDirectories } from './session/triggers.js';
+export type { ToolEvent, TouchedPaths } from './session/triggers.js';
+export { touchedDirectories, touchedPaths } from './session/triggers.js';
+export { BUILT_IN_TOOLS, toolTable } from './session/tool-table.js';
+export type { ToolKind, SessionToolSpec, ToolTable } from './session/tool-table.js';
 export type { DisclosureState, InjectedRecord } from './session/disclosure.js';
 export { renderManifest, MANIFEST_HEADING } from './render/render-manifest.js';
 export { renderInjection } from './render/render-injection.js';
@@ -28,6 +30,8 @@ export type {
   ContextDiscoveryConfig,
   Flow,
   FlowStep,
+  SessionConfig,
+  SessionToolConfig,
 } from './config/types.js';
 export type { NestedFile } from './discover/nested-index.js';
 export type { TrackedRecord } from './session/disclosure.js';

@@ -279,6 +279,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       removed: false,
     }));
     const { createDisclosure } = await import('../session/disclosure.js');
+    const { toolTable } = await import('../session/tool-table.js');
     const disclosure = createDisclosure(
       {
         fs,
@@ -291,6 +292,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
         wording,
         tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
         baseline,
+        tools: toolTable(config.session?.tools),
       },
       resumed,
     );

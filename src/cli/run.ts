@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FORMATS } from '../config/defaults.js';
+import type { Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 
 /** Where the CLI writes and what it reads. The bin passes the real process's. */
@@ -24,8 +26,6 @@ interface CommonOptions {
   format?: string;
   json?: boolean;
 }
-
-const FORMATS = ['opencode', 'xml', 'reminder', 'magi'];
 
 /**
  * Runs the CLI: `run(['resolve', '--json'], io)`. Never calls `process.exit`; returns the exit code.
@@ -66,7 +66,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         .option('--agent <id>', 'resolve for this agent')
         .option('--flow <id>', 'resolve for a step of this flow (needs --step)')
         .option('--step <id>', 'the flow step')
-        .addOption(new Option('--format <format>', 'output format').choices(FORMATS));
+        .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]));
     }
     return created.option('--json', 'print JSON for tools');
   };
@@ -222,7 +222,7 @@ async function openResolver(options: CommonOptions, io: CliIo) {
     lazyFlows: true,
   });
   const resolver = await createResolver({ workDir, config, env: io.env });
-  const format = options.format as 'opencode' | 'xml' | 'reminder' | 'magi' | undefined;
+  const format = options.format as Format | undefined;
   return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };
 }
 

@@ -16,6 +16,26 @@ export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
   '.cursor/rules/',
 ]);
 
+/** Output formats of the rendered block (docs/formats.md). */
+export const FORMATS = Object.freeze([
+  'opencode',
+  'xml',
+  'reminder',
+  'magi',
+  'codex',
+  'claude-code',
+  'gemini',
+] as const);
+
+/** What a session tool does, as `session.tools.<name>.as` names it (docs/disclosure.md). */
+export const TOOL_KINDS = Object.freeze(['read', 'write', 'edit', 'list', 'search', 'shell'] as const);
+
+/** One entry of `session.tools`. */
+export interface SessionToolConfig {
+  readonly as: (typeof TOOL_KINDS)[number];
+  readonly pathKeys?: readonly string[] | undefined;
+}
+
 /** Defaults of the whole config. */
 export const DEFAULT_CONFIG = Object.freeze({
   contextPaths: DEFAULT_CONTEXT_PATHS,
@@ -36,8 +56,14 @@ export const DEFAULT_CONFIG = Object.freeze({
     extraFiles: Object.freeze([]) as readonly string[],
     trackChanges: false,
   }),
-  format: 'opencode' as 'opencode' | 'xml' | 'reminder' | 'magi',
-  budget: Object.freeze({ maxBytes: null as number | null, maxTokens: null as number | null }),
+  format: 'opencode' as (typeof FORMATS)[number],
+  budget: Object.freeze({
+    maxBytes: null as number | null,
+    maxTokens: null as number | null,
+    strategy: 'specific-first' as 'specific-first' | 'root-first',
+    counts: 'rendered' as 'rendered' | 'content',
+    scope: 'all' as 'all' | 'project',
+  }),
   wording: Object.freeze({
     reminderIntro:
       'Instructions from the workspace follow. Apply each one where it fits the task at hand; when two ' +
@@ -52,11 +78,12 @@ export const DEFAULT_CONFIG = Object.freeze({
       'The files below are already loaded for you. Keep them in mind at every step and do not read them again.',
     magiEmpty: 'No AGENTS.md instruction files were found for this workspace.',
     budgetNotice: 'Instruction budget reached: some files are not shown in full.',
+    claudeCodeIntro:
+      'Instruction files from this workspace and from the user follow. Follow them; they take precedence ' +
+      'over default behaviour.',
   }),
+  session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
 });
-
-/** Output formats of the rendered block. */
-export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
 
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
@@ -69,4 +96,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'format',
   'budget',
   'wording',
+  'session',
 ]);

@@ -1,4 +1,7 @@
 /** Normalized config types: what the resolver consumes after validation and defaults. */
+import type { FORMATS, SessionToolConfig } from './defaults.js';
+
+export type { SessionToolConfig } from './defaults.js';
 
 /** A `context` layer on an agent or a flow step. It is declared when `paths` is set. */
 export interface ContextLayer {
@@ -34,12 +37,23 @@ export interface InstructionsConfig {
 }
 
 /** An output format. */
-export type Format = 'opencode' | 'xml' | 'reminder' | 'magi';
+export type Format = (typeof FORMATS)[number];
 
 /** Caps on the rendered block. `null` = unlimited. */
 export interface BudgetConfig {
   readonly maxBytes: number | null;
   readonly maxTokens: number | null;
+  /** `specific-first` drops broad files first; `root-first` keeps files in order until the cap. */
+  readonly strategy?: 'specific-first' | 'root-first' | undefined;
+  /** `rendered` counts the whole block; `content` counts document text only. */
+  readonly counts?: 'rendered' | 'content' | undefined;
+  /** `project` leaves the user file and extra files out of the count (they are always shown). */
+  readonly scope?: 'all' | 'project' | undefined;
+}
+
+/** Session settings: tool names a runner uses, merged over the built-in table. */
+export interface SessionConfig {
+  readonly tools: Readonly<Record<string, SessionToolConfig>>;
 }
 
 /** Every explanatory sentence ctxfiles writes. `{dir}` in `scopeNote` names the directory. */
@@ -51,6 +65,8 @@ export interface WordingConfig {
   readonly magiIntro: string;
   readonly magiEmpty: string;
   readonly budgetNotice: string;
+  /** The sentence before the files in the `claude-code` format. */
+  readonly claudeCodeIntro: string;
 }
 
 /** A validated config with every default applied. */
@@ -63,6 +79,8 @@ export interface Config {
   readonly format: Format;
   readonly budget: BudgetConfig;
   readonly wording: WordingConfig;
+  /** Absent in configs built before `session` existed: the built-in tool table applies. */
+  readonly session?: SessionConfig | undefined;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

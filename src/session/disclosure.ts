@@ -8,8 +8,9 @@ import { readInstruction } from '../fs/read-instruction.js';
 import { errorCode, fsError, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES } from '../resolve/read-context-file.js';
 import { renderEvent, type InstructionEvent } from '../render/render-events.js';
-import { renderInjection } from '../render/render-injection.js';
-import { touchedDirectories, type ToolEvent } from './triggers.js';
+import { renderSessionFrame } from '../render/render-session-frame.js';
+import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
+import { touchedPaths, type ToolEvent } from './triggers.js';
 
 /** One injected nested file in the session state. */
 export interface InjectedRecord {
@@ -62,6 +63,8 @@ export interface DisclosureOptions {
   readonly tracking: { readonly enabled: boolean; readonly candidates: readonly string[] };
   /** Files shown in the system prompt; tracked when the state brings no `tracked` list. */
   readonly baseline: readonly TrackedRecord[];
+  /** Tool names and what they touch; default the built-in table (docs/disclosure.md#tool-names). */
+  readonly tools?: ToolTable | undefined;
 }
 
 /** The disclosure engine of one session. */
@@ -92,6 +95,7 @@ interface ReadBody {
  */
 export function createDisclosure(options: DisclosureOptions, resumed: DisclosureState | null): Disclosure {
   const { fs, workDir, index } = options;
+  const tools = options.tools ?? BUILT_IN_TOOLS;
   const initial = resumed ?? emptyDisclosureState();
   const injected = [...initial.injected];
   const skipped = new Set(initial.skipped);
@@ -203,7 +207,9 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     afterTool(event) {
       const diagnostics: Diagnostic[] = [];
       if (exhausted) return { text: '', diagnostics };
-      const dirs = touchedDirectories(event, workDir);
+      const touched = touchedPaths(event, workDir, tools);
+      diagnostics.push(...touched.diagnostics);
+      const dirs = touched.directories;
       if (dirs.length === 0) return { text: '', diagnostics };
       const frames: string[] = [];
       const fitsBudget = (frame: string, what: string) => {
@@ -243,11 +249,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           done.add(file.relativePath);
           continue;
         }
-        const frame =
-          options.format === 'opencode'
-            ? renderInjection([{ path: file.path, text: body.text }])
-            : renderEvent({ kind: 'new', path: file.path, dir: file.ownerDir, text: body.text }, options);
-        if (!fitsBudget(frame, file.relativePath)) break;
+        const frame = renderSessionFrame(
+          options.format,
+          { path: file.path, dir: file.ownerDir, text: body.text },
+          options,
+        );
+        if (frame !== '' && !fitsBudget(frame, file.relativePath)) break;
         done.add(file.relativePath);
         injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
         if (options.tracking.enabled) {
