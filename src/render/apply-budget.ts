@@ -84,7 +84,7 @@ export function applyBudget(
     if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
     return parts.join(' ');
   };
-  /** The files left after dropping `dropped` (indexes), with file `cut` holding `cutText`. */
+  /** The files left after dropping `dropped` (indexes), with file `cut.index` holding `cut.text`. */
   const keep = (dropped: ReadonlySet<number>, cut?: { index: number; text: string }) =>
     files.flatMap((file, index) =>
       dropped.has(index) ? [] : index === cut?.index ? [{ ...file, text: cut.text }] : [file],
