@@ -59,6 +59,7 @@ export const DIAGNOSTICS = [
   { code: 'import-duplicate', level: 'debug', meaning: 'A file is imported again after it was already placed; it appears once, at its first place.', action: 'None.' },
   { code: 'import-invalid', level: 'debug', meaning: 'An @reference is not a usable path (empty, NUL, a URL); it is left as written.', action: 'None if the @ was prose.' },
   { code: 'gitignore-unreadable', level: 'warn', meaning: 'A .gitignore or .git/info/exclude file cannot be read; its rules are not applied.', action: 'Fix the permissions of the file.' },
+  { code: 'malformed-patch', level: 'warn', meaning: 'A patch tool call names no file in its patch text; nothing is injected for it.', action: 'None; the runner or model sent a patch without file headers.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -25,6 +25,8 @@ export type {
   InstructionsConfig,
   BudgetConfig,
   WordingConfig,
+  SessionConfig,
+  SessionToolConfig,
   Format,
   Flow,
   FlowStep,

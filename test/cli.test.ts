@@ -125,7 +125,7 @@ describe('ctxfiles resolve', () => {
     [['nope'], `error: unknown command 'nope'\n${hint}`],
     [
       ['resolve', '--format', 'html'],
-      `error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi.\n${hint}`,
+      `error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, gemini.\n${hint}`,
     ],
   ])('usage error %j exits 2 and says why', async (argv, stderr) => {
     const result = await cli(argv, { cwd: example });

@@ -45,15 +45,16 @@ test('docs/formats.md shows exactly what each format renders', async () => {
   const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
   const context = { workDir: '/home/dev/shop/api', homeDir: '/home/dev', wording: DEFAULT_CONFIG.wording };
   const files = [
-    { path: '/home/dev/.config/ctxfiles/AGENTS.md', text: 'Answer in English.\n' },
-    { path: '/home/dev/shop/AGENTS.md', text: 'Run `npm test` before you commit.\n' },
+    { path: '/home/dev/.config/ctxfiles/AGENTS.md', text: 'Answer in English.\n', layer: 'user' },
+    { path: '/home/dev/shop/AGENTS.md', text: 'Run `npm test` before you commit.\n', layer: 'chain' },
     {
       path: '/home/dev/shop/api/AGENTS.md',
       text: 'Handlers validate input with <Schema> & return 4xx on bad input.\n',
+      layer: 'chain',
     },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
-  for (const format of ['opencode', 'xml', 'reminder', 'magi'] as const) {
+  for (const format of ['opencode', 'xml', 'reminder', 'magi', 'codex', 'claude-code', 'gemini'] as const) {
     expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
   }
   expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);

@@ -52,7 +52,10 @@ export async function openSession(
       ? null
       : (await import('../session/session-state.js')).parseSessionState(options.state);
   const { disclosed, rendered, format } = await start();
-  const { createDisclosure } = await import('../session/disclosure.js');
+  const [{ createDisclosure }, { toolTable }] = await Promise.all([
+    import('../session/disclosure.js'),
+    import('../session/tool-table.js'),
+  ]);
   const { fs, workDir, homeDir, config } = context;
   const { contextDiscovery: discovery, instructions, wording } = config;
   const disclosure = createDisclosure(
@@ -67,6 +70,7 @@ export async function openSession(
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
       baseline: rendered.files.map(baselineRecord),
+      tools: toolTable(config.session?.tools),
     },
     resumed,
   );

@@ -16,7 +16,9 @@ export interface RenderedBlock {
 
 /**
  * Renders resolved files in a format within the configured budget (bytes, and tokens when a
- * counter is given). A zero budget renders nothing. Each file left out or cut is a warning.
+ * counter is given), spent as `budget.strategy`, `budget.counts` and `budget.scope` say
+ * (docs/formats.md#budget). A zero budget renders nothing, except the files `scope: project`
+ * does not count. Each file left out or cut is a warning.
  */
 export function renderBlock(
   format: Format,
@@ -25,13 +27,17 @@ export function renderBlock(
   budget: BudgetConfig,
   countTokens: TokenCounter | null,
 ): RenderedBlock {
-  if (budget.maxBytes === 0 || budget.maxTokens === 0) {
+  if ((budget.maxBytes === 0 || budget.maxTokens === 0) && budget.scope !== 'project') {
     return { files: Object.freeze([]), text: '', diagnostics: files.map(budgetDropped) };
   }
   const fits = (text: string) =>
     (budget.maxBytes === null || Buffer.byteLength(text, 'utf8') <= budget.maxBytes) &&
     (countTokens === null || budget.maxTokens === null || countTokens(text) <= budget.maxTokens);
-  const result = applyBudget(format, files, context, fits);
+  const result = applyBudget(format, files, context, fits, {
+    strategy: budget.strategy,
+    counts: budget.counts,
+    scope: budget.scope,
+  });
   const byPath = new Map(files.map((file) => [file.path, file]));
   const diagnostics = result.dropped.map((file) => budgetDropped(byPath.get(file) as ContextFile));
   const cut = result.truncated === null ? undefined : byPath.get(result.truncated);

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FORMATS } from '../config/types.js';
+import { FORMATS, type Format } from '../config/types.js';
 import { EXIT, reportError, writeDiagnostics, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
@@ -238,7 +238,7 @@ async function openResolver(options: CommonOptions, io: CliIo) {
     lazyFlows: true,
   });
   const resolver = await createResolver({ workDir, config, env: io.env });
-  const format = options.format as 'opencode' | 'xml' | 'reminder' | 'magi' | undefined;
+  const format = options.format as Format | undefined;
   return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };
 }
 

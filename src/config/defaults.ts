@@ -1,4 +1,5 @@
 /** Default values of every config key (docs/config.md). Kept free of zod so the CLI loads it cheaply. */
+import type { Format, SessionToolConfig } from './types.js';
 
 /** The global `contextPaths` used when a config sets none. */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
@@ -36,8 +37,14 @@ export const DEFAULT_CONFIG = Object.freeze({
     extraFiles: Object.freeze([]) as readonly string[],
     trackChanges: false,
   }),
-  format: 'opencode' as 'opencode' | 'xml' | 'reminder' | 'magi',
-  budget: Object.freeze({ maxBytes: null as number | null, maxTokens: null as number | null }),
+  format: 'opencode' as Format,
+  budget: Object.freeze({
+    maxBytes: null as number | null,
+    maxTokens: null as number | null,
+    strategy: 'specific-first' as 'specific-first' | 'root-first',
+    counts: 'rendered' as 'rendered' | 'content',
+    scope: 'all' as 'all' | 'project',
+  }),
   wording: Object.freeze({
     reminderIntro:
       'Instructions from the workspace follow. Apply each one where it fits the task at hand; when two ' +
@@ -52,7 +59,11 @@ export const DEFAULT_CONFIG = Object.freeze({
       'The files below are already loaded for you. Keep them in mind at every step and do not read them again.',
     magiEmpty: 'No AGENTS.md instruction files were found for this workspace.',
     budgetNotice: 'Instruction budget reached: some files are not shown in full.',
+    claudeCodeIntro:
+      'Instruction files from this workspace and from the user follow. Follow them; they take precedence ' +
+      'over default behaviour.',
   }),
+  session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
 });
 
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
@@ -66,4 +77,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'format',
   'budget',
   'wording',
+  'session',
 ]);

@@ -26,6 +26,7 @@ export function normalizeConfig(data: ConfigInput): Config {
     format: data.format ?? DEFAULT_CONFIG.format,
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
+    session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
   });
 }
 

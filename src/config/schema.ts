@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults.js';
-import { FORMATS } from './types.js';
+import { FORMATS, TOOL_KINDS } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -95,6 +95,37 @@ const limit = z.number().int().min(0).nullable();
 export const budgetSchema = z.strictObject({
   maxBytes: limit.optional().describe('Cap on the rendered block in bytes; null = unlimited.'),
   maxTokens: limit.optional().describe('Cap on the rendered block in tokens (o200k_base); null = unlimited.'),
+  strategy: z
+    .enum(['specific-first', 'root-first'])
+    .optional()
+    .describe(
+      '"specific-first" (default) drops the broadest files first; "root-first" keeps files in order and cuts the one that crosses the cap.',
+    ),
+  counts: z
+    .enum(['rendered', 'content'])
+    .optional()
+    .describe('"rendered" (default) counts the whole block; "content" counts document text only.'),
+  scope: z
+    .enum(['all', 'project'])
+    .optional()
+    .describe('"all" (default) counts every file; "project" leaves the user file and extra files uncounted.'),
+});
+
+/** One entry of `session.tools`: what a runner's tool does and where its input names paths. */
+export const sessionToolSchema = z.strictObject({
+  as: z.enum(TOOL_KINDS).describe('What the tool does: read, write, edit, list, search or shell.'),
+  pathKeys: z
+    .array(z.string())
+    .optional()
+    .describe('Input keys holding a path (or a list of paths), tried in order.'),
+});
+
+/** The `session` object. */
+export const sessionSchema = z.strictObject({
+  tools: z
+    .record(z.string(), sessionToolSchema)
+    .optional()
+    .describe('Tool names merged over the built-in table (docs/disclosure.md).'),
 });
 
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
@@ -119,6 +150,7 @@ export const configSchema = z
     format: z.enum(FORMATS).optional().describe('Output format of the rendered block. Default "opencode".'),
     budget: budgetSchema.optional(),
     wording: wordingSchema.optional(),
+    session: sessionSchema.optional(),
   })
   .describe('ctxfiles configuration');
 

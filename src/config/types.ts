@@ -35,7 +35,15 @@ export interface InstructionsConfig {
 
 /** An output format. */
 /** The output formats, in the order the docs list them (docs/formats.md). */
-export const FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
+export const FORMATS = Object.freeze([
+  'opencode',
+  'xml',
+  'reminder',
+  'magi',
+  'codex',
+  'claude-code',
+  'gemini',
+] as const);
 
 export type Format = (typeof FORMATS)[number];
 
@@ -46,6 +54,26 @@ export const KNOWN_MODES = Object.freeze(['replace', 'append'] as const);
 export interface BudgetConfig {
   readonly maxBytes: number | null;
   readonly maxTokens: number | null;
+  /** `specific-first` drops broad files first; `root-first` keeps files in order until the cap. */
+  readonly strategy?: 'specific-first' | 'root-first' | undefined;
+  /** `rendered` counts the whole block; `content` counts document text only. */
+  readonly counts?: 'rendered' | 'content' | undefined;
+  /** `project` leaves the user file and extra files out of the count (they are always shown). */
+  readonly scope?: 'all' | 'project' | undefined;
+}
+
+/** What a session tool does, as `session.tools.<name>.as` names it (docs/disclosure.md). */
+export const TOOL_KINDS = Object.freeze(['read', 'write', 'edit', 'list', 'search', 'shell'] as const);
+
+/** One entry of `session.tools`. */
+export interface SessionToolConfig {
+  readonly as: (typeof TOOL_KINDS)[number];
+  readonly pathKeys?: readonly string[] | undefined;
+}
+
+/** Session settings: tool names a runner uses, merged over the built-in table. */
+export interface SessionConfig {
+  readonly tools: Readonly<Record<string, SessionToolConfig>>;
 }
 
 /** Every explanatory sentence ctxfiles writes. `{dir}` in `scopeNote` names the directory. */
@@ -57,6 +85,8 @@ export interface WordingConfig {
   readonly magiIntro: string;
   readonly magiEmpty: string;
   readonly budgetNotice: string;
+  /** The sentence before the files in the `claude-code` format. */
+  readonly claudeCodeIntro: string;
 }
 
 /** A validated config with every default applied. */
@@ -69,6 +99,8 @@ export interface Config {
   readonly format: Format;
   readonly budget: BudgetConfig;
   readonly wording: WordingConfig;
+  /** Absent in configs built before `session` existed: the built-in tool table applies. */
+  readonly session?: SessionConfig | undefined;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

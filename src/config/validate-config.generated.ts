@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
 const pattern8 = new RegExp("\\.[mM][dD]$", "u");
@@ -678,7 +678,7 @@ if(typeof data29 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((data29 === "opencode") || (data29 === "xml")) || (data29 === "reminder")) || (data29 === "magi"))){
+if(!(((((((data29 === "opencode") || (data29 === "xml")) || (data29 === "reminder")) || (data29 === "magi")) || (data29 === "codex")) || (data29 === "claude-code")) || (data29 === "gemini"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -695,7 +695,7 @@ if(errors === _errs75){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 const _errs77 = errors;
 for(const key5 in data30){
-if(!((key5 === "maxBytes") || (key5 === "maxTokens"))){
+if(!(((((key5 === "maxBytes") || (key5 === "maxTokens")) || (key5 === "strategy")) || (key5 === "counts")) || (key5 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -873,6 +873,60 @@ var valid15 = _errs84 === errors;
 else {
 var valid15 = true;
 }
+if(valid15){
+if(data30.strategy !== undefined){
+let data33 = data30.strategy;
+const _errs90 = errors;
+if(typeof data33 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data33 === "specific-first") || (data33 === "root-first"))){
+validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid15 = _errs90 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data30.counts !== undefined){
+let data34 = data30.counts;
+const _errs92 = errors;
+if(typeof data34 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data34 === "rendered") || (data34 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid15 = _errs92 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data30.scope !== undefined){
+let data35 = data30.scope;
+const _errs94 = errors;
+if(typeof data35 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data35 === "all") || (data35 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid15 = _errs94 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -888,59 +942,23 @@ var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data33 = data.wording;
-const _errs90 = errors;
-if(errors === _errs90){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-const _errs92 = errors;
-for(const key6 in data33){
-if(!(((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice"))){
+let data36 = data.wording;
+const _errs96 = errors;
+if(errors === _errs96){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+const _errs98 = errors;
+for(const key6 in data36){
+if(!((((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice")) || (key6 === "claudeCodeIntro"))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs92 === errors){
-if(data33.reminderIntro !== undefined){
-const _errs93 = errors;
-if(typeof data33.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid18 = _errs93 === errors;
-}
-else {
-var valid18 = true;
-}
-if(valid18){
-if(data33.scopeNote !== undefined){
-const _errs95 = errors;
-if(typeof data33.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid18 = _errs95 === errors;
-}
-else {
-var valid18 = true;
-}
-if(valid18){
-if(data33.updatedNote !== undefined){
-const _errs97 = errors;
-if(typeof data33.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid18 = _errs97 === errors;
-}
-else {
-var valid18 = true;
-}
-if(valid18){
-if(data33.removedNote !== undefined){
+if(_errs98 === errors){
+if(data36.reminderIntro !== undefined){
 const _errs99 = errors;
-if(typeof data33.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data36.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs99 === errors;
@@ -949,10 +967,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data33.magiIntro !== undefined){
+if(data36.scopeNote !== undefined){
 const _errs101 = errors;
-if(typeof data33.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data36.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs101 === errors;
@@ -961,10 +979,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data33.magiEmpty !== undefined){
+if(data36.updatedNote !== undefined){
 const _errs103 = errors;
-if(typeof data33.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data36.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs103 === errors;
@@ -973,16 +991,65 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data33.budgetNotice !== undefined){
+if(data36.removedNote !== undefined){
 const _errs105 = errors;
-if(typeof data33.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data36.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs105 === errors;
 }
 else {
 var valid18 = true;
+}
+if(valid18){
+if(data36.magiIntro !== undefined){
+const _errs107 = errors;
+if(typeof data36.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid18 = _errs107 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data36.magiEmpty !== undefined){
+const _errs109 = errors;
+if(typeof data36.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid18 = _errs109 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data36.budgetNotice !== undefined){
+const _errs111 = errors;
+if(typeof data36.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid18 = _errs111 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data36.claudeCodeIntro !== undefined){
+const _errs113 = errors;
+if(typeof data36.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid18 = _errs113 === errors;
+}
+else {
+var valid18 = true;
+}
 }
 }
 }
@@ -997,10 +1064,159 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs90 === errors;
+var valid0 = _errs96 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.session !== undefined){
+let data45 = data.session;
+const _errs115 = errors;
+if(errors === _errs115){
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+const _errs117 = errors;
+for(const key7 in data45){
+if(!(key7 === "tools")){
+validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs117 === errors){
+if(data45.tools !== undefined){
+let data46 = data45.tools;
+const _errs118 = errors;
+if(errors === _errs118){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key8 in data46){
+const _errs120 = errors;
+if(typeof key8 !== "string"){
+const err16 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var valid20 = _errs120 === errors;
+if(!valid20){
+const err17 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid20){
+for(const key9 in data46){
+let data47 = data46[key9];
+const _errs123 = errors;
+if(errors === _errs123){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+let missing0;
+if((data47.as === undefined) && (missing0 = "as")){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs125 = errors;
+for(const key10 in data47){
+if(!((key10 === "as") || (key10 === "pathKeys"))){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs125 === errors){
+if(data47.as !== undefined){
+let data48 = data47.as;
+const _errs126 = errors;
+if(typeof data48 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data48 === "read") || (data48 === "write")) || (data48 === "edit")) || (data48 === "list")) || (data48 === "search")) || (data48 === "shell"))){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid22 = _errs126 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data47.pathKeys !== undefined){
+let data49 = data47.pathKeys;
+const _errs128 = errors;
+if(errors === _errs128){
+if(Array.isArray(data49)){
+var valid23 = true;
+const len6 = data49.length;
+for(let i6=0; i6<len6; i6++){
+const _errs130 = errors;
+if(typeof data49[i6] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i6,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid23 = _errs130 === errors;
+if(!valid23){
+break;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid22 = _errs128 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid21 = _errs123 === errors;
+if(!valid21){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs115 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

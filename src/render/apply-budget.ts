@@ -29,66 +29,51 @@ const BREADTH: Readonly<Record<string, number>> = {
   step: 5,
 };
 
+/** How the budget spends the cap (docs/formats.md#budget); every key defaults to the first value. */
+export interface BudgetOptions {
+  /** `specific-first` drops the broadest files first; `root-first` keeps files in order. */
+  readonly strategy?: 'specific-first' | 'root-first' | undefined;
+  /** `rendered` measures the block; `content` measures the files' text only (framing is extra). */
+  readonly counts?: 'rendered' | 'content' | undefined;
+  /** `project` leaves user and extra files out of the measure: they are always kept. */
+  readonly scope?: 'all' | 'project' | undefined;
+}
+
 /**
- * Renders `files` so that `fits(text)` holds (docs/formats.md, "Budget"). The most specific files are kept:
- * whole files are dropped broadest first (extra files, the user file, the chain from the root down, then the
- * global, agent and step layers; within one of them shallower first, then in list order), then the most
- * specific file is cut at a character boundary (its raw text is cut before escaping, so no escape is ever
- * split). A visible notice names what was left out and what was cut. When not even the notice fits, the
- * result is the empty string.
+ * Renders `files` so that `fits(measured)` holds, where `measured` is the rendered block, or with
+ * `counts: content` the counted files' text joined without separators (
+ * docs/formats.md#budget). Files outside the `scope` are always kept and never measured.
+ * - `specific-first` (default): whole files are dropped broadest first (extra files, the user file,
+ *   the chain from the root down, then the global, agent and step layers; within one of them
+ *   shallower first, then in list order), then the most specific file is cut;
+ * - `root-first`: files are kept in list order until the cap; the one that crosses it is cut and
+ *   every later one dropped (Codex: openai/codex codex-rs/core/src/project_doc.rs).
+ * A file is cut at a character boundary of its raw text, before escaping, so no escape is ever
+ * split. A visible notice names what was left out and what was cut (none when
+ * `wording.budgetNotice` is empty). When not even the notice fits, only the unmeasured files remain.
  */
 export function applyBudget(
   format: Format,
   files: readonly BudgetFile[],
   context: RenderContext,
-  fits: (text: string) => boolean,
+  fits: (measured: string) => boolean,
+  options: BudgetOptions = {},
 ): BudgetResult {
-  const full = renderFormat(format, files, context);
-  if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null };
+  const counted = (file: BudgetFile) =>
+    options.scope !== 'project' || (file.layer !== 'user' && file.layer !== 'extra');
+  const measure = (kept: readonly BudgetFile[], notice?: string) =>
+    options.counts === 'content'
+      ? kept
+          .filter(counted)
+          .map((file) => file.text)
+          .join('')
+      : renderFormat(format, kept.filter(counted), context, notice);
+  if (fits(measure(files)))
+    return { text: renderFormat(format, files, context), kept: files, dropped: [], truncated: null };
 
-  const notice = budgetNotice(context);
-  const order = dropOrder(files);
-  const droppedIndexes = new Set<number>();
-  const dropped: string[] = [];
-  for (const { file, index } of order.slice(0, -1)) {
-    droppedIndexes.add(index);
-    dropped.push(file.path);
-    const kept = files.filter((_, position) => !droppedIndexes.has(position));
-    const text = renderFormat(format, kept, context, notice(dropped, null));
-    if (fits(text)) return { text, kept, dropped, truncated: null };
-  }
-
-  const last = order[order.length - 1];
-  if (last !== undefined) {
-    const chars = Array.from(last.file.text);
-    const attempt = (count: number) => {
-      const cut = { ...last.file, text: chars.slice(0, count).join('') };
-      return { cut, text: renderFormat(format, [cut], context, notice(dropped, last.file.path)) };
-    };
-    if (chars.length > 0 && fits(attempt(1).text)) {
-      let low = 1;
-      let high = chars.length - 1;
-      while (low < high) {
-        const middle = Math.ceil((low + high) / 2);
-        if (fits(attempt(middle).text)) low = middle;
-        else high = middle - 1;
-      }
-      const { cut, text } = attempt(low);
-      return { text, kept: [cut], dropped, truncated: last.file.path };
-    }
-    dropped.push(last.file.path);
-  }
-  for (const short of [false, true]) {
-    const text = renderFormat(format, [], context, notice(dropped, null, short));
-    if (fits(text)) return { text, kept: [], dropped, truncated: null };
-  }
-  return { text: '', kept: [], dropped, truncated: null };
-}
-
-/** The notice naming what was left out and cut; `short` counts the files instead of naming them. */
-function budgetNotice(context: RenderContext) {
   const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
-  return (dropped: readonly string[], truncated: string | null, short = false) => {
+  const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
+    if (context.wording.budgetNotice === '') return undefined;
     const parts = [context.wording.budgetNotice];
     if (dropped.length > 0)
       parts.push(
@@ -99,16 +84,86 @@ function budgetNotice(context: RenderContext) {
     if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
     return parts.join(' ');
   };
-}
-
-/** The files in the order they are dropped: broadest source first, shallower first, then list order. */
-function dropOrder(files: readonly BudgetFile[]): Array<{ file: BudgetFile; index: number }> {
-  return files
-    .map((file, index) => ({ file, index }))
-    .sort(
-      (a, b) =>
-        (BREADTH[a.file.layer] ?? 3) - (BREADTH[b.file.layer] ?? 3) ||
-        (a.file.depth ?? 0) - (b.file.depth ?? 0) ||
-        a.index - b.index,
+  /** The files left after dropping `dropped` (indexes), with file `cut.index` holding `cut.text`. */
+  const keep = (dropped: ReadonlySet<number>, cut?: { index: number; text: string }) =>
+    files.flatMap((file, index) =>
+      dropped.has(index) ? [] : index === cut?.index ? [{ ...file, text: cut.text }] : [file],
     );
+  const result = (
+    dropped: readonly number[],
+    cut?: { index: number; text: string },
+    short = false,
+  ): BudgetResult & { measured: string } => {
+    const kept = keep(new Set(dropped), cut);
+    const paths = dropped.map((index) => (files[index] as BudgetFile).path);
+    const truncated = cut === undefined ? null : (files[cut.index] as BudgetFile).path;
+    const shown = notice(paths, truncated, short);
+    return {
+      text: renderFormat(format, kept, context, shown),
+      measured: measure(kept, shown),
+      kept,
+      dropped: paths,
+      truncated,
+    };
+  };
+  /** The longest cut of file `index` (at least one character) that fits, if any. */
+  const cutToFit = (dropped: readonly number[], index: number) => {
+    const chars = Array.from((files[index] as BudgetFile).text);
+    const attempt = (count: number) => result(dropped, { index, text: chars.slice(0, count).join('') });
+    if (chars.length === 0 || !fits(attempt(1).measured)) return null;
+    let low = 1;
+    let high = chars.length - 1;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fits(attempt(middle).measured)) low = middle;
+      else high = middle - 1;
+    }
+    return attempt(low);
+  };
+  const done = ({ measured: _measured, ...budget }: BudgetResult & { measured: string }): BudgetResult =>
+    budget;
+
+  const candidates = files.flatMap((file, index) => (counted(file) ? [index] : []));
+  let dropped: number[];
+  if (options.strategy === 'root-first') {
+    let whole = 0;
+    while (whole < candidates.length && fits(result(candidates.slice(whole + 1)).measured)) whole += 1;
+    if (whole < candidates.length) {
+      const cut = cutToFit(candidates.slice(whole + 1), candidates[whole] as number);
+      if (cut !== null) return done(cut);
+    }
+    dropped = candidates.slice(whole);
+    if (whole > 0) return done(result(dropped));
+  } else {
+    const order = candidates.sort(
+      (a, b) =>
+        (BREADTH[(files[a] as BudgetFile).layer] ?? 3) - (BREADTH[(files[b] as BudgetFile).layer] ?? 3) ||
+        ((files[a] as BudgetFile).depth ?? 0) - ((files[b] as BudgetFile).depth ?? 0) ||
+        a - b,
+    );
+    dropped = [];
+    for (const index of order.slice(0, -1)) {
+      dropped.push(index);
+      const attempt = result(dropped);
+      if (fits(attempt.measured)) return done(attempt);
+    }
+    const last = order[order.length - 1];
+    if (last !== undefined) {
+      const cut = cutToFit(dropped, last);
+      if (cut !== null) return done(cut);
+      dropped.push(last);
+    }
+  }
+  for (const short of [false, true]) {
+    const attempt = result(dropped, undefined, short);
+    if (fits(attempt.measured)) return done(attempt);
+  }
+  const kept = keep(new Set(dropped));
+  const paths = dropped.map((index) => (files[index] as BudgetFile).path);
+  return {
+    text: kept.length === 0 ? '' : renderFormat(format, kept, context),
+    kept,
+    dropped: paths,
+    truncated: null,
+  };
 }

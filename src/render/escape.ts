@@ -90,3 +90,40 @@ export function unescapeHeaderPath(file: string): string {
     code === '\\' ? '\\' : String.fromCharCode(Number.parseInt(code.slice(1), 16)),
   );
 }
+
+/**
+ * A reversible escape for the tags of one frame name (`INSTRUCTIONS`, `system-reminder`): the `<`
+ * of an opening or closing tag in any case (with optional whitespace after `<` and around `/`) is
+ * written `&lt;`, and an `&lt;`, `&amp;lt;`, … already standing before such a tag gets one more
+ * `amp;`, so that {@link TagEscape.unescape} restores the text exactly.
+ */
+export interface TagEscape {
+  escape(text: string): string;
+  unescape(text: string): string;
+}
+
+/** Builds the {@link TagEscape} of a tag name (a plain word, no regular-expression characters). */
+export function tagEscape(name: string): TagEscape {
+  const ahead = `(?=\\s*\\/?\\s*${name})`;
+  const tag = new RegExp(`<${ahead}`, 'gi');
+  const escaped = new RegExp(`&((?:amp;)*)lt;${ahead}`, 'gi');
+  const plain = new RegExp(`&lt;${ahead}`, 'gi');
+  const deeper = new RegExp(`&amp;((?:amp;)*lt;)${ahead}`, 'gi');
+  return {
+    escape: (text) => text.replace(escaped, '&amp;$1lt;').replace(tag, '&lt;'),
+    unescape: (text) => text.replace(plain, '<').replace(deeper, '&$1'),
+  };
+}
+
+/**
+ * A reversible escape for lines that would read as a frame's own header: such a line (after any
+ * backslashes it already starts with) gets one more leading backslash. `header` is the source of a
+ * regular expression matched from the start of the line, after the backslashes.
+ */
+export function lineEscape(header: string): TagEscape {
+  const line = new RegExp(`^(\\\\*)(?=${header})`, 'gm');
+  return {
+    escape: (text) => text.replace(line, '\\$1'),
+    unescape: (text) => text.replace(line, (slashes: string) => slashes.slice(1)),
+  };
+}

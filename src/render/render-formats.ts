@@ -2,12 +2,15 @@ import type { Format, WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
 import { escapeHeaderPath, escapeReminderText, escapeXmlAttribute, escapeXmlText } from './escape.js';
 import { renderOpencode } from './render-opencode.js';
+import { renderClaudeCode, renderCodex, renderGemini } from './render-tool-formats.js';
 
 /** A file as a format needs it. */
 export interface RenderFile {
   /** Absolute path. */
   readonly path: string;
   readonly text: string;
+  /** Where the file came from (`user`, `chain`, `global`, …); `codex` and `claude-code` use it. */
+  readonly layer?: string | undefined;
 }
 
 /** What every format needs besides the files. */
@@ -37,6 +40,12 @@ export function renderFormat(
       return renderReminder(files, context, notice);
     case 'magi':
       return renderMagi(files, context, notice);
+    case 'codex':
+      return renderCodex(files, context, notice);
+    case 'claude-code':
+      return renderClaudeCode(files, context, notice);
+    case 'gemini':
+      return renderGemini(files, context, notice);
   }
 }
 

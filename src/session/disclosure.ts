@@ -3,10 +3,11 @@ import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { renderEvent } from '../render/render-events.js';
-import { renderInjection } from '../render/render-injection.js';
+import { renderSessionFrame } from '../render/render-session-frame.js';
 import { createChangeTracker, type TrackedRecord } from './change-tracking.js';
 import { dueNestedFiles, readNested } from './injection.js';
-import { touchedDirectories, type ToolEvent } from './triggers.js';
+import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
+import { touchedPaths, type ToolEvent } from './triggers.js';
 
 export type { TrackedRecord } from './change-tracking.js';
 
@@ -48,6 +49,8 @@ export interface DisclosureOptions {
   readonly tracking: { readonly enabled: boolean; readonly candidates: readonly string[] };
   /** Files shown in the system prompt; tracked when the state brings no `tracked` list. */
   readonly baseline: readonly TrackedRecord[];
+  /** Tool names and what they touch; default the built-in table (docs/disclosure.md#tool-names). */
+  readonly tools?: ToolTable | undefined;
 }
 
 /** The disclosure engine of one session. */
@@ -71,6 +74,7 @@ export function emptyDisclosureState(): DisclosureState {
  */
 export function createDisclosure(options: DisclosureOptions, resumed: DisclosureState | null): Disclosure {
   const { fs, workDir } = options;
+  const tools = options.tools ?? BUILT_IN_TOOLS;
   const initial = resumed ?? emptyDisclosureState();
   const injected = [...initial.injected];
   const skipped = new Set(initial.skipped);
@@ -86,7 +90,9 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     afterTool(event) {
       const diagnostics: Diagnostic[] = [];
       if (budget.exhausted) return { text: '', diagnostics };
-      const dirs = touchedDirectories(event, workDir);
+      const touched = touchedPaths(event, workDir, tools);
+      diagnostics.push(...touched.diagnostics);
+      const dirs = touched.directories;
       if (dirs.length === 0) return { text: '', diagnostics };
       const frames = createFrames(budget, options.maxSessionBytes, diagnostics);
       if (!tracker.empty) {
@@ -102,7 +108,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           done.add(file.relativePath);
           continue;
         }
-        if (!frames.add(injectionFrame(file, body.text, options), file.relativePath)) break;
+        const frame = renderSessionFrame(
+          options.format,
+          { path: file.path, dir: file.ownerDir, text: body.text },
+          options,
+        );
+        if (frame !== '' && !frames.add(frame, file.relativePath)) break;
         done.add(file.relativePath);
         injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
         tracker.add(file, body);
@@ -121,13 +132,6 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       };
     },
   };
-}
-
-/** How a nested file is framed: `opencode` as its injection block, other formats as an event. */
-function injectionFrame(file: NestedFile, text: string, options: DisclosureOptions): string {
-  return options.format === 'opencode'
-    ? renderInjection([{ path: file.path, text }])
-    : renderEvent({ kind: 'new', path: file.path, dir: file.ownerDir, text }, options);
 }
 
 /**
