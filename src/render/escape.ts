@@ -5,7 +5,12 @@
 
 // An opening or closing system-reminder tag in any case, with optional whitespace after `<` and
 // around `/`: `</system-reminder>`, `< /SYSTEM-REMINDER >`, `<system-reminder attr>`.
-const REMINDER_TAG = /<(\s*\/?\s*system-reminder)/gi;
+// Every pattern here runs on file text, so each must take linear time: `\s*(?:\/\s*)?` matches
+// the same strings as `\s*\/?\s*`, but a run of whitespace can be split between its two stars in
+// one way only, so a `<` followed by a million spaces costs a million steps, not 10^12
+// (bench/adversarial.mjs, test/adversarial.test.ts).
+const TAG_REST = String.raw`\s*(?:\/\s*)?system-reminder`;
+const REMINDER_TAG = new RegExp(`<(${TAG_REST})`, 'gi');
 
 /**
  * Neutralizes every `system-reminder` tag in text that will sit inside a `<system-reminder>`
@@ -54,7 +59,7 @@ const HEADER_LINE = new RegExp(
   `^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
   'gm',
 );
-const ESCAPED_REMINDER_TAG = /&((?:amp;)*)lt;(?=\s*\/?\s*system-reminder)/gi;
+const ESCAPED_REMINDER_TAG = new RegExp(`&((?:amp;)*)lt;(?=${TAG_REST})`, 'gi');
 
 /**
  * Escapes text for a `reminder` frame so that it cannot change the frame's structure, reversibly:
@@ -69,8 +74,8 @@ export function escapeReminderText(text: string): string {
 export function unescapeReminderText(text: string): string {
   return text
     .replace(HEADER_LINE, (_match, slashes: string, header: string) => `${slashes.slice(1)}${header}`)
-    .replace(/&lt;(?=\s*\/?\s*system-reminder)/gi, '<')
-    .replace(/&amp;((?:amp;)*lt;)(?=\s*\/?\s*system-reminder)/gi, '&$1');
+    .replace(new RegExp(`&lt;(?=${TAG_REST})`, 'gi'), '<')
+    .replace(new RegExp(`&amp;((?:amp;)*lt;)(?=${TAG_REST})`, 'gi'), '&$1');
 }
 
 /**
@@ -79,10 +84,12 @@ export function unescapeReminderText(text: string): string {
  * written as `\uXXXX`.
  */
 export function escapeHeaderPath(file: string): string {
-  return file.replace(/[\\\u0000-\u001f\u007f]|<(?=\s*\/?\s*system-reminder)/gi, (char) =>
+  return file.replace(HEADER_PATH_ESCAPED, (char) =>
     char === '\\' ? '\\\\' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+const HEADER_PATH_ESCAPED = new RegExp(String.raw`[\\\u0000-\u001f\u007f]|<(?=${TAG_REST})`, 'gi');
 
 /** Undoes {@link escapeHeaderPath}. */
 export function unescapeHeaderPath(file: string): string {
