@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
+import { escapeControl } from '../render/escape.js';
 
 /** Where the CLI writes and what it reads. The bin passes the real process's. */
 export interface CliIo {
@@ -233,14 +234,14 @@ function resolveCwd(options: CommonOptions, io: CliIo): string {
 function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
   for (const diagnostic of diagnostics) {
     if (diagnostic.level === 'warn')
-      io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
+      io.stderr.write(`ctxfiles: warning: ${escapeControl(diagnostic.message)} [${diagnostic.code}]\n`);
   }
 }
 
 function reportError(error: unknown, io: CliIo): number {
   if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError') {
     const { code, message } = error as { code: string; message: string };
-    for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${line}\n`);
+    for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${escapeControl(line)}\n`);
     return code === 'usage' ? EXIT.usage : EXIT.invalid;
   }
   io.stderr.write(

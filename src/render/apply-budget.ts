@@ -1,5 +1,6 @@
 import type { Format } from '../config/types.js';
 import { displayPath } from './display-path.js';
+import { escapeControl } from './escape.js';
 import { renderFormat, type RenderContext, type RenderFile } from './render-formats.js';
 
 /** A file with what the budget needs to rank it. */
@@ -46,7 +47,7 @@ export function applyBudget(
   const full = renderFormat(format, files, context);
   if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null };
 
-  const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
+  const show = (file: string) => escapeControl(displayPath(file, context.workDir, context.homeDir));
   const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
     const parts = [context.wording.budgetNotice];
     if (dropped.length > 0)

@@ -25,9 +25,16 @@ export function escapeXmlText(text: string): string {
   return text.replace(/[&<>]/g, (char) => (char === '&' ? '&amp;' : char === '<' ? '&lt;' : '&gt;'));
 }
 
-/** Escapes `&`, `<`, `>`, `"` and `'` for a double-quoted XML attribute value. */
+/**
+ * Escapes `&`, `<`, `>`, `"` and `'` for a double-quoted XML attribute value, and writes C0
+ * controls and DEL as character references (`&#xA;`), so a value stays on one line.
+ */
 export function escapeXmlAttribute(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITY[char] as string);
+  return text.replace(/[&<>"'\u0000-\u001f\u007f]/g, (char) => ENTITY[char] ?? characterReference(char));
+}
+
+function characterReference(char: string): string {
+  return `&#x${(char.codePointAt(0) as number).toString(16).toUpperCase()};`;
 }
 
 const ENTITY: Readonly<Record<string, string>> = {
@@ -40,9 +47,10 @@ const ENTITY: Readonly<Record<string, string>> = {
 
 /** Undoes {@link escapeXmlText} and {@link escapeXmlAttribute}. */
 export function unescapeXml(text: string): string {
-  return text.replace(
-    /&(amp|lt|gt|quot|apos);/g,
-    (_match, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] as string,
+  return text.replace(/&(amp|lt|gt|quot|apos|#x[0-9A-F]{1,2});/g, (_match, name: string) =>
+    name.startsWith('#x')
+      ? String.fromCharCode(Number.parseInt(name.slice(2), 16))
+      : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[name] as string),
   );
 }
 
@@ -91,9 +99,31 @@ export function escapeHeaderPath(file: string): string {
 
 const HEADER_PATH_ESCAPED = new RegExp(String.raw`[\\\u0000-\u001f\u007f]|<(?=${TAG_REST})`, 'gi');
 
+/**
+ * A path on the `# From:` line of a session injection (the `opencode` format inside a
+ * `<system-reminder>` frame): control characters as `\uXXXX` and the `<` of a `system-reminder`
+ * tag as `\u003c`. Backslashes stay single, so Windows paths read as in the `opencode` format.
+ */
+export function escapeFramePath(file: string): string {
+  return escapeControl(file).replace(FRAME_PATH_TAG, '\\u003c');
+}
+
+const FRAME_PATH_TAG = new RegExp(`<(?=${TAG_REST})`, 'gi');
+
 /** Undoes {@link escapeHeaderPath}. */
 export function unescapeHeaderPath(file: string): string {
   return file.replace(/\\(\\|u[0-9a-f]{4})/g, (_match, code: string) =>
     code === '\\' ? '\\' : String.fromCharCode(Number.parseInt(code.slice(1), 16)),
   );
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Writes every C0 and C1 control character and DEL as `\uXXXX`, so that a path or a message
+ * shown on a terminal or in a one-line field cannot move the cursor, set a title, start an OSC 8
+ * link or add a line. For human views and one-line paths; not reversible (backslashes are kept).
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,12 @@
 import type { Format, WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
-import { escapeHeaderPath, escapeReminderText, escapeXmlAttribute, escapeXmlText } from './escape.js';
+import {
+  escapeControl,
+  escapeHeaderPath,
+  escapeReminderText,
+  escapeXmlAttribute,
+  escapeXmlText,
+} from './escape.js';
 import { renderOpencode } from './render-opencode.js';
 
 /** A file as a format needs it. */
@@ -82,7 +88,7 @@ export function withoutFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-/** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped. */
+/** `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (spec 004). Text is not escaped; the path keeps to one line. */
 function renderMagi(
   files: readonly RenderFile[],
   context: RenderContext,
@@ -90,7 +96,8 @@ function renderMagi(
 ): string {
   if (files.length === 0 && notice === undefined) return context.wording.magiEmpty;
   const blocks = files.map(
-    (file) => `<Context File=${file.path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`,
+    (file) =>
+      `<Context File=${escapeControl(file.path)}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`,
   );
   return [
     '<Additional-Context-Files>',
