@@ -5,7 +5,8 @@ import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { labelOf } from '../src/discover/label.js';
 import { formatExplain, type ExplainReport } from '../src/prompt/explain.js';
 import { renderSkillsSection, type Skill } from '../src/prompt/skills.js';
-import { applyBudget } from '../src/render/apply-budget.js';
+import { applyBudget, MAX_RENDERED_BYTES } from '../src/render/apply-budget.js';
+import { MAX_TOTAL_READ_BYTES } from '../src/resolve/collect-files.js';
 import {
   escapeHeaderPath,
   escapeXmlAttribute,
@@ -147,4 +148,27 @@ test('stderr warnings write control characters of a file name escaped', async ()
   const { stderr } = await cli(['resolve'], { cwd: dir });
   expect(stderr).toContain('evil\\u001b]0;pwned\\u0007.md');
   expect(stderr).not.toMatch(/[\u001b\u0007]/);
+});
+
+describe('total caps on read and rendered bytes', () => {
+  test('120 files of 1 MiB of `&` in .cursor/rules/ render within the caps, with diagnostics', async () => {
+    const MIB = 1024 * 1024;
+    const body = '&'.repeat(MIB);
+    const tree = Object.fromEntries(
+      Array.from({ length: 120 }, (_, index) => [
+        `.cursor/rules/r${String(index).padStart(3, '0')}.md`,
+        body,
+      ]),
+    );
+    const { resolver } = await memoryResolver(tree, { format: 'xml' });
+    const result = await resolver.resolve();
+    expect(Buffer.byteLength(result.text, 'utf8')).toBeLessThanOrEqual(MAX_RENDERED_BYTES);
+    expect(result.text.startsWith('<project_context>\n')).toBe(true);
+    expect(result.text.endsWith('\n</project_context>')).toBe(true);
+    const codes = result.diagnostics.filter((d) => d.level === 'warn').map((d) => d.code);
+    expect(codes).toContain('read-cap');
+    expect(codes).toContain('render-cap');
+    const unread = result.diagnostics.filter((d) => d.code === 'read-cap-skipped');
+    expect(unread.length + Math.floor(MAX_TOTAL_READ_BYTES / MIB)).toBe(120);
+  }, 60_000); // 120 MiB in memory: a guard against a slow machine, not a timing assertion
 });

@@ -56,6 +56,7 @@ const OUTCOME_BY_CODE: Readonly<Record<string, FileOutcome>> = {
   'invalid-entry': 'outside-workdir',
   deduped: 'deduped',
   'too-large': 'over-cap',
+  'read-cap-skipped': 'over-cap',
   'directory-truncated': 'over-cap',
   unreadable: 'unreadable',
   vanished: 'unreadable',

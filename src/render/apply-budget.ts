@@ -3,6 +3,12 @@ import { displayPath } from './display-path.js';
 import { escapeControl } from './escape.js';
 import { renderFormat, type RenderContext, type RenderFile } from './render-formats.js';
 
+/**
+ * The most a rendered block may hold, in UTF-8 bytes, whatever the budget says (docs/security.md,
+ * "caps"). Past it the budget drops and cuts files as for any budget.
+ */
+export const MAX_RENDERED_BYTES = 16 * 1024 * 1024;
+
 /** A file with what the budget needs to rank it. */
 export interface BudgetFile extends RenderFile {
   readonly layer: string;
@@ -18,6 +24,8 @@ export interface BudgetResult {
   readonly dropped: readonly string[];
   /** Absolute path of the file that was cut, if any. */
   readonly truncated: string | null;
+  /** True when the whole block was over {@link MAX_RENDERED_BYTES}. */
+  readonly capped: boolean;
 }
 
 /** How broad each layer is: broader files are dropped first. */
@@ -31,7 +39,7 @@ const BREADTH: Readonly<Record<string, number>> = {
 };
 
 /**
- * Renders `files` so that `fits(text)` holds (DESIGN §7). The most specific files are kept: whole
+ * Renders `files` so that `fitsBudget(text)` holds and the text is at most {@link MAX_RENDERED_BYTES} (DESIGN §7). The most specific files are kept: whole
  * files are dropped broadest first (extra files, the user file, the chain from the root down, then
  * the global, agent and step layers; within one of them shallower first, then in list order),
  * then the most specific file is cut at a character boundary (its raw text is cut before escaping,
@@ -42,10 +50,14 @@ export function applyBudget(
   format: Format,
   files: readonly BudgetFile[],
   context: RenderContext,
-  fits: (text: string) => boolean,
+  fitsBudget: (text: string) => boolean,
 ): BudgetResult {
+  const underCap = (text: string) =>
+    text.length <= MAX_RENDERED_BYTES && Buffer.byteLength(text, 'utf8') <= MAX_RENDERED_BYTES;
+  const fits = (text: string) => underCap(text) && fitsBudget(text);
   const full = renderFormat(format, files, context);
-  if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null };
+  const capped = !underCap(full);
+  if (fits(full)) return { text: full, kept: files, dropped: [], truncated: null, capped };
 
   const show = (file: string) => escapeControl(displayPath(file, context.workDir, context.homeDir));
   const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
@@ -75,7 +87,7 @@ export function applyBudget(
     dropped.push(file.path);
     const kept = files.filter((_, position) => !droppedIndexes.has(position));
     const text = renderFormat(format, kept, context, notice(dropped, null));
-    if (fits(text)) return { text, kept, dropped, truncated: null };
+    if (fits(text)) return { text, kept, dropped, truncated: null, capped };
   }
 
   const last = order[order.length - 1];
@@ -94,13 +106,13 @@ export function applyBudget(
         else high = middle - 1;
       }
       const { cut, text } = attempt(low);
-      return { text, kept: [cut], dropped, truncated: last.file.path };
+      return { text, kept: [cut], dropped, truncated: last.file.path, capped };
     }
     dropped.push(last.file.path);
   }
   for (const short of [false, true]) {
     const text = renderFormat(format, [], context, notice(dropped, null, short));
-    if (fits(text)) return { text, kept: [], dropped, truncated: null };
+    if (fits(text)) return { text, kept: [], dropped, truncated: null, capped };
   }
-  return { text: '', kept: [], dropped, truncated: null };
+  return { text: '', kept: [], dropped, truncated: null, capped };
 }
