@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { isInside } from '../fs/contain.js';
 import { compileGlob, globBase } from './globs.js';
 import { deepFreeze } from './normalize-config.js';
 import { isFile, readSourceFile } from './read-source.js';
@@ -54,22 +55,24 @@ interface Template {
  * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
  */
 export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<string, Flow> {
-  return loadFlowFiles(findFlowFiles(options.root, options.globs), options.display);
+  return loadFlowFiles(findFlowFiles(options.root, options.globs), options.display, options.root);
 }
 
 /**
- * Loads the given flow files (absolute paths) into a map by flow id.
+ * Loads the given flow files (absolute paths) into a map by flow id. Includes must stay inside
+ * `root` (by real path); without it, inside the directory of the flow file that starts the chain.
  * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
  */
 export function loadFlowFiles(
   files: readonly string[],
   display: (file: string) => string,
+  root?: string,
 ): ReadonlyMap<string, Flow> {
   const flows = new Map<string, Flow>();
   const problems: Array<{ code: CtxfilesErrorCode; problem: Problem }> = [];
   for (const file of files) {
     try {
-      const flow = loadFlowFile(file, display);
+      const flow = loadFlowFile(file, display, root ?? path.dirname(file));
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
         throw new CtxfilesError('flow-duplicate', [
@@ -94,18 +97,33 @@ export function loadFlowFiles(
   return flows;
 }
 
-/** Absolute paths of the files the globs match, sorted, without duplicates. */
+/**
+ * Absolute paths of the files the globs match, sorted, without duplicates. Every glob and every
+ * file it names must stay inside `root` (the config's directory) by real path: a repository's
+ * config cannot load, and so cannot echo, a file from elsewhere.
+ * @throws CtxfilesError `config-invalid` for a glob that leads outside `root`.
+ */
 export function findFlowFiles(root: string, globs: readonly string[]): string[] {
   const found = new Set<string>();
+  const realRoot = realOrSelf(root);
+  const outside = (pattern: string, where: string) =>
+    new CtxfilesError('config-invalid', [
+      formatProblem(
+        { keyPath: 'flows' },
+        `the flow glob "${pattern}" leads to ${where}, outside the config's directory ${root}`,
+      ),
+    ]);
   for (const pattern of globs) {
     const { base, isGlob } = globBase(pattern);
+    const start = path.resolve(root, isGlob ? base : pattern);
+    if (!isInside(path.resolve(root), start)) throw outside(pattern, start);
+    const realStart = realOrNull(start);
+    if (realStart !== null && !isInside(realRoot, realStart)) throw outside(pattern, realStart);
     if (!isGlob) {
-      const file = path.resolve(root, pattern);
-      if (isFile(file)) found.add(file);
+      if (isFile(start)) found.add(start);
       continue;
     }
     const matches = compileGlob(pattern);
-    const start = path.resolve(root, base);
     const pending = [start];
     let visited = 0;
     while (pending.length > 0) {
@@ -138,14 +156,27 @@ export function findFlowFiles(root: string, globs: readonly string[]): string[] 
   return [...found].sort();
 }
 
-function loadFlowFile(file: string, display: (file: string) => string): Flow {
+/** The real path of `file`, or `null` when it cannot be resolved (absent, unreadable). */
+function realOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function realOrSelf(dir: string): string {
+  return realOrNull(dir) ?? path.resolve(dir);
+}
+
+function loadFlowFile(file: string, display: (file: string) => string, root: string): Flow {
   const shown = display(file);
   const source = parseSourceText(readSourceFile(file, shown, 'flow-syntax'), shown, 'flow-syntax');
   const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
   if (!parsed.success)
     throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
   const templates = new Map<string, Template>();
-  collectIncludes(file, source, parsed.data.include ?? [], templates, [file], display);
+  collectIncludes(file, source, parsed.data.include ?? [], templates, [file], display, root);
   addTemplates(templates, parsed.data.templates ?? {}, source);
 
   const resolved = new Map<string, Record<string, unknown>>();
@@ -182,9 +213,19 @@ function collectIncludes(
   templates: Map<string, Template>,
   chain: readonly string[],
   display: (file: string) => string,
+  root: string,
 ): void {
   includes.forEach((include, index) => {
     const target = path.resolve(path.dirname(file), include);
+    const real = realOrNull(target);
+    if (!isInside(path.resolve(root), target) || (real !== null && !isInside(realOrSelf(root), real))) {
+      throw new CtxfilesError('flow-invalid', [
+        source.problem(
+          ['include', index],
+          `the include "${include}" leads outside the config's directory ${root}; it is not read`,
+        ),
+      ]);
+    }
     if (chain.includes(target)) {
       const cycle = [...chain.slice(chain.indexOf(target)), target].map(display).join(' -> ');
       throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
@@ -197,7 +238,15 @@ function collectIncludes(
         'flow-invalid',
         toProblems(parsed.error.issues, included, [], knownIncludeKeys),
       );
-    collectIncludes(target, included, parsed.data.include ?? [], templates, [...chain, target], display);
+    collectIncludes(
+      target,
+      included,
+      parsed.data.include ?? [],
+      templates,
+      [...chain, target],
+      display,
+      root,
+    );
     addTemplates(templates, parsed.data.templates ?? {}, included);
   });
 }
