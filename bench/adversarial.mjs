@@ -9,6 +9,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { renderFormat } = await import(path.join(repo, 'dist/render/render-formats.js'));
 const { renderInjection } = await import(path.join(repo, 'dist/render/render-injection.js'));
 const { labelOf } = await import(path.join(repo, 'dist/discover/label.js'));
+const { escapeTags } = await import(path.join(repo, 'dist/render/escape.js'));
 const { DEFAULT_CONFIG } = await import(path.join(repo, 'dist/config/defaults.js'));
 
 const MIB = 1024 * 1024;
@@ -29,6 +30,7 @@ for (const [name, text] of Object.entries(inputs)) {
     renderFormat(format, [{ path: '/w/AGENTS.md', text }], context);
   renderInjection([{ path: '/w/AGENTS.md', text }]);
   labelOf(text.slice(0, 16 * 1024));
+  escapeTags(text, ['project_files', 'environment', 'tools']);
   const elapsed = performance.now() - started;
   const ok = elapsed <= BOUND_MS;
   failed ||= !ok;
