@@ -172,3 +172,20 @@ describe('total caps on read and rendered bytes', () => {
     expect(unread.length + Math.floor(MAX_TOTAL_READ_BYTES / MIB)).toBe(120);
   }, 60_000); // 120 MiB in memory: a guard against a slow machine, not a timing assertion
 });
+
+test('environment values expanded in an entry never reach a diagnostic', async () => {
+  const secret = 'hunter2-0123456789';
+  const { resolver } = await memoryResolver(
+    { 'docs/x.md': 'x', [`link-${secret}.md`]: { symlink: '/outside/x.md' } },
+    {
+      contextPaths: ['${env.SECRET}.md', 'docs/${env.SECRET}/', '../${env.SECRET}', 'link-${env.SECRET}.md'],
+    },
+    { env: { SECRET: secret }, outside: { '/outside/x.md': 'o' } },
+  );
+  const result = await resolver.resolve();
+  expect(result.diagnostics.length).toBeGreaterThanOrEqual(4);
+  expect(JSON.stringify(result.diagnostics)).not.toContain('hunter2');
+  expect(result.diagnostics.map((d) => d.message)).toContain(
+    '"link-${env.SECRET}.md" (expanded from the environment): symlink-outside-workdir',
+  );
+});
