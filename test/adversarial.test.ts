@@ -1,7 +1,11 @@
 // Large hostile inputs, checked for correctness only: how long they take is measured by
 // bench/adversarial.mjs (`npm run bench:adversarial`), never asserted here.
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
+import { parseFrontmatter } from '../src/discover/frontmatter.js';
 import { labelOf } from '../src/discover/label.js';
 import { formatExplain, type ExplainReport } from '../src/prompt/explain.js';
 import { renderSkillsSection, type Skill } from '../src/prompt/skills.js';
@@ -188,4 +192,61 @@ test('environment values expanded in an entry never reach a diagnostic', async (
   expect(result.diagnostics.map((d) => d.message)).toContain(
     '"link-${env.SECRET}.md" (expanded from the environment): symlink-outside-workdir',
   );
+});
+
+describe('frontmatter is split linearly, as gray-matter splits it', () => {
+  const require = createRequire(import.meta.url);
+  const matter = require('gray-matter') as typeof import('gray-matter');
+  const safe = {
+    parse: (text: string) => {
+      const value: unknown = parseYaml(text, { schema: 'core', maxAliasCount: 100 });
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+    },
+  };
+  const engines = Object.fromEntries(
+    ['yaml', 'yml', 'json', 'javascript', 'js', 'coffee', 'coffeescript', 'cson'].map((name) => [name, safe]),
+  );
+  const reference = (text: string) => {
+    if (!text.startsWith('---')) return { data: {}, body: text };
+    try {
+      const parsed = matter(text, { language: 'yaml', engines } as never);
+      return { data: parsed.data, body: parsed.content };
+    } catch {
+      return { data: {}, body: text };
+    }
+  };
+
+  test('property: same data and body as gray-matter with YAML engines', () => {
+    const piece = fc.constantFrom(
+      '---',
+      '----',
+      '\n',
+      '\r\n',
+      'yaml',
+      'YML',
+      'js',
+      'json',
+      'toml',
+      ' ',
+      'a: 1',
+      'b: [x',
+      '# c',
+      '#',
+      'x',
+      '\n---\n',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(parseFrontmatter(text)).toEqual(reference(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test('a block of 300,000 blank lines parses to empty data', () => {
+    const text = `---\n${'\n'.repeat(SIZE)}---\n# Title`;
+    expect(parseFrontmatter(text)).toEqual({ data: {}, body: '# Title' });
+    expect(labelOf(text)).toBe('Title');
+  });
 });
