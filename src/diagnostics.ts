@@ -60,6 +60,9 @@ export const DIAGNOSTICS = [
   { code: 'import-invalid', level: 'debug', meaning: 'An @reference is not a usable path (empty, NUL, a URL); it is left as written.', action: 'None if the @ was prose.' },
   { code: 'gitignore-unreadable', level: 'warn', meaning: 'A .gitignore or .git/info/exclude file cannot be read; its rules are not applied.', action: 'Fix the permissions of the file.' },
   { code: 'malformed-patch', level: 'warn', meaning: 'A patch tool call names no file in its patch text; nothing is injected for it.', action: 'None; the runner or model sent a patch without file headers.' },
+  { code: 'read-cap', level: 'warn', meaning: 'One resolution read as many bytes of instruction files as it may (8 MiB); the files after that are not read.', action: 'Narrow the entries or rule sources; see docs/security.md, "Caps".' },
+  { code: 'read-cap-skipped', level: 'debug', meaning: 'This file was not read because the resolution had reached its total read cap.', action: 'See read-cap.' },
+  { code: 'render-cap', level: 'warn', meaning: 'The rendered block would pass 16 MiB, the most ctxfiles renders; files are left out or cut as for a budget.', action: 'Set a budget or narrow the entries.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -150,6 +150,17 @@ describe('ctxfiles validate', () => {
     expect(result).toEqual({ code: 0, stdout: 'ok .opencode.json (1 flow)\n', stderr: '' });
   });
 
+  test.each([
+    ['a missing work dir', (root: string) => path.join(root, 'missing'), 'ENOENT'],
+    ['a file as work dir', (root: string) => path.join(root, 'file'), 'is not a directory'],
+  ])('%s is an unusable work dir: exit 1', async (_name, cwd, message) => {
+    const root = tempTree({ file: 'x' });
+    const result = await cli(['validate', '--cwd', cwd(root)], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+
   test('lint findings are warnings, not errors', async () => {
     const root = tempTree({
       '.opencode.json':

@@ -155,3 +155,41 @@ describe('flow files', () => {
     expect(error.problems.map((problem) => problem.file)).toEqual(['flows/a.yaml', 'flows/b.yaml']);
   });
 });
+
+describe('flow globs and includes stay inside the config directory', () => {
+  const SECRET = 'TOKEN-0123456789abcdef0123456789abcdef';
+  const outside = () => tempTree({ 'secret.yaml': SECRET, 'flows/x.yaml': `steps: [{ id: ${SECRET} }]\n` });
+
+  test.each([
+    ['an absolute glob', (away: string) => [`${away}/secret.yaml`]],
+    ['a glob that climbs out', (away: string) => [`../${path.basename(away)}/*.yaml`]],
+    ['a symlinked directory', () => ['link/*.yaml']],
+    ['a symlinked file', () => ['secret-link.yaml']],
+  ])('%s is refused and nothing it names is echoed', async (_name, globs) => {
+    const away = outside();
+    const error = await loadError({
+      'ctxfiles.config.json': JSON.stringify({ flows: globs(away) }),
+      link: { symlink: path.join(away, 'flows') },
+      'secret-link.yaml': { symlink: path.join(away, 'secret.yaml') },
+    } as unknown as Record<string, string>);
+    expect(error.code).toBe('config-invalid');
+    expect(error.message).toContain('outside the config');
+    expect(error.message).not.toContain(SECRET.slice(0, 10));
+  });
+
+  test('an include outside the config directory is refused', async () => {
+    const away = outside();
+    const error = await loadError({
+      'flows/release.yaml': `include: [${JSON.stringify(path.join(away, 'secret.yaml'))}]\nsteps: [{ id: a }]\n`,
+    });
+    expect(error.code).toBe('flow-invalid');
+    expect(error.message).toContain('outside the config');
+    expect(error.message).not.toContain(SECRET.slice(0, 10));
+  });
+
+  test('a flow file that is one string is described by type, never echoed', async () => {
+    const error = await loadError({ 'flows/release.yaml': SECRET });
+    expect(error.message).toContain('received a string');
+    expect(error.message).not.toContain(SECRET.slice(0, 10));
+  });
+});

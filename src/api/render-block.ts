@@ -1,6 +1,6 @@
 import type { BudgetConfig, Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import { applyBudget } from '../render/apply-budget.js';
+import { applyBudget, MAX_RENDERED_BYTES } from '../render/apply-budget.js';
 import type { TokenCounter } from '../render/count-tokens.js';
 import type { RenderContext } from '../render/render-formats.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
@@ -51,6 +51,12 @@ export function renderBlock(
       path: cut.path,
     });
   }
+  if (result.capped)
+    diagnostics.unshift({
+      level: 'warn',
+      code: 'render-cap',
+      message: `the rendered block would pass ${MAX_RENDERED_BYTES} bytes, the most ctxfiles renders; files are left out or cut as for a budget`,
+    });
   const dropped = new Set(result.dropped);
   return {
     files: Object.freeze(files.filter((file) => !dropped.has(file.path))),

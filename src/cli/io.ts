@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../errors.js';
+import { escapeControl } from '../render/escape.js';
 
 /** Where the CLI writes and what it reads. The bin passes the real process's. */
 export interface CliIo {
@@ -16,7 +17,7 @@ export const EXIT = Object.freeze({ ok: 0, invalid: 1, usage: 2 });
 export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
   for (const diagnostic of diagnostics) {
     if (diagnostic.level === 'warn')
-      io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
+      io.stderr.write(`ctxfiles: warning: ${escapeControl(diagnostic.message)} [${diagnostic.code}]\n`);
   }
 }
 
@@ -24,7 +25,7 @@ export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo):
 export function reportError(error: unknown, io: CliIo): number {
   if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError') {
     const { code, message } = error as { code: string; message: string };
-    for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${line}\n`);
+    for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${escapeControl(line)}\n`);
     return code === 'usage' ? EXIT.usage : EXIT.invalid;
   }
   io.stderr.write(

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
 import { lintConfig } from '../config/lint-config.js';
@@ -23,9 +24,11 @@ export interface ValidateReport {
 /**
  * Checks configs and flow files: syntax, schema, flows (includes, templates, cycles, duplicates),
  * then static lint (unknown modes and tokens, entries that can never be inside the work dir).
- * @throws CtxfilesError listing every problem in every file.
+ * @throws CtxfilesError `workdir-invalid` when `cwd` is not a usable directory (as `resolve`); else
+ * listing every problem in every file.
  */
 export async function validateFiles(options: Readonly<ValidateOptions>): Promise<ValidateReport> {
+  checkWorkDir(options.cwd);
   const display = relativeDisplay(options.displayCwd);
   const checked: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -74,4 +77,18 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
   }
   if (problems.length > 0) throw new CtxfilesError(code ?? 'config-invalid', problems);
   return { checked, diagnostics };
+}
+
+/** The work dir must be an existing directory, as for every other command (exit 1 otherwise). */
+function checkWorkDir(dir: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new CtxfilesError('workdir-invalid', `the work dir ${dir} cannot be used (${code})`, {
+      cause: error,
+    });
+  }
+  if (!isDirectory) throw new CtxfilesError('workdir-invalid', `the work dir ${dir} is not a directory`);
 }

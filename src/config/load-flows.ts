@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { isInside } from '../fs/contain.js';
 import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { compileGlob, globBase } from './globs.js';
@@ -58,23 +59,28 @@ interface Template {
  */
 export function loadFlows(options: Readonly<LoadFlowsOptions>): ReadonlyMap<string, Flow> {
   const fs = options.fs ?? createNodeFileSystem();
-  return loadFlowFiles(findFlowFiles(fs, options.root, options.globs, options.display), options.display, fs);
+  return loadFlowFiles(findFlowFiles(fs, options.root, options.globs, options.display), options.display, {
+    fs,
+    root: options.root,
+  });
 }
 
 /**
- * Loads the given flow files (absolute paths) into a map by flow id.
+ * Loads the given flow files (absolute paths) into a map by flow id. Includes must stay inside
+ * `root` (by real path); without it, inside the directory of the flow file that starts the chain.
  * @throws CtxfilesError with a `flow-*` code; every problem found is listed.
  */
 export function loadFlowFiles(
   files: readonly string[],
   display: (file: string) => string,
-  fs: FileSystem = createNodeFileSystem(),
+  options: { readonly fs?: FileSystem; readonly root?: string } = {},
 ): ReadonlyMap<string, Flow> {
+  const fs = options.fs ?? createNodeFileSystem();
   const flows = new Map<string, Flow>();
   const problems: Array<{ code: CtxfilesErrorCode; problem: Problem }> = [];
   for (const file of files) {
     try {
-      const flow = loadFlowFile(fs, file, display);
+      const flow = loadFlowFile(fs, file, display, options.root ?? path.dirname(file));
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
         throw new CtxfilesError('flow-duplicate', [
@@ -101,7 +107,10 @@ export function loadFlowFiles(
 
 /**
  * Absolute paths of the files the globs match, sorted, without duplicates. A directory that is
- * absent is skipped; any other error listing it is a `config-invalid` error naming the glob.
+ * absent is skipped; any other error listing it is a `config-invalid` error naming the glob. Every
+ * glob and every file it names must stay inside `root` (the config's directory) by real path: a
+ * repository's config cannot load, and so cannot echo, a file from elsewhere.
+ * @throws CtxfilesError `config-invalid` for a glob that leads outside `root`.
  */
 export function findFlowFiles(
   fs: FileSystem,
@@ -110,15 +119,25 @@ export function findFlowFiles(
   display: (file: string) => string,
 ): string[] {
   const found = new Set<string>();
+  const realRoot = realOrSelf(fs, root);
+  const outside = (pattern: string, where: string) =>
+    new CtxfilesError('config-invalid', [
+      formatProblem(
+        { keyPath: 'flows' },
+        `the flow glob "${pattern}" leads to ${where}, outside the config's directory ${root}`,
+      ),
+    ]);
   for (const pattern of globs) {
     const { base, isGlob } = globBase(pattern);
+    const start = path.resolve(root, isGlob ? base : pattern);
+    if (!isInside(path.resolve(root), start)) throw outside(pattern, start);
+    const realStart = realOrNull(fs, start);
+    if (realStart !== null && !isInside(realRoot, realStart)) throw outside(pattern, realStart);
     if (!isGlob) {
-      const file = path.resolve(root, pattern);
-      if (isSourceFile(fs, file, display(file), 'flow-syntax')) found.add(file);
+      if (isSourceFile(fs, start, display(start), 'flow-syntax')) found.add(start);
       continue;
     }
     const matches = compileGlob(pattern);
-    const start = path.resolve(root, base);
     const pending = [start];
     let visited = 0;
     while (pending.length > 0) {
@@ -161,14 +180,29 @@ export function findFlowFiles(
   return [...found].sort();
 }
 
-function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => string): Flow {
+/** The real path of `file`, or `null` when it cannot be resolved (absent, unreadable). */
+function realOrNull(fs: FileSystem, file: string): string | null {
+  try {
+    return fs.realpath(file);
+  } catch {
+    // Absent or unreadable: the lexical check above already holds, and the read that follows
+    // reports the fault.
+    return null;
+  }
+}
+
+function realOrSelf(fs: FileSystem, dir: string): string {
+  return realOrNull(fs, dir) ?? path.resolve(dir);
+}
+
+function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => string, root: string): Flow {
   const shown = display(file);
   const source = parseSourceText(readSourceFile(fs, file, shown, 'flow-syntax'), shown, 'flow-syntax');
   const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
   if (!parsed.success)
     throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
   const templates = new Map<string, Template>();
-  collectIncludes(fs, file, source, parsed.data.include ?? [], templates, [file], display);
+  collectIncludes(fs, file, source, parsed.data.include ?? [], templates, [file], display, root);
   addTemplates(templates, parsed.data.templates ?? {}, source);
 
   const resolved = new Map<string, Record<string, unknown>>();
@@ -206,9 +240,19 @@ function collectIncludes(
   templates: Map<string, Template>,
   chain: readonly string[],
   display: (file: string) => string,
+  root: string,
 ): void {
   includes.forEach((include, index) => {
     const target = path.resolve(path.dirname(file), include);
+    const real = realOrNull(fs, target);
+    if (!isInside(path.resolve(root), target) || (real !== null && !isInside(realOrSelf(fs, root), real))) {
+      throw new CtxfilesError('flow-invalid', [
+        source.problem(
+          ['include', index],
+          `the include "${include}" leads outside the config's directory ${root}; it is not read`,
+        ),
+      ]);
+    }
     if (chain.includes(target)) {
       const cycle = [...chain.slice(chain.indexOf(target)), target].map(display).join(' -> ');
       throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
@@ -221,7 +265,16 @@ function collectIncludes(
         'flow-invalid',
         toProblems(parsed.error.issues, included, [], knownIncludeKeys),
       );
-    collectIncludes(fs, target, included, parsed.data.include ?? [], templates, [...chain, target], display);
+    collectIncludes(
+      fs,
+      target,
+      included,
+      parsed.data.include ?? [],
+      templates,
+      [...chain, target],
+      display,
+      root,
+    );
     addTemplates(templates, parsed.data.templates ?? {}, included);
   });
 }

@@ -38,7 +38,10 @@ export function toProblems(
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const input = (issue as { input?: unknown }).input;
+  const value = (issue as { input?: unknown }).input;
+  // A document whose root is not a mapping may not be a config at all (a secret named by a glob):
+  // its text is never echoed, only its type.
+  const input = issue.path.length === 0 && typeof value === 'string' ? new OpaqueString() : value;
   switch (issue.code) {
     case 'invalid_type':
       if (input === undefined) return `is required. Expected ${article(issue.expected)}.`;
@@ -58,9 +61,13 @@ function article(expected: string): string {
   return `a ${expected}`;
 }
 
+/** Stands for a string whose text must not be shown. */
+class OpaqueString {}
+
 /** Short description of a value for "received …". */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
+  if (value instanceof OpaqueString) return 'a string';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : `${value}`;

@@ -1,14 +1,11 @@
 import { createRequire } from 'node:module';
 
-// Both libraries load on the first file that has frontmatter, not at start-up.
+// The YAML parser loads on the first file that has frontmatter, not at start-up.
 const require = createRequire(import.meta.url);
-let libraries: { matter: typeof import('gray-matter'); parseYaml: typeof import('yaml').parse } | undefined;
+let parseYaml: typeof import('yaml').parse | undefined;
 function load() {
-  libraries ??= {
-    matter: require('gray-matter') as typeof import('gray-matter'),
-    parseYaml: (require('yaml') as typeof import('yaml')).parse,
-  };
-  return libraries;
+  parseYaml ??= (require('yaml') as typeof import('yaml')).parse;
+  return parseYaml;
 }
 
 /** Parsed frontmatter: its data (always a plain object) and the body after it. */
@@ -19,7 +16,7 @@ export interface Frontmatter {
 
 const safeYaml = {
   parse: (text: string): Record<string, unknown> => {
-    const value: unknown = load().parseYaml(text, { schema: 'core', maxAliasCount: 100 });
+    const value: unknown = load()(text, { schema: 'core', maxAliasCount: 100 });
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : {};
@@ -30,8 +27,8 @@ const safeYaml = {
 };
 
 // Frontmatter is data. gray-matter picks an engine from the opening fence (`---js` would run
-// code), so every engine it knows is replaced with the YAML parser; a fence naming any other
-// language fails and the file is treated as having no frontmatter.
+// code); here every engine it knows is the YAML parser, and a fence naming any other language
+// means the file has no frontmatter.
 const ENGINES = {
   yaml: safeYaml,
   yml: safeYaml,
@@ -46,16 +43,61 @@ const ENGINES = {
 /**
  * Splits frontmatter from a markdown text. Never evaluates code, whatever the opening fence says;
  * malformed frontmatter yields empty data and the text as the body.
+ *
+ * The fences are found as gray-matter finds them (github.com/jonschlinkert/gray-matter, index.js,
+ * `parseMatter`): `---` not followed by `-`, an optional language up to the first line break, the
+ * block up to the first `\n---`, then the body without one `\r` and one `\n`. It is done here
+ * rather than by gray-matter because gray-matter tests the block with `/^\s*#[^\n]+/gm`, which
+ * is quadratic on a long run of blank lines (test/adversarial.test.ts). gray-matter is kept as the reference in a property test.
  */
 export function parseFrontmatter(text: string): Frontmatter {
-  if (!text.startsWith('---')) return { data: {}, body: text };
+  if (!text.startsWith('---') || text.charAt(3) === '-') return { data: {}, body: text };
+  let rest = text.slice(3);
+  const length = rest.length;
+  const lineBreak = rest.search(/\r?\n/);
+  const raw = rest.slice(0, lineBreak);
+  const language = raw.trim();
+  if (language !== '') rest = rest.slice(raw.length);
+  let close = rest.indexOf('\n---');
+  if (close === -1) close = length;
+  const block = rest.slice(0, close);
+  // Blank or comment-only: empty data, whatever the fence's language (as gray-matter does).
+  const engine = commentsOnly(block) ? null : engineFor(language === '' ? 'yaml' : language);
+  if (engine === undefined) return { data: {}, body: text };
   try {
-    const { matter } = load();
-    const parsed = matter(text, { language: 'yaml', engines: ENGINES } as unknown as Parameters<
-      typeof matter
-    >[1]);
-    return { data: parsed.data, body: parsed.content };
+    const data = engine === null ? {} : engine.parse(block);
+    let body = close === length ? '' : rest.slice(close + 4);
+    if (body.startsWith('\r')) body = body.slice(1);
+    if (body.startsWith('\n')) body = body.slice(1);
+    return { data, body };
   } catch {
     return { data: {}, body: text };
   }
+}
+
+/**
+ * True when every line is blank or a `#` comment with at least one character after the `#`: what
+ * gray-matter's `block.replace(/^\s*#[^\n]+/gm, '').trim() === ''` decides, in linear time.
+ */
+function commentsOnly(block: string): boolean {
+  for (const line of block.split('\n')) {
+    const trimmed = line.trimStart();
+    if (trimmed !== '' && !(trimmed.startsWith('#') && trimmed.length > 1)) return false;
+  }
+  return true;
+}
+
+/** The engine gray-matter would pick for a fence language (its `lib/engine.js` aliases), or none. */
+function engineFor(language: string): typeof safeYaml | undefined {
+  if (Object.hasOwn(ENGINES, language)) return ENGINES[language as keyof typeof ENGINES];
+  const lower = language.toLowerCase();
+  const alias =
+    lower === 'js' || lower === 'javascript'
+      ? 'javascript'
+      : lower === 'coffee' || lower === 'coffeescript' || lower === 'cson'
+        ? 'coffee'
+        : lower === 'yaml' || lower === 'yml'
+          ? 'yaml'
+          : language;
+  return Object.hasOwn(ENGINES, alias) ? ENGINES[alias as keyof typeof ENGINES] : undefined;
 }

@@ -14,10 +14,26 @@ export function labelOf(text: string): string {
   const description = data['description'];
   if (typeof description === 'string' && clean(description) !== '') return cut(clean(description));
   for (const line of body.split('\n')) {
-    const heading = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line.replace(/\r$/, ''));
-    if (heading !== null && clean(heading[1] as string) !== '') return cut(clean(heading[1] as string));
+    const heading = headingText(line);
+    if (heading !== null && clean(heading) !== '') return cut(clean(heading));
   }
   return '';
+}
+
+const HEADING_START = /^ {0,3}#{1,6}[ \t]+/;
+
+/**
+ * The text of an ATX heading line without its closing `#`s and blanks, or `null`. The end is
+ * trimmed by a loop, not by a pattern such as `(.+?)[ \t#]*$`, which backtracks quadratically on
+ * a long run of blanks (test/adversarial.test.ts).
+ */
+function headingText(line: string): string | null {
+  const start = HEADING_START.exec(line);
+  if (start === null) return null;
+  const from = start[0].length;
+  let end = line.endsWith('\r') ? line.length - 1 : line.length;
+  while (end > from + 1 && ' \t#'.includes(line[end - 1] as string)) end -= 1;
+  return end > from ? line.slice(from, end) : null;
 }
 
 function clean(text: string): string {

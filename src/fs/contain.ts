@@ -5,7 +5,18 @@ import { errorCode, isAbsent, type FileInfo, type FileSystem } from './file-syst
 export type LexicalRefusal =
   'empty' | 'nul' | 'absolute' | 'drive' | 'unc' | 'backslash' | 'colon' | 'device-name' | 'climbs-out';
 
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+// Windows opens a device for these stems whatever follows the first dot, and ignores blanks and
+// dots before it: `aux.md`, `aux .md`, `CONIN$`, `com1  .. .txt`. (Microsoft, "Naming Files,
+// Paths, and Namespaces", learn.microsoft.com/windows/win32/fileio/naming-a-file.)
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/** True when `segment` names a reserved Windows device (see {@link WINDOWS_DEVICE}). Linear time. */
+export function isWindowsDeviceName(segment: string): boolean {
+  const dot = segment.indexOf('.');
+  let end = dot === -1 ? segment.length : dot;
+  while (end > 0 && segment[end - 1] === ' ') end -= 1;
+  return WINDOWS_DEVICE.test(segment.slice(0, end));
+}
 
 /**
  * The lexical half of containment, the same on every OS: refuses an entry that is empty, holds
@@ -29,7 +40,7 @@ export function checkRelativeEntry(entry: string): LexicalRefusal | null {
       if (depth < 0) return 'climbs-out';
       continue;
     }
-    if (WINDOWS_DEVICE.test(segment.replace(/[. ]+$/, ''))) return 'device-name';
+    if (isWindowsDeviceName(segment)) return 'device-name';
     depth += 1;
   }
   return null;

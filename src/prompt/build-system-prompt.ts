@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../errors.js';
-import { escapeXmlText } from '../render/escape.js';
+import { escapeControl, escapeTags, escapeXmlText } from '../render/escape.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { DEFAULT_FRAGMENTS, renderFragment, type FragmentName, type FragmentVariables } from './fragments.js';
 import { renderMcpSection, type McpServerInfo } from './mcp.js';
@@ -143,6 +143,31 @@ export async function buildSystemPrompt(options: Readonly<BuildPromptOptions> = 
   return { text: sections.map((section) => section.text).join(''), sections };
 }
 
+/** The frame around the project files in a prompt. */
+export const PROJECT_FRAME_TAG = 'project_files';
+
+/**
+ * Tags that file text may not open or close inside the project frame: the frame itself and every
+ * section of the prompt (docs/prompt.md). Names only (letters, digits, `_`).
+ */
+const SECTION_TAGS = [
+  PROJECT_FRAME_TAG,
+  'environment',
+  'tools',
+  'tool_guidance',
+  'tool_usage',
+  'subagents',
+  'skills',
+  'mcp_servers',
+] as const;
+
+/**
+ * The project section: the hierarchy statement, then the resolved block, the manifest and the
+ * conflict notes inside one `<project_files>` frame. Whatever the block's format (`opencode` and
+ * `magi` keep file text raw), a section tag in it, the frame's closing tag included, is escaped
+ * ({@link escapeTags}), so no file can end the frame or plant a later section such as a fake
+ * `<environment>`. Conflict notes keep to one line each.
+ */
 function projectSection(
   options: Readonly<BuildPromptOptions>,
   fragment: (name: FragmentName) => string,
@@ -157,13 +182,15 @@ function projectSection(
       : (project.diagnostics ?? []).filter((diagnostic) => CONFLICT_CODES.has(diagnostic.code));
   if (conflicts.length > 0) {
     blocks.push(
-      ['Notes on the project files above:', ...conflicts.map((diagnostic) => `- ${diagnostic.message}`)].join(
-        '\n',
-      ),
+      [
+        'Notes on the project files above:',
+        ...conflicts.map((diagnostic) => `- ${escapeControl(diagnostic.message)}`),
+      ].join('\n'),
     );
   }
   if (blocks.length === 0) return '';
-  return [fragment('project'), ...blocks].join('\n\n');
+  const framed = escapeTags(blocks.join('\n\n'), SECTION_TAGS);
+  return `${fragment('project')}\n\n<${PROJECT_FRAME_TAG}>\n${framed}\n</${PROJECT_FRAME_TAG}>`;
 }
 
 function lazyVariables(options: Readonly<BuildPromptOptions>): () => FragmentVariables {

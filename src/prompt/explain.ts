@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
+import { escapeControl } from '../render/escape.js';
 import type { SystemPrompt } from './build-system-prompt.js';
 
 /** What happened to one context file or entry. */
@@ -55,6 +56,7 @@ const OUTCOME_BY_CODE: Readonly<Record<string, FileOutcome>> = {
   'invalid-entry': 'outside-workdir',
   deduped: 'deduped',
   'too-large': 'over-cap',
+  'read-cap-skipped': 'over-cap',
   'directory-truncated': 'over-cap',
   unreadable: 'unreadable',
   vanished: 'unreadable',
@@ -153,5 +155,6 @@ export function formatExplain(report: ExplainReport, workDir: string, width = 24
   if (report.diagnostics.length === 0) lines.push('  (none)');
   for (const diagnostic of report.diagnostics)
     lines.push(`  ${diagnostic.level.padEnd(5)} ${diagnostic.code}: ${diagnostic.message}`);
-  return `${lines.join('\n')}\n`;
+  // Every line is one line of the view: paths, entries and messages cannot move the cursor.
+  return `${lines.map(escapeControl).join('\n')}\n`;
 }

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../errors.js';
 import { isInside, resolveInside } from '../fs/contain.js';
 import { decodeText } from '../fs/decode-text.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
-import { escapeXmlText } from '../render/escape.js';
+import { escapeControl, escapeXmlText } from '../render/escape.js';
 
 /** Largest `SKILL.md` or skill file read. */
 export const MAX_SKILL_BYTES = 262_144;
@@ -215,7 +215,9 @@ export function renderSkillsSection(rules: string, skills: readonly Skill[]): st
     skills.length === 0
       ? ['No skills are available in this session.']
       : skills.map((skill) =>
-          skill.description === '' ? `- ${skill.name}` : `- ${skill.name}: ${skill.description}`,
+          skill.description === ''
+            ? `- ${escapeControl(skill.name)}`
+            : `- ${escapeControl(skill.name)}: ${skill.description}`,
         );
   return `<skills>\n${escapeXmlText([rules, '', ...lines].join('\n'))}\n</skills>`;
 }

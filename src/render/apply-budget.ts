@@ -1,5 +1,6 @@
 import type { Format } from '../config/types.js';
 import { displayPath } from './display-path.js';
+import { escapeControl } from './escape.js';
 import { renderFormat, type RenderContext, type RenderFile } from './render-formats.js';
 
 /** A file with what the budget needs to rank it. */
@@ -7,6 +8,12 @@ export interface BudgetFile extends RenderFile {
   readonly layer: string;
   readonly depth: number | null;
 }
+
+/**
+ * The most a rendered block may hold, in UTF-8 bytes, whatever the budget says (docs/security.md,
+ * "Caps"). Past it the budget drops and cuts files as for any budget.
+ */
+export const MAX_RENDERED_BYTES = 16 * 1024 * 1024;
 
 /** The outcome of {@link applyBudget}. */
 export interface BudgetResult {
@@ -17,6 +24,8 @@ export interface BudgetResult {
   readonly dropped: readonly string[];
   /** Absolute path of the file that was cut, if any. */
   readonly truncated: string | null;
+  /** True when the whole block was over {@link MAX_RENDERED_BYTES}. */
+  readonly capped: boolean;
 }
 
 /** How broad each layer is: broader files are dropped first. */
@@ -40,8 +49,8 @@ export interface BudgetOptions {
 }
 
 /**
- * Renders `files` so that `fits(measured)` holds, where `measured` is the rendered block, or with
- * `counts: content` the counted files' text joined without separators (
+ * Renders `files` so that `fits(measured)` holds and the text is at most {@link MAX_RENDERED_BYTES}, where `measured` is the rendered block, or with
+ * `counts: content` the counted files' text joined without separators (DESIGN §7 and
  * docs/formats.md#budget). Files outside the `scope` are always kept and never measured.
  * - `specific-first` (default): whole files are dropped broadest first (extra files, the user file,
  *   the chain from the root down, then the global, agent and step layers; within one of them
@@ -68,10 +77,17 @@ export function applyBudget(
           .map((file) => file.text)
           .join('')
       : renderFormat(format, kept.filter(counted), context, notice);
-  if (fits(measure(files)))
-    return { text: renderFormat(format, files, context), kept: files, dropped: [], truncated: null };
+  const underCap = (text: string) =>
+    text.length <= MAX_RENDERED_BYTES && Buffer.byteLength(text, 'utf8') <= MAX_RENDERED_BYTES;
+  const full = renderFormat(format, files, context);
+  const capped = !underCap(full);
+  if (!capped && fits(measure(files)))
+    return { text: full, kept: files, dropped: [], truncated: null, capped };
+  /** Within the budget and under the hard cap. */
+  const fitsAll = (attempt: { text: string; measured: string }) =>
+    underCap(attempt.text) && fits(attempt.measured);
 
-  const show = (file: string) => displayPath(file, context.workDir, context.homeDir);
+  const show = (file: string) => escapeControl(displayPath(file, context.workDir, context.homeDir));
   const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
     if (context.wording.budgetNotice === '') return undefined;
     const parts = [context.wording.budgetNotice];
@@ -104,18 +120,19 @@ export function applyBudget(
       kept,
       dropped: paths,
       truncated,
+      capped,
     };
   };
   /** The longest cut of file `index` (at least one character) that fits, if any. */
   const cutToFit = (dropped: readonly number[], index: number) => {
     const chars = Array.from((files[index] as BudgetFile).text);
     const attempt = (count: number) => result(dropped, { index, text: chars.slice(0, count).join('') });
-    if (chars.length === 0 || !fits(attempt(1).measured)) return null;
+    if (chars.length === 0 || !fitsAll(attempt(1))) return null;
     let low = 1;
     let high = chars.length - 1;
     while (low < high) {
       const middle = Math.ceil((low + high) / 2);
-      if (fits(attempt(middle).measured)) low = middle;
+      if (fitsAll(attempt(middle))) low = middle;
       else high = middle - 1;
     }
     return attempt(low);
@@ -127,7 +144,7 @@ export function applyBudget(
   let dropped: number[];
   if (options.strategy === 'root-first') {
     let whole = 0;
-    while (whole < candidates.length && fits(result(candidates.slice(whole + 1)).measured)) whole += 1;
+    while (whole < candidates.length && fitsAll(result(candidates.slice(whole + 1)))) whole += 1;
     if (whole < candidates.length) {
       const cut = cutToFit(candidates.slice(whole + 1), candidates[whole] as number);
       if (cut !== null) return done(cut);
@@ -145,7 +162,7 @@ export function applyBudget(
     for (const index of order.slice(0, -1)) {
       dropped.push(index);
       const attempt = result(dropped);
-      if (fits(attempt.measured)) return done(attempt);
+      if (fitsAll(attempt)) return done(attempt);
     }
     const last = order[order.length - 1];
     if (last !== undefined) {
@@ -156,7 +173,7 @@ export function applyBudget(
   }
   for (const short of [false, true]) {
     const attempt = result(dropped, undefined, short);
-    if (fits(attempt.measured)) return done(attempt);
+    if (fitsAll(attempt)) return done(attempt);
   }
   const kept = keep(new Set(dropped));
   const paths = dropped.map((index) => (files[index] as BudgetFile).path);
@@ -165,5 +182,6 @@ export function applyBudget(
     kept,
     dropped: paths,
     truncated: null,
+    capped,
   };
 }

@@ -5,7 +5,12 @@
 
 // An opening or closing system-reminder tag in any case, with optional whitespace after `<` and
 // around `/`: `</system-reminder>`, `< /SYSTEM-REMINDER >`, `<system-reminder attr>`.
-const REMINDER_TAG = /<(\s*\/?\s*system-reminder)/gi;
+// Every pattern here runs on file text, so each must take linear time: `\s*(?:\/\s*)?` matches
+// the same strings as `\s*\/?\s*`, but a run of whitespace can be split between its two stars in
+// one way only, so a `<` followed by a million spaces costs a million steps, not 10^12
+// (bench/adversarial.mjs, test/adversarial.test.ts).
+const TAG_REST = String.raw`\s*(?:\/\s*)?system-reminder`;
+const REMINDER_TAG = new RegExp(`<(${TAG_REST})`, 'gi');
 
 /**
  * Neutralizes every `system-reminder` tag in text that will sit inside a `<system-reminder>`
@@ -20,9 +25,16 @@ export function escapeXmlText(text: string): string {
   return text.replace(/[&<>]/g, (char) => (char === '&' ? '&amp;' : char === '<' ? '&lt;' : '&gt;'));
 }
 
-/** Escapes `&`, `<`, `>`, `"` and `'` for a double-quoted XML attribute value. */
+/**
+ * Escapes `&`, `<`, `>`, `"` and `'` for a double-quoted XML attribute value, and writes C0
+ * controls and DEL as character references (`&#xA;`), so a value stays on one line.
+ */
 export function escapeXmlAttribute(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITY[char] as string);
+  return text.replace(/[&<>"'\u0000-\u001f\u007f]/g, (char) => ENTITY[char] ?? characterReference(char));
+}
+
+function characterReference(char: string): string {
+  return `&#x${(char.codePointAt(0) as number).toString(16).toUpperCase()};`;
 }
 
 const ENTITY: Readonly<Record<string, string>> = {
@@ -35,9 +47,10 @@ const ENTITY: Readonly<Record<string, string>> = {
 
 /** Undoes {@link escapeXmlText} and {@link escapeXmlAttribute}. */
 export function unescapeXml(text: string): string {
-  return text.replace(
-    /&(amp|lt|gt|quot|apos);/g,
-    (_match, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] as string,
+  return text.replace(/&(amp|lt|gt|quot|apos|#x[0-9A-F]{1,2});/g, (_match, name: string) =>
+    name.startsWith('#x')
+      ? String.fromCharCode(Number.parseInt(name.slice(2), 16))
+      : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[name] as string),
   );
 }
 
@@ -54,7 +67,7 @@ const HEADER_LINE = new RegExp(
   `^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
   'gm',
 );
-const ESCAPED_REMINDER_TAG = /&((?:amp;)*)lt;(?=\s*\/?\s*system-reminder)/gi;
+const ESCAPED_REMINDER_TAG = new RegExp(`&((?:amp;)*)lt;(?=${TAG_REST})`, 'gi');
 
 /**
  * Escapes text for a `reminder` frame so that it cannot change the frame's structure, reversibly:
@@ -69,8 +82,8 @@ export function escapeReminderText(text: string): string {
 export function unescapeReminderText(text: string): string {
   return text
     .replace(HEADER_LINE, (_match, slashes: string, header: string) => `${slashes.slice(1)}${header}`)
-    .replace(/&lt;(?=\s*\/?\s*system-reminder)/gi, '<')
-    .replace(/&amp;((?:amp;)*lt;)(?=\s*\/?\s*system-reminder)/gi, '&$1');
+    .replace(new RegExp(`&lt;(?=${TAG_REST})`, 'gi'), '<')
+    .replace(new RegExp(`&amp;((?:amp;)*lt;)(?=${TAG_REST})`, 'gi'), '&$1');
 }
 
 /**
@@ -79,10 +92,23 @@ export function unescapeReminderText(text: string): string {
  * written as `\uXXXX`.
  */
 export function escapeHeaderPath(file: string): string {
-  return file.replace(/[\\\u0000-\u001f\u007f]|<(?=\s*\/?\s*system-reminder)/gi, (char) =>
+  return file.replace(HEADER_PATH_ESCAPED, (char) =>
     char === '\\' ? '\\\\' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+const HEADER_PATH_ESCAPED = new RegExp(String.raw`[\\\u0000-\u001f\u007f]|<(?=${TAG_REST})`, 'gi');
+
+/**
+ * A path on the `# From:` line of a session injection (the `opencode` format inside a
+ * `<system-reminder>` frame): control characters as `\uXXXX` and the `<` of a `system-reminder`
+ * tag as `\u003c`. Backslashes stay single, so Windows paths read as in the `opencode` format.
+ */
+export function escapeFramePath(file: string): string {
+  return escapeControl(file).replace(FRAME_PATH_TAG, '\\u003c');
+}
+
+const FRAME_PATH_TAG = new RegExp(`<(?=${TAG_REST})`, 'gi');
 
 /** Undoes {@link escapeHeaderPath}. */
 export function unescapeHeaderPath(file: string): string {
@@ -104,7 +130,8 @@ export interface TagEscape {
 
 /** Builds the {@link TagEscape} of a tag name (a plain word, no regular-expression characters). */
 export function tagEscape(name: string): TagEscape {
-  const ahead = `(?=\\s*\\/?\\s*${name})`;
+  // One way to match the blanks around `/` (never `\s*\/?\s*`, which backtracks quadratically).
+  const ahead = `(?=\\s*(?:\\/\\s*)?${name})`;
   const tag = new RegExp(`<${ahead}`, 'gi');
   const escaped = new RegExp(`&((?:amp;)*)lt;${ahead}`, 'gi');
   const plain = new RegExp(`&lt;${ahead}`, 'gi');
@@ -126,4 +153,28 @@ export function lineEscape(header: string): TagEscape {
     escape: (text) => text.replace(line, '\\$1'),
     unescape: (text) => text.replace(line, (slashes: string) => slashes.slice(1)),
   };
+}
+
+/**
+ * Neutralizes tags named in `names` (opening or closing, any case, blanks after `<` and around
+ * `/`) by writing their `<` as `&lt;`, reversibly: an `&lt;` (or `&amp;…lt;`) already in front of
+ * such a name gets one more `amp;`. Everything else is byte for byte. Linear time.
+ */
+export function escapeTags(text: string, names: readonly string[]): string {
+  if (names.length === 0) return text;
+  const rest = String.raw`\s*(?:\/\s*)?(?:${names.join('|')})(?![\w-])`;
+  return text
+    .replace(new RegExp(`&((?:amp;)*)lt;(?=${rest})`, 'gi'), '&amp;$1lt;')
+    .replace(new RegExp(`<(?=${rest})`, 'gi'), '&lt;');
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Writes every C0 and C1 control character and DEL as `\uXXXX`, so that a path or a message
+ * shown on a terminal or in a one-line field cannot move the cursor, set a title, start an OSC 8
+ * link or add a line. For human views and one-line paths; not reversible (backslashes are kept).
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

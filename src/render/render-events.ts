@@ -1,6 +1,6 @@
 import type { WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
-import { escapeHeaderPath, escapeReminderText } from './escape.js';
+import { escapeControl, escapeHeaderPath, escapeReminderText } from './escape.js';
 import { withoutFinalNewline } from './render-formats.js';
 
 /** Something a session reports in a tool result (docs/chains.md, "Change tracking"). */
@@ -34,7 +34,7 @@ export function renderEvent(event: InstructionEvent, context: EventContext): str
   let parts: string[];
   switch (event.kind) {
     case 'new': {
-      const dir = displayPath(event.dir, context.workDir, context.homeDir);
+      const dir = escapeControl(displayPath(event.dir, context.workDir, context.homeDir));
       parts = [
         `Additional instructions from: ${show(event.path)}`,
         escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)),

@@ -1,6 +1,12 @@
 import type { Format, WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
-import { escapeHeaderPath, escapeReminderText, escapeXmlAttribute, escapeXmlText } from './escape.js';
+import {
+  escapeControl,
+  escapeHeaderPath,
+  escapeReminderText,
+  escapeXmlAttribute,
+  escapeXmlText,
+} from './escape.js';
 import { renderOpencode } from './render-opencode.js';
 import { renderClaudeCode, renderCodex, renderGemini } from './render-tool-formats.js';
 
@@ -93,7 +99,7 @@ export function withoutFinalNewline(text: string): string {
 
 /**
  * `<Additional-Context-Files>` with raw `<Context File=PATH>` blocks (docs/formats.md, `magi`).
- * Text is not escaped.
+ * Text is not escaped; the path keeps to one line.
  */
 function renderMagi(
   files: readonly RenderFile[],
@@ -102,7 +108,8 @@ function renderMagi(
 ): string {
   if (files.length === 0 && notice === undefined) return context.wording.magiEmpty;
   const blocks = files.map(
-    (file) => `<Context File=${file.path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`,
+    (file) =>
+      `<Context File=${escapeControl(file.path)}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</Context>`,
   );
   return [
     '<Additional-Context-Files>',

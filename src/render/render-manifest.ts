@@ -1,3 +1,5 @@
+import { escapeControl } from './escape.js';
+
 /** Heading of the nested-file manifest (docs/disclosure.md, "The manifest"). */
 export const MANIFEST_HEADING = '# Nested Context Files';
 
@@ -28,6 +30,7 @@ export interface ManifestOptions {
  */
 export function renderManifest(entries: readonly ManifestEntry[], options: ManifestOptions): string {
   if (entries.length === 0) return '';
+  entries = entries.map((entry) => ({ path: escapeControl(entry.path), label: entry.label }));
   const head = [MANIFEST_HEADING, MANIFEST_INTRO];
   const tail =
     options.truncatedAt === undefined

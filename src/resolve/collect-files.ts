@@ -6,7 +6,15 @@ import type { Diagnostic } from '../errors.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
+import { MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import { readContextFile, type ContextFile } from './read-context-file.js';
+
+/**
+ * Total bytes read for one resolution (docs/security.md, "caps"). Files past it are not read:
+ * together with the `xml` escaping (at most 5 bytes per byte), it keeps a rendered block far below
+ * the longest string a JavaScript engine can build.
+ */
+export const MAX_TOTAL_READ_BYTES = 8 * 1024 * 1024;
 
 /** The sources besides the contextPaths layers. */
 export interface SourceOptions {
@@ -75,10 +83,23 @@ export function collectFiles(
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, workDir, plan, kept, diagnostics);
   const files: ContextFile[] = [];
+  let total = 0;
+  const over: Candidate[] = [];
   for (const candidate of kept) {
+    // Checked before reading, with the size the file had when it was found (a file over the
+    // per-file cap is left to readContextFile, which reads cap + 1 bytes and reports `too-large`);
+    // what a read returned is what counts afterwards.
+    const expected = Math.min(candidate.info.size, MAX_INLINE_BYTES);
+    if (over.length > 0 || total + expected > MAX_TOTAL_READ_BYTES) {
+      over.push(candidate);
+      continue;
+    }
     const file = readContextFile(fs, candidate, diagnostics);
-    if (file !== null) files.push(file);
+    if (file === null) continue;
+    files.push(file);
+    total += file.bytes;
   }
+  reportReadCap(over, total, diagnostics);
   return files;
 }
 
@@ -111,6 +132,26 @@ function reportReplaced(
       layer: layer.name,
     });
   }
+}
+
+/** One `warn` for the cap, then a `debug` per file left unread, so each file still has an outcome. */
+function reportReadCap(over: readonly Candidate[], total: number, diagnostics: Diagnostic[]): void {
+  const first = over[0];
+  if (first === undefined) return;
+  diagnostics.push({
+    level: 'warn',
+    code: 'read-cap',
+    message: `${over.length} file${over.length === 1 ? ' is' : 's are'} not read: the files before ${first.path} already hold ${total} bytes, and one resolution reads at most ${MAX_TOTAL_READ_BYTES} bytes`,
+  });
+  for (const candidate of over)
+    diagnostics.push({
+      level: 'debug',
+      code: 'read-cap-skipped',
+      message: `${candidate.path} is not read: the total read cap of ${MAX_TOTAL_READ_BYTES} bytes is reached`,
+      layer: candidate.layer,
+      entry: candidate.entry,
+      path: candidate.path,
+    });
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

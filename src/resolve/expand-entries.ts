@@ -66,8 +66,22 @@ export function expandEntry(
   expanded: string,
 ): Candidate[] {
   const { diagnostics, workDir } = context;
+  // A config may name any variable (`${env.TOKEN}`): a diagnostic about such an entry shows the
+  // entry as written, never the expanded path, so no environment value reaches stderr, `--json`,
+  // `explain` or a session's output (docs/security.md, "decisions").
+  const fromEnv = entry.includes('${env.');
   const report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) =>
-    diagnostics.push({ level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) });
+    diagnostics.push(
+      fromEnv
+        ? {
+            level,
+            code,
+            message: `${JSON.stringify(entry)} (expanded from the environment): ${code}`,
+            layer,
+            entry,
+          }
+        : { level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) },
+    );
 
   const located = resolveInside(context.fs, workDir, expanded, { label: JSON.stringify(entry) });
   if (!located.ok) {

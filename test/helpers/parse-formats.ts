@@ -36,7 +36,7 @@ export function parseReminder(text: string): { intro: string; blocks: ParsedBloc
   const close = '\n</system-reminder>';
   if (!text.startsWith(open) || !text.endsWith(close)) return null;
   const body = text.slice(open.length, -close.length);
-  if (/<\s*\/?\s*system-reminder/i.test(body)) return null;
+  if (/<\s*(?:\/\s*)?system-reminder/i.test(body)) return null;
   const parts = body.split(/\n\nInstructions from: /);
   const intro = parts.shift() as string;
   const blocks: ParsedBlock[] = [];
