@@ -10,7 +10,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
 // Dependencies stay external (they are loaded lazily, most of them never), except commander,
 // which every command needs.
-const external = Object.keys(manifest.dependencies).filter((name) => name !== 'commander');
+// Optional peer dependencies (the MCP SDK) are always external: the user's installed copy is used,
+// and a missing one is reported by the command that needs it.
+const external = [
+  ...Object.keys(manifest.dependencies).filter((name) => name !== 'commander'),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+];
 const outdir = path.join(repo, 'dist/bin');
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({

@@ -126,6 +126,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         exitCode = await run(options, resolver, request, io);
       });
   }
+  command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
+    .option('--cwd <dir>', 'the work dir (default: the current directory)')
+    .option('--config <file>', 'use this config file instead of searching for one')
+    .action(async (options: CommonOptions) => {
+      const { mcpCommand } = await import('./mcp-command.js');
+      exitCode = await mcpCommand({ cwd: options.cwd, config: options.config, version }, io);
+    });
   command('validate', 'check the config and flow files', 'config')
     .argument('[files...]', 'config or flow files to check (default: the config found from --cwd)')
     .action(async (files: string[], options: CommonOptions) => {
