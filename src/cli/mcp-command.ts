@@ -4,6 +4,7 @@ import { createResolver } from '../api/create-resolver.js';
 import { loadConfig } from '../config/load-config.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { createMcpConnection } from '../mcp/mcp-connection.js';
+import { NO_RULES } from '../mcp/rule-source.js';
 import { loadMcpSdk, serveMcp, type McpSdk } from '../mcp/serve-mcp.js';
 import type { CliIo } from './run.js';
 
@@ -56,7 +57,8 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     if (diagnostic.level === 'warn')
       io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
   const resolver = await createResolver({ workDir, config, env: io.env, fs });
-  const connection = createMcpConnection({ resolver, fs });
+  // The rules engine plugs in here: a RuleSource backed by it replaces NO_RULES (docs/mcp.md).
+  const connection = createMcpConnection({ resolver, fs, rules: NO_RULES });
   const transport = new sdk.StdioServerTransport(input, io.stdout as unknown as Writable);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);
