@@ -1,9 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BIN } from './helpers/cli.js';
+import { MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
+import { BIN, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
 // The real server: the built bin spawned by the SDK's own client over stdio.
@@ -156,5 +159,35 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     expect(JSON.stringify(fourth)).toContain('svc rules');
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(lines.map((line) => line['id'])).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('ctxfiles mcp: options and a missing SDK', () => {
+  test('takes only --cwd and --config; --preset is a usage error; a bad work dir exits 1', () => {
+    const root = tempTree(tree);
+    const help = spawnBin(['mcp', '--help'], { cwd: root });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--cwd <dir>');
+    expect(help.stdout).toContain('--config <file>');
+    expect(help.stdout).not.toContain('--agent');
+    expect(spawnBin(['mcp', '--preset', 'codex'], { cwd: root }).code).toBe(2);
+    const missing = spawnBin(['mcp', '--cwd', 'nope'], { cwd: root });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('ctxfiles: error: the work dir');
+  });
+
+  test('without the SDK installed it says how to install it and exits 1', () => {
+    // The bundled CLI copied where no node_modules can be found.
+    const root = tempTree({ 'package.json': '{"version":"0.0.0","type":"module"}' });
+    fs.cpSync(path.dirname(BIN), path.join(root, 'dist/bin'), { recursive: true });
+    const result = spawnSync(process.execPath, [path.join(root, 'dist/bin/ctxfiles.js'), 'mcp'], {
+      cwd: root,
+      input: '',
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', HOME: root },
+      timeout: 20_000,
+    });
+    expect(result.stderr).toBe(MISSING_SDK_MESSAGE);
+    expect(result.status).toBe(1);
   });
 });

@@ -1,7 +1,5 @@
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { createResolver } from '../api/create-resolver.js';
-import { loadConfig } from '../config/load-config.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { createMcpConnection } from '../mcp/mcp-connection.js';
 import { NO_RULES } from '../mcp/rule-source.js';
@@ -45,6 +43,11 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     );
     return 2;
   }
+  // Imported as run.ts imports them, so the bundle keeps one chunk per module for every command.
+  const [{ loadConfig }, { createResolver }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../api/create-resolver.js'),
+  ]);
   const workDir = path.resolve(io.cwd, options.cwd ?? '.');
   const fs = createNodeFileSystem();
   const config = await loadConfig({
