@@ -229,7 +229,7 @@ describe('other tools', () => {
 describe('resources', () => {
   test('every file in play has a ctxfiles:// URI; only listed URIs are read', async () => {
     const { connection } = await connect({ ...tree, 'sp ace/AGENTS.md': '#x' });
-    const listed = await connection.listResources();
+    const listed = await connection.resources.list();
     expect(listed.map((entry) => entry.uri)).toEqual([
       'ctxfiles://workdir/AGENTS.md',
       'ctxfiles://workdir/sp%20ace/AGENTS.md',
@@ -244,14 +244,14 @@ describe('resources', () => {
       mimeType: 'text/markdown',
       size: 19,
     });
-    expect(await connection.readResource('ctxfiles://workdir/svc/AGENTS.md')).toEqual({
+    expect(await connection.resources.read('ctxfiles://workdir/svc/AGENTS.md')).toEqual({
       ok: true,
       uri: 'ctxfiles://workdir/svc/AGENTS.md',
       mimeType: 'text/markdown',
       text: '# Service\nsvc rules',
     });
-    expect(await connection.readResource('ctxfiles://file/outside/AGENTS.md')).toBeNull();
-    expect(await connection.readResource('ctxfiles://workdir/../../outside/AGENTS.md')).toBeNull();
+    expect(await connection.resources.read('ctxfiles://file/outside/AGENTS.md')).toBeNull();
+    expect(await connection.resources.read('ctxfiles://workdir/../../outside/AGENTS.md')).toBeNull();
   });
 
   test.each([
@@ -265,24 +265,24 @@ describe('resources', () => {
 
   test('with trackChanges, a changed or removed file is reported once', async () => {
     const { connection, fs } = await connect(tree, { instructions: { trackChanges: true } });
-    expect(connection.trackChanges).toBe(true);
-    expect(await connection.checkForChanges()).toEqual([]);
-    expect(await connection.checkForChanges()).toEqual([]);
+    expect(connection.resources.trackChanges).toBe(true);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
     fs.set('/w/svc/AGENTS.md', '# Service\nsvc rules, longer now');
     fs.remove('/w/web/AGENTS.md');
-    expect(await connection.checkForChanges()).toEqual([
+    expect(await connection.resources.checkForChanges()).toEqual([
       'ctxfiles://workdir/svc/AGENTS.md',
       'ctxfiles://workdir/web/AGENTS.md',
     ]);
-    expect(await connection.checkForChanges()).toEqual([]);
-    expect((await connection.listResources()).map((entry) => entry.name)).not.toContain('web/AGENTS.md');
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+    expect((await connection.resources.list()).map((entry) => entry.name)).not.toContain('web/AGENTS.md');
   });
 
   test('without trackChanges nothing is polled', async () => {
     const { connection, fs } = await connect();
-    await connection.checkForChanges();
+    await connection.resources.checkForChanges();
     fs.set('/w/svc/AGENTS.md', 'changed');
-    expect(await connection.checkForChanges()).toEqual([]);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
   });
 });
 

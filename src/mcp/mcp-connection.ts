@@ -1,19 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { Resolver, ResolveResult, ResolvedFile, Session } from '../api/create-resolver.js';
+import type { Resolver, ResolveResult, Session } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
 import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { readInstruction } from '../fs/read-instruction.js';
 import { explain, formatExplain } from '../prompt/explain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { renderEvent } from '../render/render-events.js';
 import { renderInjection } from '../render/render-injection.js';
-import { MAX_INLINE_BYTES } from '../resolve/read-context-file.js';
 import type { DisclosureState, TrackedRecord } from '../session/disclosure.js';
-import { resourceUri } from './resource-uri.js';
+import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
 import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_DEFINITIONS } from './tool-definitions.js';
 import { containToolPath, type ToolPath } from './tool-path.js';
@@ -24,20 +22,6 @@ export interface ToolResult {
   /** Set when the call was refused (bad arguments, a path outside the work dir, an unknown rule). */
   readonly isError?: true;
 }
-
-/** One instruction file in play, as `resources/list` shows it. */
-export interface ResourceEntry {
-  readonly uri: string;
-  readonly name: string;
-  readonly description: string;
-  readonly mimeType: string;
-  readonly size: number;
-}
-
-/** The outcome of {@link McpConnection.readResource}. */
-export type ResourceRead =
-  | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly text: string }
-  | { readonly ok: false; readonly message: string };
 
 /** Options of {@link createMcpConnection}. */
 export interface McpConnectionOptions {
@@ -56,26 +40,8 @@ export interface McpConnectionOptions {
 export interface McpConnection {
   /** Runs a tool. Never rejects: every fault is an error result. */
   callTool(name: string, args: unknown): Promise<ToolResult>;
-  /** Every instruction file in play: the resolved files, then the nested files. */
-  listResources(): Promise<readonly ResourceEntry[]>;
-  /** Reads a listed resource; `null` when the URI is not in the list (nothing is read then). */
-  readResource(uri: string): Promise<ResourceRead | null>;
-  /**
-   * With change tracking on, compares each listed file's size and mtime with the last check and,
-   * when one changed, re-resolves. Returns the URIs that changed, appeared or disappeared (empty
-   * on the first call, which only records, and always when tracking is off).
-   */
-  checkForChanges(): Promise<readonly string[]>;
-  /** `instructions.trackChanges` of the config. */
-  readonly trackChanges: boolean;
-}
-
-interface Listed extends ResourceEntry {
-  /** The file to read. */
-  readonly file: string;
-  readonly maxBytes: number;
-  /** Nested files must still be reached without a symlink, as the disclosure engine requires. */
-  readonly nested: boolean;
+  /** The instruction files as MCP resources. */
+  readonly resources: InstructionResources;
 }
 
 /**
@@ -89,11 +55,9 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   const rules = options.rules ?? NO_RULES;
   const request = options.request ?? {};
   const homeDir = options.homeDir ?? os.homedir();
-  const trackChanges = resolver.config.instructions.trackChanges;
   const context = { workDir, homeDir, wording: resolver.config.wording };
   let session: Session | null = null;
   let baselineSent = false;
-  let signature: Map<string, string> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
 
   const frame = (file: { path: string; text: string }) =>
@@ -236,61 +200,6 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
 
   const shown = (file: string) => (isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
 
-  async function listed(): Promise<Listed[]> {
-    const result = await resolver.resolve(request);
-    const entries = new Map<string, Listed>();
-    const add = (entry: Listed) => {
-      if (!entries.has(entry.uri)) entries.set(entry.uri, entry);
-    };
-    for (const file of result.files) add(resolvedEntry(file));
-    for (const file of result.nested) add(nestedEntry(file));
-    return [...entries.values()];
-  }
-
-  const resolvedEntry = (file: ResolvedFile): Listed => ({
-    uri: resourceUri(file.path, workDir),
-    name: shown(file.path),
-    description: `${file.layer} layer (entry ${JSON.stringify(file.entry)}): part of every answer's project instructions`,
-    mimeType: mimeTypeOf(file.path),
-    size: file.bytes,
-    file: file.realPath,
-    maxBytes: MAX_INLINE_BYTES,
-    nested: false,
-  });
-
-  const nestedEntry = (file: NestedFile): Listed => {
-    let size = 0;
-    try {
-      size = fs.probe(file.path)?.size ?? 0;
-    } catch {
-      size = 0;
-    }
-    return {
-      uri: resourceUri(file.path, workDir),
-      name: file.relativePath,
-      description: `nested: governs ${shown(file.ownerDir)}/${file.label === '' ? '' : ` (${file.label})`}`,
-      mimeType: mimeTypeOf(file.path),
-      size,
-      file: file.path,
-      maxBytes: resolver.config.contextDiscovery.maxFileBytes,
-      nested: true,
-    };
-  };
-
-  function probeSignature(entries: readonly Listed[]): Map<string, string> {
-    const signatures = new Map<string, string>();
-    for (const entry of entries) {
-      let info;
-      try {
-        info = fs.probe(entry.file);
-      } catch {
-        info = null;
-      }
-      signatures.set(entry.uri, info === null ? 'absent' : `${info.size}:${info.mtimeMs}`);
-    }
-    return signatures;
-  }
-
   async function runTool(name: string, args: unknown): Promise<ToolResult> {
     try {
       if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
@@ -328,7 +237,6 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   }
 
   return {
-    trackChanges,
     callTool(name, args) {
       // One call at a time: what a call returns depends on what the calls before it returned.
       const answer = queue.then(() => runTool(name, args));
@@ -338,48 +246,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
       );
       return answer;
     },
-    async listResources() {
-      return (await listed()).map(({ uri, name, description, mimeType, size }) => ({
-        uri,
-        name,
-        description,
-        mimeType,
-        size,
-      }));
-    },
-    async readResource(uri) {
-      const entry = (await listed()).find((candidate) => candidate.uri === uri);
-      if (entry === undefined) return null;
-      try {
-        if (entry.nested && fs.realpath(entry.file) !== entry.file)
-          return { ok: false, message: `${entry.name} is now reached through a symlink and is not served` };
-      } catch {
-        return { ok: false, message: `${entry.name} no longer exists` };
-      }
-      const read = readInstruction(fs, entry.file, { maxBytes: entry.maxBytes });
-      if (!read.ok) return { ok: false, message: `${entry.name} cannot be served (${read.fault})` };
-      return { ok: true, uri, mimeType: entry.mimeType, text: read.text };
-    },
-    async checkForChanges() {
-      if (!trackChanges) return [];
-      const before = await listed();
-      const current = probeSignature(before);
-      if (signature === null) {
-        signature = current;
-        return [];
-      }
-      const previous = signature;
-      const same =
-        current.size === previous.size && [...current].every(([uri, value]) => previous.get(uri) === value);
-      if (same) return [];
-      resolver.refresh();
-      const next = probeSignature(await listed());
-      signature = next;
-      const changed = new Set<string>();
-      for (const [uri, value] of next) if (previous.get(uri) !== value) changed.add(uri);
-      for (const uri of previous.keys()) if (!next.has(uri)) changed.add(uri);
-      return [...changed];
-    },
+    resources: createInstructionResources({ resolver, fs, request }),
   };
 }
 
@@ -397,8 +264,4 @@ function failure(message: string): ToolResult {
 
 function describeNotes(notes: readonly Diagnostic[]): string {
   return `ctxfiles notes:\n${notes.map((note) => `- ${note.message} [${note.code}]`).join('\n')}`;
-}
-
-function mimeTypeOf(file: string): string {
-  return /\.(md|mdc|markdown)$/i.test(file) ? 'text/markdown' : 'text/plain';
 }

@@ -77,7 +77,7 @@ export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<Serv
   const server = new sdk.Server(
     { name: 'ctxfiles', version: options.version },
     {
-      capabilities: { tools: {}, resources: { listChanged: connection.trackChanges } },
+      capabilities: { tools: {}, resources: { listChanged: connection.resources.trackChanges } },
       instructions: SERVER_INSTRUCTIONS,
     },
   );
@@ -94,14 +94,14 @@ export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<Serv
   server.setRequestHandler(
     types.ListResourcesRequestSchema,
     tracked(async () => ({
-      resources: (await connection.listResources()).map((entry) => ({ ...entry })),
+      resources: (await connection.resources.list()).map((entry) => ({ ...entry })),
     })),
   );
   server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(
     types.ReadResourceRequestSchema,
     tracked(async (request) => {
-      const read = await connection.readResource(request.params.uri);
+      const read = await connection.resources.read(request.params.uri);
       // -32002 is the code the MCP specification gives "resource not found".
       if (read === null)
         throw new types.McpError(-32002, `Resource not found: ${request.params.uri.slice(0, 200)}`);
@@ -118,13 +118,13 @@ export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<Serv
   server.onerror = (error) => options.onError?.(error);
 
   let timer: ReturnType<typeof setInterval> | undefined;
-  if (connection.trackChanges) {
-    await connection.checkForChanges();
+  if (connection.resources.trackChanges) {
+    await connection.resources.checkForChanges();
     let busy = false;
     timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      connection
+      connection.resources
         .checkForChanges()
         .then((changed) => (changed.length > 0 ? server.sendResourceListChanged() : undefined))
         .catch((error: unknown) =>
