@@ -141,5 +141,10 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '\\.generated\\.ts$' },
+    // Packages with an `exports` map (the MCP SDK's subpaths) resolve as Node resolves them.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -25,6 +25,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerResolutionCommands(cli, io);
   registerPromptCommands(cli, io);
   registerConfigCommands(cli, io);
+  registerServerCommands(cli, io);
   if (argv.length === 0) {
     io.stderr.write(cli.program.helpInformation());
     return EXIT.usage;
@@ -44,6 +45,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 /** The root command, a factory for subcommands, and the exit code an action sets. */
 interface Cli {
   readonly program: Command;
+  readonly version: string;
   /** A subcommand; `flags` says which of the common options it takes. */
   command(name: string, description: string, flags?: 'resolution' | 'config' | 'none'): Command;
   exitCode: number;
@@ -85,7 +87,7 @@ function createProgram(io: CliIo): Cli {
     }
     return created.option('--json', 'print JSON for tools');
   };
-  return { program, command, exitCode: EXIT.ok };
+  return { program, version, command, exitCode: EXIT.ok };
 }
 
 /** `resolve`, `manifest` and `session`: a resolver for one request. */
@@ -151,6 +153,18 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
         cli.exitCode = await run(options, resolver, request, io);
       });
   }
+}
+
+/** `mcp`: a server for MCP clients, with its own options (the SDK loads only here). */
+function registerServerCommands(cli: Cli, io: CliIo): void {
+  cli
+    .command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
+    .option('--cwd <dir>', 'the work dir (default: the current directory)')
+    .option('--config <file>', 'use this config file instead of searching for one')
+    .action(async (options: CommonOptions) => {
+      const { mcpCommand } = await import('./mcp-command.js');
+      cli.exitCode = await mcpCommand({ cwd: options.cwd, config: options.config, version: cli.version }, io);
+    });
 }
 
 /** `validate` and `schema`: the config itself. */

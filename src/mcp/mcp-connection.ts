@@ -1,0 +1,267 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Resolver, ResolveResult, Session } from '../api/create-resolver.js';
+import type { ResolveRequest } from '../api/select-request.js';
+import type { NestedFile } from '../discover/nested-index.js';
+import type { Diagnostic } from '../errors.js';
+import { isInside } from '../fs/contain.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { explain, formatExplain } from '../prompt/explain.js';
+import { loadTokenCounter } from '../render/count-tokens.js';
+import { renderEvent } from '../render/render-events.js';
+import { renderInjection } from '../render/render-injection.js';
+import type { DisclosureState, TrackedRecord } from '../session/disclosure.js';
+import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
+import { NO_RULES, type RuleSource } from './rule-source.js';
+import { MAX_RULE_NAME_LENGTH, TOOL_DEFINITIONS } from './tool-definitions.js';
+import { containToolPath, type ToolPath } from './tool-path.js';
+
+/** A tool's answer, in the shape of an MCP `tools/call` result. */
+export interface ToolResult {
+  readonly content: ReadonlyArray<{ readonly type: 'text'; readonly text: string }>;
+  /** Set when the call was refused (bad arguments, a path outside the work dir, an unknown rule). */
+  readonly isError?: true;
+}
+
+/** Options of {@link createMcpConnection}. */
+export interface McpConnectionOptions {
+  readonly resolver: Resolver;
+  /** The filesystem the resolver reads (resources and tool paths go through it too). */
+  readonly fs: FileSystem;
+  /** Where `list_rules` and `get_rule` look. Default: {@link NO_RULES}. */
+  readonly rules?: RuleSource;
+  /** The agent or flow step to resolve for. Default: none. */
+  readonly request?: ResolveRequest;
+  /** For `~` in displayed paths. Default: `os.homedir()`. */
+  readonly homeDir?: string;
+}
+
+/** The state and handlers of one MCP connection. Independent of the MCP SDK. */
+export interface McpConnection {
+  /** Runs a tool. Never rejects: every fault is an error result. */
+  callTool(name: string, args: unknown): Promise<ToolResult>;
+  /** The instruction files as MCP resources. */
+  readonly resources: InstructionResources;
+}
+
+/**
+ * Creates the per-connection state of `ctxfiles mcp`: one disclosure session (opened by the first
+ * `instructions_for_path`), so each file is returned at most once per connection and
+ * `contextDiscovery.maxSessionBytes` bounds everything returned.
+ */
+export function createMcpConnection(options: Readonly<McpConnectionOptions>): McpConnection {
+  const { resolver, fs } = options;
+  const { workDir } = resolver;
+  const rules = options.rules ?? NO_RULES;
+  const request = options.request ?? {};
+  const homeDir = options.homeDir ?? os.homedir();
+  const context = { workDir, homeDir, wording: resolver.config.wording };
+  let session: Session | null = null;
+  let baselineSent = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const frame = (file: { path: string; text: string }) =>
+    (request.format ?? resolver.config.format) === 'opencode'
+      ? renderInjection([file])
+      : renderEvent({ kind: 'new', path: file.path, dir: path.dirname(file.path), text: file.text }, context);
+
+  /** The session's starting point: the resolved files count as shown, against the byte cap. */
+  function initialState(result: ResolveResult, frames: readonly string[]): DisclosureState {
+    const bytes = frames.reduce((sum, text, i) => sum + Buffer.byteLength(text, 'utf8') + (i > 0 ? 1 : 0), 0);
+    const tracked = result.files.map((file): TrackedRecord => ({
+      path: file.path,
+      sha256: file.sha256,
+      size: file.bytes,
+      mtimeMs: file.mtimeMs,
+      scope: file.source === 'chain' ? path.dirname(file.path) : null,
+      removed: false,
+    }));
+    return { version: 1, injected: [], skipped: [], bytes, exhausted: false, tracked };
+  }
+
+  async function instructionsForPath(args: Record<string, unknown>): Promise<ToolResult> {
+    const target = pathArgument(args, true);
+    if (!target.ok) return failure(target.message);
+    const result = await resolver.resolve(request);
+    const frames: string[] = [];
+    if (session === null) {
+      frames.push(...result.files.map(frame));
+      session = await resolver.openSession({ ...request, state: initialState(result, frames) });
+      baselineSent = true;
+    }
+    const before = session.diagnostics.length;
+    const injected = await session.afterTool(
+      target.isDirectory
+        ? { tool: 'ls', input: { path: target.path }, ok: true }
+        : { tool: 'read', input: { file_path: target.path }, ok: true },
+    );
+    if (injected !== '') frames.push(injected);
+    const notes = session.diagnostics.slice(before).filter((d) => d.level !== 'debug');
+    const content = [
+      { type: 'text' as const, text: frames.length > 0 ? frames.join('\n') : nothingNew(target, result) },
+    ];
+    if (notes.length > 0) content.push({ type: 'text', text: describeNotes(notes) });
+    return { content };
+  }
+
+  function nothingNew(target: ToolPath, result: ResolveResult): string {
+    const state = session?.state();
+    const applying = [
+      ...result.files.map((file) => file.path),
+      ...governing(result.nested, target).map((file) => file.path),
+    ];
+    const cap = state?.exhausted
+      ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
+      : '';
+    if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
+    return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(file)).join(', ')}) were already returned on this connection or cannot be sent (the explain tool says which).${cap}`;
+  }
+
+  async function explainTool(args: Record<string, unknown>): Promise<ToolResult> {
+    const target = args['path'] === undefined ? null : pathArgument(args, true);
+    if (target !== null && !target.ok) return failure(target.message);
+    const result = await resolver.resolve(request);
+    const count = await loadTokenCounter();
+    const bytes = Buffer.byteLength(result.text, 'utf8');
+    const prompt = {
+      text: result.text,
+      sections:
+        result.text === ''
+          ? []
+          : [{ name: 'project' as const, text: result.text, bytes, tokens: count(result.text) }],
+    };
+    const lines = [formatExplain(await explain(prompt, result), workDir).trimEnd()];
+    if (target !== null) {
+      const state = session?.state();
+      const injected = new Set(state?.injected.map((record) => record.path));
+      const skipped = new Set(state?.skipped);
+      lines.push('', `For ${target.relative} on this connection:`);
+      const rows: Array<[string, string]> = result.files.map((file) => [
+        baselineSent ? 'returned' : 'not returned yet',
+        `${shown(file.path)} (${file.layer} layer: applies everywhere)`,
+      ]);
+      for (const file of governing(result.nested, target)) {
+        const status = injected.has(file.relativePath)
+          ? 'returned'
+          : skipped.has(file.relativePath)
+            ? 'cannot be sent'
+            : 'not returned yet';
+        rows.push([status, `${file.relativePath} (nested: governs ${shown(file.ownerDir)}/)`]);
+      }
+      if (rows.length === 0) lines.push('  (no instruction file applies)');
+      for (const [status, what] of rows) lines.push(`  ${status.padEnd(17)}${what}`);
+    }
+    const catalog = await rules.catalog();
+    lines.push(
+      '',
+      'Rules:',
+      catalog.length === 0 ? `  ${rules.emptyNote}` : `  ${catalog.length} (see list_rules)`,
+    );
+    return { content: [{ type: 'text', text: `${lines.join('\n')}\n` }] };
+  }
+
+  async function listRules(): Promise<ToolResult> {
+    const catalog = await rules.catalog();
+    if (catalog.length === 0) return { content: [{ type: 'text', text: rules.emptyNote }] };
+    const lines = catalog.map((rule) => {
+      const globs = rule.globs.length === 0 ? '' : ` [globs: ${rule.globs.join(', ')}]`;
+      return `- ${rule.name} (${rule.kind})${globs}${rule.description === '' ? '' : `: ${rule.description}`}`;
+    });
+    return { content: [{ type: 'text', text: `${catalog.length} rules:\n${lines.join('\n')}` }] };
+  }
+
+  async function getRule(args: Record<string, unknown>): Promise<ToolResult> {
+    const name = args['name'];
+    if (typeof name !== 'string' || name.trim() === '')
+      return failure('"name" is required: a rule name as list_rules prints it');
+    if (name.length > MAX_RULE_NAME_LENGTH)
+      return failure(`"name" is longer than ${MAX_RULE_NAME_LENGTH} characters`);
+    const found = await rules.byName(name);
+    if (found.length === 0) {
+      const catalog = await rules.catalog();
+      return failure(
+        `No rule named ${JSON.stringify(name)}. ${catalog.length === 0 ? rules.emptyNote : 'list_rules shows the names.'}`,
+      );
+    }
+    return { content: [{ type: 'text', text: found.map(frame).join('\n') }] };
+  }
+
+  function pathArgument(args: Record<string, unknown>, required: boolean) {
+    const value = args['path'];
+    if (typeof value !== 'string')
+      return {
+        ok: false as const,
+        message: required
+          ? '"path" is required: a file or directory path (a string)'
+          : '"path" must be a string',
+      };
+    return containToolPath(fs, workDir, value);
+  }
+
+  const shown = (file: string) => (isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
+
+  async function runTool(name: string, args: unknown): Promise<ToolResult> {
+    try {
+      if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
+        return failure('the arguments must be a JSON object');
+      const record = (args ?? {}) as Record<string, unknown>;
+      const definition = TOOL_DEFINITIONS.find((tool) => tool.name === name);
+      if (definition === undefined)
+        return failure(
+          `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. The tools are: ${TOOL_DEFINITIONS.map((tool) => tool.name).join(', ')}.`,
+        );
+      const unknown = Object.keys(record).filter(
+        (key) => !Object.hasOwn(definition.inputSchema.properties, key),
+      );
+      if (unknown.length > 0)
+        return failure(
+          `${name} takes ${Object.keys(definition.inputSchema.properties).join(', ') || 'no arguments'}; unknown: ${unknown
+            .slice(0, 5)
+            .map((key) => JSON.stringify(key.slice(0, 100)))
+            .join(', ')}`,
+        );
+      switch (definition.name) {
+        case 'instructions_for_path':
+          return await instructionsForPath(record);
+        case 'list_rules':
+          return await listRules();
+        case 'get_rule':
+          return await getRule(record);
+        case 'explain':
+          return await explainTool(record);
+      }
+    } catch (error) {
+      // A configuration fault (a flow file, an unknown agent) is the caller's to see, not a crash.
+      return failure(`ctxfiles could not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  return {
+    callTool(name, args) {
+      // One call at a time: what a call returns depends on what the calls before it returned.
+      const answer = queue.then(() => runTool(name, args));
+      queue = answer.then(
+        () => undefined,
+        () => undefined,
+      );
+      return answer;
+    },
+    resources: createInstructionResources({ resolver, fs, request }),
+  };
+}
+
+/** Nested files whose owner directory holds the path (outermost first), as a session would inject them. */
+function governing(nested: readonly NestedFile[], target: ToolPath): NestedFile[] {
+  const dir = target.isDirectory ? target.path : path.dirname(target.path);
+  return nested
+    .filter((file) => isInside(file.ownerDir, dir))
+    .sort((a, b) => a.ownerDir.length - b.ownerDir.length);
+}
+
+function failure(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function describeNotes(notes: readonly Diagnostic[]): string {
+  return `ctxfiles notes:\n${notes.map((note) => `- ${note.message} [${note.code}]`).join('\n')}`;
+}

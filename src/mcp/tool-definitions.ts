@@ -1,0 +1,88 @@
+import { MAX_TOOL_PATH_LENGTH } from './tool-path.js';
+
+/** Longest rule name `get_rule` accepts. */
+export const MAX_RULE_NAME_LENGTH = 1024;
+
+/** A tool as `tools/list` describes it: name, description and JSON Schema of its input. */
+export interface ToolDefinition {
+  readonly name: ToolName;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: {
+    readonly type: 'object';
+    readonly properties: Readonly<Record<string, unknown>>;
+    readonly required?: readonly string[];
+    readonly additionalProperties: false;
+  };
+  readonly annotations: { readonly readOnlyHint: true; readonly openWorldHint: false };
+}
+
+/** The tools of `ctxfiles mcp`. */
+export type ToolName = 'instructions_for_path' | 'list_rules' | 'get_rule' | 'explain';
+
+const pathProperty = (what: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_TOOL_PATH_LENGTH,
+  description: `${what} Relative to the project's working directory, or absolute inside it. The file does not need to exist yet.`,
+});
+
+/**
+ * The tool list. Descriptions are written for the model that calls them: when to call, what
+ * comes back, and that repeated calls only return what is new.
+ */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
+  {
+    name: 'instructions_for_path',
+    title: 'Instructions for a path',
+    description:
+      'Returns the project instructions (AGENTS.md, CLAUDE.md and similar files) that apply to a file or directory and have not been returned on this connection yet: the project-wide files on the first call, then the files of the sub-directories on the way to the path. Call it before you read, create or change files in a directory you have not worked in yet, and follow what it returns. Each file comes in its own <system-reminder> block naming its path. When nothing new applies, the answer says so; calling again for the same place returns nothing new.',
+    inputSchema: {
+      type: 'object',
+      properties: { path: pathProperty('The file or directory you are about to work on.') },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'list_rules',
+    title: 'List rules',
+    description:
+      'Lists the project rules ctxfiles knows (from rule folders such as .cursor/rules or .claude/rules): for each its name, kind (always, glob, requested or manual), description and globs. Rules of kind "requested" and "manual" are never sent on their own: fetch one with get_rule when its description fits your task.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'get_rule',
+    title: 'Get a rule',
+    description:
+      'Returns the full text of one project rule, by the name list_rules shows (or its path relative to the working directory). Use it for a requested or manual rule whose description matches what you are doing.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_RULE_NAME_LENGTH,
+          description: 'The rule name, exactly as list_rules prints it.',
+        },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'explain',
+    title: 'Explain instructions',
+    description:
+      'Explains, for a human, which instruction files ctxfiles found, which were used or skipped and why, with sizes; with a path, also which files govern that path and whether they were already returned on this connection. Use it when the user asks why an instruction is or is not followed. It changes nothing.',
+    inputSchema: {
+      type: 'object',
+      properties: { path: pathProperty('Optional: a file or directory to explain.') },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+] satisfies ToolDefinition[]);

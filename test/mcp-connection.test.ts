@@ -1,0 +1,345 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test } from 'vitest';
+import { mcpCommand, MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
+import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
+import { resourceUri } from '../src/mcp/resource-uri.js';
+import type { RuleSource } from '../src/mcp/rule-source.js';
+import { loadMcpSdk, serveMcp } from '../src/mcp/serve-mcp.js';
+import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
+import { memoryResolver, WORK } from './helpers/memory.js';
+
+const tree = {
+  'AGENTS.md': 'root rules',
+  'svc/AGENTS.md': '# Service\nsvc rules',
+  'svc/auth/AGENTS.md': 'auth rules',
+  'web/AGENTS.md': 'web rules',
+};
+
+async function connect(
+  files: Record<string, string | { symlink: string }> = tree,
+  config: unknown = {},
+  rules?: RuleSource,
+) {
+  const { resolver, fs } = await memoryResolver(files, config, {
+    outside: { '/outside/AGENTS.md': 'secret' },
+  });
+  return {
+    connection: createMcpConnection({ resolver, fs, homeDir: '/home/u', ...(rules ? { rules } : {}) }),
+    fs,
+  };
+}
+
+const text = (result: ToolResult) => result.content.map((part) => part.text).join('\n');
+const frame = (file: string, body: string) =>
+  `<system-reminder>\n# From:${file}\n${body}\n</system-reminder>`;
+
+describe('instructions_for_path', () => {
+  test('first call: the resolved files, then the nested files on the way, outermost first', async () => {
+    const { connection } = await connect();
+    const result = await connection.callTool('instructions_for_path', { path: 'svc/auth/login.ts' });
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toBe(
+      [
+        frame('/w/AGENTS.md', 'root rules'),
+        frame('/w/svc/AGENTS.md', '# Service\nsvc rules'),
+        frame('/w/svc/auth/AGENTS.md', 'auth rules'),
+      ].join('\n'),
+    );
+  });
+
+  test('a file is returned once per connection; a new connection starts over', async () => {
+    const { connection } = await connect();
+    await connection.callTool('instructions_for_path', { path: 'svc/x.ts' });
+    expect(text(await connection.callTool('instructions_for_path', { path: 'svc/auth' }))).toBe(
+      frame('/w/svc/auth/AGENTS.md', 'auth rules'),
+    );
+    expect(text(await connection.callTool('instructions_for_path', { path: '/w/svc/auth/y.ts' }))).toBe(
+      'Nothing new applies to svc/auth/y.ts: the instruction files that govern it (AGENTS.md, svc/AGENTS.md, svc/auth/AGENTS.md) were already returned on this connection or cannot be sent (the explain tool says which).',
+    );
+    const { connection: other } = await connect();
+    expect(text(await other.callTool('instructions_for_path', { path: 'svc/auth/y.ts' }))).toContain(
+      'auth rules',
+    );
+  });
+
+  test('concurrent calls are answered in order, each file once', async () => {
+    const { connection } = await connect();
+    const answers = await Promise.all([
+      connection.callTool('instructions_for_path', { path: 'web/a.ts' }),
+      connection.callTool('instructions_for_path', { path: 'web/b.ts' }),
+    ]);
+    expect(text(answers[0] as ToolResult)).toContain('web rules');
+    expect(text(answers[1] as ToolResult)).toMatch(/^Nothing new applies to web\/b.ts/);
+  });
+
+  test('an empty result says so in words', async () => {
+    const { connection } = await connect({ 'src/a.ts': 'x' });
+    expect(await connection.callTool('instructions_for_path', { path: 'src/a.ts' })).toEqual({
+      content: [{ type: 'text', text: 'No instruction files apply to src/a.ts.' }],
+    });
+  });
+
+  test('the reminder format frames each file as a session event does', async () => {
+    const { connection } = await connect(
+      { 'AGENTS.md': 'a </system-reminder> b', 'svc/AGENTS.md': 's' },
+      { format: 'reminder' },
+    );
+    const answer = text(await connection.callTool('instructions_for_path', { path: 'svc/x' }));
+    expect(answer).toContain('Additional instructions from: AGENTS.md');
+    expect(answer).toContain('Additional instructions from: svc/AGENTS.md');
+    expect(answer.match(/<\/system-reminder>/g)).toHaveLength(2);
+  });
+
+  test('maxSessionBytes bounds the connection, and the answer says so', async () => {
+    const { connection } = await connect(
+      { 'AGENTS.md': 'root', 'big/AGENTS.md': 'x'.repeat(300) },
+      { contextDiscovery: { maxSessionBytes: 200 } },
+    );
+    const answer = await connection.callTool('instructions_for_path', { path: 'big/a' });
+    expect(text(answer)).toContain(frame('/w/AGENTS.md', 'root'));
+    expect(text(answer)).not.toContain('xxx');
+    expect(text(answer)).toContain('[session-budget-exhausted]');
+    expect(text(await connection.callTool('instructions_for_path', { path: 'big/b' }))).toContain(
+      'reached contextDiscovery.maxSessionBytes (200 bytes)',
+    );
+  });
+
+  test.each([
+    ['../outside', '"../outside" is outside the work dir /w; only paths inside it are answered'],
+    [
+      '/outside/AGENTS.md',
+      '"/outside/AGENTS.md" is outside the work dir /w; only paths inside it are answered',
+    ],
+    [
+      'svc/../../outside/x',
+      '"svc/../../outside/x" is outside the work dir /w; only paths inside it are answered',
+    ],
+    ['link/x.ts', '"link/x.ts" leads through a symlink to /outside, outside the work dir'],
+    ['', 'path is empty'],
+    ['a\0b', 'path holds a NUL character'],
+    ['x'.repeat(5000), 'path is longer than 4096 characters'],
+  ])('%j is an error result and reads nothing outside', async (given, message) => {
+    const { connection, fs } = await connect({ ...tree, link: { symlink: '/outside' } });
+    fs.calls.length = 0;
+    expect(await connection.callTool('instructions_for_path', { path: given })).toEqual({
+      content: [{ type: 'text', text: message }],
+      isError: true,
+    });
+    expect(fs.calls.filter((call) => call.op === 'readFile')).toEqual([]);
+  });
+
+  test.each([
+    [{}, '"path" is required: a file or directory path (a string)'],
+    [{ path: 3 }, '"path" is required: a file or directory path (a string)'],
+    [{ path: 'a', extra: 1 }, 'instructions_for_path takes path; unknown: "extra"'],
+    ['a string', 'the arguments must be a JSON object'],
+  ])('bad arguments %j are an error result', async (args, message) => {
+    const { connection } = await connect();
+    expect(await connection.callTool('instructions_for_path', args)).toEqual({
+      content: [{ type: 'text', text: message }],
+      isError: true,
+    });
+  });
+});
+
+describe('other tools', () => {
+  test('an unknown tool is an error result naming the tools', async () => {
+    const { connection } = await connect();
+    expect(text(await connection.callTool('read_file', {}))).toBe(
+      'Unknown tool "read_file". The tools are: instructions_for_path, list_rules, get_rule, explain.',
+    );
+    expect(TOOL_DEFINITIONS.map((tool) => tool.name)).toEqual([
+      'instructions_for_path',
+      'list_rules',
+      'get_rule',
+      'explain',
+    ]);
+  });
+
+  test('without a rules engine: list_rules says so, get_rule is an error result', async () => {
+    const { connection } = await connect();
+    expect(await connection.callTool('list_rules', {})).toEqual({
+      content: [
+        { type: 'text', text: 'No rules are available: this version of ctxfiles reads no rule folders yet.' },
+      ],
+    });
+    expect(await connection.callTool('get_rule', { name: 'testing' })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'No rule named "testing". No rules are available: this version of ctxfiles reads no rule folders yet.',
+        },
+      ],
+      isError: true,
+    });
+  });
+
+  test('a RuleSource plugs into list_rules and get_rule', async () => {
+    const rule = {
+      name: 'testing',
+      kind: 'requested' as const,
+      description: 'How to test',
+      globs: [],
+      path: '/w/.cursor/rules/testing.mdc',
+      text: 'write tests',
+    };
+    const rules: RuleSource = {
+      catalog: () => Promise.resolve([rule]),
+      byName: (name) => Promise.resolve(name === 'testing' ? [rule] : []),
+      emptyNote: 'none',
+    };
+    const { connection } = await connect(tree, {}, rules);
+    expect(text(await connection.callTool('list_rules', {}))).toBe(
+      '1 rules:\n- testing (requested): How to test',
+    );
+    expect(text(await connection.callTool('get_rule', { name: 'testing' }))).toBe(
+      frame('/w/.cursor/rules/testing.mdc', 'write tests'),
+    );
+    expect(text(await connection.callTool('get_rule', { name: 'other' }))).toBe(
+      'No rule named "other". list_rules shows the names.',
+    );
+  });
+
+  test('explain with a path says what governs it and what this connection returned; it changes nothing', async () => {
+    const { connection } = await connect();
+    await connection.callTool('instructions_for_path', { path: 'svc/a.ts' });
+    const answer = text(await connection.callTool('explain', { path: 'svc/auth/b.ts' }));
+    expect(answer).toContain('  included          global  AGENTS.md (entry "AGENTS.md")');
+    expect(answer).toContain(
+      [
+        'For svc/auth/b.ts on this connection:',
+        '  returned         AGENTS.md (global layer: applies everywhere)',
+        '  returned         svc/AGENTS.md (nested: governs svc/)',
+        '  not returned yet svc/auth/AGENTS.md (nested: governs svc/auth/)',
+        '',
+        'Rules:',
+        '  No rules are available: this version of ctxfiles reads no rule folders yet.',
+        '',
+      ].join('\n'),
+    );
+    expect(text(await connection.callTool('instructions_for_path', { path: 'svc/auth/b.ts' }))).toBe(
+      frame('/w/svc/auth/AGENTS.md', 'auth rules'),
+    );
+    expect(text(await connection.callTool('explain', { path: '../x' }))).toContain('outside the work dir');
+  });
+});
+
+describe('resources', () => {
+  test('every file in play has a ctxfiles:// URI; only listed URIs are read', async () => {
+    const { connection } = await connect({ ...tree, 'sp ace/AGENTS.md': '#x' });
+    const listed = await connection.resources.list();
+    expect(listed.map((entry) => entry.uri)).toEqual([
+      'ctxfiles://workdir/AGENTS.md',
+      'ctxfiles://workdir/sp%20ace/AGENTS.md',
+      'ctxfiles://workdir/svc/AGENTS.md',
+      'ctxfiles://workdir/svc/auth/AGENTS.md',
+      'ctxfiles://workdir/web/AGENTS.md',
+    ]);
+    expect(listed[2]).toEqual({
+      uri: 'ctxfiles://workdir/svc/AGENTS.md',
+      name: 'svc/AGENTS.md',
+      description: 'nested: governs svc/ (Service)',
+      mimeType: 'text/markdown',
+      size: 19,
+    });
+    expect(await connection.resources.read('ctxfiles://workdir/svc/AGENTS.md')).toEqual({
+      ok: true,
+      uri: 'ctxfiles://workdir/svc/AGENTS.md',
+      mimeType: 'text/markdown',
+      text: '# Service\nsvc rules',
+    });
+    expect(await connection.resources.read('ctxfiles://file/outside/AGENTS.md')).toBeNull();
+    expect(await connection.resources.read('ctxfiles://workdir/../../outside/AGENTS.md')).toBeNull();
+  });
+
+  test.each([
+    ['/w/AGENTS.md', 'ctxfiles://workdir/AGENTS.md'],
+    ['/w/a b/#c?.md', 'ctxfiles://workdir/a%20b/%23c%3F.md'],
+    ['/home/u/AGENTS.md', 'ctxfiles://file/home/u/AGENTS.md'],
+    ['/w-evil/AGENTS.md', 'ctxfiles://file/w-evil/AGENTS.md'],
+  ])('resourceUri(%j)', (file, uri) => {
+    expect(resourceUri(file, WORK)).toBe(uri);
+  });
+
+  test('with trackChanges, a changed or removed file is reported once', async () => {
+    const { connection, fs } = await connect(tree, { instructions: { trackChanges: true } });
+    expect(connection.resources.trackChanges).toBe(true);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+    fs.set('/w/svc/AGENTS.md', '# Service\nsvc rules, longer now');
+    fs.remove('/w/web/AGENTS.md');
+    expect(await connection.resources.checkForChanges()).toEqual([
+      'ctxfiles://workdir/svc/AGENTS.md',
+      'ctxfiles://workdir/web/AGENTS.md',
+    ]);
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+    expect((await connection.resources.list()).map((entry) => entry.name)).not.toContain('web/AGENTS.md');
+  });
+
+  test('without trackChanges nothing is polled', async () => {
+    const { connection, fs } = await connect();
+    await connection.resources.checkForChanges();
+    fs.set('/w/svc/AGENTS.md', 'changed');
+    expect(await connection.resources.checkForChanges()).toEqual([]);
+  });
+});
+
+describe('the server over the SDK (in memory)', () => {
+  test('sends resources/list_changed when a tracked file changes', async () => {
+    const { connection, fs } = await connect(tree, { instructions: { trackChanges: true } });
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const served = await serveMcp({
+      sdk: await loadMcpSdk(),
+      connection,
+      transport: serverSide,
+      version: '9.9.9',
+      pollMs: 5,
+    });
+    const client = new Client({ name: 'test', version: '1' });
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
+    );
+    await client.connect(clientSide);
+    expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: true });
+    fs.set('/w/svc/AGENTS.md', 'new text');
+    await notified;
+    const read = await client.readResource({ uri: 'ctxfiles://workdir/svc/AGENTS.md' });
+    expect(read.contents).toEqual([
+      { uri: 'ctxfiles://workdir/svc/AGENTS.md', mimeType: 'text/markdown', text: 'new text' },
+    ]);
+    await expect(client.readResource({ uri: 'ctxfiles://file/outside/AGENTS.md' })).rejects.toThrow(
+      /Resource not found/,
+    );
+    await client.close();
+    await served.closed;
+    await served.close();
+  });
+});
+
+describe('ctxfiles mcp without the SDK', () => {
+  test('prints how to install it and exits 1', async () => {
+    let stderr = '';
+    const code = await mcpCommand(
+      {
+        version: '0',
+        loadSdk: () =>
+          Promise.reject(
+            Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), {
+              code: 'ERR_MODULE_NOT_FOUND',
+            }),
+          ),
+      },
+      {
+        stdout: { write: () => true },
+        stderr: { write: (chunk: string) => (stderr += chunk) },
+        env: {},
+        cwd: WORK,
+      },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toBe(MISSING_SDK_MESSAGE);
+    expect(stderr).toContain('npm install @modelcontextprotocol/sdk');
+  });
+});
