@@ -100,6 +100,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         io,
       });
     });
+  command('hook', 'answer one Claude Code or Gemini CLI hook event read on stdin (docs/hooks.md)', 'config')
+    .argument('<agent>', 'claude-code or gemini-cli')
+    .option('--state-dir <dir>', 'keep session states here (default: $CTXFILES_STATE_DIR, then XDG)')
+    .action(async (agent: string, options: CommonOptions & { stateDir?: string }) => {
+      const { hookCommand } = await import('./hook-command.js');
+      exitCode = await hookCommand(agent, options, io);
+    });
   for (const [name, description] of [
     ['prompt', 'print the assembled system prompt for runners in other languages'],
     ['explain', "show each prompt section's size, every context file's outcome, and all diagnostics"],

@@ -1,0 +1,220 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Sessions whose state file was not written for this long are deleted (7 days). */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long a hook waits for another hook process of the same session. */
+export const LOCK_TIMEOUT_MS = 5_000;
+/** A lock file older than this belongs to a process that died; it is removed. */
+export const LOCK_STALE_MS = 15_000;
+/** State files larger than this are treated as corrupt. */
+const MAX_STATE_BYTES = 8 * 1024 * 1024;
+/** The sweep looks at no more entries than this per session start. */
+const MAX_SWEEP_ENTRIES = 2_000;
+
+/** A state-store fault that means "do not rely on the state": reported as one stderr line. */
+export class StateStoreError extends Error {
+  override readonly name = 'StateStoreError';
+}
+
+/**
+ * The directory holding session states: `CTXFILES_STATE_DIR` when set, else
+ * `$XDG_STATE_HOME/ctxfiles/sessions`, else `~/.local/state/ctxfiles/sessions`. Relative values of
+ * the variables are ignored, as the XDG base directory specification asks.
+ */
+export function stateDirectory(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+  const override = env['CTXFILES_STATE_DIR'];
+  if (override !== undefined && path.isAbsolute(override)) return path.resolve(override);
+  const xdg = env['XDG_STATE_HOME'];
+  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, '.local', 'state');
+  return path.join(base, 'ctxfiles', 'sessions');
+}
+
+/**
+ * The file name of one session's state: a hash of the agent, the session id and the work dir, so
+ * that no id can name a path and two projects of one session never share a state.
+ */
+export function sessionFileName(agent: string, sessionId: string, workDir: string): string {
+  const hash = createHash('sha256').update(`${agent}\0${sessionId}\0${workDir}`).digest('hex');
+  return `${agent}-${hash.slice(0, 40)}.json`;
+}
+
+/** Where one session's state lives, and how it is read, locked and written. */
+export interface StateFile {
+  readonly dir: string;
+  readonly file: string;
+}
+
+/** The state file of a session; nothing is touched on disk yet. */
+export function stateFile(dir: string, name: string): StateFile {
+  return { dir, file: path.join(dir, name) };
+}
+
+/**
+ * Creates the state directory (mode 0700) when missing and checks it is a real directory.
+ * @throws StateStoreError when it is a symlink, not a directory, or cannot be created.
+ */
+export function ensureStateDirectory(dir: string): void {
+  let info: fs.Stats | undefined;
+  try {
+    info = fs.lstatSync(dir);
+  } catch (error) {
+    if (code(error) !== 'ENOENT')
+      throw new StateStoreError(`the state dir ${dir} cannot be used (${code(error)})`);
+  }
+  if (info === undefined) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      info = fs.lstatSync(dir);
+    } catch (error) {
+      throw new StateStoreError(`the state dir ${dir} cannot be created (${code(error)})`);
+    }
+  }
+  if (info.isSymbolicLink()) throw new StateStoreError(`the state dir ${dir} is a symlink; it is not used`);
+  if (!info.isDirectory()) throw new StateStoreError(`the state dir ${dir} is not a directory`);
+}
+
+/** What reading a state file found. */
+export type ReadOutcome =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'ok'; readonly value: unknown }
+  | { readonly kind: 'corrupt'; readonly reason: string };
+
+/**
+ * Reads a state file without following a symlink.
+ * @throws StateStoreError when the file is a symlink or cannot be read (other than absent).
+ */
+export function readStateFile(state: StateFile): ReadOutcome {
+  let fd: number;
+  try {
+    fd = fs.openSync(state.file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const found = code(error);
+    if (found === 'ENOENT' || found === 'ENOTDIR') return { kind: 'absent' };
+    if (found === 'ELOOP' || found === 'EMLINK')
+      throw new StateStoreError(`the state file ${state.file} is a symlink; it is not used`);
+    throw new StateStoreError(`the state file ${state.file} cannot be read (${found})`);
+  }
+  let text: string;
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile()) throw new StateStoreError(`the state file ${state.file} is not a regular file`);
+    if (info.size > MAX_STATE_BYTES) return { kind: 'corrupt', reason: 'it is too large' };
+    text = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    return { kind: 'ok', value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { kind: 'corrupt', reason: `it is not JSON (${(error as Error).message})` };
+  }
+}
+
+/**
+ * Replaces the state file atomically: a new temp file in the same directory, then a rename, so a
+ * reader sees the old state or the new one, never a part. A symlink at the file's name is refused.
+ * @throws StateStoreError when the file cannot be written.
+ */
+export function writeStateFile(state: StateFile, value: unknown): void {
+  const temp = `${state.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const existing = lstatOrNull(state.file);
+    if (existing?.isSymbolicLink() === true)
+      throw new StateStoreError(`the state file ${state.file} is a symlink; it is not replaced`);
+    fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temp, state.file);
+  } catch (error) {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // The temp file was never created.
+    }
+    if (error instanceof StateStoreError) throw error;
+    throw new StateStoreError(`the state file ${state.file} cannot be written (${code(error)})`);
+  }
+}
+
+/**
+ * Runs `task` while holding the session's lock file (created exclusively beside the state file).
+ * Waits up to {@link LOCK_TIMEOUT_MS}; a lock older than {@link LOCK_STALE_MS} is taken over.
+ * @throws StateStoreError when the lock cannot be taken.
+ */
+export async function withStateLock<T>(state: StateFile, task: () => Promise<T> | T): Promise<T> {
+  const lock = `${state.file}.lock`;
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  let fd: number | undefined;
+  for (let attempt = 0; fd === undefined; attempt += 1) {
+    try {
+      fd = fs.openSync(lock, 'wx', 0o600);
+    } catch (error) {
+      if (code(error) !== 'EEXIST')
+        throw new StateStoreError(`the session lock ${lock} cannot be created (${code(error)})`);
+      const info = lstatOrNull(lock);
+      if (info !== null && Date.now() - info.mtimeMs > LOCK_STALE_MS) {
+        removeQuietly(lock);
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new StateStoreError(`another hook of this session held ${lock} for too long`);
+      await sleep(Math.min(5 + attempt * 2, 25));
+    }
+  }
+  try {
+    fs.closeSync(fd);
+    return await task();
+  } finally {
+    removeQuietly(lock);
+  }
+}
+
+/**
+ * Deletes session states, temp files and locks older than {@link SESSION_MAX_AGE_MS} (temp files
+ * and locks: older than {@link LOCK_STALE_MS}). Cheap: one listing, one lstat per entry, bounded.
+ */
+export function sweepStateDirectory(dir: string, now: number): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.slice(0, MAX_SWEEP_ENTRIES)) {
+    const maxAge = name.endsWith('.json')
+      ? SESSION_MAX_AGE_MS
+      : name.endsWith('.tmp') || name.endsWith('.lock')
+        ? LOCK_STALE_MS * 4
+        : null;
+    if (maxAge === null) continue;
+    const info = lstatOrNull(path.join(dir, name));
+    if (info !== null && !info.isDirectory() && now - info.mtimeMs > maxAge)
+      removeQuietly(path.join(dir, name));
+  }
+}
+
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // Already gone, or another process removed it.
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function code(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : 'EUNKNOWN';
+}
