@@ -32,6 +32,12 @@ const FORMATS = ['opencode', 'xml', 'reminder', 'magi'];
  * Heavy modules are imported only by the command that needs them.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'hook') {
+    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md).
+    const { hookCommand, readStream } = await import('./hook-command.js');
+    const { stdout, stderr, env, cwd } = io;
+    return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
+  }
   let exitCode: number = EXIT.ok;
   const version = readVersion();
   const program = new Command('ctxfiles')
@@ -99,13 +105,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state),
         io,
       });
-    });
-  command('hook', 'answer one Claude Code or Gemini CLI hook event read on stdin (docs/hooks.md)', 'config')
-    .argument('<agent>', 'claude-code or gemini-cli')
-    .option('--state-dir <dir>', 'keep session states here (default: $CTXFILES_STATE_DIR, then XDG)')
-    .action(async (agent: string, options: CommonOptions & { stateDir?: string }) => {
-      const { hookCommand } = await import('./hook-command.js');
-      exitCode = await hookCommand(agent, options, io);
     });
   for (const [name, description] of [
     ['prompt', 'print the assembled system prompt for runners in other languages'],

@@ -91,7 +91,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok);
     const dirs = touchedInside(toolEvents, workDir);
     if (dirs.length === 0) return quiet();
-    const stored = readStored(state, workDir, agent, warnings);
+    const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
       stored !== null &&
       sameStrings(stored.fingerprint, configFingerprint(workDir, configFile, homeDir)) &&
@@ -250,6 +250,15 @@ function readStored(state: StateFile, workDir: string, agent: string, warnings: 
     return null;
   }
   return value;
+}
+
+/** False when the state dir is absent (nothing stored yet) or not a real directory (refused later). */
+function usableDirectory(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The touched directories strictly inside the work dir (the work dir itself never activates). */

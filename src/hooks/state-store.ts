@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** Sessions whose state file was not written for this long are deleted (7 days). */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** How long a hook waits for another hook process of the same session. */
-export const LOCK_TIMEOUT_MS = 5_000;
+export const LOCK_TIMEOUT_MS = 8_000;
 /** A lock file older than this belongs to a process that died; it is removed. */
 export const LOCK_STALE_MS = 15_000;
 /** State files larger than this are treated as corrupt. */
@@ -32,12 +31,40 @@ export function stateDirectory(env: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * The file name of one session's state: a hash of the agent, the session id and the work dir, so
- * that no id can name a path and two projects of one session never share a state.
+ * The file name of one session's state: a 128-bit hash of the agent, the session id and the work
+ * dir, so that no id can name a path and two projects of one session never share a state. The
+ * agent name is one of ctxfiles' own constants.
  */
 export function sessionFileName(agent: string, sessionId: string, workDir: string): string {
-  const hash = createHash('sha256').update(`${agent}\0${sessionId}\0${workDir}`).digest('hex');
-  return `${agent}-${hash.slice(0, 40)}.json`;
+  return `${agent}-${hash128(`${agent}\0${sessionId}\0${workDir}`)}.json`;
+}
+
+/**
+ * A 128-bit non-cryptographic hash (the cyrb128 construction of github.com/bryc/code, `jshash`) as 32
+ * hex digits. Loading node:crypto would cost a hook more than everything else it does when nothing
+ * is due, and the name needs no secrecy: the state dir is the user's own (mode 0700).
+ */
+export function hash128(text: string): string {
+  let h1 = 0x6a09e667;
+  let h2 = 0xbb67ae85;
+  let h3 = 0x3c6ef372;
+  let h4 = 0xa54ff53a;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    h1 = h2 ^ Math.imul(h1 ^ unit, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ unit, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ unit, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ unit, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1, h2, h3, h4].map((lane) => (lane >>> 0).toString(16).padStart(8, '0')).join('');
 }
 
 /** Where one session's state lives, and how it is read, locked and written. */
@@ -118,7 +145,8 @@ export function readStateFile(state: StateFile): ReadOutcome {
  * @throws StateStoreError when the file cannot be written.
  */
 export function writeStateFile(state: StateFile, value: unknown): void {
-  const temp = `${state.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  // Unique enough with the pid; `wx` refuses to reuse a name that exists anyway.
+  const temp = `${state.file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
   try {
     const existing = lstatOrNull(state.file);
     if (existing?.isSymbolicLink() === true)
