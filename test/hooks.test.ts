@@ -126,6 +126,16 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     ).toContain('web rules');
   });
 
+  test('with trackChanges, an edited nested file is reported on the next call in its subtree', async () => {
+    const { root, hook } = setup({ 'ctxfiles.config.json': '{"instructions": {"trackChanges": true}}' });
+    const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });
+    expect((await hook('claude-code', read)).stdout).toContain('web rules');
+    expect((await hook('claude-code', read)).stdout).toBe('');
+    writeTree(root, { 'web/AGENTS.md': 'web rules, second edition' });
+    expect((await hook('claude-code', read)).stdout).toContain('second edition');
+    expect((await hook('claude-code', read)).stdout).toBe('');
+  });
+
   test('after /clear or a compaction the files may be injected again; after resume they are not', async () => {
     const { root, hook } = setup();
     const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { runHook } from '../hooks/run-hook.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 
 /** The agents `ctxfiles hook` answers. */
@@ -67,7 +68,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     );
     return 0;
   }
-  const [{ runHook }, input] = await Promise.all([import('../hooks/run-hook.js'), io.readStdin()]);
+  const input = await io.readStdin();
   const answer = await runHook({
     agent: agent as HookAgent,
     input,
