@@ -126,6 +126,15 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     ).toContain('web rules');
   });
 
+  test('the work dir is CLAUDE_PROJECT_DIR when set, not the shell cwd the event reports', async () => {
+    const { root, hook } = setup();
+    const start = { ...base(root), cwd: `${root}/svc`, hook_event_name: 'SessionStart', source: 'startup' };
+    expect((await hook('claude-code', start, { CLAUDE_PROJECT_DIR: root })).stdout).toContain(
+      'web/AGENTS.md',
+    );
+    expect((await hook('claude-code', start)).stdout).not.toContain('web/AGENTS.md');
+  });
+
   test('with trackChanges, an edited nested file is reported on the next call in its subtree', async () => {
     const { root, hook } = setup({ 'ctxfiles.config.json': '{"instructions": {"trackChanges": true}}' });
     const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });

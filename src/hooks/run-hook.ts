@@ -32,7 +32,7 @@ export interface RunHookOptions {
   readonly agent: HookAgent;
   /** What the agent wrote to the hook's stdin. */
   readonly input: string;
-  /** The work dir; default: the event's `cwd`, else `processCwd`. */
+  /** The work dir; default: `CLAUDE_PROJECT_DIR` (Claude Code), else the event's `cwd`, else `processCwd`. */
   readonly cwd?: string | undefined;
   /** An explicit config file (relative to the work dir). */
   readonly configFile?: string | undefined;
@@ -73,7 +73,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
 
   let workDir: string;
   try {
-    workDir = fs.realpathSync(path.resolve(options.processCwd, options.cwd ?? event.cwd ?? '.'));
+    workDir = fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, event.cwd)));
   } catch (error) {
     warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     return quiet(event.kind);
@@ -250,6 +250,18 @@ function readStored(state: StateFile, workDir: string, agent: string, warnings: 
     return null;
   }
   return value;
+}
+
+/**
+ * `--cwd`, else (Claude Code) `CLAUDE_PROJECT_DIR`, else the event's `cwd`. Claude Code reports the
+ * shell's current directory as `cwd`, which moves with `cd`; the project dir keeps one session
+ * state and one manifest per project.
+ */
+function chooseWorkDir(options: Readonly<RunHookOptions>, eventCwd: string | undefined): string {
+  if (options.cwd !== undefined) return options.cwd;
+  const projectDir = options.agent === 'claude-code' ? options.env['CLAUDE_PROJECT_DIR'] : undefined;
+  if (projectDir !== undefined && path.isAbsolute(projectDir)) return projectDir;
+  return eventCwd ?? '.';
 }
 
 /** False when the state dir is absent (nothing stored yet) or not a real directory (refused later). */
