@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { CONFIG_SEARCH_PLACES } from '../src/config/load-config.js';
 import { HOOK_CONFIG_PLACES } from '../src/hooks/hook-state.js';
 import {
+  hash128,
   sessionFileName,
   stateDirectory,
   sweepStateDirectory,
@@ -476,6 +477,15 @@ describe('the state directory', () => {
     fs.utimesSync(path.join(dir, 'x.json.1.ab.tmp'), ago(3_600_000), ago(3_600_000));
     sweepStateDirectory(dir, now);
     expect(fs.readdirSync(dir).sort()).toEqual(['new.json', 'old.txt']);
+  });
+
+  test('state file names are stable across versions (a changed hash would orphan every session)', () => {
+    expect(hash128('')).toMatch(/^[0-9a-f]{32}$/);
+    expect(sessionFileName('claude-code', 's1', '/w')).toBe(
+      `claude-code-${hash128('claude-code\0s1\0/w')}.json`,
+    );
+    expect(hash128('claude-code\0s1\0/w')).toBe('dbc60bcd2dd03d7a02cd093236c27f74');
+    expect(new Set(['a', 'b', 'ab', 'ba', '../../x', '..'].map(hash128)).size).toBe(6);
   });
 
   test('os.homedir() is the fallback base', () => {
