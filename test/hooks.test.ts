@@ -404,6 +404,25 @@ describe('faults never break the agent', () => {
     expect((await hook('claude-code', read(root, 'web/x.ts'))).stdout).toBe('');
   });
 
+  test('a lock left by a process that died is taken over; a fresh one is waited for', async () => {
+    const { root, stateDir, hook } = setup();
+    const lock = path.join(stateDir, `${sessionFileName('claude-code', 's1', root)}.lock`);
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(lock, '2147483646 dead');
+    const old = new Date(Date.now() - 20_000);
+    fs.utimesSync(lock, old, old);
+    const result = await hook('claude-code', read(root, 'web/x.ts'));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('web rules');
+    expect(fs.existsSync(lock)).toBe(false);
+    // A fresh lock: this hook waits until its owner releases it.
+    fs.writeFileSync(lock, `${process.pid} alive`);
+    setTimeout(() => fs.unlinkSync(lock), 300);
+    const waited = await hook('claude-code', read(root, 'svc/x.ts'));
+    expect(waited).toMatchObject({ code: 0, stderr: '' });
+    expect(waited.stdout).toContain('svc rules');
+  });
+
   test('a state file that is a symlink is refused: nothing injected, its target untouched', async () => {
     const { root, stateDir, hook } = setup();
     const elsewhere = path.join(tempTree({ 'target.json': 'keep' }), 'target.json');

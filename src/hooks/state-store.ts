@@ -165,35 +165,75 @@ export function writeStateFile(state: StateFile, value: unknown): void {
 }
 
 /**
- * Runs `task` while holding the session's lock file (created exclusively beside the state file).
- * Waits up to {@link LOCK_TIMEOUT_MS}; a lock older than {@link LOCK_STALE_MS} is taken over.
+ * Runs `task` while holding the session's lock file (created exclusively beside the state file,
+ * holding the owner's pid and a nonce). Waits up to {@link LOCK_TIMEOUT_MS}. A lock is taken over
+ * when it is older than {@link LOCK_STALE_MS} and its process is gone, or older than four times
+ * that whatever its process; the lock is removed on release only if it is still ours.
  * @throws StateStoreError when the lock cannot be taken.
  */
 export async function withStateLock<T>(state: StateFile, task: () => Promise<T> | T): Promise<T> {
   const lock = `${state.file}.lock`;
+  const token = `${process.pid} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
-  let fd: number | undefined;
-  for (let attempt = 0; fd === undefined; attempt += 1) {
+  for (let attempt = 0; ; attempt += 1) {
+    let fd: number | undefined;
     try {
       fd = fs.openSync(lock, 'wx', 0o600);
+      fs.writeSync(fd, token);
     } catch (error) {
-      if (code(error) !== 'EEXIST')
-        throw new StateStoreError(`the session lock ${lock} cannot be created (${code(error)})`);
-      const info = lstatOrNull(lock);
-      if (info !== null && Date.now() - info.mtimeMs > LOCK_STALE_MS) {
-        removeQuietly(lock);
+      if (fd === undefined && code(error) === 'EEXIST') {
+        if (takeOverStale(lock)) continue;
+        if (Date.now() > deadline)
+          throw new StateStoreError(`another hook of this session held ${lock} for too long`);
+        await sleep(Math.min(5 + attempt * 2, 25));
         continue;
       }
-      if (Date.now() > deadline)
-        throw new StateStoreError(`another hook of this session held ${lock} for too long`);
-      await sleep(Math.min(5 + attempt * 2, 25));
+      if (fd !== undefined) release(lock, token);
+      throw new StateStoreError(`the session lock ${lock} cannot be created (${code(error)})`);
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+    try {
+      return await task();
+    } finally {
+      release(lock, token);
     }
   }
+}
+
+/** Removes a lock left by a process that died (or hung far too long); true when it did. */
+function takeOverStale(lock: string): boolean {
+  const info = lstatOrNull(lock);
+  if (info === null) return true; // Released meanwhile: try again at once.
+  const age = Date.now() - info.mtimeMs;
+  if (age <= LOCK_STALE_MS) return false;
+  const owner = readSmall(lock);
+  if (owner === null) return true;
+  const pid = Number(owner.split(' ')[0]);
+  if (age <= LOCK_STALE_MS * 4 && Number.isInteger(pid) && pid > 0 && isAlive(pid)) return false;
+  // Remove it only if it is still the lock that was judged stale.
+  if (readSmall(lock) === owner) removeQuietly(lock);
+  return true;
+}
+
+function release(lock: string, token: string): void {
+  if (readSmall(lock) === token) removeQuietly(lock);
+}
+
+function readSmall(file: string): string | null {
   try {
-    fs.closeSync(fd);
-    return await task();
-  } finally {
-    removeQuietly(lock);
+    return fs.readFileSync(file, 'utf8').slice(0, 200);
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === 'EPERM';
   }
 }
 
