@@ -45,6 +45,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run ctxfiles --help for usage)')
+    .addHelpText(
+      'after',
+      '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
