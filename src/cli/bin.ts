@@ -1,14 +1,35 @@
 #!/usr/bin/env node
-import { run } from './run.js';
+import { readFileSync } from 'node:fs';
 
-const code = await run(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  // process.stdin builds a stream on first access; only `session` reads it.
-  get stdin() {
-    return process.stdin;
-  },
-  env: process.env,
-  cwd: process.cwd(),
-});
-process.exitCode = code;
+const argv = process.argv.slice(2);
+if (argv[0] === 'hook') {
+  // An agent runs `ctxfiles hook` on every tool call: start it without loading the rest of the CLI
+  // (commander, the other commands) and read its one event from stdin in a single call.
+  const { hookCommand, readStream } = await import('./hook-command.js');
+  process.exitCode = await hookCommand(argv.slice(1), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    readStdin: () => {
+      try {
+        return readFileSync(0, 'utf8');
+      } catch {
+        // A non-blocking or closed stdin (EAGAIN, EOF on a TTY): read it as a stream.
+        return readStream(process.stdin);
+      }
+    },
+  });
+} else {
+  const { run } = await import('./run.js');
+  process.exitCode = await run(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // process.stdin builds a stream on first access; only `session` reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}

@@ -21,6 +21,12 @@ interface CommonOptions {
  * Heavy modules are imported only by the command that needs them.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'hook') {
+    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md).
+    const { hookCommand, readStream } = await import('./hook-command.js');
+    const { stdout, stderr, env, cwd } = io;
+    return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
+  }
   const cli = createProgram(io);
   registerResolutionCommands(cli, io);
   registerPromptCommands(cli, io);
@@ -58,6 +64,10 @@ function createProgram(io: CliIo): Cli {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run ctxfiles --help for usage)')
+    .addHelpText(
+      'after',
+      '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -1,0 +1,87 @@
+import type { HookAgent } from './tool-names.js';
+
+/** One hook event, reduced to what ctxfiles uses. */
+export type HookEvent =
+  | {
+      readonly kind: 'session-start';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+      /** `startup`, `resume`, `clear`, `compact`, … as the agent reports it. */
+      readonly source: string;
+    }
+  | {
+      readonly kind: 'after-tool';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+      readonly toolName: string;
+      readonly toolInput: Readonly<Record<string, unknown>>;
+      /** False when the agent reports that the tool failed. */
+      readonly ok: boolean;
+    }
+  | { readonly kind: 'other'; readonly eventName: string };
+
+/** The event names of each agent (docs/hooks.md cites where they are defined). */
+const EVENT_NAMES: Readonly<Record<HookAgent, { readonly start: string; readonly afterTool: string }>> = {
+  'claude-code': { start: 'SessionStart', afterTool: 'PostToolUse' },
+  'gemini-cli': { start: 'SessionStart', afterTool: 'AfterTool' },
+};
+
+/**
+ * Reads one hook event from the JSON an agent writes to the hook's stdin.
+ * @returns the event, or a one-line reason why the input is not a usable event.
+ */
+export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { readonly error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: `the hook input is not JSON (${(error as Error).message})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: 'the hook input is not a JSON object' };
+  const record = value as Record<string, unknown>;
+  const eventName = record['hook_event_name'];
+  if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
+  const names = EVENT_NAMES[agent];
+  if (eventName !== names.start && eventName !== names.afterTool) return { kind: 'other', eventName };
+  const sessionId = record['session_id'];
+  if (typeof sessionId !== 'string' || sessionId === '')
+    return { error: 'the hook input has no "session_id"' };
+  const cwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : undefined;
+  if (eventName === names.start) {
+    const source = typeof record['source'] === 'string' ? record['source'] : 'startup';
+    return { kind: 'session-start', sessionId, cwd, source };
+  }
+  const toolName = record['tool_name'];
+  if (typeof toolName !== 'string') return { error: 'the hook input has no "tool_name"' };
+  const input = record['tool_input'];
+  const toolInput =
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? (input as Record<string, unknown>)
+      : {};
+  // Gemini CLI reports a failed tool with an `error` in `tool_response`; Claude Code sends
+  // failures to a separate event (PostToolUseFailure), so PostToolUse always means success.
+  const response = record['tool_response'];
+  const failed =
+    typeof response === 'object' &&
+    response !== null &&
+    (response as Record<string, unknown>)['error'] !== undefined &&
+    (response as Record<string, unknown>)['error'] !== null;
+  return { kind: 'after-tool', sessionId, cwd, toolName, toolInput, ok: !failed };
+}
+
+/**
+ * What the hook prints: the agent's JSON with `additionalContext`, or the agent's "nothing to add".
+ * Claude Code takes empty stdout as nothing; Gemini CLI parses stderr when stdout is empty
+ * (google-gemini/gemini-cli `packages/core/src/hooks/hookRunner.ts`), so it always gets `{}`.
+ */
+export function formatHookOutput(
+  agent: HookAgent,
+  event: 'session-start' | 'after-tool',
+  text: string,
+): string {
+  if (text === '') return agent === 'gemini-cli' ? '{}\n' : '';
+  const names = EVENT_NAMES[agent];
+  const hookEventName = event === 'session-start' ? names.start : names.afterTool;
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } })}\n`;
+}

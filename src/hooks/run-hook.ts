@@ -1,0 +1,299 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Resolver, ResolveResult } from '../api/create-resolver.js';
+import type { Diagnostic } from '../errors.js';
+import { touchedDirectories, type ToolEvent } from '../session/triggers.js';
+import { formatHookOutput, parseHookEvent } from './hook-event.js';
+import {
+  asHookState,
+  configFingerprint,
+  nothingDue,
+  unindexedFiles,
+  type HookIndex,
+  type HookState,
+} from './hook-state.js';
+import {
+  ensureStateDirectory,
+  readStateFile,
+  sessionFileName,
+  stateDirectory,
+  stateFile,
+  StateStoreError,
+  sweepStateDirectory,
+  withStateLock,
+  writeStateFile,
+  type StateFile,
+} from './state-store.js';
+import { toToolEvents, type HookAgent } from './tool-names.js';
+
+/** Options of {@link runHook}. */
+export interface RunHookOptions {
+  readonly agent: HookAgent;
+  /** What the agent wrote to the hook's stdin. */
+  readonly input: string;
+  /** The work dir; default: `CLAUDE_PROJECT_DIR` (Claude Code), else the event's `cwd`, else `processCwd`. */
+  readonly cwd?: string | undefined;
+  /** An explicit config file (relative to the work dir). */
+  readonly configFile?: string | undefined;
+  /** The state directory; default: {@link stateDirectory} of `env`. */
+  readonly stateDir?: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly processCwd: string;
+  /** Default: `os.homedir()`. */
+  readonly homeDir?: string;
+}
+
+/** What the hook prints: `stdout` exactly, and each of `warnings` as one stderr line. */
+export interface HookAnswer {
+  readonly stdout: string;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Answers one hook event: the manifest at session start, the nested files due after a tool call,
+ * nothing otherwise. Never throws for a broken event, config, state or file: those become a
+ * warning and an answer that adds nothing. The pipeline:
+ * `parseHookEvent → touchedDirectories → nothingDue (state file only) → createResolver →
+ * openSession({ state }) → afterTool → writeStateFile`, the last three under the session's lock.
+ */
+export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAnswer> {
+  const { agent } = options;
+  const warnings: string[] = [];
+  const quiet = (kind: 'session-start' | 'after-tool' = 'after-tool') => ({
+    stdout: formatHookOutput(agent, kind, ''),
+    warnings,
+  });
+  const event = parseHookEvent(agent, options.input);
+  if ('error' in event) {
+    warnings.push(event.error);
+    return quiet();
+  }
+  if (event.kind === 'other') return quiet();
+
+  let workDir: string;
+  try {
+    workDir = fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, event.cwd)));
+  } catch (error) {
+    warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return quiet(event.kind);
+  }
+  const homeDir = options.homeDir ?? os.homedir();
+  const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
+  const dir = options.stateDir ?? stateDirectory(options.env, homeDir);
+  const state = stateFile(dir, sessionFileName(agent, event.sessionId, workDir));
+
+  try {
+    if (event.kind === 'session-start') {
+      const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
+      return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
+    }
+    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok);
+    const dirs = touchedInside(toolEvents, workDir);
+    if (dirs.length === 0) return quiet();
+    const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
+    if (
+      stored !== null &&
+      sameStrings(stored.fingerprint, configFingerprint(workDir, configFile, homeDir)) &&
+      nothingDue(stored, dirs)
+    )
+      return quiet();
+    const text = await afterTool(state, workDir, configFile, homeDir, options, toolEvents, dirs, warnings);
+    return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
+  } catch (error) {
+    warnings.push(describe(error));
+    return quiet(event.kind);
+  }
+}
+
+async function sessionStart(
+  state: StateFile,
+  workDir: string,
+  configFile: string | undefined,
+  homeDir: string,
+  options: Readonly<RunHookOptions>,
+  source: string,
+  warnings: string[],
+): Promise<string> {
+  const opened = await openResolver(workDir, configFile, homeDir, options);
+  const result = await opened.resolver.resolve();
+  warn(result.diagnostics, warnings);
+  try {
+    ensureStateDirectory(state.dir);
+    sweepStateDirectory(state.dir, Date.now());
+    await withStateLock(state, async () => {
+      // After /clear or a compaction the model no longer sees what was injected: start over.
+      const keep = source !== 'clear' && source !== 'compact';
+      const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
+      const session = await resume(opened.resolver, previous, warnings);
+      writeStateFile(state, snapshot(options.agent, workDir, opened, result, session.state(), previous, []));
+    });
+  } catch (error) {
+    // The manifest is still worth showing; injections will be skipped while the state is unusable.
+    warnings.push(describe(error));
+  }
+  return result.manifest;
+}
+
+async function afterTool(
+  state: StateFile,
+  workDir: string,
+  configFile: string | undefined,
+  homeDir: string,
+  options: Readonly<RunHookOptions>,
+  toolEvents: readonly ToolEvent[],
+  dirs: readonly string[],
+  warnings: string[],
+): Promise<string> {
+  const opened = await openResolver(workDir, configFile, homeDir, options);
+  const result = await opened.resolver.resolve();
+  ensureStateDirectory(state.dir);
+  return withStateLock(state, async () => {
+    const previous = readStored(state, workDir, options.agent, warnings);
+    const session = await resume(opened.resolver, previous, warnings);
+    const texts: string[] = [];
+    for (const toolEvent of toolEvents) {
+      const text = await session.afterTool(toolEvent);
+      if (text !== '') texts.push(text);
+    }
+    warn(session.diagnostics, warnings);
+    // Written before anything is printed: a text that is shown is always recorded.
+    writeStateFile(state, snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs));
+    return texts.join('\n');
+  });
+}
+
+interface Opened {
+  readonly resolver: Resolver;
+  readonly fingerprint: readonly string[];
+}
+
+async function openResolver(
+  workDir: string,
+  configFile: string | undefined,
+  homeDir: string,
+  options: Readonly<RunHookOptions>,
+): Promise<Opened> {
+  // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
+  const fingerprint = configFingerprint(workDir, configFile, homeDir);
+  const [{ loadConfig }, { createResolver }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../api/create-resolver.js'),
+  ]);
+  const config = await loadConfig({ cwd: workDir, configFile, displayCwd: workDir, lazyFlows: true });
+  const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
+  return { resolver, fingerprint };
+}
+
+async function resume(resolver: Resolver, previous: HookState | null, warnings: string[]) {
+  if (previous !== null) {
+    try {
+      return await resolver.openSession({ state: previous.disclosure });
+    } catch (error) {
+      warnings.push(`the session state is not usable (${describe(error)}); a fresh session starts`);
+    }
+  }
+  return resolver.openSession();
+}
+
+function snapshot(
+  agent: HookAgent,
+  workDir: string,
+  opened: Opened,
+  result: ResolveResult,
+  disclosure: unknown,
+  previous: HookState | null,
+  dirs: readonly string[],
+): HookState {
+  const { config } = opened.resolver;
+  const files = result.nested.map((file) => file.relativePath);
+  const basenames = new Set<string>(files.map((file) => file.slice(file.lastIndexOf('/') + 1)));
+  if (config.contextDiscovery.enabled) {
+    if (config.instructions.walk !== 'off')
+      for (const name of config.instructions.candidates) basenames.add(name);
+    for (const entry of config.contextPaths)
+      if (!entry.endsWith('/')) basenames.add(entry.slice(entry.lastIndexOf('/') + 1));
+  }
+  const watched = [...basenames].sort();
+  const known = new Set(files);
+  const sameIndex =
+    previous !== null &&
+    sameStrings(previous.fingerprint, opened.fingerprint) &&
+    sameStrings(previous.index.files, files);
+  const ignored = new Set(sameIndex ? previous.index.ignored.filter((file) => !known.has(file)) : []);
+  for (const file of unindexedFiles(workDir, dirs, watched, known)) ignored.add(file);
+  const index: HookIndex = {
+    basenames: watched,
+    files,
+    ignored: [...ignored].sort(),
+    candidates: [...config.instructions.candidates],
+  };
+  return {
+    version: 1,
+    agent,
+    workDir,
+    updated: new Date().toISOString(),
+    fingerprint: opened.fingerprint,
+    index,
+    disclosure,
+  };
+}
+
+/** The stored state of this session, or `null` (absent, or corrupt with a warning). */
+function readStored(state: StateFile, workDir: string, agent: string, warnings: string[]): HookState | null {
+  const read = readStateFile(state);
+  if (read.kind === 'absent') return null;
+  const value = read.kind === 'ok' ? asHookState(read.value) : null;
+  if (value === null || value.workDir !== workDir || value.agent !== agent) {
+    const reason = read.kind === 'corrupt' ? read.reason : 'it does not have the expected shape';
+    warnings.push(`the session state ${state.file} is ignored: ${reason}; a fresh session starts`);
+    return null;
+  }
+  return value;
+}
+
+/**
+ * `--cwd`, else (Claude Code) `CLAUDE_PROJECT_DIR`, else the event's `cwd`. Claude Code reports the
+ * shell's current directory as `cwd`, which moves with `cd`; the project dir keeps one session
+ * state and one manifest per project.
+ */
+function chooseWorkDir(options: Readonly<RunHookOptions>, eventCwd: string | undefined): string {
+  if (options.cwd !== undefined) return options.cwd;
+  const projectDir = options.agent === 'claude-code' ? options.env['CLAUDE_PROJECT_DIR'] : undefined;
+  if (projectDir !== undefined && path.isAbsolute(projectDir)) return projectDir;
+  return eventCwd ?? '.';
+}
+
+/** False when the state dir is absent (nothing stored yet) or not a real directory (refused later). */
+function usableDirectory(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The touched directories strictly inside the work dir (the work dir itself never activates). */
+function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {
+  const dirs = new Set<string>();
+  for (const event of events)
+    for (const dir of touchedDirectories(event, workDir))
+      if (dir.startsWith(`${workDir}${path.sep}`) && !dir.split(path.sep).includes('..')) dirs.add(dir);
+  return [...dirs];
+}
+
+function warn(diagnostics: readonly Diagnostic[], warnings: string[]): void {
+  for (const diagnostic of diagnostics)
+    if (diagnostic.level === 'warn') warnings.push(`${diagnostic.message} [${diagnostic.code}]`);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof StateStoreError) return error.message;
+  if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError')
+    return (error as Error).message.split('\n').join(' ');
+  return error instanceof Error ? error.message : String(error);
+}
