@@ -109,7 +109,10 @@ module.exports = {
     only(
       'cli-is-the-outer-edge',
       '^src/cli/',
-      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/'],
+      [
+        ...LEAF,
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+      ],
       'src/cli may import everything; nothing imports the CLI.',
     ),
     only(

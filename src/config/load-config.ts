@@ -141,17 +141,19 @@ export async function loadConfig(
 
 /**
  * Validates a config value that was not read from a file (an embedder's object), applying
- * defaults. Same checks and messages as {@link loadConfig}; `file` names it in messages.
+ * defaults (and the preset its `preset` key names). Same checks and messages as {@link loadConfig}; `file` names it in messages.
  */
 export async function parseConfig(
   value: unknown,
   file = '<config>',
 ): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const fast = quickConfig(value);
+  // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
+  const layered = presetLayer(undefined, diagnostics)(value);
+  const fast = quickConfig(layered);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
-  return { config: validateConfig(value, plainSource(file, value), [], diagnostics), diagnostics };
+  return { config: validateConfig(layered, plainSource(file, value), [], diagnostics), diagnostics };
 }
 
 /**

@@ -17,7 +17,7 @@ export const claudeCode: Preset = frozen({
       // Per directory, all of them, in this order; `@rules` places `.claude/rules/*.md` without `paths:`.
       candidates: ['CLAUDE.md', '.claude/CLAUDE.md', '@rules', 'CLAUDE.local.md'],
       select: 'all',
-      userFile: ['~/.claude/CLAUDE.md'],
+      userFile: '~/.claude/CLAUDE.md',
       // Claude Code follows symlinked memory files and rule folders (CHANGELOG 2.1.198, 2.1.239).
       symlinks: 'follow',
     },

@@ -32,6 +32,8 @@ export const codex: Preset = frozen({
     // project_doc_max_bytes: 32 KiB of document bytes, spent root first; the crossing file is cut.
     // The user file and the frame are not counted.
     budget: { maxBytes: 32_768, strategy: 'root-first', counts: 'content', scope: 'project' },
+    // Codex cuts silently (a log line, nothing in the prompt): no notice in the frame.
+    wording: { budgetNotice: '' },
     format: 'codex',
     session: {
       tools: {

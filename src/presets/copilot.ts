@@ -19,7 +19,7 @@ export const copilot: Preset = frozen({
       projectRootMarkers: ['.git'],
       candidates: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'],
       select: 'all',
-      userFile: ['~/.copilot/copilot-instructions.md'],
+      userFile: '~/.copilot/copilot-instructions.md',
     },
     // `.github/copilot-instructions.md` (always) and `.github/instructions/**/*.instructions.md` (applyTo).
     rules: { sources: ['copilot'] },

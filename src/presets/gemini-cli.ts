@@ -19,7 +19,7 @@ export const geminiCli: Preset = frozen({
       // `context.fileName` (default GEMINI.md): every configured name that exists in a directory.
       candidates: ['GEMINI.md'],
       select: 'all',
-      userFile: ['~/.gemini/GEMINI.md'],
+      userFile: '~/.gemini/GEMINI.md',
       // Memory files are read through links (fs.stat follows them); no containment check.
       symlinks: 'follow',
     },
