@@ -42,6 +42,13 @@ async function view(
   return text.replaceAll(home, '<home>').replaceAll(root, '<root>');
 }
 
+/** ctxfiles' `reminder` frame (docs/formats.md), used where a tool's own framing is not public. */
+const reminder = (files: ReadonlyArray<readonly [string, string]>) =>
+  `<system-reminder>\n${[
+    DEFAULT_CONFIG.wording.reminderIntro,
+    ...files.map(([file, text]) => `Instructions from: ${file}\n\n${text.replace(/\n$/, '')}`),
+  ].join('\n\n')}\n</system-reminder>`;
+
 describe('the preset table', () => {
   test('names, order and one summary line each', () => {
     expect(PRESET_NAMES).toEqual(['opencode', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli']);
@@ -387,17 +394,23 @@ describe('preset cursor', () => {
       'apps/web/src/AGENTS.md': 'Web source notes.\n',
     });
 
+  // Cursor's framing is not public: ctxfiles' reminder frame, paths inside the work dir relative.
   test('from the root: AGENTS.md and the legacy .cursorrules', async () => {
-    const text = await view(repo(), '.', 'cursor');
-    expect(text).toContain('Instructions from: AGENTS.md\n\nRoot agent notes.\n');
-    expect(text).toContain('Instructions from: .cursorrules\n\nLegacy rules.\n');
-    expect(text).not.toContain('Only for tests.');
+    expect(await view(repo(), '.', 'cursor')).toBe(
+      reminder([
+        ['AGENTS.md', 'Root agent notes.\n'],
+        ['.cursorrules', 'Legacy rules.\n'],
+      ]),
+    );
   });
 
   test('three levels down: AGENTS.md from the root down', async () => {
-    const text = await view(repo(), 'apps/web/src', 'cursor');
-    expect(text.indexOf('Root agent notes.')).toBeGreaterThan(-1);
-    expect(text.indexOf('Web source notes.')).toBeGreaterThan(text.indexOf('Root agent notes.'));
+    expect(await view(repo(), 'apps/web/src', 'cursor')).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Web source notes.\n'],
+      ]),
+    );
   });
 
   test.skipIf(waitsFor('cursor', ['rules.sources', 'contextRoot']))(
@@ -422,15 +435,16 @@ describe('preset copilot', () => {
     });
 
   test('from the root: AGENTS.md', async () => {
-    expect(await view(repo(), '.', 'copilot')).toContain(
-      'Instructions from: AGENTS.md\n\nRoot agent notes.\n',
-    );
+    expect(await view(repo(), '.', 'copilot')).toBe(reminder([['AGENTS.md', 'Root agent notes.\n']]));
   });
 
   test('three levels down: AGENTS.md from the root down', async () => {
-    const text = await view(repo(), 'services/api/handlers', 'copilot');
-    expect(text.indexOf('Handler notes.')).toBeGreaterThan(text.indexOf('Root agent notes.'));
-    expect(text.indexOf('Root agent notes.')).toBeGreaterThan(-1);
+    expect(await view(repo(), 'services/api/handlers', 'copilot')).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Handler notes.\n'],
+      ]),
+    );
   });
 
   test.skipIf(waitsFor('copilot', ['rules.sources']))(
@@ -585,4 +599,66 @@ test.skip('PENDING-MERGE (blank chain files): codex leaves out a blank AGENTS.md
   expect(await view(root, 'pkg', 'codex')).toBe(
     '# AGENTS.md instructions for <root>/pkg\n\n<INSTRUCTIONS>\nRoot.\n\n</INSTRUCTIONS>',
   );
+});
+
+// What each preset adds to a tool result in a session, when the tool first reads a file in a
+// directory with its own instruction file (docs/presets.md, "Sessions"; frames in docs/formats.md).
+describe('session frames per preset', () => {
+  const scope =
+    'These apply to work under `pkg`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions.';
+  test.each([
+    // [preset, tool, input key, injected text]
+    [
+      'codex',
+      'read_file',
+      'file_path',
+      '# AGENTS.md instructions for <root>/pkg\n\n<INSTRUCTIONS>\nPkg agents.\n\n</INSTRUCTIONS>',
+    ],
+    [
+      'claude-code',
+      'Read',
+      'file_path',
+      '<system-reminder>\nContents of <root>/pkg/CLAUDE.md:\n\nPkg claude.\n\n</system-reminder>',
+    ],
+    [
+      'gemini-cli',
+      'read_file',
+      'file_path',
+      '--- Newly Discovered Project Context ---\n--- Context from: <root>/pkg/GEMINI.md ---\nPkg gemini.\n--- End of Context from: <root>/pkg/GEMINI.md ---\n--- End Project Context ---',
+    ],
+    [
+      'opencode',
+      'view',
+      'file_path',
+      '<system-reminder>\n# From:<root>/pkg/CLAUDE.md\nPkg claude.\n\n</system-reminder>',
+    ],
+    [
+      'cursor',
+      'read_file',
+      'target_file',
+      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
+    ],
+    [
+      'copilot',
+      'read_file',
+      'file_path',
+      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
+    ],
+  ])('%s: %s', async (preset, tool, key, inject) => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Root.\n',
+      'CLAUDE.md': 'Root.\n',
+      'GEMINI.md': 'Root.\n',
+      'pkg/AGENTS.md': 'Pkg agents.\n',
+      'pkg/CLAUDE.md': 'Pkg claude.\n',
+      'pkg/GEMINI.md': 'Pkg gemini.\n',
+    });
+    const { Readable } = await import('node:stream');
+    const event = { tool, input: { [key]: `${root}/pkg/a.ts` }, ok: true };
+    const stdin = Readable.from([`${JSON.stringify(event)}\n`]);
+    const result = await cli(['session', '--preset', preset], { cwd: root, stdin });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim())).toEqual({ inject: inject.replaceAll('<root>', root) });
+  });
 });
