@@ -41,6 +41,12 @@ module.exports = {
       'config/types.ts and config/globs.ts are shared by the core; they import no other module.',
     ),
     only(
+      'presets-are-data',
+      '^src/presets/',
+      LEAF,
+      'src/presets holds plain config objects and the merge over them; it imports nothing but errors.',
+    ),
+    only(
       'discover-below-resolve',
       '^src/discover/',
       [...LEAF, '^src/fs/', '^src/config/types\\.ts$'],
@@ -79,8 +85,8 @@ module.exports = {
     only(
       'config-loads-through-the-port',
       '^src/config/',
-      [...LEAF, '^src/fs/'],
-      'src/config may import errors and fs (config files are read through the FileSystem port); nothing above.',
+      [...LEAF, '^src/fs/', '^src/presets/'],
+      'src/config may import errors, fs (config files are read through the FileSystem port) and the preset tables; nothing above.',
     ),
     only(
       'prompt-is-core',
@@ -91,25 +97,28 @@ module.exports = {
     only(
       'api-wires-the-core',
       '^src/api/',
-      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt)/'],
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt)/'],
       'src/api wires the core; it never imports an edge (cli, mcp, hooks).',
     ),
     only(
       'edges-use-the-api',
       '^src/(mcp|hooks)/',
-      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
       'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
     ),
     only(
       'cli-is-the-outer-edge',
       '^src/cli/',
-      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/'],
+      [
+        ...LEAF,
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+      ],
       'src/cli may import everything; nothing imports the CLI.',
     ),
     only(
       'index-re-exports-the-api',
       '^src/index\\.ts$',
-      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
       'src/index.ts re-exports the documented API; it never imports an edge.',
     ),
     {

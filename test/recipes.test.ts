@@ -11,8 +11,8 @@ describe('recipes', () => {
   test('the index lists every recipe', () => {
     const index = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const name of recipes) expect(index).toContain(`(${name})`);
-    // ... and every link of the index names a recipe that exists.
-    const linked = [...index.matchAll(/\]\(([^)]+\.md)\)/g)].map((match) => match[1]);
+    // ... and every link of the index to a page beside it names a recipe that exists.
+    const linked = [...index.matchAll(/\]\(([^)/]+\.md)\)/g)].map((match) => match[1]);
     expect(linked.sort()).toEqual([...recipes].sort());
   });
 
@@ -22,9 +22,17 @@ describe('recipes', () => {
     expect(block).not.toBeNull();
     const value = JSON.parse((block as RegExpExecArray)[1] as string) as unknown;
     const { config, diagnostics } = await parseConfig(value);
-    expect(diagnostics).toEqual([]);
+    // PENDING-MERGE: presets drop the keys the schema lacks with a debug `preset-key-pending`;
+    // once the rules, imports and chain keys are merged, compare `diagnostics` with [] again.
+    expect(diagnostics.filter((diagnostic) => diagnostic.code !== 'preset-key-pending')).toEqual([]);
+    // The tool recipes read their own file names (CLAUDE.md, GEMINI.md) as well.
     const { resolver } = await memoryResolver(
-      { 'AGENTS.md': 'work dir rules', 'pkg/AGENTS.md': 'nested' },
+      {
+        'AGENTS.md': 'work dir rules',
+        'CLAUDE.md': 'work dir rules',
+        'GEMINI.md': 'work dir rules',
+        'pkg/AGENTS.md': 'nested',
+      },
       value,
       {
         workDir: '/repo/w',

@@ -10,6 +10,8 @@ import type { CliIo } from './run.js';
 export interface McpCommandOptions {
   readonly cwd?: string | undefined;
   readonly config?: string | undefined;
+  /** A preset the config is merged over (docs/presets.md). */
+  readonly preset?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** Loads the MCP SDK; a test replaces it. Default: {@link loadMcpSdk}. */
@@ -53,6 +55,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const config = await loadConfig({
     cwd: workDir,
     configFile: options.config,
+    preset: options.preset,
     displayCwd: io.cwd,
     lazyFlows: true,
   });

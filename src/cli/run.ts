@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
+import { PRESET_NAMES } from '../presets/index.js';
 import { EXIT, reportError, writeDiagnostics, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
@@ -13,6 +14,7 @@ interface CommonOptions {
   flow?: string;
   step?: string;
   format?: string;
+  preset?: string;
   json?: boolean;
 }
 
@@ -87,7 +89,8 @@ function createProgram(io: CliIo): Cli {
     if (flags === 'none') return created;
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
-      .option('--config <file>', 'use this config file instead of searching for one');
+      .option('--config <file>', 'use this config file instead of searching for one')
+      .addOption(presetOption());
     if (flags === 'resolution') {
       created
         .option('--agent <id>', 'resolve for this agent')
@@ -98,6 +101,11 @@ function createProgram(io: CliIo): Cli {
     return created.option('--json', 'print JSON for tools');
   };
   return { program, version, command, exitCode: EXIT.ok };
+}
+
+/** `--preset NAME`: the config is merged over a tool's preset (docs/presets.md). */
+function presetOption(): Option {
+  return new Option('--preset <name>', "merge the config over a tool's preset").choices(PRESET_NAMES);
 }
 
 /** `resolve`, `manifest` and `session`: a resolver for one request. */
@@ -171,9 +179,13 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
     .command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
+    .addOption(presetOption())
     .action(async (options: CommonOptions) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      cli.exitCode = await mcpCommand({ cwd: options.cwd, config: options.config, version: cli.version }, io);
+      cli.exitCode = await mcpCommand(
+        { cwd: options.cwd, config: options.config, preset: options.preset, version: cli.version },
+        io,
+      );
     });
 }
 
@@ -196,6 +208,14 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
         const { writeFileSync } = await import('node:fs');
         writeFileSync(path.resolve(io.cwd, options.out), text);
       }
+    });
+  cli
+    .command('presets', 'list the presets, or print one: presets show NAME', 'none')
+    .argument('[action]', '"show" to print a preset as JSON')
+    .argument('[name]', 'the preset to show')
+    .action(async (action: string | undefined, name: string | undefined) => {
+      const { presetsCommand } = await import('./presets-command.js');
+      cli.exitCode = presetsCommand(action, name, io);
     });
 }
 
@@ -238,6 +258,7 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
     files,
     cwd: resolveCwd(options, io),
     configFile: options.config,
+    preset: options.preset,
     displayCwd: io.cwd,
   });
   if (options.json) {
@@ -258,6 +279,7 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   const config = await loadConfig({
     cwd: workDir,
     configFile: options.config,
+    preset: options.preset,
     displayCwd: io.cwd,
     lazyFlows: true,
   });

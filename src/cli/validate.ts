@@ -12,6 +12,8 @@ export interface ValidateOptions {
   readonly files: readonly string[];
   readonly cwd: string;
   readonly configFile?: string | undefined;
+  /** A preset the config is merged over (docs/presets.md). */
+  readonly preset?: string | undefined;
   readonly displayCwd: string;
 }
 
@@ -58,6 +60,7 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
       const loaded = await loadConfig({
         cwd: options.cwd,
         configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
+        preset: options.preset,
         displayCwd: options.displayCwd,
         thorough: true,
       });

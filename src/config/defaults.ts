@@ -69,6 +69,7 @@ export const DEFAULT_CONFIG = Object.freeze({
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   '$schema',
+  'preset',
   'contextPaths',
   'agents',
   'contextDiscovery',

@@ -11,6 +11,9 @@ import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
+import { applyPreset } from '../presets/apply-preset.js';
+import { getPreset, PRESET_NAMES } from '../presets/index.js';
+import { dropPendingKeys } from '../presets/pending-keys.js';
 
 /**
  * Where a config is looked for, in each directory from the work dir upward, in this order
@@ -59,6 +62,12 @@ export interface LoadConfigOptions {
    * configs (`.js`, `.ts`, ...) are imported by cosmiconfig from the real disk.
    */
   readonly fs?: FileSystem;
+  /**
+   * A preset to merge the config over (docs/presets.md); it wins over a `preset` key in the config.
+   * Default: the config's own `preset` key, else none.
+   * @throws CtxfilesError `config-invalid` for a name that is not a preset.
+   */
+  readonly preset?: string | undefined;
 }
 
 /** A validated config, its flows, and what loading noticed. */
@@ -111,10 +120,13 @@ export async function loadConfig(
     filepath = searchConfig(fs, cwd, options.stopDir ?? os.homedir(), diagnostics, display);
   }
 
+  const layer = presetLayer(options.preset, diagnostics);
   const config =
     filepath === null
-      ? DEFAULT_LOADED
-      : await readConfig(fs, filepath, display(filepath), diagnostics, options.thorough === true);
+      ? options.preset === undefined
+        ? DEFAULT_LOADED
+        : await presetOnly(options.preset, layer, diagnostics)
+      : await readConfig(fs, filepath, display(filepath), diagnostics, options.thorough === true, layer);
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
   const loadFlows = () => {
@@ -129,17 +141,19 @@ export async function loadConfig(
 
 /**
  * Validates a config value that was not read from a file (an embedder's object), applying
- * defaults. Same checks and messages as {@link loadConfig}; `file` names it in messages.
+ * defaults (and the preset its `preset` key names). Same checks and messages as {@link loadConfig}; `file` names it in messages.
  */
 export async function parseConfig(
   value: unknown,
   file = '<config>',
 ): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const fast = quickConfig(value);
+  // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
+  const layered = presetLayer(undefined, diagnostics)(value);
+  const fast = quickConfig(layered);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
-  return { config: validateConfig(value, plainSource(file, value), [], diagnostics), diagnostics };
+  return { config: validateConfig(layered, plainSource(file, value), [], diagnostics), diagnostics };
 }
 
 /**
@@ -195,6 +209,7 @@ async function readConfig(
   shown: string,
   diagnostics: Diagnostic[],
   thoroughOnly: boolean,
+  layer: (value: unknown) => unknown,
 ): Promise<Config> {
   const extension = path.extname(file);
   // zod and the YAML parser load only on the thorough path.
@@ -213,13 +228,14 @@ async function readConfig(
         { cause: error },
       );
     }
-    return (await thorough())(value, plainSource(shown, value), [], diagnostics);
+    return (await thorough())(layer(value), plainSource(shown, value), [], diagnostics);
   }
   const text = readSourceFile(fs, file, shown, 'config-syntax');
   const isPackage = path.basename(file) === 'package.json';
   if (extension === '.json' && !thoroughOnly) {
     // JSON that parses and validates needs neither the YAML parser nor zod.
-    const fast = quickConfig(parseJson(text, isPackage));
+    const parsed = parseJson(text, isPackage);
+    const fast = parsed === undefined ? null : quickConfig(layer(parsed));
     if (fast !== null) return fast;
   }
   const { parseSourceText } = await import('./source-text.js');
@@ -227,14 +243,67 @@ async function readConfig(
   const quick = thoroughOnly
     ? null
     : quickConfig(
-        isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}),
+        layer(
+          isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}),
+        ),
       );
   if (quick !== null) return quick;
   if (isPackage) {
-    const value = (source.value as Record<string, unknown>)['ctxfiles'];
+    const value = layer((source.value as Record<string, unknown>)['ctxfiles']);
     return (await thorough())(value, source, ['ctxfiles'], diagnostics);
   }
-  return (await thorough())(source.value ?? {}, source, [], diagnostics);
+  return (await thorough())(layer(source.value ?? {}), source, [], diagnostics);
+}
+
+/**
+ * Merges a config value over its preset: the one `--preset` names, else the one its own `preset`
+ * key names (docs/presets.md). A name that is not a preset is left for the validator to report
+ * (from the config) or refused (from the option).
+ */
+function presetLayer(option: string | undefined, diagnostics: Diagnostic[]): (value: unknown) => unknown {
+  if (option !== undefined && getPreset(option) === undefined) {
+    throw new CtxfilesError('config-invalid', [
+      formatProblem(
+        { keyPath: 'preset' },
+        `"${option}" is not a preset. Expected one of ${PRESET_NAMES.join(', ')}`,
+      ),
+    ]);
+  }
+  let reported = false;
+  return (value) => {
+    const named = (value as { preset?: unknown } | null | undefined)?.preset;
+    const name = option ?? (typeof named === 'string' ? named : undefined);
+    const preset = name === undefined ? undefined : getPreset(name);
+    if (name === undefined || preset === undefined) return value;
+    const supported = dropPendingKeys(preset, acceptedBySchema);
+    if (supported.dropped.length > 0 && !reported) {
+      reported = true;
+      diagnostics.push({
+        level: 'debug',
+        code: 'preset-key-pending',
+        message: `preset ${name}: not applied yet: ${supported.dropped.join(', ')}`,
+      });
+    }
+    return applyPreset({ ...supported.preset, preset: name }, value);
+  };
+}
+
+/** A preset with no config file over it. */
+async function presetOnly(
+  name: string,
+  layer: (value: unknown) => unknown,
+  diagnostics: Diagnostic[],
+): Promise<Config> {
+  const value = layer({});
+  const quick = quickConfig(value);
+  if (quick !== null) return quick;
+  const { validateConfig } = await import('./validate-config.js');
+  return validateConfig(value, plainSource(`<preset ${name}>`, value), [], diagnostics);
+}
+
+/** True when a partial config holds only known keys with values the schema accepts. */
+function acceptedBySchema(value: Readonly<Record<string, unknown>>): boolean {
+  return Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
 }
 
 /** JSON.parse without throwing; a leading BOM is accepted. `undefined` on any failure. */

@@ -27,6 +27,7 @@ export function normalizeConfig(data: ConfigInput): Config {
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
+    ...(data.preset === undefined ? {} : { preset: data.preset }),
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults.js';
+import { PRESET_NAMES } from '../presets/index.js';
 import { FORMATS, TOOL_KINDS } from './types.js';
 
 /**
@@ -139,6 +140,10 @@ export const wordingSchema = z.strictObject(
 export const configSchema = z
   .looseObject({
     $schema: z.string().optional(),
+    preset: z
+      .enum(PRESET_NAMES as [string, ...string[]])
+      .optional()
+      .describe('A preset this config is merged over: the view of one coding tool (docs/presets.md).'),
     contextPaths: z
       .array(pathEntry)
       .optional()

@@ -99,6 +99,8 @@ export interface Config {
   readonly format: Format;
   readonly budget: BudgetConfig;
   readonly wording: WordingConfig;
+  /** The preset the config was merged over (docs/presets.md), when one was named. */
+  readonly preset?: string | undefined;
   /** Absent in configs built before `session` existed: the built-in tool table applies. */
   readonly session?: SessionConfig | undefined;
 }

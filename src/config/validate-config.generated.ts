@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
 const pattern8 = new RegExp("\\.[mM][dD]$", "u");
@@ -33,20 +33,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contextPaths !== undefined){
-let data1 = data.contextPaths;
+if(data.preset !== undefined){
+let data1 = data.preset;
 const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+if(typeof data1 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data1 === "opencode") || (data1 === "codex")) || (data1 === "claude-code")) || (data1 === "cursor")) || (data1 === "copilot")) || (data1 === "gemini-cli"))){
+validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/enum",keyword:"enum",params:{allowedValues: schema31.properties.preset.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contextPaths !== undefined){
+let data2 = data.contextPaths;
 const _errs6 = errors;
-if(typeof data1[i0] !== "string"){
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs8 = errors;
+if(typeof data2[i0] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextPaths/" + i0,schemaPath:"#/properties/contextPaths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid1 = _errs6 === errors;
+var valid1 = _errs8 === errors;
 if(!valid1){
 break;
 }
@@ -57,19 +74,19 @@ validate20.errors = [{instancePath:instancePath+"/contextPaths",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.agents !== undefined){
-let data3 = data.agents;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key0 in data3){
+let data4 = data.agents;
 const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key0 in data4){
+const _errs12 = errors;
 if(typeof key0 !== "string"){
 const err0 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key0};
 if(vErrors === null){
@@ -80,7 +97,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-var valid2 = _errs10 === errors;
+var valid2 = _errs12 === errors;
 if(!valid2){
 const err1 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
 if(vErrors === null){
@@ -96,39 +113,39 @@ break;
 }
 }
 if(valid2){
-for(const key1 in data3){
-let data4 = data3[key1];
-const _errs13 = errors;
-if(errors === _errs13){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.context !== undefined){
-let data5 = data4.context;
-const _errs16 = errors;
-if(errors === _errs16){
+for(const key1 in data4){
+let data5 = data4[key1];
+const _errs15 = errors;
+if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.context !== undefined){
+let data6 = data5.context;
 const _errs18 = errors;
-for(const key2 in data5){
+if(errors === _errs18){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const _errs20 = errors;
+for(const key2 in data6){
 if(!(((key2 === "paths") || (key2 === "mode")) || (key2 === "nested"))){
 validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context",schemaPath:"#/properties/agents/additionalProperties/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs18 === errors){
-if(data5.paths !== undefined){
-let data6 = data5.paths;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data6)){
-var valid6 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
+if(_errs20 === errors){
+if(data6.paths !== undefined){
+let data7 = data6.paths;
 const _errs21 = errors;
-if(typeof data6[i1] !== "string"){
+if(errors === _errs21){
+if(Array.isArray(data7)){
+var valid6 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+const _errs23 = errors;
+if(typeof data7[i1] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/paths/" + i1,schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid6 = _errs21 === errors;
+var valid6 = _errs23 === errors;
 if(!valid6){
 break;
 }
@@ -139,31 +156,31 @@ validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, 
 return false;
 }
 }
-var valid5 = _errs19 === errors;
+var valid5 = _errs21 === errors;
 }
 else {
 var valid5 = true;
 }
 if(valid5){
-if(data5.mode !== undefined){
-const _errs23 = errors;
-if(typeof data5.mode !== "string"){
+if(data6.mode !== undefined){
+const _errs25 = errors;
+if(typeof data6.mode !== "string"){
 validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/mode",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid5 = _errs23 === errors;
+var valid5 = _errs25 === errors;
 }
 else {
 var valid5 = true;
 }
 if(valid5){
-if(data5.nested !== undefined){
-const _errs25 = errors;
-if(typeof data5.nested !== "boolean"){
+if(data6.nested !== undefined){
+const _errs27 = errors;
+if(typeof data6.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/nested",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid5 = _errs25 === errors;
+var valid5 = _errs27 === errors;
 }
 else {
 var valid5 = true;
@@ -184,7 +201,7 @@ validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, 
 return false;
 }
 }
-var valid3 = _errs13 === errors;
+var valid3 = _errs15 === errors;
 if(!valid3){
 break;
 }
@@ -196,58 +213,31 @@ validate20.errors = [{instancePath:instancePath+"/agents",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextDiscovery !== undefined){
-let data10 = data.contextDiscovery;
-const _errs27 = errors;
-if(errors === _errs27){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let data11 = data.contextDiscovery;
 const _errs29 = errors;
-for(const key3 in data10){
+if(errors === _errs29){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const _errs31 = errors;
+for(const key3 in data11){
 if(!((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes"))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs29 === errors){
-if(data10.enabled !== undefined){
-const _errs30 = errors;
-if(typeof data10.enabled !== "boolean"){
+if(_errs31 === errors){
+if(data11.enabled !== undefined){
+const _errs32 = errors;
+if(typeof data11.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/enabled",schemaPath:"#/properties/contextDiscovery/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-var valid7 = _errs30 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data10.maxFiles !== undefined){
-let data12 = data10.maxFiles;
-const _errs32 = errors;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs32){
-if(typeof data12 == "number"){
-if(data12 > 9007199254740991 || isNaN(data12)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
 }
 var valid7 = _errs32 === errors;
 }
@@ -255,22 +245,22 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data10.maxDepth !== undefined){
-let data13 = data10.maxDepth;
+if(data11.maxFiles !== undefined){
+let data13 = data11.maxFiles;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 > 9007199254740991 || isNaN(data13)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data13 < 0 || isNaN(data13)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -282,22 +272,22 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data10.maxFileBytes !== undefined){
-let data14 = data10.maxFileBytes;
+if(data11.maxDepth !== undefined){
+let data14 = data11.maxDepth;
 const _errs36 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data14 == "number"){
 if(data14 > 9007199254740991 || isNaN(data14)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data14 < 0 || isNaN(data14)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -309,22 +299,22 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data10.maxSessionBytes !== undefined){
-let data15 = data10.maxSessionBytes;
+if(data11.maxFileBytes !== undefined){
+let data15 = data11.maxFileBytes;
 const _errs38 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs38){
 if(typeof data15 == "number"){
 if(data15 > 9007199254740991 || isNaN(data15)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data15 < 0 || isNaN(data15)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -336,28 +326,55 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data10.maxManifestBytes !== undefined){
-let data16 = data10.maxManifestBytes;
+if(data11.maxSessionBytes !== undefined){
+let data16 = data11.maxSessionBytes;
 const _errs40 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs40){
 if(typeof data16 == "number"){
 if(data16 > 9007199254740991 || isNaN(data16)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data16 < 0 || isNaN(data16)){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
 var valid7 = _errs40 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data11.maxManifestBytes !== undefined){
+let data17 = data11.maxManifestBytes;
+const _errs42 = errors;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs42){
+if(typeof data17 == "number"){
+if(data17 > 9007199254740991 || isNaN(data17)){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+return false;
+}
+else {
+if(data17 < 0 || isNaN(data17)){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid7 = _errs42 === errors;
 }
 else {
 var valid7 = true;
@@ -374,26 +391,26 @@ validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"
 return false;
 }
 }
-var valid0 = _errs27 === errors;
+var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.flows !== undefined){
-let data17 = data.flows;
-const _errs42 = errors;
-if(errors === _errs42){
-if(Array.isArray(data17)){
-var valid8 = true;
-const len2 = data17.length;
-for(let i2=0; i2<len2; i2++){
+let data18 = data.flows;
 const _errs44 = errors;
-if(typeof data17[i2] !== "string"){
+if(errors === _errs44){
+if(Array.isArray(data18)){
+var valid8 = true;
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+const _errs46 = errors;
+if(typeof data18[i2] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid8 = _errs44 === errors;
+var valid8 = _errs46 === errors;
 if(!valid8){
 break;
 }
@@ -404,56 +421,56 @@ validate20.errors = [{instancePath:instancePath+"/flows",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.instructions !== undefined){
-let data19 = data.instructions;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let data20 = data.instructions;
 const _errs48 = errors;
-for(const key4 in data19){
+if(errors === _errs48){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+const _errs50 = errors;
+for(const key4 in data20){
 if(!((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data19.walk !== undefined){
-let data20 = data19.walk;
-const _errs49 = errors;
-if(typeof data20 !== "string"){
+if(_errs50 === errors){
+if(data20.walk !== undefined){
+let data21 = data20.walk;
+const _errs51 = errors;
+if(typeof data21 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data20 === "off") || (data20 === "root")) || (data20 === "project"))){
+if(!(((data21 === "off") || (data21 === "root")) || (data21 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walk.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs49 === errors;
+var valid9 = _errs51 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.projectRootMarkers !== undefined){
-let data21 = data19.projectRootMarkers;
-const _errs51 = errors;
-if(errors === _errs51){
-if(Array.isArray(data21)){
-var valid10 = true;
-const len3 = data21.length;
-for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
+if(data20.projectRootMarkers !== undefined){
+let data22 = data20.projectRootMarkers;
 const _errs53 = errors;
 if(errors === _errs53){
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
+if(Array.isArray(data22)){
+var valid10 = true;
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+const _errs55 = errors;
+if(errors === _errs55){
+if(typeof data23 === "string"){
+if(!pattern4.test(data23)){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarkers/" + i3,schemaPath:"#/properties/instructions/properties/projectRootMarkers/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -463,7 +480,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid10 = _errs53 === errors;
+var valid10 = _errs55 === errors;
 if(!valid10){
 break;
 }
@@ -474,25 +491,25 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid9 = _errs51 === errors;
+var valid9 = _errs53 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.candidates !== undefined){
-let data23 = data19.candidates;
-const _errs55 = errors;
-if(errors === _errs55){
-if(Array.isArray(data23)){
-var valid11 = true;
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
+if(data20.candidates !== undefined){
+let data24 = data20.candidates;
 const _errs57 = errors;
 if(errors === _errs57){
-if(typeof data24 === "string"){
-if(!pattern4.test(data24)){
+if(Array.isArray(data24)){
+var valid11 = true;
+const len4 = data24.length;
+for(let i4=0; i4<len4; i4++){
+let data25 = data24[i4];
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data25 === "string"){
+if(!pattern4.test(data25)){
 validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -502,7 +519,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4
 return false;
 }
 }
-var valid11 = _errs57 === errors;
+var valid11 = _errs59 === errors;
 if(!valid11){
 break;
 }
@@ -513,21 +530,21 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates",schem
 return false;
 }
 }
-var valid9 = _errs55 === errors;
+var valid9 = _errs57 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.userFile !== undefined){
-let data25 = data19.userFile;
-const _errs59 = errors;
-const _errs60 = errors;
-let valid12 = false;
+if(data20.userFile !== undefined){
+let data26 = data20.userFile;
 const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data25 === "string"){
-if(!pattern6.test(data25)){
+const _errs62 = errors;
+let valid12 = false;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data26 === "string"){
+if(!pattern6.test(data26)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -549,10 +566,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid0 = _errs61 === errors;
+var _valid0 = _errs63 === errors;
 valid12 = valid12 || _valid0;
-const _errs63 = errors;
-if(data25 !== null){
+const _errs65 = errors;
+if(data26 !== null){
 const err4 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err4];
@@ -562,7 +579,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs63 === errors;
+var _valid0 = _errs65 === errors;
 valid12 = valid12 || _valid0;
 if(!valid12){
 const err5 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -577,55 +594,55 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs60;
+errors = _errs62;
 if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
+if(_errs62){
+vErrors.length = _errs62;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs59 === errors;
+var valid9 = _errs61 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.extraFiles !== undefined){
-let data26 = data19.extraFiles;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data26)){
-var valid13 = true;
-const len5 = data26.length;
-for(let i5=0; i5<len5; i5++){
-let data27 = data26[i5];
+if(data20.extraFiles !== undefined){
+let data27 = data20.extraFiles;
 const _errs67 = errors;
-if(typeof data27 !== "string"){
+if(errors === _errs67){
+if(Array.isArray(data27)){
+var valid13 = true;
+const len5 = data27.length;
+for(let i5=0; i5<len5; i5++){
+let data28 = data27[i5];
+const _errs69 = errors;
+if(typeof data28 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs69 = errors;
-if(typeof data27 === "string"){
-if(!pattern6.test(data27)){
+const _errs71 = errors;
+if(typeof data28 === "string"){
+if(!pattern6.test(data28)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid14 = _errs69 === errors;
+var valid14 = _errs71 === errors;
 if(valid14){
-const _errs70 = errors;
-if(typeof data27 === "string"){
-if(!pattern8.test(data27)){
+const _errs72 = errors;
+if(typeof data28 === "string"){
+if(!pattern8.test(data28)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid14 = _errs70 === errors;
+var valid14 = _errs72 === errors;
 }
-var valid13 = _errs67 === errors;
+var valid13 = _errs69 === errors;
 if(!valid13){
 break;
 }
@@ -636,19 +653,19 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs65 === errors;
+var valid9 = _errs67 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.trackChanges !== undefined){
-const _errs71 = errors;
-if(typeof data19.trackChanges !== "boolean"){
+if(data20.trackChanges !== undefined){
+const _errs73 = errors;
+if(typeof data20.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs71 === errors;
+var valid9 = _errs73 === errors;
 }
 else {
 var valid9 = true;
@@ -665,50 +682,50 @@ validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs48 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data29 = data.format;
-const _errs73 = errors;
-if(typeof data29 !== "string"){
+let data30 = data.format;
+const _errs75 = errors;
+if(typeof data30 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data29 === "opencode") || (data29 === "xml")) || (data29 === "reminder")) || (data29 === "magi")) || (data29 === "codex")) || (data29 === "claude-code")) || (data29 === "gemini"))){
+if(!(((((((data30 === "opencode") || (data30 === "xml")) || (data30 === "reminder")) || (data30 === "magi")) || (data30 === "codex")) || (data30 === "claude-code")) || (data30 === "gemini"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs73 === errors;
+var valid0 = _errs75 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data30 = data.budget;
-const _errs75 = errors;
-if(errors === _errs75){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let data31 = data.budget;
 const _errs77 = errors;
-for(const key5 in data30){
+if(errors === _errs77){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+const _errs79 = errors;
+for(const key5 in data31){
 if(!(((((key5 === "maxBytes") || (key5 === "maxTokens")) || (key5 === "strategy")) || (key5 === "counts")) || (key5 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs77 === errors){
-if(data30.maxBytes !== undefined){
-let data31 = data30.maxBytes;
-const _errs78 = errors;
-const _errs79 = errors;
-let valid16 = false;
+if(_errs79 === errors){
+if(data31.maxBytes !== undefined){
+let data32 = data31.maxBytes;
 const _errs80 = errors;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const _errs81 = errors;
+let valid16 = false;
+const _errs82 = errors;
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
 const err6 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err6];
@@ -718,9 +735,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(errors === _errs80){
-if(typeof data31 == "number"){
-if(data31 > 9007199254740991 || isNaN(data31)){
+if(errors === _errs82){
+if(typeof data32 == "number"){
+if(data32 > 9007199254740991 || isNaN(data32)){
 const err7 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err7];
@@ -731,7 +748,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(data31 < 0 || isNaN(data31)){
+if(data32 < 0 || isNaN(data32)){
 const err8 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err8];
@@ -744,10 +761,10 @@ errors++;
 }
 }
 }
-var _valid1 = _errs80 === errors;
+var _valid1 = _errs82 === errors;
 valid16 = valid16 || _valid1;
-const _errs82 = errors;
-if(data31 !== null){
+const _errs84 = errors;
+if(data32 !== null){
 const err9 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err9];
@@ -757,7 +774,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid1 = _errs82 === errors;
+var _valid1 = _errs84 === errors;
 valid16 = valid16 || _valid1;
 if(!valid16){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -772,29 +789,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs79;
+errors = _errs81;
 if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
+if(_errs81){
+vErrors.length = _errs81;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid15 = _errs78 === errors;
+var valid15 = _errs80 === errors;
 }
 else {
 var valid15 = true;
 }
 if(valid15){
-if(data30.maxTokens !== undefined){
-let data32 = data30.maxTokens;
-const _errs84 = errors;
-const _errs85 = errors;
-let valid17 = false;
+if(data31.maxTokens !== undefined){
+let data33 = data31.maxTokens;
 const _errs86 = errors;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
+const _errs87 = errors;
+let valid17 = false;
+const _errs88 = errors;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
 const err11 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
@@ -804,9 +821,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(errors === _errs86){
-if(typeof data32 == "number"){
-if(data32 > 9007199254740991 || isNaN(data32)){
+if(errors === _errs88){
+if(typeof data33 == "number"){
+if(data33 > 9007199254740991 || isNaN(data33)){
 const err12 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err12];
@@ -817,7 +834,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data32 < 0 || isNaN(data32)){
+if(data33 < 0 || isNaN(data33)){
 const err13 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err13];
@@ -830,10 +847,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs86 === errors;
+var _valid2 = _errs88 === errors;
 valid17 = valid17 || _valid2;
-const _errs88 = errors;
-if(data32 !== null){
+const _errs90 = errors;
+if(data33 !== null){
 const err14 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err14];
@@ -843,7 +860,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid2 = _errs88 === errors;
+var _valid2 = _errs90 === errors;
 valid17 = valid17 || _valid2;
 if(!valid17){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -858,48 +875,31 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs85;
+errors = _errs87;
 if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
+if(_errs87){
+vErrors.length = _errs87;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid15 = _errs84 === errors;
+var valid15 = _errs86 === errors;
 }
 else {
 var valid15 = true;
 }
 if(valid15){
-if(data30.strategy !== undefined){
-let data33 = data30.strategy;
-const _errs90 = errors;
-if(typeof data33 !== "string"){
+if(data31.strategy !== undefined){
+let data34 = data31.strategy;
+const _errs92 = errors;
+if(typeof data34 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data33 === "specific-first") || (data33 === "root-first"))){
+if(!((data34 === "specific-first") || (data34 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid15 = _errs90 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data30.counts !== undefined){
-let data34 = data30.counts;
-const _errs92 = errors;
-if(typeof data34 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data34 === "rendered") || (data34 === "content"))){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid15 = _errs92 === errors;
@@ -908,18 +908,35 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data30.scope !== undefined){
-let data35 = data30.scope;
+if(data31.counts !== undefined){
+let data35 = data31.counts;
 const _errs94 = errors;
 if(typeof data35 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data35 === "all") || (data35 === "project"))){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+if(!((data35 === "rendered") || (data35 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid15 = _errs94 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data31.scope !== undefined){
+let data36 = data31.scope;
+const _errs96 = errors;
+if(typeof data36 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data36 === "all") || (data36 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid15 = _errs96 === errors;
 }
 else {
 var valid15 = true;
@@ -935,42 +952,30 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs75 === errors;
+var valid0 = _errs77 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data36 = data.wording;
-const _errs96 = errors;
-if(errors === _errs96){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let data37 = data.wording;
 const _errs98 = errors;
-for(const key6 in data36){
+if(errors === _errs98){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+const _errs100 = errors;
+for(const key6 in data37){
 if(!((((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice")) || (key6 === "claudeCodeIntro"))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs98 === errors){
-if(data36.reminderIntro !== undefined){
-const _errs99 = errors;
-if(typeof data36.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid18 = _errs99 === errors;
-}
-else {
-var valid18 = true;
-}
-if(valid18){
-if(data36.scopeNote !== undefined){
+if(_errs100 === errors){
+if(data37.reminderIntro !== undefined){
 const _errs101 = errors;
-if(typeof data36.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs101 === errors;
@@ -979,10 +984,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.updatedNote !== undefined){
+if(data37.scopeNote !== undefined){
 const _errs103 = errors;
-if(typeof data36.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs103 === errors;
@@ -991,10 +996,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.removedNote !== undefined){
+if(data37.updatedNote !== undefined){
 const _errs105 = errors;
-if(typeof data36.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs105 === errors;
@@ -1003,10 +1008,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.magiIntro !== undefined){
+if(data37.removedNote !== undefined){
 const _errs107 = errors;
-if(typeof data36.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs107 === errors;
@@ -1015,10 +1020,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.magiEmpty !== undefined){
+if(data37.magiIntro !== undefined){
 const _errs109 = errors;
-if(typeof data36.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs109 === errors;
@@ -1027,10 +1032,10 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.budgetNotice !== undefined){
+if(data37.magiEmpty !== undefined){
 const _errs111 = errors;
-if(typeof data36.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs111 === errors;
@@ -1039,13 +1044,25 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data36.claudeCodeIntro !== undefined){
+if(data37.budgetNotice !== undefined){
 const _errs113 = errors;
-if(typeof data36.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data37.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid18 = _errs113 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data37.claudeCodeIntro !== undefined){
+const _errs115 = errors;
+if(typeof data37.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid18 = _errs115 === errors;
 }
 else {
 var valid18 = true;
@@ -1064,33 +1081,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs96 === errors;
+var valid0 = _errs98 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data45 = data.session;
-const _errs115 = errors;
-if(errors === _errs115){
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+let data46 = data.session;
 const _errs117 = errors;
-for(const key7 in data45){
+if(errors === _errs117){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+const _errs119 = errors;
+for(const key7 in data46){
 if(!(key7 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs117 === errors){
-if(data45.tools !== undefined){
-let data46 = data45.tools;
-const _errs118 = errors;
-if(errors === _errs118){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key8 in data46){
+if(_errs119 === errors){
+if(data46.tools !== undefined){
+let data47 = data46.tools;
 const _errs120 = errors;
+if(errors === _errs120){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key8 in data47){
+const _errs122 = errors;
 if(typeof key8 !== "string"){
 const err16 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
 if(vErrors === null){
@@ -1101,7 +1118,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-var valid20 = _errs120 === errors;
+var valid20 = _errs122 === errors;
 if(!valid20){
 const err17 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
 if(vErrors === null){
@@ -1117,57 +1134,57 @@ break;
 }
 }
 if(valid20){
-for(const key9 in data46){
-let data47 = data46[key9];
-const _errs123 = errors;
-if(errors === _errs123){
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key9 in data47){
+let data48 = data47[key9];
+const _errs125 = errors;
+if(errors === _errs125){
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing0;
-if((data47.as === undefined) && (missing0 = "as")){
+if((data48.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs125 = errors;
-for(const key10 in data47){
+const _errs127 = errors;
+for(const key10 in data48){
 if(!((key10 === "as") || (key10 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs125 === errors){
-if(data47.as !== undefined){
-let data48 = data47.as;
-const _errs126 = errors;
-if(typeof data48 !== "string"){
+if(_errs127 === errors){
+if(data48.as !== undefined){
+let data49 = data48.as;
+const _errs128 = errors;
+if(typeof data49 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data48 === "read") || (data48 === "write")) || (data48 === "edit")) || (data48 === "list")) || (data48 === "search")) || (data48 === "shell"))){
+if(!((((((data49 === "read") || (data49 === "write")) || (data49 === "edit")) || (data49 === "list")) || (data49 === "search")) || (data49 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid22 = _errs126 === errors;
+var valid22 = _errs128 === errors;
 }
 else {
 var valid22 = true;
 }
 if(valid22){
-if(data47.pathKeys !== undefined){
-let data49 = data47.pathKeys;
-const _errs128 = errors;
-if(errors === _errs128){
-if(Array.isArray(data49)){
-var valid23 = true;
-const len6 = data49.length;
-for(let i6=0; i6<len6; i6++){
+if(data48.pathKeys !== undefined){
+let data50 = data48.pathKeys;
 const _errs130 = errors;
-if(typeof data49[i6] !== "string"){
+if(errors === _errs130){
+if(Array.isArray(data50)){
+var valid23 = true;
+const len6 = data50.length;
+for(let i6=0; i6<len6; i6++){
+const _errs132 = errors;
+if(typeof data50[i6] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i6,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid23 = _errs130 === errors;
+var valid23 = _errs132 === errors;
 if(!valid23){
 break;
 }
@@ -1178,7 +1195,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid22 = _errs128 === errors;
+var valid22 = _errs130 === errors;
 }
 else {
 var valid22 = true;
@@ -1192,7 +1209,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid21 = _errs123 === errors;
+var valid21 = _errs125 === errors;
 if(!valid21){
 break;
 }
@@ -1212,10 +1229,11 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs115 === errors;
+var valid0 = _errs117 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -1,0 +1,25 @@
+/**
+ * The effective config value before validation: the preset as the base, the loaded config
+ * deep-merged over it. Plain objects merge key by key; arrays and every other value replace.
+ * A value that is not a plain object (an invalid config) is returned as it is, for the validator
+ * to report. Neither input is changed.
+ */
+export function applyPreset(preset: Readonly<Record<string, unknown>>, config: unknown): unknown {
+  if (!isPlainObject(config)) return config;
+  return mergeOver(preset, config);
+}
+
+function mergeOver(base: Readonly<Record<string, unknown>>, over: Readonly<Record<string, unknown>>) {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const below = merged[key];
+    merged[key] = isPlainObject(below) && isPlainObject(value) ? mergeOver(below, value) : value;
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}

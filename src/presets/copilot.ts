@@ -1,0 +1,31 @@
+import { frozen, type Preset } from './preset.js';
+
+/**
+ * GitHub Copilot (the CLI and the coding agent). Sources (docs/presets.md#copilot):
+ * https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions
+ * and https://code.visualstudio.com/docs/agents/reference/custom-instructions-reference.md.
+ * Copilot's framing and order are not public: the preset reproduces which files apply, in
+ * ctxfiles' `reminder` frame.
+ */
+export const copilot: Preset = frozen({
+  name: 'copilot',
+  summary:
+    'GitHub Copilot: .github/copilot-instructions.md, .github/instructions by applyTo, AGENTS.md/CLAUDE.md/GEMINI.md from the git root down',
+  config: {
+    contextPaths: [],
+    instructions: {
+      // The repository root, the cwd and every directory between them.
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      candidates: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'],
+      select: 'all',
+      userFile: '~/.copilot/copilot-instructions.md',
+    },
+    // `.github/copilot-instructions.md` (always) and `.github/instructions/**/*.instructions.md` (applyTo).
+    rules: { sources: ['copilot'] },
+    // Files in git-ignored folders are skipped.
+    contextDiscovery: { respectGitignore: true },
+    budget: { maxBytes: null },
+    format: 'reminder',
+  },
+});

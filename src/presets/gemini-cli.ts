@@ -1,0 +1,42 @@
+import { frozen, type Preset } from './preset.js';
+
+/**
+ * Gemini CLI. Sources (docs/presets.md#gemini-cli): google-gemini/gemini-cli
+ * `packages/core/src/utils/memoryDiscovery.ts` (files, upward walk to the `.git` root),
+ * `packages/core/src/utils/memoryImportProcessor.ts` (imports), `packages/core/src/tools/jit-context.ts`
+ * (the session frame), `packages/core/src/tools/definitions/base-declarations.ts` (tool inputs).
+ */
+export const geminiCli: Preset = frozen({
+  name: 'gemini-cli',
+  summary:
+    'Gemini CLI: every GEMINI.md from the git root down to the cwd, inline @imports, just-in-time context',
+  config: {
+    contextPaths: [],
+    instructions: {
+      // Upward from the cwd to the first ancestor holding `.git` (else the cwd alone).
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      // `context.fileName` (default GEMINI.md): every configured name that exists in a directory.
+      candidates: ['GEMINI.md'],
+      select: 'all',
+      userFile: '~/.gemini/GEMINI.md',
+      // Memory files are read through links (fs.stat follows them); no containment check.
+      symlinks: 'follow',
+    },
+    // `@path` is replaced in place by the imported text between comment markers, at most 5 deep.
+    imports: { enabled: true, mode: 'inline', maxDepth: 5 },
+    // No byte or character cap in memory discovery.
+    budget: { maxBytes: null },
+    format: 'gemini',
+    session: {
+      tools: {
+        read_file: { as: 'read', pathKeys: ['file_path'] },
+        write_file: { as: 'write', pathKeys: ['file_path'] },
+        replace: { as: 'edit', pathKeys: ['file_path'] },
+        list_directory: { as: 'list', pathKeys: ['dir_path'] },
+        grep_search: { as: 'search', pathKeys: ['dir_path'] },
+        search_file_content: { as: 'search', pathKeys: ['dir_path'] },
+      },
+    },
+  },
+});

@@ -1,0 +1,664 @@
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createResolver } from '../src/api/create-resolver.js';
+import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
+import { loadConfig } from '../src/config/load-config.js';
+import fastValidate from '../src/config/validate-config.generated.js';
+import { applyPreset } from '../src/presets/apply-preset.js';
+import { getPreset, PRESET_NAMES, PRESET_SUMMARIES, PRESETS } from '../src/presets/index.js';
+import { dropPendingKeys } from '../src/presets/pending-keys.js';
+import { cli, spawnBin } from './helpers/cli.js';
+import { tempTree } from './helpers/disk.js';
+
+// Goldens: for each preset, a repository shaped like one that tool works in, and the exact bytes
+// the tool puts in front of the model (docs/presets.md cites where each rule comes from), from the
+// repository root and from a directory three levels down.
+
+const accepts = (value: Readonly<Record<string, unknown>>) =>
+  Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
+
+/** Key paths of a preset that this build's schema does not accept yet. */
+const pendingOf = (name: string) => dropPendingKeys(getPreset(name)!, accepts).dropped;
+
+/**
+ * PENDING-MERGE: true while any of `keys` is not in the schema (the rules, imports and chain keys
+ * come with other branches). Tests gated by it are skipped until then; docs/presets.md lists them.
+ */
+const waitsFor = (name: string, keys: readonly string[]) =>
+  pendingOf(name).some((dropped) => keys.some((key) => dropped === key || dropped.startsWith(`${key}[`)));
+
+/** What `resolve` prints for `preset` with the work dir `cwd`, temp paths replaced. */
+async function view(
+  root: string,
+  cwd: string,
+  preset: string,
+  options: { home?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const workDir = path.join(root, cwd);
+  const config = await loadConfig({ cwd: workDir, preset, stopDir: root });
+  const home = options.home ?? tempTree();
+  const resolver = await createResolver({ workDir, config, homeDir: home, env: options.env ?? {} });
+  const { text } = await resolver.resolve({});
+  return text.replaceAll(home, '<home>').replaceAll(root, '<root>');
+}
+
+/** ctxfiles' `reminder` frame (docs/formats.md), used where a tool's own framing is not public. */
+const reminder = (files: ReadonlyArray<readonly [string, string]>) =>
+  `<system-reminder>\n${[
+    DEFAULT_CONFIG.wording.reminderIntro,
+    ...files.map(([file, text]) => `Instructions from: ${file}\n\n${text.replace(/\n$/, '')}`),
+  ].join('\n\n')}\n</system-reminder>`;
+
+describe('the preset table', () => {
+  test('names, order and one summary line each', () => {
+    expect(PRESET_NAMES).toEqual(['opencode', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli']);
+    for (const name of PRESET_NAMES) {
+      expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);
+      expect(getPreset(name)).toBe(PRESETS.find((preset) => preset.name === name)?.config);
+    }
+    expect(getPreset('Codex')).toBeUndefined();
+    expect(getPreset('toString')).toBeUndefined();
+  });
+
+  test.each(PRESET_NAMES)('%s is deeply frozen', (name) => {
+    const frozen = (value: unknown): boolean =>
+      typeof value !== 'object' ||
+      value === null ||
+      (Object.isFrozen(value) && Object.values(value).every(frozen));
+    expect(frozen(getPreset(name))).toBe(true);
+  });
+
+  // Only keys of the config reference; the values the schema already knows must validate.
+  test.each(PRESET_NAMES)('%s validates, apart from the keys still pending', (name) => {
+    const { preset } = dropPendingKeys(getPreset(name)!, accepts);
+    expect(accepts(preset)).toBe(true);
+  });
+
+  // The keys other branches add to the schema. When this list shrinks, the gated tests below run.
+  test('what is still pending, per preset', () => {
+    const allowed = [
+      /^rules(\.|$)/,
+      /^imports(\.|$)/,
+      /^contextRoot$/,
+      /^contextDiscovery\.(mode|respectGitignore)$/,
+      /^instructions\.(select|symlinks|userFile)$/,
+      /^instructions\.candidates\[".*\/.*"\]$/,
+    ];
+    for (const name of PRESET_NAMES)
+      for (const dropped of pendingOf(name))
+        expect(
+          allowed.some((pattern) => pattern.test(dropped)),
+          dropped,
+        ).toBe(true);
+  });
+
+  // A preset may silence a sentence of ours where the tool shows none, never write the tool's own.
+  test('a preset sets a wording only to silence it: long sentences stay ours', () => {
+    for (const name of PRESET_NAMES) {
+      const wording = (getPreset(name)?.['wording'] ?? {}) as Record<string, string>;
+      for (const [key, value] of Object.entries(wording)) {
+        expect(Object.keys(DEFAULT_CONFIG.wording)).toContain(key);
+        expect(value).toBe('');
+      }
+    }
+  });
+});
+
+describe('applyPreset', () => {
+  test.each([
+    // [preset, config, merged]
+    [{ a: 1 }, {}, { a: 1 }],
+    [{ a: { b: 1, c: 2 } }, { a: { c: 3 } }, { a: { b: 1, c: 3 } }],
+    // arrays replace
+    [{ a: ['x', 'y'] }, { a: ['z'] }, { a: ['z'] }],
+    [{ a: { b: [1] } }, { a: { b: [] } }, { a: { b: [] } }],
+    // null and scalars replace objects and the other way round
+    [{ a: { b: 1 } }, { a: null }, { a: null }],
+    [{ a: 1 }, { a: { b: 2 } }, { a: { b: 2 } }],
+  ])('%j under %j', (preset, config, merged) => {
+    expect(applyPreset(preset, config)).toEqual(merged);
+  });
+
+  test('a config that is not an object is left for the validator', () => {
+    expect(applyPreset({ a: 1 }, 'text')).toBe('text');
+    expect(applyPreset({ a: 1 }, [1])).toEqual([1]);
+  });
+
+  test('never changes its inputs', () => {
+    const preset = Object.freeze({ a: Object.freeze({ b: 1 }) });
+    const config = { a: { c: 2 } };
+    applyPreset(preset, config);
+    expect(config).toEqual({ a: { c: 2 } });
+  });
+});
+
+describe('preset codex', () => {
+  const repo = () =>
+    tempTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': '# Repository guidelines\n\nRun `just fmt` before committing.\n',
+      'codex-rs/AGENTS.md': '# Rust\n\nUse `cargo nextest`.\n',
+      'codex-rs/core/AGENTS.md': 'shadowed by the override\n',
+      'codex-rs/core/AGENTS.override.md': '# Core\n\nNever loosen the sandbox policy.\n',
+      'codex-rs/core/src/tools/AGENTS.md': 'below the cwd: never loaded\n',
+      'docs/AGENTS.md': 'not on the path\n',
+    });
+
+  test('from the root', async () => {
+    expect(await view(repo(), '.', 'codex')).toBe(
+      '# AGENTS.md instructions for <root>\n\n<INSTRUCTIONS>\n# Repository guidelines\n\nRun `just fmt` before committing.\n\n</INSTRUCTIONS>',
+    );
+  });
+
+  // agents_md.rs: root first, one file per directory (the override wins), texts kept as they are and
+  // joined with a blank line; an empty file adds nothing.
+  test('three levels down', async () => {
+    expect(await view(repo(), 'codex-rs/core/src', 'codex')).toBe(
+      '# AGENTS.md instructions for <root>/codex-rs/core/src\n\n<INSTRUCTIONS>\n' +
+        '# Repository guidelines\n\nRun `just fmt` before committing.\n\n\n' +
+        '# Rust\n\nUse `cargo nextest`.\n\n\n' +
+        '# Core\n\nNever loosen the sandbox policy.\n' +
+        '\n</INSTRUCTIONS>',
+    );
+  });
+
+  test.skipIf(waitsFor('codex', ['instructions.userFile']))(
+    'PENDING-MERGE (instructions.userFile list): $CODEX_HOME/AGENTS.override.md first, before --- project-doc ---',
+    async () => {
+      const home = tempTree({
+        'codex/AGENTS.override.md': 'Personal override.\n',
+        'codex/AGENTS.md': 'shadowed\n',
+      });
+      const root = repo();
+      expect(await view(root, 'codex-rs', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
+        '# AGENTS.md instructions for <root>/codex-rs\n\n<INSTRUCTIONS>\nPersonal override.\n' +
+          '\n\n--- project-doc ---\n\n' +
+          '# Repository guidelines\n\nRun `just fmt` before committing.\n\n\n# Rust\n\nUse `cargo nextest`.\n' +
+          '\n</INSTRUCTIONS>',
+      );
+    },
+  );
+
+  // Codex's own tests (codex-rs/core/src/agents_md_tests.rs), through a project config over the preset.
+  test.each([
+    // [name in agents_md_tests.rs, files, maxBytes, cwd, text inside the frame]
+    ['doc_larger_than_limit_is_truncated', { 'AGENTS.md': 'A'.repeat(2048) }, 1024, '.', 'A'.repeat(1024)],
+    [
+      'total_byte_limit_truncates_later_project_docs',
+      { 'AGENTS.md': 'root', 'nested/AGENTS.md': 'abcdef' },
+      7,
+      'nested',
+      'root\n\nabc',
+    ],
+    [
+      'two 16 KB docs fit under the default 32 KiB (issue 12)',
+      { 'AGENTS.md': 'r'.repeat(16_289), 'codex-rs/AGENTS.md': 'c'.repeat(16_289) },
+      undefined,
+      'codex-rs',
+      `${'r'.repeat(16_289)}\n\n${'c'.repeat(16_289)}`,
+    ],
+  ])('%s', async (_name, files, maxBytes, cwd, inner) => {
+    const config = maxBytes === undefined ? { preset: 'codex' } : { preset: 'codex', budget: { maxBytes } };
+    const root = tempTree({ '.git/HEAD': 'x', ...files, 'ctxfiles.config.json': JSON.stringify(config) });
+    const result = await cli(['resolve', '--cwd', cwd], { cwd: root });
+    expect(result.code).toBe(0);
+    const shown = path.join(root, cwd).replace(/\/\.$/, '');
+    expect(result.stdout).toBe(
+      `# AGENTS.md instructions for ${shown}\n\n<INSTRUCTIONS>\n${inner}\n</INSTRUCTIONS>`,
+    );
+  });
+});
+
+describe('preset claude-code', () => {
+  // A repository as Claude Code's memory docs describe it, with the parts ctxfiles supports today.
+  const basic = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'CLAUDE.md': '# Project\n\nRun `npm test`.\n',
+      'packages/web/CLAUDE.md': 'Web workspace.\n',
+      'packages/web/app/CLAUDE.md': 'App notes.\n',
+      'packages/web/app/components/CLAUDE.md': 'below the cwd: attached on first read\n',
+    });
+  const home = () => tempTree({ '.claude/CLAUDE.md': 'Be terse.\n' });
+  const intro = DEFAULT_CONFIG.wording.claudeCodeIntro;
+  const project = (file: string, text: string) =>
+    `Contents of <root>/${file} (project instructions, checked into the codebase):\n\n${text}`;
+  const user =
+    "Contents of <home>/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nBe terse.\n";
+
+  test('from the root: the user file, then the project file', async () => {
+    expect(await view(basic(), '.', 'claude-code', { home: home() })).toBe(
+      [intro, user, project('CLAUDE.md', '# Project\n\nRun `npm test`.\n')].join('\n\n'),
+    );
+  });
+
+  test('three levels down: every CLAUDE.md from the top down to the cwd', async () => {
+    expect(await view(basic(), 'packages/web/app', 'claude-code', { home: home() })).toBe(
+      [
+        intro,
+        user,
+        project('CLAUDE.md', '# Project\n\nRun `npm test`.\n'),
+        project('packages/web/CLAUDE.md', 'Web workspace.\n'),
+        project('packages/web/app/CLAUDE.md', 'App notes.\n'),
+      ].join('\n\n'),
+    );
+  });
+
+  const full = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'CLAUDE.md': '# Project\n\nRun `npm test`.\n',
+      '.claude/CLAUDE.md': 'Team conventions.\n',
+      '.claude/rules/style.md': 'Prefer named exports.\n',
+      '.claude/rules/api.md': '---\npaths: src/api/**\n---\nOnly for the API.\n',
+      'CLAUDE.local.md': 'My sandbox URL.\n',
+      'packages/web/app/CLAUDE.md': 'App notes.\n',
+    });
+  const fullExpected = (deep: boolean) =>
+    [
+      intro,
+      user,
+      project('CLAUDE.md', '# Project\n\nRun `npm test`.\n'),
+      project('.claude/CLAUDE.md', 'Team conventions.\n'),
+      project('.claude/rules/style.md', 'Prefer named exports.\n'),
+      "Contents of <root>/CLAUDE.local.md (user's private project instructions, not checked in):\n\nMy sandbox URL.\n",
+      ...(deep ? [project('packages/web/app/CLAUDE.md', 'App notes.\n')] : []),
+    ].join('\n\n');
+
+  test.skipIf(waitsFor('claude-code', ['instructions.select', 'instructions.candidates', 'rules.sources']))(
+    'PENDING-MERGE (select, sub-path and @rules candidates, rules): the whole chain, from the root',
+    async () => {
+      expect(await view(full(), '.', 'claude-code', { home: home() })).toBe(fullExpected(false));
+    },
+  );
+
+  test.skipIf(waitsFor('claude-code', ['instructions.select', 'instructions.candidates', 'rules.sources']))(
+    'PENDING-MERGE (select, sub-path and @rules candidates, rules): the whole chain, three levels down',
+    async () => {
+      expect(await view(full(), 'packages/web/app', 'claude-code', { home: home() })).toBe(
+        fullExpected(true),
+      );
+    },
+  );
+
+  test.skipIf(waitsFor('claude-code', ['imports.enabled', 'imports.mode']))(
+    'PENDING-MERGE (imports): an @import is its own entry right after its importer',
+    async () => {
+      const root = tempTree({
+        '.git/HEAD': 'x',
+        'CLAUDE.md': 'See @docs/git.md\n',
+        'docs/git.md': 'Rebase.\n',
+      });
+      expect(await view(root, '.', 'claude-code', { home: home() })).toBe(
+        [intro, user, project('CLAUDE.md', 'See @docs/git.md\n'), project('docs/git.md', 'Rebase.\n')].join(
+          '\n\n',
+        ),
+      );
+    },
+  );
+});
+
+describe('preset gemini-cli', () => {
+  const repo = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'GEMINI.md': '# Project\n\nUse TypeScript strict mode.\n\n',
+      'packages/AGENTS.md': 'not a Gemini file\n',
+      'packages/cli/GEMINI.md': '  CLI package notes.  \n',
+      'packages/cli/src/GEMINI.md': ' \n',
+      'packages/cli/src/ui/GEMINI.md': 'below the cwd: just-in-time on tool use\n',
+    });
+  const home = () => tempTree({ '.gemini/GEMINI.md': 'Prefer short answers.\n' });
+  const block = (file: string, text: string) =>
+    `--- Context from: ${file} ---\n${text}\n--- End of Context from: ${file} ---`;
+
+  test('from the root', async () => {
+    expect(await view(repo(), '.', 'gemini-cli', { home: home() })).toBe(
+      [
+        block('<home>/.gemini/GEMINI.md', 'Prefer short answers.'),
+        block('<root>/GEMINI.md', '# Project\n\nUse TypeScript strict mode.'),
+      ].join('\n\n'),
+    );
+  });
+
+  // memoryDiscovery.ts: upward to the .git root, texts trimmed, blank files left out.
+  test('three levels down', async () => {
+    expect(await view(repo(), 'packages/cli/src', 'gemini-cli', { home: home() })).toBe(
+      [
+        block('<home>/.gemini/GEMINI.md', 'Prefer short answers.'),
+        block('<root>/GEMINI.md', '# Project\n\nUse TypeScript strict mode.'),
+        block('<root>/packages/cli/GEMINI.md', 'CLI package notes.'),
+      ].join('\n\n'),
+    );
+  });
+
+  test.skipIf(waitsFor('gemini-cli', ['imports.enabled', 'imports.mode']))(
+    'PENDING-MERGE (imports): an @import is replaced in place between comment markers',
+    async () => {
+      const root = tempTree({
+        '.git/HEAD': 'x',
+        'GEMINI.md': 'Style: @./docs/style.md\nDone.\n',
+        'docs/style.md': 'Two spaces.\n',
+      });
+      expect(await view(root, '.', 'gemini-cli')).toBe(
+        block(
+          '<root>/GEMINI.md',
+          'Style: <!-- Imported from: ./docs/style.md -->\nTwo spaces.\n\n<!-- End of import from: ./docs/style.md -->\nDone.',
+        ),
+      );
+    },
+  );
+});
+
+describe('preset opencode', () => {
+  const repo = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'OpenCode.md': '# Build\n\nnpm run build\n',
+      'CLAUDE.md': 'Claude notes, read by OpenCode too.\n',
+      '.cursor/rules/style.mdc': '---\nalwaysApply: true\n---\nTabs.\n',
+      '.github/copilot-instructions.md': 'Copilot notes.\n',
+      'AGENTS.md': "not in the Go agent's list\n",
+      'packages/api/src/OpenCode.md': 'API source notes.\n',
+    });
+  const head = '# Project-Specific Context\n Make sure to follow the instructions in the context below\n';
+
+  test('from the root: every listed file of the work dir, framed # From:', async () => {
+    expect(await view(repo(), '.', 'opencode')).toBe(
+      head +
+        [
+          '# From:<root>/.cursor/rules/style.mdc\n---\nalwaysApply: true\n---\nTabs.\n',
+          '# From:<root>/.github/copilot-instructions.md\nCopilot notes.\n',
+          '# From:<root>/CLAUDE.md\nClaude notes, read by OpenCode too.\n',
+          '# From:<root>/OpenCode.md\n# Build\n\nnpm run build\n',
+        ].join('\n'),
+    );
+  });
+
+  // internal/llm/prompt/prompt.go: paths are relative to the working directory, no walk.
+  test('three levels down: only the files of that directory', async () => {
+    expect(await view(repo(), 'packages/api/src', 'opencode')).toBe(
+      `${head}# From:<root>/packages/api/src/OpenCode.md\nAPI source notes.\n`,
+    );
+  });
+});
+
+describe('preset cursor', () => {
+  const repo = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Root agent notes.\n',
+      '.cursorrules': 'Legacy rules.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways this.\n',
+      '.cursor/rules/tests.mdc': '---\nglobs: "**/*.test.ts"\n---\nOnly for tests.\n',
+      'apps/web/src/AGENTS.md': 'Web source notes.\n',
+    });
+
+  // Cursor's framing is not public: ctxfiles' reminder frame, paths inside the work dir relative.
+  test('from the root: AGENTS.md and the legacy .cursorrules', async () => {
+    expect(await view(repo(), '.', 'cursor')).toBe(
+      reminder([
+        ['AGENTS.md', 'Root agent notes.\n'],
+        ['.cursorrules', 'Legacy rules.\n'],
+      ]),
+    );
+  });
+
+  test('three levels down: AGENTS.md from the root down', async () => {
+    expect(await view(repo(), 'apps/web/src', 'cursor')).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Web source notes.\n'],
+      ]),
+    );
+  });
+
+  test.skipIf(waitsFor('cursor', ['rules.sources', 'contextRoot']))(
+    'PENDING-MERGE (rules, contextRoot): always rules and .cursorrules three levels down',
+    async () => {
+      const text = await view(repo(), 'apps/web/src', 'cursor');
+      expect(text).toContain('Always this.');
+      expect(text).toContain('Legacy rules.');
+      expect(text).not.toContain('Only for tests.');
+    },
+  );
+});
+
+describe('preset copilot', () => {
+  const repo = () =>
+    tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Root agent notes.\n',
+      '.github/copilot-instructions.md': 'Repository-wide notes.\n',
+      '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\nTypeScript only.\n',
+      'services/api/handlers/AGENTS.md': 'Handler notes.\n',
+    });
+
+  test('from the root: AGENTS.md', async () => {
+    expect(await view(repo(), '.', 'copilot')).toBe(reminder([['AGENTS.md', 'Root agent notes.\n']]));
+  });
+
+  test('three levels down: AGENTS.md from the root down', async () => {
+    expect(await view(repo(), 'services/api/handlers', 'copilot')).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Handler notes.\n'],
+      ]),
+    );
+  });
+
+  test.skipIf(waitsFor('copilot', ['rules.sources']))(
+    'PENDING-MERGE (rules): .github/copilot-instructions.md applies everywhere, applyTo rules only on their paths',
+    async () => {
+      const text = await view(repo(), 'services/api/handlers', 'copilot');
+      expect(text).toContain('Repository-wide notes.');
+      expect(text).not.toContain('TypeScript only.');
+    },
+  );
+});
+
+describe('the preset key and --preset', () => {
+  test('resolve --preset codex in a fresh repository needs no config file', () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'Hello.\n' });
+    const result = spawnBin(['resolve', '--preset', 'codex'], { cwd: root });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nHello.\n\n</INSTRUCTIONS>`,
+      stderr: '',
+    });
+  });
+
+  test('--preset wins over the preset a config names; the config still merges over it', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Hello.\n',
+      'GEMINI.md': 'Gemini.\n',
+      '.opencode.json': JSON.stringify({ preset: 'gemini-cli', budget: { maxBytes: 3, counts: 'content' } }),
+    });
+    const result = await cli(['resolve', '--preset', 'codex'], { cwd: root });
+    expect(result.stdout).toBe(
+      `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nHel\n</INSTRUCTIONS>`,
+    );
+    const own = await cli(['resolve'], { cwd: root });
+    expect(own.stdout).toMatch(
+      /^Instruction budget reached: .*\n\n--- Context from: .*GEMINI\.md ---\nGem\n/,
+    );
+  });
+
+  test('a config key replaces the preset value; arrays replace', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Hello.\n',
+      'RULES.md': 'Rules.\n',
+      '.opencode.json': JSON.stringify({ preset: 'codex', instructions: { candidates: ['RULES.md'] } }),
+    });
+    const result = await cli(['resolve'], { cwd: root });
+    expect(result.stdout).toBe(
+      `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nRules.\n\n</INSTRUCTIONS>`,
+    );
+  });
+
+  test('an unknown preset in the config is a config error naming the choices', async () => {
+    const root = tempTree({ '.opencode.json': '{ "preset": "vim" }' });
+    const result = await cli(['resolve'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('preset');
+    expect(result.stderr).toContain('codex');
+  });
+
+  test('an unknown --preset is a usage error listing the presets', async () => {
+    const root = tempTree();
+    const result = await cli(['resolve', '--preset', 'vim'], { cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('opencode, codex, claude-code, cursor, copilot, gemini-cli');
+  });
+
+  test('loadConfig refuses an unknown preset option', async () => {
+    await expect(loadConfig({ cwd: tempTree(), preset: 'vim' })).rejects.toMatchObject({
+      code: 'config-invalid',
+    });
+  });
+
+  test('the loaded config says which preset it was merged over', async () => {
+    const root = tempTree();
+    const loaded = await loadConfig({ cwd: root, preset: 'gemini-cli', stopDir: root });
+    expect(loaded.config.preset).toBe('gemini-cli');
+    expect(loaded.config.format).toBe('gemini');
+    expect(loaded.filepath).toBeNull();
+  });
+
+  // Every command that loads a config takes --preset.
+  test.each([['resolve'], ['manifest'], ['explain'], ['prompt'], ['validate']])(
+    '%s accepts --preset',
+    async (command) => {
+      const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'Hello.\n' });
+      const result = await cli([command, '--preset', 'codex'], { cwd: root });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    },
+  );
+
+  test('session accepts --preset and uses the preset session frame', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'GEMINI.md': 'Root.\n', 'pkg/GEMINI.md': 'Package.\n' });
+    const { Readable } = await import('node:stream');
+    const stdin = Readable.from([
+      `${JSON.stringify({ tool: 'read_file', input: { file_path: `${root}/pkg/a.ts` }, ok: true })}\n`,
+    ]);
+    const result = await cli(['session', '--preset', 'gemini-cli'], { cwd: root, stdin });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim())).toEqual({
+      inject: `--- Newly Discovered Project Context ---\n--- Context from: ${root}/pkg/GEMINI.md ---\nPackage.\n--- End of Context from: ${root}/pkg/GEMINI.md ---\n--- End Project Context ---`,
+    });
+  });
+
+  test('mcp accepts --preset (no usage error)', async () => {
+    const result = await cli(['mcp', '--preset', 'codex', '--help'], { cwd: tempTree() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--preset <name>');
+  });
+});
+
+describe('ctxfiles presets', () => {
+  test('lists every preset on one line', async () => {
+    const result = await cli(['presets'], { cwd: tempTree() });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PRESET_NAMES]);
+    expect(lines[1]).toBe(`codex        ${PRESET_SUMMARIES['codex']}`);
+  });
+
+  test('show NAME prints the config as JSON', async () => {
+    const result = await cli(['presets', 'show', 'codex'], { cwd: tempTree() });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(getPreset('codex'));
+    expect(result.stdout.endsWith('}\n')).toBe(true);
+  });
+
+  test.each([
+    [['presets', 'show', 'vim'], '"vim" is not a preset'],
+    [['presets', 'show'], 'name a preset'],
+    [['presets', 'list'], 'unknown action "list"'],
+  ])('%j is a usage error', async (argv, message) => {
+    const result = await cli(argv, { cwd: tempTree() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    if (argv.length === 3) expect(result.stderr).toContain(PRESET_NAMES.join(', '));
+  });
+});
+
+// PENDING-MERGE (blank chain files skipped, a chain change on another branch): Codex drops an
+// AGENTS.md whose text is blank without trying the next candidate (agents_md.rs, read_agents_md).
+test.skip('PENDING-MERGE (blank chain files): codex leaves out a blank AGENTS.md', async () => {
+  const root = tempTree({
+    '.git/HEAD': 'x',
+    'AGENTS.md': 'Root.\n',
+    'pkg/AGENTS.md': ' \n',
+    'pkg/README.md': 'x',
+  });
+  expect(await view(root, 'pkg', 'codex')).toBe(
+    '# AGENTS.md instructions for <root>/pkg\n\n<INSTRUCTIONS>\nRoot.\n\n</INSTRUCTIONS>',
+  );
+});
+
+// What each preset adds to a tool result in a session, when the tool first reads a file in a
+// directory with its own instruction file (docs/presets.md, "Sessions"; frames in docs/formats.md).
+describe('session frames per preset', () => {
+  const scope =
+    'These apply to work under `pkg`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions.';
+  test.each([
+    // [preset, tool, input key, injected text]
+    [
+      'codex',
+      'read_file',
+      'file_path',
+      '# AGENTS.md instructions for <root>/pkg\n\n<INSTRUCTIONS>\nPkg agents.\n\n</INSTRUCTIONS>',
+    ],
+    [
+      'claude-code',
+      'Read',
+      'file_path',
+      '<system-reminder>\nContents of <root>/pkg/CLAUDE.md:\n\nPkg claude.\n\n</system-reminder>',
+    ],
+    [
+      'gemini-cli',
+      'read_file',
+      'file_path',
+      '--- Newly Discovered Project Context ---\n--- Context from: <root>/pkg/GEMINI.md ---\nPkg gemini.\n--- End of Context from: <root>/pkg/GEMINI.md ---\n--- End Project Context ---',
+    ],
+    [
+      'opencode',
+      'view',
+      'file_path',
+      '<system-reminder>\n# From:<root>/pkg/CLAUDE.md\nPkg claude.\n\n</system-reminder>',
+    ],
+    [
+      'cursor',
+      'read_file',
+      'target_file',
+      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
+    ],
+    [
+      'copilot',
+      'read_file',
+      'file_path',
+      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
+    ],
+  ])('%s: %s', async (preset, tool, key, inject) => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'AGENTS.md': 'Root.\n',
+      'CLAUDE.md': 'Root.\n',
+      'GEMINI.md': 'Root.\n',
+      'pkg/AGENTS.md': 'Pkg agents.\n',
+      'pkg/CLAUDE.md': 'Pkg claude.\n',
+      'pkg/GEMINI.md': 'Pkg gemini.\n',
+    });
+    const { Readable } = await import('node:stream');
+    const event = { tool, input: { [key]: `${root}/pkg/a.ts` }, ok: true };
+    const stdin = Readable.from([`${JSON.stringify(event)}\n`]);
+    const result = await cli(['session', '--preset', preset], { cwd: root, stdin });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim())).toEqual({ inject: inject.replaceAll('<root>', root) });
+  });
+});
