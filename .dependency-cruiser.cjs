@@ -79,8 +79,14 @@ module.exports = {
     only(
       'config-loads-through-the-port',
       '^src/config/',
-      [...LEAF, '^src/fs/'],
-      'src/config may import errors and fs (config files are read through the FileSystem port); nothing above.',
+      [...LEAF, '^src/fs/', '^src/presets/'],
+      'src/config may import errors, fs (config files are read through the FileSystem port) and the preset table; nothing above.',
+    ),
+    only(
+      'presets-are-data',
+      '^src/presets/',
+      [...LEAF, '^src/config/types\\.ts$'],
+      'src/presets holds named config objects: errors and config types only.',
     ),
     only(
       'prompt-is-core',

@@ -9,6 +9,7 @@ export { EXIT, type CliIo } from './io.js';
 interface CommonOptions {
   cwd?: string;
   config?: string;
+  userConfig?: string;
   agent?: string;
   flow?: string;
   step?: string;
@@ -87,7 +88,8 @@ function createProgram(io: CliIo): Cli {
     if (flags === 'none') return created;
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
-      .option('--config <file>', 'use this config file instead of searching for one');
+      .option('--config <file>', 'use this config file instead of searching for one')
+      .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)');
     if (flags === 'resolution') {
       created
         .option('--agent <id>', 'resolve for this agent')
@@ -238,6 +240,8 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
     files,
     cwd: resolveCwd(options, io),
     configFile: options.config,
+    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    env: io.env,
     displayCwd: io.cwd,
   });
   if (options.json) {
@@ -258,6 +262,8 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   const config = await loadConfig({
     cwd: workDir,
     configFile: options.config,
+    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    env: io.env,
     displayCwd: io.cwd,
     lazyFlows: true,
   });

@@ -12,6 +12,9 @@ export interface ValidateOptions {
   readonly files: readonly string[];
   readonly cwd: string;
   readonly configFile?: string | undefined;
+  /** The user config (`--user-config`); default: the standard location. */
+  readonly userConfig?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly displayCwd: string;
 }
 
@@ -59,11 +62,21 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
         cwd: options.cwd,
         configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
         displayCwd: options.displayCwd,
+        userConfig: options.userConfig,
+        env: options.env,
         thorough: true,
       });
       const name =
         loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
-      checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
+      const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
+      const dropped = (loaded.dropped ?? []).map((key) => key.keyPath);
+      const trust = dropped.length === 0 ? '' : `; not trusted, ignored: ${dropped.join(', ')}`;
+      checked.push(`${name} (${flows}${trust})`);
+      for (const layer of loaded.layers ?? [])
+        if (layer.tier === 'user' || layer.tier === 'preset')
+          checked.push(
+            `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
+          );
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
     });
   }
