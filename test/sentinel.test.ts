@@ -8,7 +8,7 @@ import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem, type MemoryNodeSpec } from '../src/fs/memory-file-system.js';
 import { buildSystemPrompt } from '../src/prompt/build-system-prompt.js';
 import { explain, formatExplain } from '../src/prompt/explain.js';
-import { parseReminder, parseXml } from './helpers/parse-formats.js';
+import { parseClaudeCode, parseGemini, parseReminder, parseXml } from './helpers/parse-formats.js';
 
 /**
  * The containment law end to end: whatever a repository holds (names, symlinks, a config from the
@@ -170,6 +170,14 @@ describe('sentinel property', () => {
               expect(parsed?.map((block) => path.resolve('/w', block.path))).toEqual(
                 shown.map((file) => file.path),
               );
+            }
+            if (format === 'gemini') {
+              const texts = shown.map((file) => file.text.trim()).filter((text) => text !== '');
+              expect(parseGemini(result.text)?.map((block) => block.text)).toEqual(texts);
+            }
+            if (format === 'claude-code') {
+              const parsed = parseClaudeCode(result.text, resolver.config.wording.claudeCodeIntro);
+              expect(parsed?.map((block) => block.text)).toEqual(shown.map((file) => file.text));
             }
             if (format === 'reminder') {
               const parsed = parseReminder(result.text);
