@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Tests never read the developer's own user config (~/.config/ctxfiles/config.json).
+    env: { XDG_CONFIG_HOME: '/nonexistent-ctxfiles-test-config' },
   },
 });

@@ -64,6 +64,9 @@ export const DIAGNOSTICS = [
   { code: 'read-cap', level: 'warn', meaning: 'One resolution read as many bytes of instruction files as it may (8 MiB); the files after that are not read.', action: 'Narrow the entries or rule sources; see docs/security.md, "Caps".' },
   { code: 'read-cap-skipped', level: 'debug', meaning: 'This file was not read because the resolution had reached its total read cap.', action: 'See read-cap.' },
   { code: 'render-cap', level: 'warn', meaning: 'The rendered block would pass 16 MiB, the most ctxfiles renders; files are left out or cut as for a budget.', action: 'Set a budget or narrow the entries.' },
+  { code: 'untrusted-key', level: 'warn', meaning: 'A config found in the project sets a key that reads outside the project (or raises a size cap); it is ignored.', action: 'Set the key in the user config, or list the project in the user config\'s trustedProjects; see docs/security.md, "Trust tiers".' },
+  { code: 'cap-clamped', level: 'warn', meaning: 'A configured cap is above the most it may be and is lowered to that maximum.', action: 'Use a value within the maxima of docs/security.md, "Caps".' },
+  { code: 'state-record-dropped', level: 'warn', meaning: 'A resumed session state tracks a file this session would not read (outside the work dir and not shown at its start); the record is dropped.', action: 'None; resume only states this runner saved, stored where the repository cannot write.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -120,3 +120,67 @@ describe('change tracking', () => {
     expect(await session.afterTool(read('x'))).toContain('root v2');
   });
 });
+
+describe('tracked files stay contained', () => {
+  const SECRET = 'SENTINEL-OUTSIDE-42';
+  const zero = '0'.repeat(64);
+
+  test('a parent directory swapped for a symlink to outside is not followed', async () => {
+    const { session, fs } = await tracked();
+    expect(await session.afterTool(read('pkg/src/a.ts'))).toContain('pkg v1');
+    // mv pkg pkg.o; ln -s ../outside pkg
+    fs.remove('/repo/pkg');
+    fs.set('/outside/AGENTS.md', SECRET);
+    fs.set('/repo/pkg', { symlink: '../outside' });
+    const text = await session.afterTool(read('src/x.ts'));
+    expect(text).not.toContain(SECRET);
+    expect(text).toBe('');
+    expect(session.diagnostics.map((d) => d.code)).toContain('symlink-outside-workdir');
+    // No longer tracked: later calls stay silent and do not read it.
+    fs.calls.length = 0;
+    expect(await session.afterTool(read('src/x.ts'))).toBe('');
+    expect(fs.calls.filter((call) => call.path.startsWith('/repo/pkg/'))).toEqual([]);
+  });
+
+  test('a crafted state cannot make a session read files outside the work dir', async () => {
+    const { resolver, fs } = await tracked();
+    fs.set('/etc/secret.md', SECRET);
+    fs.set('/etc/AGENTS.md', SECRET);
+    fs.set('/repo/link.md', { symlink: '/etc/secret.md' });
+    const record = (file: string, scope: string | null) => ({
+      path: file,
+      sha256: zero,
+      size: 1,
+      mtimeMs: 0,
+      scope,
+      removed: false,
+    });
+    const state = {
+      version: 1,
+      injected: [],
+      skipped: [],
+      bytes: 0,
+      exhausted: false,
+      tracked: [
+        record('/etc/secret.md', null),
+        record('/repo/AGENTS.md', '/etc'),
+        record('/repo/link.md', null),
+        record('/repo/AGENTS.md', null),
+      ],
+    };
+    const seen: string[] = [];
+    const session = await resolver.openSession({ state, onDiagnostic: (d) => seen.push(d.code) });
+    expect(seen).toEqual(['state-record-dropped', 'state-record-dropped']);
+    fs.calls.length = 0;
+    const text = await session.afterTool(read('src/x.ts'));
+    expect(text).not.toContain(SECRET);
+    expect(fs.calls.filter((call) => call.op === 'readFile' && call.path.startsWith('/etc'))).toEqual([]);
+    // The honest record inside the work dir is still tracked (its digest differs: reported); the
+    // link inside the work dir is not a file, so it reads as removed.
+    expect(text).toContain('root v1');
+    expect(session.state().tracked.map((r) => [r.path, r.removed])).toEqual([
+      ['/repo/link.md', true],
+      ['/repo/AGENTS.md', false],
+    ]);
+  });
+});

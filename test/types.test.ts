@@ -22,8 +22,11 @@ describe('public types', () => {
   });
 
   test('loadConfig: eager by default, lazy on request', () => {
-    expectTypeOf(loadConfig({ cwd: '.' })).resolves.toEqualTypeOf<LoadedConfig>();
-    expectTypeOf(loadConfig({ cwd: '.', lazyFlows: true })).resolves.toEqualTypeOf<LazyLoadedConfig>();
+    // Wrapped in functions: the type is checked without loading a config at run time.
+    expectTypeOf(() => loadConfig({ cwd: '.' })).returns.resolves.toEqualTypeOf<LoadedConfig>();
+    expectTypeOf(() =>
+      loadConfig({ cwd: '.', lazyFlows: true }),
+    ).returns.resolves.toEqualTypeOf<LazyLoadedConfig>();
     expectTypeOf<'flows' extends keyof LazyLoadedConfig ? true : false>().toEqualTypeOf<false>();
   });
 

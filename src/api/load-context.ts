@@ -24,11 +24,16 @@ export interface ResolverOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The user's home directory, for `~` in paths and in displayed paths. Default: `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * The user config when the config is loaded here (`loadConfig`'s `userConfig`): a file, `null`
+   * for none. Default: the standard location, when it exists.
+   */
+  readonly userConfig?: string | null;
 }
 
 /** {@link ResolverOptions} with every default applied. */
-type NormalizedOptions = Required<Omit<ResolverOptions, 'config' | 'flows'>> &
-  Pick<ResolverOptions, 'config' | 'flows'>;
+type NormalizedOptions = Required<Omit<ResolverOptions, 'config' | 'flows' | 'userConfig'>> &
+  Pick<ResolverOptions, 'config' | 'flows' | 'userConfig'>;
 
 /** Everything the pipeline reads, fixed for the life of a resolver. */
 export interface ResolverContext {
@@ -39,6 +44,11 @@ export interface ResolverContext {
   /** A null-prototype copy: `${env.constructor}` finds nothing. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: Config;
+  /**
+   * Whether the project's config is trusted (docs/security.md, "Trust tiers"). `untrusted` for a
+   * plain {@link Config} object: the object's keys are trusted, the project's files are not.
+   */
+  readonly trust: { readonly project: 'trusted' | 'untrusted' };
   /** What loading the config noticed; the first diagnostics of every result. */
   readonly configDiagnostics: readonly Diagnostic[];
   /** The flows, read on first call when the config was loaded with `lazyFlows`. */
@@ -56,6 +66,7 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
     fs: options.fs ?? createNodeFileSystem(),
     env: Object.assign(Object.create(null) as object, options.env ?? process.env),
     homeDir: path.resolve(options.homeDir ?? os.homedir()),
+    userConfig: options.userConfig,
   } satisfies NormalizedOptions;
 }
 
@@ -67,7 +78,8 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
 export async function loadContext(options: NormalizedOptions): Promise<ResolverContext> {
   const { fs, env, homeDir } = options;
   const workDir = canonicalWorkDir(fs, options.workDir);
-  const loaded = options.config ?? (await loadConfig({ cwd: workDir, fs }));
+  const loaded =
+    options.config ?? (await loadConfig({ cwd: workDir, fs, env, homeDir, userConfig: options.userConfig }));
   const config: Config = 'config' in loaded ? loaded.config : loaded;
   return {
     fs,
@@ -75,6 +87,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     homeDir,
     env,
     config,
+    trust: ('config' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
     configDiagnostics: 'config' in loaded ? loaded.diagnostics : [],
     flows: flowSource(loaded, options.flows),
     countTokens: config.budget.maxTokens === null ? null : await loadTokenCounter(),

@@ -74,7 +74,8 @@ export async function openSession(
     },
     resumed,
   );
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...disclosure.opened];
+  for (const diagnostic of disclosure.opened) options.onDiagnostic?.(diagnostic);
   return {
     diagnostics,
     async afterTool(event) {

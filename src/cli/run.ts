@@ -10,6 +10,7 @@ export { EXIT, type CliIo } from './io.js';
 interface CommonOptions {
   cwd?: string;
   config?: string;
+  userConfig?: string;
   agent?: string;
   flow?: string;
   step?: string;
@@ -90,6 +91,7 @@ function createProgram(io: CliIo): Cli {
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
       .option('--config <file>', 'use this config file instead of searching for one')
+      .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
       .addOption(presetOption());
     if (flags === 'resolution') {
       created
@@ -259,6 +261,8 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
     cwd: resolveCwd(options, io),
     configFile: options.config,
     preset: options.preset,
+    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    env: io.env,
     displayCwd: io.cwd,
   });
   if (options.json) {
@@ -280,6 +284,8 @@ async function openResolver(options: CommonOptions, io: CliIo) {
     cwd: workDir,
     configFile: options.config,
     preset: options.preset,
+    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    env: io.env,
     displayCwd: io.cwd,
     lazyFlows: true,
   });

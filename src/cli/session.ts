@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
@@ -23,11 +23,18 @@ export interface RunSessionOptions {
  * - `{"op": "state"}` → `{"state": {…}}`, the state to resume from with `--state FILE`;
  * - anything else → `{"error": "…"}`, and the session goes on.
  */
+/** A `--state` file larger than this is refused before it is read. */
+const MAX_STATE_BYTES = 16_777_216;
+
 export async function runSession(options: RunSessionOptions): Promise<number> {
   const { io } = options;
   let state: unknown;
   if (options.statePath !== undefined) {
     try {
+      // A state is input like any other file: sized before it is read (docs/security.md, "Caps").
+      const size = statSync(options.statePath).size;
+      if (size > MAX_STATE_BYTES)
+        throw new Error(`it is ${size} bytes; at most ${MAX_STATE_BYTES} are accepted`);
       state = JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown;
     } catch (error) {
       throw new CtxfilesError(

@@ -14,6 +14,9 @@ export interface ValidateOptions {
   readonly configFile?: string | undefined;
   /** A preset the config is merged over (docs/presets.md). */
   readonly preset?: string | undefined;
+  /** The user config (`--user-config`); default: the standard location. */
+  readonly userConfig?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly displayCwd: string;
 }
 
@@ -62,11 +65,21 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
         configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
         preset: options.preset,
         displayCwd: options.displayCwd,
+        userConfig: options.userConfig,
+        env: options.env,
         thorough: true,
       });
       const name =
         loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
-      checked.push(`${name} (${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'})`);
+      const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
+      const dropped = (loaded.dropped ?? []).map((key) => key.keyPath);
+      const trust = dropped.length === 0 ? '' : `; not trusted, ignored: ${dropped.join(', ')}`;
+      checked.push(`${name} (${flows}${trust})`);
+      for (const layer of loaded.layers ?? [])
+        if (layer.tier === 'user' || layer.tier === 'preset')
+          checked.push(
+            `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
+          );
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
     });
   }

@@ -66,6 +66,17 @@ export const DEFAULT_CONFIG = Object.freeze({
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
 });
 
+/**
+ * The most each configurable cap may be set to, whoever sets it (docs/security.md, "Caps"). A
+ * larger value is clamped to it with a `warn` `cap-clamped`.
+ */
+export const CAP_MAXIMA = Object.freeze({
+  maxFiles: 10_000,
+  maxFileBytes: 1_048_576,
+  maxSessionBytes: 8_388_608,
+  maxManifestBytes: 1_048_576,
+});
+
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   '$schema',
@@ -79,4 +90,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'budget',
   'wording',
   'session',
+  'trustedProjects',
 ]);

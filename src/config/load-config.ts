@@ -3,17 +3,18 @@ import path from 'node:path';
 import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
+import { isInside } from '../fs/contain.js';
+import { getPreset, PRESET_NAMES } from '../presets/index.js';
+import { dropPendingKeys } from '../presets/pending-keys.js';
 import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
-import { DEFAULT_LOADED, normalizeConfig } from './normalize-config.js';
+import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
+import { isTrustedProject, mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import { isSourceFile, readSourceFile, relativeDisplay } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
-import { applyPreset } from '../presets/apply-preset.js';
-import { getPreset, PRESET_NAMES } from '../presets/index.js';
-import { dropPendingKeys } from '../presets/pending-keys.js';
 
 /**
  * Where a config is looked for, in each directory from the work dir upward, in this order
@@ -63,18 +64,52 @@ export interface LoadConfigOptions {
    */
   readonly fs?: FileSystem;
   /**
-   * A preset to merge the config over (docs/presets.md); it wins over a `preset` key in the config.
-   * Default: the config's own `preset` key, else none.
-   * @throws CtxfilesError `config-invalid` for a name that is not a preset.
+   * The user config (trusted tier). Default: `$XDG_CONFIG_HOME/ctxfiles/config.json`, else
+   * `~/.config/ctxfiles/config.json`, used when it exists. A path names a file that must exist;
+   * `null` means no user config (tests, sandboxes).
    */
+  readonly userConfig?: string | null;
+  /** Environment for the default user config location. Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The home directory (`~` in `trustedProjects`, default user config). Default: `os.homedir()`. */
+  readonly homeDir?: string;
+  /** A preset named by the caller (`--preset`); it wins over a `preset` key in any config. */
   readonly preset?: string | undefined;
+}
+
+/** Where a part of the effective config came from, lowest precedence first. */
+export interface ConfigLayer {
+  /** `preset` < `user` < `project` (found by the search) < `explicit` (`--config` / `configFile`). */
+  readonly tier: 'preset' | 'user' | 'project' | 'explicit';
+  /** Absolute path of the file, or the preset's name. */
+  readonly source: string;
+  /** Top-level keys this layer set (after a trust tier dropped any). */
+  readonly keys: readonly string[];
+}
+
+/** Whether the project's own config is trusted (docs/security.md, "Trust tiers"). */
+export interface ConfigTrust {
+  /**
+   * `trusted` when the user config lists a directory holding the work dir in `trustedProjects`:
+   * then keys that read outside the project are honoured from the project config, and embedders
+   * may let the project's files import from outside it. `untrusted` otherwise.
+   */
+  readonly project: 'trusted' | 'untrusted';
 }
 
 /** A validated config, its flows, and what loading noticed. */
 export interface LoadedConfig {
-  /** Absolute path of the config file, or `null` when none was found (defaults apply). */
+  /**
+   * Absolute path of the project or explicit config file, or `null` when none was found (the
+   * user config and defaults apply).
+   */
   readonly filepath: string | null;
   readonly config: Config;
+  /** The layers merged into `config`, lowest precedence first. */
+  readonly layers?: readonly ConfigLayer[];
+  /** Keys a trust tier dropped, with the file that set them. */
+  readonly dropped?: readonly DroppedKey[];
+  readonly trust?: ConfigTrust;
   /** Flows by id. */
   readonly flows: ReadonlyMap<string, Flow>;
   /** Warnings such as unknown top-level keys, and info about shadowed config files. */
@@ -106,11 +141,23 @@ export async function loadConfig(
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = relativeDisplay(options.displayCwd ?? process.cwd());
   const fs = options.fs ?? createNodeFileSystem();
+  const homeDir = options.homeDir ?? os.homedir();
+  const thorough = options.thorough === true;
   const diagnostics: Diagnostic[] = [];
+  const layers: ConfigLayer[] = [];
+  const dropped: DroppedKey[] = [];
+
+  const userFile = findUserConfig(fs, options, homeDir, display);
+  const user =
+    userFile === null ? {} : await readConfig(fs, userFile, display(userFile), diagnostics, thorough);
+  if (userFile !== null) layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
+  const trusted = isTrustedProject(user['trustedProjects'], cwd, homeDir, (file) => fs.realpath(file));
 
   let filepath: string | null;
+  let tier: 'project' | 'explicit';
   if (options.configFile !== undefined) {
     filepath = path.resolve(cwd, options.configFile);
+    tier = 'explicit';
     if (!isSourceFile(fs, filepath, display(filepath), 'config-syntax')) {
       throw new CtxfilesError('config-not-found', [
         formatProblem({ file: display(filepath) }, 'the config file does not exist'),
@@ -118,15 +165,40 @@ export async function loadConfig(
     }
   } else {
     filepath = searchConfig(fs, cwd, options.stopDir ?? os.homedir(), diagnostics, display);
+    tier = 'project';
   }
 
-  const layer = presetLayer(options.preset, diagnostics);
-  const config =
-    filepath === null
-      ? options.preset === undefined
-        ? DEFAULT_LOADED
-        : await presetOnly(options.preset, layer, diagnostics)
-      : await readConfig(fs, filepath, display(filepath), diagnostics, options.thorough === true, layer);
+  let own: Record<string, unknown> = {};
+  if (filepath !== null) {
+    own = await readConfig(fs, filepath, display(filepath), diagnostics, thorough);
+    // trustedProjects counts only in the user config; project keys that widen reads need trust.
+    const sanitized =
+      tier === 'project' && !trusted
+        ? sanitizeProjectConfig(own, filepath, display(filepath), diagnostics)
+        : Object.hasOwn(own, 'trustedProjects')
+          ? sanitizeTrustedProjects(own, filepath, display(filepath), diagnostics)
+          : { value: own, dropped: [] };
+    own = sanitized.value;
+    dropped.push(...sanitized.dropped);
+    layers.push({ tier, source: filepath, keys: Object.keys(own) });
+  }
+
+  const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
+  let merged = mergeLayers(user, own);
+  if (presetName !== undefined) {
+    const preset = presetBase(presetName, diagnostics);
+    layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
+    merged = mergeLayers(preset, merged);
+  }
+  for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'cap-clamped',
+      message: `${keyPath}: lowered to ${maximum}, the most it may be (docs/security.md, "Caps")`,
+    });
+  }
+  const config = normalizeConfig(merged as ConfigInput);
+  const trust: ConfigTrust = { project: trusted ? 'trusted' : 'untrusted' };
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
   const loadFlows = () => {
@@ -135,13 +207,14 @@ export async function loadConfig(
     );
     return flows;
   };
-  if (options.lazyFlows === true) return { filepath, config, diagnostics, loadFlows };
-  return { filepath, config, flows: await loadFlows(), diagnostics };
+  const common = { filepath, config, diagnostics, layers, dropped, trust };
+  if (options.lazyFlows === true) return { ...common, loadFlows };
+  return { ...common, flows: await loadFlows() };
 }
 
 /**
  * Validates a config value that was not read from a file (an embedder's object), applying
- * defaults (and the preset its `preset` key names). Same checks and messages as {@link loadConfig}; `file` names it in messages.
+ * defaults. Same checks and messages as {@link loadConfig}; `file` names it in messages.
  */
 export async function parseConfig(
   value: unknown,
@@ -149,11 +222,49 @@ export async function parseConfig(
 ): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
-  const layered = presetLayer(undefined, diagnostics)(value);
+  const name = isPlainObject(value) ? presetOf(value) : undefined;
+  const layered =
+    name === undefined ? value : mergeLayers(presetBase(name, diagnostics), value as Record<string, unknown>);
   const fast = quickConfig(layered);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
   return { config: validateConfig(layered, plainSource(file, value), [], diagnostics), diagnostics };
+}
+
+/**
+ * The config a preset stands for, with its own name kept (`preset`), ready to merge the user's
+ * layers over. Values this build's schema does not accept yet are left out (a `debug`
+ * `preset-key-pending`).
+ * @throws CtxfilesError `config-invalid` for a name that is not a preset.
+ */
+function presetBase(name: string, diagnostics: Diagnostic[]): Record<string, unknown> {
+  const preset = getPreset(name);
+  if (preset === undefined) {
+    throw new CtxfilesError('config-invalid', [
+      formatProblem(
+        { keyPath: 'preset' },
+        `"${name}" is not a preset. Expected one of ${PRESET_NAMES.join(', ')}`,
+      ),
+    ]);
+  }
+  const supported = dropPendingKeys(preset, acceptedBySchema);
+  if (supported.dropped.length > 0) {
+    diagnostics.push({
+      level: 'debug',
+      code: 'preset-key-pending',
+      message: `preset ${name}: not applied yet: ${supported.dropped.join(', ')}`,
+    });
+  }
+  return { ...supported.preset, preset: name };
+}
+
+/** Whether a config holding only `value` is valid for this build (known keys, the fast validator). */
+function acceptedBySchema(value: Readonly<Record<string, unknown>>): boolean {
+  return Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -182,6 +293,7 @@ function searchConfig(
     for (const place of CONFIG_SEARCH_PLACES) {
       const candidate = path.join(dir, place);
       if (!isSourceFile(fs, candidate, display(candidate), 'config-syntax')) continue;
+      refuseOutsideLink(fs, candidate, dir, display);
       if (place === 'package.json' && !packageHasKey(fs, candidate, display(candidate))) continue;
       found.push(candidate);
     }
@@ -203,14 +315,46 @@ function searchConfig(
   }
 }
 
+/**
+ * A config found by the search that is a symlink (or sits behind one) leading out of the
+ * directory it was found in is refused: the repository would choose what file configures ctxfiles.
+ * @throws CtxfilesError `config-invalid`.
+ */
+function refuseOutsideLink(
+  fs: FileSystem,
+  file: string,
+  dir: string,
+  display: (file: string) => string,
+): void {
+  let real: string;
+  let realDir: string;
+  try {
+    real = fs.realpath(file);
+    realDir = fs.realpath(dir);
+  } catch (error) {
+    throw new CtxfilesError('config-syntax', [
+      formatProblem(
+        { file: display(file) },
+        `cannot read the file (${(error as { code?: string }).code ?? 'error'})`,
+      ),
+    ]);
+  }
+  if (isInside(realDir, real)) return;
+  throw new CtxfilesError('config-invalid', [
+    formatProblem(
+      { file: display(file) },
+      `the config is a symlink to a file outside ${display(dir) || '.'}; name the file with --config to use it`,
+    ),
+  ]);
+}
+
 async function readConfig(
   fs: FileSystem,
   file: string,
   shown: string,
   diagnostics: Diagnostic[],
   thoroughOnly: boolean,
-  layer: (value: unknown) => unknown,
-): Promise<Config> {
+): Promise<Record<string, unknown>> {
   const extension = path.extname(file);
   // zod and the YAML parser load only on the thorough path.
   const thorough = async () => (await import('./validate-config.js')).validateConfig;
@@ -228,82 +372,90 @@ async function readConfig(
         { cause: error },
       );
     }
-    return (await thorough())(layer(value), plainSource(shown, value), [], diagnostics);
+    (await thorough())(value, plainSource(shown, value), [], diagnostics);
+    return value as Record<string, unknown>;
   }
   const text = readSourceFile(fs, file, shown, 'config-syntax');
   const isPackage = path.basename(file) === 'package.json';
   if (extension === '.json' && !thoroughOnly) {
     // JSON that parses and validates needs neither the YAML parser nor zod.
-    const parsed = parseJson(text, isPackage);
-    const fast = parsed === undefined ? null : quickConfig(layer(parsed));
-    if (fast !== null) return fast;
+    const fast = parseJson(text, isPackage);
+    if (isQuickValid(fast)) return fast;
   }
   const { parseSourceText } = await import('./source-text.js');
   const source = parseSourceText(text, shown, 'config-syntax');
-  const quick = thoroughOnly
-    ? null
-    : quickConfig(
-        layer(
-          isPackage ? (source.value as Record<string, unknown> | null)?.['ctxfiles'] : (source.value ?? {}),
-        ),
-      );
-  if (quick !== null) return quick;
-  if (isPackage) {
-    const value = layer((source.value as Record<string, unknown>)['ctxfiles']);
-    return (await thorough())(value, source, ['ctxfiles'], diagnostics);
+  const value = isPackage
+    ? (source.value as Record<string, unknown> | null)?.['ctxfiles']
+    : (source.value ?? {});
+  if (!thoroughOnly && isQuickValid(value)) return value;
+  (await thorough())(value, source, isPackage ? ['ctxfiles'] : [], diagnostics);
+  return value as Record<string, unknown>;
+}
+
+/** True for a value the generated validator accepts with only known keys (see {@link quickConfig}). */
+function isQuickValid(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.keys(value).some((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key))) return false;
+  return findForbiddenKey(value, []) === undefined && fastValidate(value);
+}
+
+/** The default user config location, or the one given; `null` when there is none to read. */
+function findUserConfig(
+  fs: FileSystem,
+  options: Readonly<LoadConfigOptions>,
+  homeDir: string,
+  display: (file: string) => string,
+): string | null {
+  if (options.userConfig === null) return null;
+  if (options.userConfig !== undefined) {
+    const file = path.resolve(options.cwd ?? process.cwd(), options.userConfig);
+    if (!isSourceFile(fs, file, display(file), 'config-syntax')) {
+      throw new CtxfilesError('config-not-found', [
+        formatProblem({ file: display(file) }, 'the user config file does not exist'),
+      ]);
+    }
+    return file;
   }
-  return (await thorough())(layer(source.value ?? {}), source, [], diagnostics);
+  const file = defaultUserConfigPath(options.env ?? process.env, homeDir);
+  return isSourceFile(fs, file, display(file), 'config-syntax') ? file : null;
 }
 
 /**
- * Merges a config value over its preset: the one `--preset` names, else the one its own `preset`
- * key names (docs/presets.md). A name that is not a preset is left for the validator to report
- * (from the config) or refused (from the option).
+ * Where the user config is when none is named: `$XDG_CONFIG_HOME/ctxfiles/config.json` when that
+ * variable is an absolute path, else `~/.config/ctxfiles/config.json`.
  */
-function presetLayer(option: string | undefined, diagnostics: Diagnostic[]): (value: unknown) => unknown {
-  if (option !== undefined && getPreset(option) === undefined) {
-    throw new CtxfilesError('config-invalid', [
-      formatProblem(
-        { keyPath: 'preset' },
-        `"${option}" is not a preset. Expected one of ${PRESET_NAMES.join(', ')}`,
-      ),
-    ]);
-  }
-  let reported = false;
-  return (value) => {
-    const named = (value as { preset?: unknown } | null | undefined)?.preset;
-    const name = option ?? (typeof named === 'string' ? named : undefined);
-    const preset = name === undefined ? undefined : getPreset(name);
-    if (name === undefined || preset === undefined) return value;
-    const supported = dropPendingKeys(preset, acceptedBySchema);
-    if (supported.dropped.length > 0 && !reported) {
-      reported = true;
-      diagnostics.push({
-        level: 'debug',
-        code: 'preset-key-pending',
-        message: `preset ${name}: not applied yet: ${supported.dropped.join(', ')}`,
-      });
-    }
-    return applyPreset({ ...supported.preset, preset: name }, value);
-  };
+export function defaultUserConfigPath(
+  env: Readonly<Record<string, string | undefined>>,
+  homeDir: string,
+): string {
+  const xdg = env['XDG_CONFIG_HOME'];
+  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, '.config');
+  return path.join(base, 'ctxfiles', 'config.json');
 }
 
-/** A preset with no config file over it. */
-async function presetOnly(
-  name: string,
-  layer: (value: unknown) => unknown,
+function presetOf(value: Readonly<Record<string, unknown>>): string | undefined {
+  const name = value['preset'];
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** `trustedProjects` outside the user config: dropped with a warning (only the user config trusts). */
+function sanitizeTrustedProjects(
+  value: Readonly<Record<string, unknown>>,
+  file: string,
+  shown: string,
   diagnostics: Diagnostic[],
-): Promise<Config> {
-  const value = layer({});
-  const quick = quickConfig(value);
-  if (quick !== null) return quick;
-  const { validateConfig } = await import('./validate-config.js');
-  return validateConfig(value, plainSource(`<preset ${name}>`, value), [], diagnostics);
-}
-
-/** True when a partial config holds only known keys with values the schema accepts. */
-function acceptedBySchema(value: Readonly<Record<string, unknown>>): boolean {
-  return Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
+): { value: Record<string, unknown>; dropped: DroppedKey[] } {
+  const { trustedProjects: _ignored, ...rest } = value;
+  diagnostics.push({
+    level: 'warn',
+    code: 'untrusted-key',
+    message: formatProblem(
+      { file: shown, keyPath: 'trustedProjects' },
+      'ignored: only the user config names trusted projects',
+    ).message,
+    path: file,
+  });
+  return { value: rest, dropped: [{ keyPath: 'trustedProjects', file }] };
 }
 
 /** JSON.parse without throwing; a leading BOM is accepted. `undefined` on any failure. */

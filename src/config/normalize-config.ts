@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG } from './defaults.js';
+import { CAP_MAXIMA, DEFAULT_CONFIG } from './defaults.js';
 import type { ConfigInput } from './schema.js';
 import type { AgentConfig, Config } from './types.js';
 
@@ -14,10 +14,9 @@ export function normalizeConfig(data: ConfigInput): Config {
         ]),
       ),
     ),
-    contextDiscovery: Object.freeze({
-      ...DEFAULT_CONFIG.contextDiscovery,
-      ...stripUndefined(data.contextDiscovery ?? {}),
-    }),
+    contextDiscovery: Object.freeze(
+      clampCaps({ ...DEFAULT_CONFIG.contextDiscovery, ...stripUndefined(data.contextDiscovery ?? {}) }),
+    ),
     flows: Object.freeze([...(data.flows ?? DEFAULT_CONFIG.flows)]),
     instructions: deepFreeze({
       ...DEFAULT_CONFIG.instructions,
@@ -29,6 +28,24 @@ export function normalizeConfig(data: ConfigInput): Config {
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
     ...(data.preset === undefined ? {} : { preset: data.preset }),
   });
+}
+
+/** The `contextDiscovery` caps clamped to {@link CAP_MAXIMA}: no config makes one call read gigabytes. */
+export function clampCaps<T extends Record<keyof typeof CAP_MAXIMA, number>>(caps: T): T {
+  const clamped = { ...caps };
+  for (const [key, maximum] of Object.entries(CAP_MAXIMA) as Array<[keyof typeof CAP_MAXIMA, number]>) {
+    if (clamped[key] > maximum) (clamped as Record<string, number>)[key] = maximum;
+  }
+  return clamped;
+}
+
+/** The caps of a config value that {@link clampCaps} lowers, as key paths with their maxima. */
+export function capsAboveMaxima(value: unknown): Array<{ keyPath: string; maximum: number }> {
+  const discovery = (value as { contextDiscovery?: Record<string, unknown> } | null)?.contextDiscovery;
+  if (typeof discovery !== 'object' || discovery === null) return [];
+  return Object.entries(CAP_MAXIMA)
+    .filter(([key, maximum]) => typeof discovery[key] === 'number' && (discovery[key] as number) > maximum)
+    .map(([key, maximum]) => ({ keyPath: `contextDiscovery.${key}`, maximum }));
 }
 
 /** The config used when no file is found. */

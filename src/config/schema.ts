@@ -156,6 +156,12 @@ export const configSchema = z
     budget: budgetSchema.optional(),
     wording: wordingSchema.optional(),
     session: sessionSchema.optional(),
+    trustedProjects: z
+      .array(userPath)
+      .optional()
+      .describe(
+        'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
+      ),
   })
   .describe('ctxfiles configuration');
 

@@ -220,11 +220,21 @@ function release(lock: string, token: string): void {
   if (readSmall(lock) === token) removeQuietly(lock);
 }
 
+/** The first 200 bytes of a lock file: its owner and nonce; never more (docs/security.md, "Caps"). */
 function readSmall(file: string): string | null {
+  let fd: number | undefined;
   try {
-    return fs.readFileSync(file, 'utf8').slice(0, 200);
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
+    const buffer = Buffer.alloc(200);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString('utf8');
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isInside } from '../fs/contain.js';
 import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import type { Diagnostic } from '../errors.js';
@@ -40,13 +41,58 @@ export interface ChangeTracker {
 }
 
 /**
+ * What a tracked file may be, as for every other read (docs/security.md): its real path inside the
+ * (canonical) work dir, or the real path of a file the session's start showed from outside it (a
+ * chain file, the user file, an extra file). A parent directory swapped for a symlink since then
+ * changes the real path, so the file is not read.
+ */
+export interface TrackingContainment {
+  readonly workDir: string;
+  /** Real paths of the baseline files outside the work dir. */
+  readonly outside: ReadonlySet<string>;
+}
+
+/** The {@link TrackingContainment} of a session that started from `baseline`. */
+export function trackingContainment(
+  fs: FileSystem,
+  workDir: string,
+  baseline: readonly TrackedRecord[],
+): TrackingContainment {
+  const outside = new Set<string>();
+  for (const record of baseline) {
+    if (isInside(workDir, record.path)) continue;
+    try {
+      outside.add(fs.realpath(record.path));
+    } catch {
+      // Gone already: nothing outside the work dir to allow for it.
+    }
+  }
+  return { workDir, outside };
+}
+
+/**
+ * True when a record of a resumed state names a file this session could track: inside the work
+ * dir (scope included), or a baseline file outside it with the same scope.
+ */
+export function isTrackable(
+  record: TrackedRecord,
+  workDir: string,
+  baseline: readonly TrackedRecord[],
+): boolean {
+  if (isInside(workDir, record.path)) return record.scope === null || isInside(workDir, record.scope);
+  return baseline.some((shown) => shown.path === record.path && shown.scope === record.scope);
+}
+
+/**
  * Change tracking of one session (docs/disclosure.md): updates, candidate switches and removals
- * of the files shown so far. `candidates` are the chain's names, for switches.
+ * of the files shown so far. `candidates` are the chain's names, for switches. Every file is
+ * checked against `containment` before it is read.
  */
 export function createChangeTracker(
   fs: FileSystem,
   tracking: { readonly enabled: boolean; readonly candidates: readonly string[] },
   initial: readonly TrackedRecord[],
+  containment: TrackingContainment,
 ): ChangeTracker {
   const tracked = new Map<string, TrackedRecord>();
   if (tracking.enabled) for (const record of initial) tracked.set(record.path, record);
@@ -57,8 +103,12 @@ export function createChangeTracker(
     check(diagnostics) {
       const changes: TrackedChange[] = [];
       for (const record of tracked.values()) {
-        const change = checkOne(fs, record, tracking.candidates, diagnostics);
+        const change = checkOne(fs, record, tracking.candidates, containment, diagnostics);
         if (change === 'unchanged') continue;
+        if (change === 'refused') {
+          tracked.delete(record.path);
+          continue;
+        }
         if (change.event === null) tracked.set(record.path, change.record);
         else changes.push({ ...change, event: change.event });
       }
@@ -77,7 +127,8 @@ export function createChangeTracker(
   };
 }
 
-type Checked = 'unchanged' | { event: InstructionEvent | null; record: TrackedRecord; replaces: string };
+type Checked =
+  'unchanged' | 'refused' | { event: InstructionEvent | null; record: TrackedRecord; replaces: string };
 
 /**
  * One tracked file against the disk: `unchanged`, a change to report, or (event `null`) a new
@@ -87,6 +138,7 @@ function checkOne(
   fs: FileSystem,
   record: TrackedRecord,
   candidates: readonly string[],
+  containment: TrackingContainment,
   diagnostics: Diagnostic[],
 ): Checked {
   let current: { path: string; info: FileInfo } | null;
@@ -101,6 +153,15 @@ function checkOne(
     if (record.removed) return 'unchanged';
     const event: InstructionEvent = { kind: 'removed', path: record.path };
     return { event, record: { ...record, removed: true }, replaces: record.path };
+  }
+  if (!contained(fs, current.path, containment)) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'symlink-outside-workdir',
+      message: `${current.path} now leads outside the work dir (a symlink on its path); it is no longer tracked`,
+      path: current.path,
+    });
+    return 'refused';
   }
   const moved = current.path !== record.path;
   const same = !moved && !record.removed;
@@ -119,6 +180,16 @@ function checkOne(
   const previousPath = moved && !record.removed ? record.path : undefined;
   const event: InstructionEvent = { kind: 'updated', path: current.path, text: read.text, previousPath };
   return { event, record: next, replaces: record.path };
+}
+
+function contained(fs: FileSystem, file: string, containment: TrackingContainment): boolean {
+  let real: string;
+  try {
+    real = fs.realpath(file);
+  } catch {
+    return false;
+  }
+  return isInside(containment.workDir, real) || containment.outside.has(real);
 }
 
 function recordOf(file: string, body: ReadBody, scope: string | null): TrackedRecord {

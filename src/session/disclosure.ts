@@ -4,7 +4,12 @@ import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { renderEvent } from '../render/render-events.js';
 import { renderSessionFrame } from '../render/render-session-frame.js';
-import { createChangeTracker, type TrackedRecord } from './change-tracking.js';
+import {
+  createChangeTracker,
+  isTrackable,
+  trackingContainment,
+  type TrackedRecord,
+} from './change-tracking.js';
 import { dueNestedFiles, readNested } from './injection.js';
 import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
 import { touchedPaths, type ToolEvent } from './triggers.js';
@@ -58,6 +63,8 @@ export interface Disclosure {
   /** The text to append to this tool result (empty when nothing is due) and what happened. */
   afterTool(event: ToolEvent): { text: string; diagnostics: Diagnostic[] };
   state(): DisclosureState;
+  /** What opening noticed: records of a resumed state that were dropped. */
+  readonly opened: readonly Diagnostic[];
 }
 
 /** A fresh state. */
@@ -79,14 +86,28 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   const injected = [...initial.injected];
   const skipped = new Set(initial.skipped);
   const done = new Set<string>([...injected.map((record) => record.path), ...skipped]);
+  const opened: Diagnostic[] = [];
+  // A resumed state is input (docs/security.md, "A crafted --state"): it may only name files this
+  // session could track itself.
+  const resumedTracked = (resumed?.tracked ?? []).filter((record) => {
+    if (isTrackable(record, workDir, options.baseline)) return true;
+    opened.push({
+      level: 'warn',
+      code: 'state-record-dropped',
+      message: `the resumed state tracks ${record.path}, outside the work dir and not shown at the start; it is dropped`,
+    });
+    return false;
+  });
   const tracker = createChangeTracker(
     fs,
     options.tracking,
-    resumed === null ? options.baseline : resumed.tracked,
+    resumed === null ? options.baseline : resumedTracked,
+    trackingContainment(fs, workDir, options.baseline),
   );
   const budget = { bytes: initial.bytes, exhausted: initial.exhausted };
 
   return {
+    opened,
     afterTool(event) {
       const diagnostics: Diagnostic[] = [];
       if (budget.exhausted) return { text: '', diagnostics };

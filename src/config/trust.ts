@@ -1,0 +1,175 @@
+import path from 'node:path';
+import { formatProblem, type Diagnostic } from '../errors.js';
+import { isInside } from '../fs/contain.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+
+/**
+ * One config key that reads outside the project (or reads more of it than the defaults allow)
+ * when set to a value that `widens` accepts. From a project config such a value is dropped unless
+ * the user config trusts the project (docs/security.md, "Trust tiers").
+ */
+export interface WideningKey {
+  readonly keyPath: readonly string[];
+  /** True when `value` (present in a project config) would widen what is read. */
+  readonly widens: (value: unknown) => boolean;
+  /** Why, in a few words, for the warning. */
+  readonly reason: string;
+}
+
+const above = (limit: number) => (value: unknown) => typeof value === 'number' && value > limit;
+const nonEmpty = (value: unknown) =>
+  value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The keys a project config may not set. A key another branch has not added yet simply never
+ * matches: each row only reads the value at its key path.
+ */
+export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
+  {
+    keyPath: ['instructions', 'walk'],
+    widens: (value) => value === 'root',
+    reason: 'it walks above the project',
+  },
+  { keyPath: ['instructions', 'userFile'], widens: nonEmpty, reason: 'it reads a file outside the project' },
+  { keyPath: ['instructions', 'extraFiles'], widens: nonEmpty, reason: 'it reads files outside the project' },
+  {
+    keyPath: ['instructions', 'projectRootMarkers'],
+    widens: () => true,
+    reason: 'it moves the project root',
+  },
+  {
+    keyPath: ['instructions', 'symlinks'],
+    widens: (value) => value === 'follow',
+    reason: 'it follows links out of the project',
+  },
+  {
+    keyPath: ['imports', 'allowOutside'],
+    widens: (value) => value === true,
+    reason: 'it imports files outside the project',
+  },
+  {
+    keyPath: ['imports', 'trustOutside'],
+    widens: (value) => value === true,
+    reason: 'it imports files outside the project',
+  },
+  { keyPath: ['trustedProjects'], widens: () => true, reason: 'only the user config names trusted projects' },
+  {
+    keyPath: ['contextDiscovery', 'maxFileBytes'],
+    widens: above(DEFAULT_CONFIG.contextDiscovery.maxFileBytes),
+    reason: 'it raises a size cap above its default',
+  },
+  {
+    keyPath: ['contextDiscovery', 'maxSessionBytes'],
+    widens: above(DEFAULT_CONFIG.contextDiscovery.maxSessionBytes),
+    reason: 'it raises a size cap above its default',
+  },
+  {
+    keyPath: ['contextDiscovery', 'maxManifestBytes'],
+    widens: above(DEFAULT_CONFIG.contextDiscovery.maxManifestBytes),
+    reason: 'it raises a size cap above its default',
+  },
+  {
+    keyPath: ['contextDiscovery', 'maxFiles'],
+    widens: above(DEFAULT_CONFIG.contextDiscovery.maxFiles),
+    reason: 'it raises a size cap above its default',
+  },
+]);
+
+/** A key a trust tier dropped, for `validate` and `explain`. */
+export interface DroppedKey {
+  /** `instructions.userFile`. */
+  readonly keyPath: string;
+  /** Absolute path of the file that set it. */
+  readonly file: string;
+}
+
+/**
+ * Removes from a project config value every key of {@link WIDENING_KEYS} whose value widens reads,
+ * with a `warn` `untrusted-key` naming the key and the file. Returns a new value; the input is
+ * never changed. Keys nested under `agents` are not config keys of the table and stay.
+ */
+export function sanitizeProjectConfig(
+  value: Readonly<Record<string, unknown>>,
+  file: string,
+  shown: string,
+  diagnostics: Diagnostic[],
+): { value: Record<string, unknown>; dropped: DroppedKey[] } {
+  const copy = structuredClone(value) as Record<string, unknown>;
+  const dropped: DroppedKey[] = [];
+  for (const row of WIDENING_KEYS) {
+    const parent = parentOf(copy, row.keyPath);
+    const key = row.keyPath[row.keyPath.length - 1] as string;
+    if (parent === undefined || !Object.hasOwn(parent, key) || !row.widens(parent[key])) continue;
+    delete parent[key];
+    const keyPath = row.keyPath.join('.');
+    dropped.push({ keyPath, file });
+    diagnostics.push({
+      level: 'warn',
+      code: 'untrusted-key',
+      message: formatProblem(
+        { file: shown, keyPath },
+        `ignored: a project config may not set it (${row.reason}); set it in the user config, or list the project in the user config's trustedProjects`,
+      ).message,
+      path: file,
+    });
+  }
+  return { value: copy, dropped };
+}
+
+/**
+ * True when `workDir` lies inside one of the `trustedProjects` of the user config (`~` is the
+ * home directory; entries that are not absolute never match).
+ */
+export function isTrustedProject(
+  trustedProjects: unknown,
+  workDir: string,
+  homeDir: string,
+  realpath: (file: string) => string,
+): boolean {
+  if (!Array.isArray(trustedProjects)) return false;
+  return trustedProjects.some((entry) => {
+    if (typeof entry !== 'string') return false;
+    const expanded =
+      entry === '~' ? homeDir : entry.startsWith('~/') ? path.join(homeDir, entry.slice(2)) : entry;
+    if (!path.isAbsolute(expanded)) return false;
+    const dir = path.resolve(expanded);
+    let real = dir;
+    try {
+      real = realpath(dir);
+    } catch {
+      // A trusted directory that does not exist can still be compared by its spelling.
+    }
+    return isInside(dir, workDir) || isInside(real, workDir);
+  });
+}
+
+/** Deep merge of plain objects: `over` wins; arrays and every other value replace. */
+export function mergeLayers(
+  under: Readonly<Record<string, unknown>>,
+  over: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const previous = result[key];
+    result[key] = isPlainObject(previous) && isPlainObject(value) ? mergeLayers(previous, value) : value;
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function parentOf(
+  value: Record<string, unknown>,
+  keyPath: readonly string[],
+): Record<string, unknown> | undefined {
+  let node: unknown = value;
+  for (const key of keyPath.slice(0, -1)) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return isPlainObject(node) ? node : undefined;
+}
