@@ -175,9 +175,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   };
 }
 
-/** The session event that fetches a rule by name: `{"tool":"rule","input":{"name":"…"}}`. */
+/**
+ * The session event that fetches a rule by name: `{"tool":"rule","input":{"name":"…"}}`. It is a
+ * request, not a finished tool call, so `ok` does not matter.
+ */
 function isRuleEvent(event: ToolEvent): boolean {
-  return event.tool.toLowerCase() === 'rule' && event.ok !== false;
+  return typeof event.tool === 'string' && event.tool.toLowerCase() === 'rule';
 }
 
 function ruleName(event: ToolEvent): string | null {
