@@ -114,6 +114,32 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     ).toContain('api rules');
   });
 
+  test('rules: the catalog at session start; a glob rule on its first matching file, once, even after calls with nothing due', async () => {
+    const { root, hook } = setup({
+      'ctxfiles.config.json': '{"rules": {"sources": ["cursor"]}}',
+      '.cursor/rules/sql.mdc': '---\nglobs: "*.sql"\n---\nsql rule',
+      '.cursor/rules/db.mdc': '---\ndescription: Database work\n---\ndb rule',
+    });
+    const start = await hook('claude-code', {
+      ...base(root),
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    expect(start.stdout).toContain('# Rules on Request');
+    expect(start.stdout).toContain('- db: Database work');
+    // Shown and nothing new: the quick check must not hide the glob rule that is still pending.
+    await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }));
+    expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }))).stdout).toBe(
+      '',
+    );
+    const sql = await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/q.sql` }));
+    expect(sql.stdout).toContain('sql rule');
+    expect(sql.stdout).toContain('web/q.sql matches its glob *.sql');
+    expect(
+      (await hook('claude-code', tool(root, 'Read', { file_path: `${root}/svc/r.sql` }))).stdout,
+    ).not.toContain('sql rule');
+  });
+
   test('a config created or changed after the session start is read', async () => {
     const { root, hook } = setup();
     await hook('claude-code', { ...base(root), hook_event_name: 'SessionStart', source: 'startup' });

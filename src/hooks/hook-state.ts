@@ -30,6 +30,12 @@ export interface HookIndex {
   readonly ignored: readonly string[];
   /** Chain candidates, for change tracking of chain files. */
   readonly candidates: readonly string[];
+  /**
+   * Rules a tool call may still inject (`glob` rules and nested owners' `always` rules, relative
+   * paths; docs/rules.md). While one of them is not in the session's `injected` list, the quick
+   * check answers "maybe" and the full path decides. Absent in states written before rules.
+   */
+  readonly rules?: readonly string[];
 }
 
 /**
@@ -102,6 +108,7 @@ export function asHookState(value: unknown): HookState | null {
     !strings(index.files) ||
     !strings(index.ignored) ||
     !strings(index.candidates) ||
+    (index.rules !== undefined && !strings(index.rules)) ||
     typeof state.disclosure !== 'object' ||
     state.disclosure === null
   )
@@ -136,6 +143,8 @@ export function nothingDue(state: HookState, dirs: readonly string[]): boolean {
   const done = new Set<string>();
   for (const record of disclosure.injected ?? []) if (typeof record.path === 'string') done.add(record.path);
   for (const skipped of disclosure.skipped ?? []) if (typeof skipped === 'string') done.add(skipped);
+  // A glob rule can match any file: while one is pending, only the full path can tell.
+  for (const rule of state.index.rules ?? []) if (!done.has(rule)) return false;
   const indexed = new Set(state.index.files);
   const ignored = new Set(state.index.ignored);
   const { workDir } = state;

@@ -222,11 +222,15 @@ function snapshot(
     sameStrings(previous.index.files, files);
   const ignored = new Set(sameIndex ? previous.index.ignored.filter((file) => !known.has(file)) : []);
   for (const file of unindexedFiles(workDir, dirs, watched, known)) ignored.add(file);
+  const pending = (result.rules ?? [])
+    .filter((rule) => !rule.applied && (rule.kind === 'glob' || rule.reason.startsWith('nested')))
+    .map((rule) => rule.relativePath);
   const index: HookIndex = {
     basenames: watched,
     files,
     ignored: [...ignored].sort(),
     candidates: [...config.instructions.candidates],
+    ...(pending.length === 0 ? {} : { rules: pending }),
   };
   return {
     version: 1,
