@@ -152,3 +152,28 @@ describe('a monorepo with rule folders of all five vendors', () => {
     );
   });
 });
+
+describe('ctxfiles session with rules', () => {
+  test('a rule event and a matching read, one JSON line each', async () => {
+    const { Readable } = await import('node:stream');
+    const root = tempTree(MONOREPO);
+    const lines = [
+      { tool: 'rule', input: { name: 'release' } },
+      { tool: 'read', input: { file_path: 'svc/main.go' }, ok: true },
+      { tool: 'read', input: { file_path: 'web/other.go' }, ok: true },
+    ];
+    const result = await cli(['session'], {
+      cwd: root,
+      stdin: Readable.from([lines.map((line) => JSON.stringify(line)).join('\n') + '\n']),
+    });
+    const answers = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { inject: string }).inject);
+    expect(answers[0]).toContain(
+      'Rule "release" (cursor) applies: it was asked for by name.\n\nrelease: tag first',
+    );
+    expect(answers[1]).toContain('svc/main.go matches its glob **/*.go');
+    expect(answers[2]).toBe('');
+  });
+});

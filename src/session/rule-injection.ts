@@ -52,6 +52,8 @@ export function dueRules(
           if (open(rule))
             due.set(rule, `it applies to everything under ${ownerOf(rule, workDir)}, where the tool worked`);
     }
+  if (due.size === 0) return [];
+  if (due.size === 1) return [...due.entries()].map(([rule, why]) => ({ rule, note: ruleNote(rule, why) }));
   const order = new Map(rules.set.rules.map((rule, index) => [rule, index]));
   return [...due.entries()]
     .sort(([a], [b]) => (order.get(a) as number) - (order.get(b) as number))
