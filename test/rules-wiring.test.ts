@@ -154,6 +154,31 @@ describe('--paths and --rule', () => {
   });
 });
 
+describe('the plain resolve and the @rules seam', () => {
+  test('manifest: false without paths or names reads no rule folder below the work dir', async () => {
+    const { fs, resolver } = await setup(TREE, ALL);
+    const plain = await resolver.resolve({ manifest: false });
+    expect(fs.calls.some((call) => call.path.startsWith(`${W}/pkg`))).toBe(false);
+    expect(layers(plain.files)).toEqual(['rules:always', 'global:AGENTS.md']);
+    const full = await resolver.resolve({ manifest: false, paths: ['pkg/src/a.ts'] });
+    expect(layers(full.files)).toContain('rules:api');
+  });
+
+  test('with the chain candidate @rules, the chain directories’ always rules leave the rules layer', async () => {
+    const fs = createMemoryFileSystem({});
+    fs.set(W, { dir: true });
+    for (const [file, text] of Object.entries(TREE)) fs.set(`${W}/${file}`, text);
+    const base = normalizeConfig({ contextPaths: ['AGENTS.md'], ...ALL });
+    const config = {
+      ...base,
+      instructions: { ...base.instructions, walk: 'project' as const, candidates: ['CLAUDE.md', '@rules'] },
+    };
+    const resolver = await createResolver({ workDir: W, config, fs, env: {}, homeDir: '/home' });
+    const result = await resolver.resolve();
+    expect(layers(result.files)).toEqual(['global:AGENTS.md']);
+  });
+});
+
 describe('explain', () => {
   test('every rule with source, kind, globs and reason', async () => {
     const { resolver } = await setup(

@@ -19,7 +19,14 @@ import {
 import type { ResolveRequest } from './select-request.js';
 import type { Rule } from '../rules/rule.js';
 import type { RuleExplanation } from '../rules/explain-rules.js';
-import { discoverRulesOnce, explainRequest, rulesKey, rulesLayer, type Rules } from './rules-step.js';
+import {
+  discoverRulesOnce,
+  explainRequest,
+  needsNestedRules,
+  rulesKey,
+  rulesLayer,
+  type Rules,
+} from './rules-step.js';
 
 export type { ResolverOptions } from './load-context.js';
 export type { Session, SessionOptions } from './open-session.js';
@@ -107,16 +114,18 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       const wanted = request.manifest !== false;
       const [walk, rules] = await Promise.all([
         discover(context, planned, wanted, caches.walks),
-        discoverRulesOnce(context, caches.rules),
+        discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
       ]);
       const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
-      const layer = rules === null ? null : rulesLayer(rules, request);
+      const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
       const collected = collect(
         context,
         planned.plan,
         caches.collected,
-        rules === null || layer === null ? undefined : { layer: layer.rules, folders: rules.folders },
-        key,
+        rules === null || layer === null
+          ? undefined
+          : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+        key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
       );
       const rendered = render(context, key, collected, format, caches.rendered);
       const disclosed = await renderDisclosure(
@@ -127,7 +136,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
         caches.disclosed,
         rules !== null && wanted ? rules.set : undefined,
       );
-      const ruleLines = rules === null ? null : await explainRequest(rules, request);
+      const ruleLines = rules === null ? null : explainRequest(rules, request);
       const ruleDiagnostics =
         rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
       return {
@@ -146,11 +155,26 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     openSession: (sessionOptions: Readonly<SessionOptions> = {}) =>
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
     rule: async (name: string) => {
-      const rules = await discoverRulesOnce(context, caches.rules);
+      const rules = await discoverRulesOnce(context, caches.rules, true);
       return rules === null ? Object.freeze([]) : rules.set.byName(name);
     },
     refresh: () => memo.clear(),
   });
+}
+
+/**
+ * The owner dirs whose `always` rules the chain places itself: every chain directory when the chain
+ * candidates hold `@rules` (docs/rules.md, "The rules layer"); none otherwise.
+ */
+function placedByChain(context: ResolverContext, rules: Rules): ReadonlySet<string> {
+  const { instructions } = context.config;
+  if (instructions.walk === 'off' || !instructions.candidates.includes('@rules')) return new Set();
+  return new Set(
+    rules.set
+      .always()
+      .map((rule) => rule.ownerDir)
+      .filter((dir) => rules.alwaysRulesOf(dir).length > 0),
+  );
 }
 
 /** A `warn` per name in `--rule` / `request.rules` that selects no rule. */

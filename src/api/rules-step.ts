@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Config } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
-import type { RuleExplanation } from '../rules/explain-rules.js';
+import { explainRules, type RuleExplanation } from '../rules/explain-rules.js';
 import type { Rule, SkippedRule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import type { MemoTable } from './memo.js';
@@ -47,77 +46,31 @@ export function rulesKey(request: Readonly<RulesRequest>): string {
 }
 
 /**
- * discover (rules): every rule of the enabled sources, once per resolver (the `rules` table, cleared
- * by `refresh()`). `null` when rules are off. Modules load on first use.
+ * True when a request needs the rule folders below the work dir: it shows the manifest (nested
+ * `always` rules, the catalog), or puts paths or names in play. A plain `resolve` needs only the
+ * work dir's and the chain's rules (the `rules` layer), so it skips the nested walk, as it does for
+ * nested files.
+ */
+export function needsNestedRules(
+  request: Readonly<RulesRequest & { manifest?: boolean | undefined }>,
+): boolean {
+  return request.manifest !== false || (request.paths?.length ?? 0) > 0 || (request.rules?.length ?? 0) > 0;
+}
+
+/**
+ * discover (rules): every rule of the enabled sources, once per resolver and per `nested` (the
+ * `rules` table, cleared by `refresh()`). `nested: false` reads only the work dir's and the chain
+ * directories' folders. `null` when rules are off. Modules load on first use.
  */
 export async function discoverRulesOnce(
   context: ResolverContext,
   table: MemoTable<Promise<Rules | null>>,
+  nested = true,
 ): Promise<Rules | null> {
   if (!rulesEnabled(context.config)) return null;
-  return table('rules', async () => {
-    const [{ discoverRules }, { createRuleSet }, { ruleEntryNames, RULE_ADAPTERS }, { walkChain }, walk] =
-      await Promise.all([
-        import('../rules/discover-rules.js'),
-        import('../rules/create-rule-set.js'),
-        import('../rules/rule-adapters.js'),
-        import('../discover/chain-walk.js'),
-        import('../discover/nested-walk.js'),
-      ]);
-    const { fs, workDir, config } = context;
-    const rules = config.rules ?? { sources: [], nested: true };
-    const diagnostics: Diagnostic[] = [];
-    const owners = [workDir];
-    const { instructions, contextDiscovery } = config;
-    if (instructions.walk !== 'off') {
-      const chain = walkChain(fs, {
-        workDir,
-        walk: instructions.walk,
-        projectRootMarkers: instructions.projectRootMarkers,
-        candidates: [],
-      });
-      for (let dir = workDir; ; dir = path.dirname(dir)) {
-        owners.push(dir);
-        if (dir === chain.start || path.dirname(dir) === dir) break;
-      }
-    }
-    if (rules.nested) {
-      const found = walk.walkNested(
-        fs,
-        workDir,
-        new Set(),
-        { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
-        { markers: ruleEntryNames(rules.sources) },
-      );
-      diagnostics.push(...found.diagnostics);
-      for (const relative of found.marked) owners.push(walk.under(workDir, relative));
-    }
-    const found = discoverRules(fs, {
-      workDir,
-      ownerDirs: owners,
-      sources: rules.sources,
-      maxFileBytes: contextDiscovery.maxFileBytes,
-    });
-    diagnostics.push(...found.diagnostics);
-    const set = createRuleSet(found.rules, { workDir });
-    const byOwner = new Map<string, Rule[]>();
-    for (const rule of set.always()) {
-      const list = byOwner.get(rule.ownerDir) ?? [];
-      list.push(rule);
-      byOwner.set(rule.ownerDir, list);
-    }
-    const folders = new Set<string>();
-    for (const source of rules.sources)
-      for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
-        if (location.type === 'folder') folders.add(`${location.path}/`);
-    return Object.freeze({
-      set,
-      skipped: found.skipped,
-      diagnostics: Object.freeze(diagnostics),
-      alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
-      folders,
-    });
-  });
+  return table(nested ? 'all' : 'local', async () =>
+    (await import('./rules-discovery.js')).discoverAllRules(context, nested),
+  );
 }
 
 /**
@@ -150,11 +103,7 @@ export function rulesLayer(
 }
 
 /** `explain` lines for every rule of a request (explainRules: source, kind, globs, reason). */
-export async function explainRequest(
-  rules: Rules,
-  request: Readonly<RulesRequest>,
-): Promise<readonly RuleExplanation[]> {
-  const { explainRules } = await import('../rules/explain-rules.js');
+export function explainRequest(rules: Rules, request: Readonly<RulesRequest>): readonly RuleExplanation[] {
   return explainRules(rules.set, rules.skipped, {
     paths: request.paths ?? [],
     names: request.rules ?? [],

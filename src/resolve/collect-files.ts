@@ -32,6 +32,11 @@ export interface RulesSource {
   readonly layer: readonly Rule[];
   /** Folders of the enabled sources (`.cursor/rules/`, …), relative, with a trailing `/`. */
   readonly folders: ReadonlySet<string>;
+  /**
+   * The `always` rules owned by one directory: for a chain candidate `@rules`, which places a chain
+   * directory's rules inside the chain (they are then left out of `layer`).
+   */
+  readonly alwaysRulesOf?: ((dir: string) => readonly Rule[]) | undefined;
 }
 
 /**
