@@ -79,8 +79,8 @@ module.exports = {
     only(
       'session-is-core',
       '^src/session/',
-      [...LEAF, '^src/fs/', ...CONFIG_VOCABULARY, '^src/discover/', '^src/render/'],
-      'src/session may import fs, errors, the config vocabulary, discover and render; never resolve, config loading or api.',
+      [...LEAF, '^src/fs/', ...CONFIG_VOCABULARY, '^src/discover/', '^src/rules/', '^src/render/'],
+      'src/session may import fs, errors, the config vocabulary, discover, rules and render; never resolve, config loading or api.',
     ),
     only(
       'config-loads-through-the-port',

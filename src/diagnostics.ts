@@ -51,6 +51,8 @@ export const DIAGNOSTICS = [
   { code: 'rule-glob', level: 'warn', meaning: 'A rule has an empty, absolute or unsupported glob; the rule is skipped.', action: 'Write globs relative to the folder that holds the vendor folder; see docs/rules.md.' },
   { code: 'rule-limit', level: 'warn', meaning: 'More rule files were found than the cap; the rest are skipped.', action: 'Remove unused rules or narrow rules.sources.' },
   { code: 'rule-source', level: 'warn', meaning: 'rules.sources names a vendor ctxfiles does not know.', action: 'Use cursor, claude, copilot, windsurf or cline.' },
+  { code: 'rule-folder-entry', level: 'info', meaning: 'A contextPaths entry names the rule folder of an enabled rules source; the rules engine reads it, so its files are not inlined raw.', action: 'None; remove the entry to silence it.' },
+  { code: 'unknown-rule', level: 'warn', meaning: 'A rule named with --rule, request.rules or a rule session event does not exist.', action: 'Run ctxfiles explain to list the rules found, by name.' },
   { code: 'import-cycle', level: 'warn', meaning: 'An @import leads back to a file already on the import chain; the chain is named and the import is not followed.', action: 'Remove one of the imports in the cycle.' },
   { code: 'import-depth', level: 'warn', meaning: 'Imports nest deeper than imports.maxDepth; the deepest import is not followed.', action: 'Flatten the imports or raise imports.maxDepth.' },
   { code: 'import-outside', level: 'warn', meaning: 'An @import names a file outside the containment root of its importer; it is not read.', action: 'Keep imported files inside the project, or trust the project in the user config; see docs/imports.md.' },

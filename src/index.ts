@@ -27,11 +27,14 @@ export type {
   WordingConfig,
   SessionConfig,
   SessionToolConfig,
+  RulesConfig,
   Format,
   Flow,
   FlowStep,
 } from './config/types.js';
 export type { NestedFile } from './discover/nested-index.js';
+export type { Rule, RuleKind } from './rules/rule.js';
+export type { RuleExplanation } from './rules/explain-rules.js';
 export { LAYER_ORDER } from './resolve/precedence.js';
 export type { LayerName } from './resolve/precedence.js';
 export { CtxfilesError } from './errors.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { CONFIG_SEARCH_PLACES } from '../src/config/load-config.js';
-import { HOOK_CONFIG_PLACES } from '../src/hooks/hook-state.js';
+import { HOOK_CONFIG_PLACES, nothingDue, type HookState } from '../src/hooks/hook-state.js';
 import {
   hash128,
   sessionFileName,
@@ -112,6 +112,32 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     expect(
       (await hook('claude-code', tool(root, 'Read', { file_path: `${root}/api/x.ts` }))).stdout,
     ).toContain('api rules');
+  });
+
+  test('rules: the catalog at session start; a glob rule on its first matching file, once, even after calls with nothing due', async () => {
+    const { root, hook } = setup({
+      'ctxfiles.config.json': '{"rules": {"sources": ["cursor"]}}',
+      '.cursor/rules/sql.mdc': '---\nglobs: "*.sql"\n---\nsql rule',
+      '.cursor/rules/db.mdc': '---\ndescription: Database work\n---\ndb rule',
+    });
+    const start = await hook('claude-code', {
+      ...base(root),
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    expect(start.stdout).toContain('# Rules on Request');
+    expect(start.stdout).toContain('- db: Database work');
+    // Shown and nothing new: the quick check must not hide the glob rule that is still pending.
+    await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }));
+    expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }))).stdout).toBe(
+      '',
+    );
+    const sql = await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/q.sql` }));
+    expect(sql.stdout).toContain('sql rule');
+    expect(sql.stdout).toContain('web/q.sql matches its glob *.sql');
+    expect(
+      (await hook('claude-code', tool(root, 'Read', { file_path: `${root}/svc/r.sql` }))).stdout,
+    ).not.toContain('sql rule');
   });
 
   test('a config created or changed after the session start is read', async () => {
@@ -509,5 +535,61 @@ describe('the state directory', () => {
 
   test('os.homedir() is the fallback base', () => {
     expect(stateDirectory({}, os.homedir())).toBe(path.join(os.homedir(), '.local/state/ctxfiles/sessions'));
+  });
+});
+
+describe('the quick check and pending rules', () => {
+  const state = (extra: Record<string, unknown>, injected: string[] = []): HookState => ({
+    version: 1,
+    agent: 'claude-code',
+    workDir: '/nowhere/w',
+    updated: '',
+    fingerprint: [],
+    index: { basenames: [], files: [], ignored: [], candidates: [], ...extra },
+    disclosure: { injected: injected.map((p) => ({ path: p })), skipped: [], tracked: [] },
+  });
+  const sql = { source: '^(?:[^/]*?\\.sql)$', flags: '', basename: true };
+  const scopes = [
+    { path: '.cursor/rules/sql.mdc', owner: '', globs: [sql] },
+    { path: 'pkg/.claude/rules/p.md', owner: 'pkg', globs: [] },
+  ];
+  const rules = scopes.map((scope) => scope.path);
+
+  test.each([
+    // touched file, its directory, nothing due
+    ['/nowhere/w/web/a.ts', '/nowhere/w/web', true],
+    ['/nowhere/w/web/q.sql', '/nowhere/w/web', false], // the glob matches
+    ['/nowhere/w/pkg/a.ts', '/nowhere/w/pkg', false], // inside a nested owner
+  ])('%s: %s', (file, dir, quiet) => {
+    expect(nothingDue(state({ rules, ruleScopes: scopes }), [dir], [file])).toBe(quiet);
+  });
+
+  test('shown rules are not pending; without scopes a pending rule means maybe', () => {
+    expect(
+      nothingDue(state({ rules, ruleScopes: scopes }, rules), ['/nowhere/w/pkg'], ['/nowhere/w/pkg/q.sql']),
+    ).toBe(true);
+    expect(nothingDue(state({ rules }), ['/nowhere/w/web'], ['/nowhere/w/web/a.ts'])).toBe(false);
+  });
+
+  test('the state written by the hook carries the pending rules and their scopes', async () => {
+    const { root, stateDir, hook } = setup({
+      'ctxfiles.config.json': '{"rules": {"sources": ["cursor"]}}',
+      '.cursor/rules/sql.mdc': '---\nglobs: "*.sql"\n---\nsql rule',
+    });
+    await hook('claude-code', {
+      session_id: 's',
+      transcript_path: '/dev/null',
+      cwd: root,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    const [file] = fs.readdirSync(stateDir).filter((name) => name.endsWith('.json'));
+    const stored = JSON.parse(fs.readFileSync(path.join(stateDir, file as string), 'utf8')) as HookState;
+    expect(stored.index.rules).toEqual(['.cursor/rules/sql.mdc']);
+    const [scope] = stored.index.ruleScopes ?? [];
+    expect(scope).toMatchObject({ path: '.cursor/rules/sql.mdc', owner: '' });
+    const regex = new RegExp(scope?.globs[0]?.source ?? '', scope?.globs[0]?.flags);
+    expect(regex.test('q.sql')).toBe(true);
+    expect(regex.test('q.ts')).toBe(false);
   });
 });

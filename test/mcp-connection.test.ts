@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { mcpCommand, MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { resourceUri } from '../src/mcp/resource-uri.js';
-import type { RuleSource } from '../src/mcp/rule-source.js';
+import { rulesOfResolver, type RuleSource } from '../src/mcp/rule-source.js';
 import { loadMcpSdk, serveMcp } from '../src/mcp/serve-mcp.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
 import { memoryResolver, WORK } from './helpers/memory.js';
@@ -174,6 +174,37 @@ describe('other tools', () => {
       ],
       isError: true,
     });
+  });
+
+  test('the rules engine as the RuleSource: list_rules, get_rule, and a glob rule on a matching path', async () => {
+    const files = {
+      ...tree,
+      '.cursor/rules/testing.mdc': '---\ndescription: How to test\n---\nwrite tests',
+      '.cursor/rules/go.mdc': '---\nglobs: "*.go"\n---\ngo rule',
+    };
+    const { resolver, fs } = await memoryResolver(files, { rules: { sources: ['cursor'] } });
+    const connection = createMcpConnection({
+      resolver,
+      fs,
+      homeDir: '/home/u',
+      rules: rulesOfResolver(resolver),
+    });
+    expect(text(await connection.callTool('list_rules', {}))).toBe(
+      '2 rules:\n- go (glob) [globs: *.go]\n- testing (requested): How to test',
+    );
+    expect(text(await connection.callTool('get_rule', { name: 'testing' }))).toBe(
+      frame('/w/.cursor/rules/testing.mdc', 'write tests'),
+    );
+    const first = text(await connection.callTool('instructions_for_path', { path: 'svc/main.go' }));
+    expect(first).toContain(
+      '# From:/w/.cursor/rules/go.mdc\nRule "go" (cursor) applies: svc/main.go matches its glob *.go.\n\ngo rule',
+    );
+    const again = text(await connection.callTool('instructions_for_path', { path: 'web/x.go' }));
+    expect(again).not.toContain('go rule');
+    const off = await memoryResolver(tree);
+    expect(rulesOfResolver(off.resolver).emptyNote).toBe(
+      'No rules are available: rules.sources is empty in the config (see docs/rules.md).',
+    );
   });
 
   test('a RuleSource plugs into list_rules and get_rule', async () => {

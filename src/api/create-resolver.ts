@@ -17,6 +17,16 @@ import {
   type Rendered,
 } from './pipeline-steps.js';
 import type { ResolveRequest } from './select-request.js';
+import type { Rule } from '../rules/rule.js';
+import type { RuleExplanation } from '../rules/explain-rules.js';
+import {
+  discoverRulesOnce,
+  explainRequest,
+  needsNestedRules,
+  rulesKey,
+  rulesLayer,
+  type Rules,
+} from './rules-step.js';
 
 export type { ResolverOptions } from './load-context.js';
 export type { Session, SessionOptions } from './open-session.js';
@@ -41,6 +51,11 @@ export interface ResolveResult {
   readonly nested: readonly NestedFile[];
   /** Every diagnostic of this resolution, all levels. */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Every rule file with its source, kind, globs and why it did or did not apply to this request;
+   * absent when `rules.sources` is empty (docs/rules.md).
+   */
+  readonly rules?: readonly RuleExplanation[];
 }
 
 /** Resolves context for agents and flow steps in one work dir, memoizing every render. */
@@ -63,7 +78,12 @@ export interface Resolver {
    * @throws CtxfilesError as `resolve`, and `session-state-invalid` for a malformed `state`.
    */
   openSession(options?: Readonly<SessionOptions>): Promise<Session>;
-  /** Forgets every memoized render and walk so the next call re-reads the files. */
+  /**
+   * The rules named `name` (their name below the vendor folder, or their path relative to the work
+   * dir), whatever their kind; two rules may share a name. Empty when none has it or rules are off.
+   */
+  rule(name: string): Promise<readonly Rule[]>;
+  /** Forgets every memoized render, walk and rule so the next call re-reads the files. */
   refresh(): void;
 }
 
@@ -83,6 +103,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     collected: memo.table<Collected>(),
     rendered: memo.table<Rendered>(),
     disclosed: memo.table<Promise<Disclosed>>(),
+    rules: memo.table<Promise<Rules | null>>(),
   };
   const onUnknownMode = warnOncePerMode();
 
@@ -90,11 +111,40 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     caches.requests(requestKey(context.config, request), async () => {
       const format = request.format ?? context.config.format;
       const planned = await plan(context, request, onUnknownMode);
-      const walk = await discover(context, planned, request.manifest !== false, caches.walks);
-      const collected = collect(context, planned.plan, caches.collected);
-      const rendered = render(context, planned.plan.key, collected, format, caches.rendered);
-      const disclosed = await renderDisclosure(context, planned.plan.key, walk, collected, caches.disclosed);
-      return { result: resultOf(context, planned, rendered, disclosed, format), rendered, disclosed, format };
+      const wanted = request.manifest !== false;
+      const [walk, rules] = await Promise.all([
+        discover(context, planned, wanted, caches.walks),
+        discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
+      ]);
+      const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
+      const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
+      const collected = collect(
+        context,
+        planned.plan,
+        caches.collected,
+        rules === null || layer === null
+          ? undefined
+          : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+        key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
+      );
+      const rendered = render(context, key, collected, format, caches.rendered);
+      const disclosed = await renderDisclosure(
+        context,
+        key,
+        walk,
+        collected,
+        caches.disclosed,
+        rules !== null && wanted ? rules.set : undefined,
+      );
+      const ruleLines = rules === null ? null : explainRequest(rules, request);
+      const ruleDiagnostics =
+        rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
+      return {
+        result: resultOf(context, planned, rendered, disclosed, format, ruleLines, ruleDiagnostics),
+        rendered,
+        disclosed,
+        format,
+      };
     });
 
   return Object.freeze({
@@ -104,8 +154,36 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     resolve: async (request: Readonly<ResolveRequest> = {}) => (await lookup(request)).result,
     openSession: (sessionOptions: Readonly<SessionOptions> = {}) =>
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
+    rule: async (name: string) => {
+      const rules = await discoverRulesOnce(context, caches.rules, true);
+      return rules === null ? Object.freeze([]) : rules.set.byName(name);
+    },
     refresh: () => memo.clear(),
   });
+}
+
+/**
+ * The owner dirs whose `always` rules the chain places itself: every chain directory when the chain
+ * candidates hold `@rules` (docs/rules.md, "The rules layer"); none otherwise.
+ */
+function placedByChain(context: ResolverContext, rules: Rules): ReadonlySet<string> {
+  const { instructions } = context.config;
+  if (instructions.walk === 'off' || !instructions.candidates.includes('@rules')) return new Set();
+  return new Set(
+    rules.set
+      .always()
+      .map((rule) => rule.ownerDir)
+      .filter((dir) => rules.alwaysRulesOf(dir).length > 0),
+  );
+}
+
+/** A `warn` per name in `--rule` / `request.rules` that selects no rule. */
+function unknownRules(names: readonly string[]): Diagnostic[] {
+  return names.map((name) => ({
+    level: 'warn' as const,
+    code: 'unknown-rule' as const,
+    message: `no rule is named ${JSON.stringify(name)}; see \`ctxfiles explain\` for the rules found`,
+  }));
 }
 
 /** A memoized resolution: the frozen result and what a session starts from. */
@@ -116,7 +194,7 @@ interface Resolution extends SessionStart {
 function requestKey(config: Config, request: Readonly<ResolveRequest>): string {
   const format = request.format ?? config.format;
   const manifest = request.manifest === false ? 0 : 1;
-  return `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${format}\0${manifest}`;
+  return `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${format}\0${manifest}${rulesKey(request)}`;
 }
 
 /** The frozen result of one request; diagnostics in pipeline order. */
@@ -126,6 +204,8 @@ function resultOf(
   rendered: Rendered,
   disclosed: Disclosed,
   format: Format,
+  rules: readonly RuleExplanation[] | null,
+  ruleDiagnostics: readonly Diagnostic[],
 ): ResolveResult {
   const { flow, step } = selection;
   return Object.freeze({
@@ -140,9 +220,11 @@ function resultOf(
     diagnostics: Object.freeze([
       ...context.configDiagnostics,
       ...resolution.diagnostics,
+      ...ruleDiagnostics,
       ...rendered.diagnostics,
       ...disclosed.diagnostics,
     ]),
+    ...(rules === null ? {} : { rules }),
   });
 }
 

@@ -71,6 +71,7 @@ export async function openSession(
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
       baseline: rendered.files.map(baselineRecord),
       tools: toolTable(config.session?.tools),
+      rules: disclosed.rules,
     },
     resumed,
   );

@@ -1,9 +1,10 @@
 import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import { collectFiles } from '../resolve/collect-files.js';
+import { collectFiles, type RulesSource } from '../resolve/collect-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
+import type { RuleSet } from '../rules/create-rule-set.js';
 import type { ResolverContext } from './load-context.js';
 import type { MemoTable } from './memo.js';
 import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
@@ -40,6 +41,15 @@ export interface Disclosed {
   readonly index: NestedIndex | null;
   readonly manifest: string;
   readonly diagnostics: readonly Diagnostic[];
+  /** Rules a session may inject; absent when rules are off or the request skips the manifest. */
+  readonly rules?: DisclosedRules | undefined;
+}
+
+/** What a session needs of the rules: the set, and the rules the block already shows. */
+export interface DisclosedRules {
+  readonly set: RuleSet;
+  /** Real paths of the rules in the `rules` layer (never injected again). */
+  readonly inlined: ReadonlySet<string>;
 }
 
 export const NOTHING_DISCLOSED: Disclosed = Object.freeze({ index: null, manifest: '', diagnostics: [] });
@@ -83,20 +93,25 @@ export async function discover(
   );
 }
 
-/** collect: reads the files of a plan (user file, chain, layers, extras; ordered and deduped). */
+/**
+ * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped).
+ * `key` is the plan key, plus the request's paths and rule names when rules are on.
+ */
 export function collect(
   context: ResolverContext,
   plan: ResolutionPlan,
   table: MemoTable<Collected>,
+  rules?: RulesSource,
+  key: string = plan.key,
 ): Collected {
-  return table(plan.key, () => {
+  return table(key, () => {
     const diagnostics: Diagnostic[] = [];
     const { fs, workDir, homeDir, config } = context;
     const files = collectFiles(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir },
+      { instructions: config.instructions, homeDir, rules },
       diagnostics,
     );
     return { files: Object.freeze(files), diagnostics };
@@ -138,23 +153,49 @@ export async function renderDisclosure(
   walk: NestedIndex | null,
   collected: Collected,
   table: MemoTable<Promise<Disclosed>>,
+  rules?: RuleSet,
 ): Promise<Disclosed> {
-  if (walk === null) return NOTHING_DISCLOSED;
+  if (walk === null && rules === undefined) return NOTHING_DISCLOSED;
   return table(key, async () => {
-    const [{ groupByOwner }, { renderManifest }] = await Promise.all([
-      import('../discover/nested-index.js'),
-      import('../render/render-manifest.js'),
-    ]);
+    const [{ groupByOwner }, { renderManifest, renderRuleCatalog }, { compareCodeUnits }] = await Promise.all(
+      [
+        import('../discover/nested-index.js'),
+        import('../render/render-manifest.js'),
+        import('../discover/compare-code-units.js'),
+      ],
+    );
     const { instructions, contextDiscovery } = context.config;
     const inlined = new Set(collected.files.map((file) => file.realPath));
-    const kept: NestedFile[] = nestedForPlan(walk.files, instructions, inlined);
-    const index: NestedIndex =
-      kept.length === walk.files.length ? walk : { ...walk, files: kept, byOwner: groupByOwner(kept) };
-    const manifest = renderManifest(
-      kept.map((file) => ({ path: file.relativePath, label: file.label })),
-      { maxBytes: contextDiscovery.maxManifestBytes, truncatedAt: walk.truncatedAt },
-    );
-    return { index, manifest, diagnostics: walk.diagnostics };
+    const kept: NestedFile[] = walk === null ? [] : nestedForPlan(walk.files, instructions, inlined);
+    const index: NestedIndex | null =
+      walk === null || kept.length === walk.files.length
+        ? walk
+        : { ...walk, files: kept, byOwner: groupByOwner(kept) };
+    const entries = kept.map((file) => ({ path: file.relativePath, label: file.label }));
+    // Nested owners' `always` rules are disclosed like nested files (docs/rules.md).
+    if (rules !== undefined) {
+      for (const rule of rules.nested())
+        if (!inlined.has(rule.realPath))
+          entries.push({
+            path: rule.relativePath,
+            label: rule.description || `${rule.source} rule ${rule.name}`,
+          });
+      entries.sort((a, b) => compareCodeUnits(a.path, b.path));
+    }
+    const manifest = renderManifest(entries, {
+      maxBytes: contextDiscovery.maxManifestBytes,
+      truncatedAt: walk?.truncatedAt,
+    });
+    const catalog =
+      rules === undefined
+        ? ''
+        : renderRuleCatalog(rules.catalog().filter((rule) => !inlined.has(rule.realPath)));
+    return {
+      index,
+      manifest: [manifest, catalog].filter((part) => part !== '').join('\n\n'),
+      diagnostics: walk?.diagnostics ?? [],
+      ...(rules === undefined ? {} : { rules: Object.freeze({ set: rules, inlined }) }),
+    };
   });
 }
 

@@ -14,6 +14,13 @@ export interface ResolveRequest {
    * that only need the block (the plain `ctxfiles resolve`). Default true.
    */
   readonly manifest?: boolean | undefined;
+  /**
+   * Paths in play (relative to the work dir, or absolute): `glob` rules matching one of them, and
+   * `always` rules of nested owners holding one, join the `rules` layer (docs/rules.md).
+   */
+  readonly paths?: readonly string[] | undefined;
+  /** Rule names (or paths relative to the work dir): those rules join the `rules` layer, whatever their kind. */
+  readonly rules?: readonly string[] | undefined;
 }
 
 /**

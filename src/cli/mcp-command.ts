@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { createMcpConnection } from '../mcp/mcp-connection.js';
-import { NO_RULES } from '../mcp/rule-source.js';
+import { rulesOfResolver } from '../mcp/rule-source.js';
 import { loadMcpSdk, serveMcp, type McpSdk } from '../mcp/serve-mcp.js';
 import type { CliIo } from './run.js';
 
@@ -63,8 +63,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     if (diagnostic.level === 'warn')
       io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
   const resolver = await createResolver({ workDir, config, env: io.env, fs });
-  // The rules engine plugs in here: a RuleSource backed by it replaces NO_RULES (docs/mcp.md).
-  const connection = createMcpConnection({ resolver, fs, rules: NO_RULES });
+  const connection = createMcpConnection({ resolver, fs, rules: rulesOfResolver(resolver) });
   const transport = new sdk.StdioServerTransport(input, io.stdout as unknown as Writable);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);

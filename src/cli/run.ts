@@ -99,6 +99,10 @@ function createProgram(io: CliIo): Cli {
         .option('--flow <id>', 'resolve for a step of this flow (needs --step)')
         .option('--step <id>', 'the flow step')
         .addOption(new Option('--format <format>', 'output format').choices(FORMATS));
+      if (name === 'resolve' || name === 'prompt' || name === 'explain')
+        created
+          .option('--paths <path...>', 'paths in play, relative to the work dir: matching rules apply')
+          .option('--rule <name...>', 'rules to include by name, whatever their kind');
     }
     return created.option('--json', 'print JSON for tools');
   };
@@ -241,6 +245,7 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
           })),
           text: result.text,
           manifest: result.manifest,
+          ...(result.rules === undefined ? {} : { rules: result.rules }),
           diagnostics: result.diagnostics,
         },
         null,
@@ -291,7 +296,18 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   });
   const resolver = await createResolver({ workDir, config, env: io.env });
   const format = options.format as Format | undefined;
-  return { resolver, request: { agent: options.agent, flow: options.flow, step: options.step, format } };
+  const rules = options as { paths?: string[]; rule?: string[] };
+  return {
+    resolver,
+    request: {
+      agent: options.agent,
+      flow: options.flow,
+      step: options.step,
+      format,
+      ...(rules.paths === undefined ? {} : { paths: rules.paths }),
+      ...(rules.rule === undefined ? {} : { rules: rules.rule }),
+    },
+  };
 }
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {

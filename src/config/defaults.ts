@@ -64,6 +64,7 @@ export const DEFAULT_CONFIG = Object.freeze({
       'over default behaviour.',
   }),
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
+  rules: Object.freeze({ sources: Object.freeze([]) as readonly string[], nested: true }),
 });
 
 /**
@@ -91,4 +92,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'wording',
   'session',
   'trustedProjects',
+  'rules',
 ]);

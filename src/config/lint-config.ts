@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../errors.js';
 import { checkRelativeEntry, describeRefusal } from '../fs/contain.js';
-import { KNOWN_MODES } from './types.js';
+import { KNOWN_MODES, KNOWN_RULE_SOURCES } from './types.js';
 import type { Config, ContextLayer, Flow } from './types.js';
 
 const TOKEN = /\$\{([^}]*)\}/g;
@@ -51,6 +51,13 @@ export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Di
     if (context.paths !== undefined) checkEntries(`${where}.paths`, layer, context.paths);
   };
   checkEntries('contextPaths', 'global', config.contextPaths);
+  for (const source of config.rules?.sources ?? [])
+    if (!(KNOWN_RULE_SOURCES as readonly string[]).includes(source))
+      diagnostics.push({
+        level: 'warn',
+        code: 'rule-source',
+        message: `rules.sources: unknown source ${JSON.stringify(source)} is ignored (known sources: ${KNOWN_RULE_SOURCES.join(', ')})`,
+      });
   for (const [id, agent] of Object.entries(config.agents))
     checkLayer(`agents.${id}.context`, 'agent', agent.context);
   for (const flow of flows.values()) {

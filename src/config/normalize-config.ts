@@ -27,6 +27,10 @@ export function normalizeConfig(data: ConfigInput): Config {
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
     ...(data.preset === undefined ? {} : { preset: data.preset }),
+    rules: deepFreeze({
+      sources: [...(data.rules?.sources ?? DEFAULT_CONFIG.rules.sources)],
+      nested: data.rules?.nested ?? DEFAULT_CONFIG.rules.nested,
+    }),
   });
 }
 

@@ -129,6 +129,20 @@ export const sessionSchema = z.strictObject({
     .describe('Tool names merged over the built-in table (docs/disclosure.md).'),
 });
 
+/** The `rules` object: scoped rule folders of the vendors (docs/rules.md). */
+export const rulesSchema = z.strictObject({
+  sources: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Rule folders to read: any of "cursor", "claude", "copilot", "windsurf", "cline". Default [] (rules off).',
+    ),
+  nested: z
+    .boolean()
+    .optional()
+    .describe('Also read rule folders in subdirectories found by the nested walk. Default true.'),
+});
+
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
 export const wordingSchema = z.strictObject(
   Object.fromEntries(
@@ -162,6 +176,7 @@ export const configSchema = z
       .describe(
         'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
       ),
+    rules: rulesSchema.optional(),
   })
   .describe('ctxfiles configuration');
 

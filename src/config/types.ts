@@ -33,6 +33,23 @@ export interface InstructionsConfig {
   readonly trackChanges: boolean;
 }
 
+/** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */
+export const KNOWN_RULE_SOURCES = Object.freeze([
+  'cursor',
+  'claude',
+  'copilot',
+  'windsurf',
+  'cline',
+] as const);
+
+/** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */
+export interface RulesConfig {
+  /** Adapter names: `cursor`, `claude`, `copilot`, `windsurf`, `cline`. Empty: rules are off. */
+  readonly sources: readonly string[];
+  /** Also read rule folders below the work dir, found by the nested walk. */
+  readonly nested: boolean;
+}
+
 /** An output format. */
 /** The output formats, in the order the docs list them (docs/formats.md). */
 export const FORMATS = Object.freeze([
@@ -103,6 +120,8 @@ export interface Config {
   readonly preset?: string | undefined;
   /** Absent in configs built before `session` existed: the built-in tool table applies. */
   readonly session?: SessionConfig | undefined;
+  /** Absent in configs built before `rules` existed: rules are off. */
+  readonly rules?: RulesConfig | undefined;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

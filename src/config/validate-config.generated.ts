@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).","type":"array","items":{"type":"string"}},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean"}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
 const pattern8 = new RegExp("\\.[mM][dD]$", "u");
@@ -1272,6 +1272,76 @@ var valid0 = _errs134 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.rules !== undefined){
+let data54 = data.rules;
+const _errs138 = errors;
+if(errors === _errs138){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+const _errs140 = errors;
+for(const key11 in data54){
+if(!((key11 === "sources") || (key11 === "nested"))){
+validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs140 === errors){
+if(data54.sources !== undefined){
+let data55 = data54.sources;
+const _errs141 = errors;
+if(errors === _errs141){
+if(Array.isArray(data55)){
+var valid26 = true;
+const len8 = data55.length;
+for(let i8=0; i8<len8; i8++){
+const _errs143 = errors;
+if(typeof data55[i8] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i8,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid26 = _errs143 === errors;
+if(!valid26){
+break;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/properties/rules/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid25 = _errs141 === errors;
+}
+else {
+var valid25 = true;
+}
+if(valid25){
+if(data54.nested !== undefined){
+const _errs145 = errors;
+if(typeof data54.nested !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid25 = _errs145 === errors;
+}
+else {
+var valid25 = true;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs138 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

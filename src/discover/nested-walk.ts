@@ -49,6 +49,11 @@ export interface WalkResult {
   /** True when `maxFiles` or the directory cap stopped the walk early. */
   readonly truncated: boolean;
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Directories (relative to the work dir, code-unit order, the work dir itself excluded) holding an
+   * entry named in `options.markers`; empty without markers.
+   */
+  readonly marked: readonly string[];
 }
 
 /**
@@ -68,9 +73,15 @@ export function walkNested(
 ): WalkResult {
   const diagnostics: Diagnostic[] = [];
   const files: NestedCandidate[] = [];
+  const marked: string[] = [];
+  const markers = options.markers;
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
-  if (basenames.size === 0 || limits.maxDepth < 1 || limits.maxFiles < 1)
-    return { files, truncated: false, diagnostics };
+  if (
+    (basenames.size === 0 && (markers === undefined || markers.size === 0)) ||
+    limits.maxDepth < 1 ||
+    limits.maxFiles < 1
+  )
+    return { files, truncated: false, diagnostics, marked };
 
   let level: string[] = [''];
   let truncated = false;
@@ -97,7 +108,9 @@ export function walkNested(
         limits,
         diagnostics,
         options.ignores,
+        markers,
       );
+      if (listed.marked) marked.push(relativeDir);
       next.push(...listed.dirs);
       const found = listed.files;
       found.sort(compareCodeUnits);
@@ -114,7 +127,8 @@ export function walkNested(
     level = next;
   }
   files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
-  return { files, truncated, diagnostics };
+  marked.sort(compareCodeUnits);
+  return { files, truncated, diagnostics, marked };
 }
 
 /** Optional behaviour of {@link walkNested}. */
@@ -125,6 +139,12 @@ export interface WalkOptions {
    * nothing is skipped.
    */
   readonly ignores?: (relativePath: string, isDirectory: boolean) => boolean;
+  /**
+   * Entry names (dot names included, e.g. `.cursor`) that mark the directory holding them; the walk
+   * reports those directories in `marked` and still never enters dot directories. The rules engine
+   * uses it to find rule folders below the work dir (src/rules/rule-adapters.ts, `ruleEntryNames`).
+   */
+  readonly markers?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -141,9 +161,11 @@ function listDirectory(
   limits: WalkLimits,
   diagnostics: Diagnostic[],
   ignores: WalkOptions['ignores'],
-): { dirs: string[]; files: string[] } {
+  markers?: ReadonlySet<string>,
+): { dirs: string[]; files: string[]; marked: boolean } {
   const dirs: string[] = [];
   const files: string[] = [];
+  let marked = false;
   const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
   let entries;
   try {
@@ -157,10 +179,11 @@ function listDirectory(
         path: absoluteDir,
       });
     }
-    return { dirs, files };
+    return { dirs, files, marked };
   }
   for (const entry of entries) {
     const name = entry.name;
+    if (depth > 0 && markers?.has(name) === true) marked = true;
     if (name.charCodeAt(0) === 46 /* . */) continue;
     if (entry.kind === 'directory') {
       if (depth + 1 > limits.maxDepth || PRUNED_DIRECTORIES.has(name) || hasControlCharacter(name)) continue;
@@ -182,7 +205,7 @@ function listDirectory(
     }
     if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push(relativePath);
   }
-  return { dirs, files };
+  return { dirs, files, marked };
 }
 
 /** `relative` below `root`, without doubling the separator at the filesystem root. */

@@ -30,6 +30,26 @@ export interface HookIndex {
   readonly ignored: readonly string[];
   /** Chain candidates, for change tracking of chain files. */
   readonly candidates: readonly string[];
+  /**
+   * Rules a tool call may still inject (`glob` rules and nested owners' `always` rules, relative
+   * paths; docs/rules.md). While one of them is not in the session's `injected` list, the quick
+   * check answers "maybe" and the full path decides. Absent in states written before rules.
+   */
+  readonly rules?: readonly string[];
+  /**
+   * For each pending rule: its owner directory (relative to the work dir, `/` separators, `''` for
+   * the work dir) and, for a `glob` rule, its globs as regular expressions (tested against the path
+   * relative to the owner, or its last segment with `basename`); no globs for a nested `always`
+   * rule, which is due on any touch inside its owner. Absent: any pending rule means "maybe".
+   */
+  readonly ruleScopes?: readonly RuleScope[];
+}
+
+/** A pending rule as the quick check tests it (see {@link HookIndex.ruleScopes}). */
+export interface RuleScope {
+  readonly path: string;
+  readonly owner: string;
+  readonly globs: readonly { readonly source: string; readonly flags: string; readonly basename: boolean }[];
 }
 
 /**
@@ -102,11 +122,32 @@ export function asHookState(value: unknown): HookState | null {
     !strings(index.files) ||
     !strings(index.ignored) ||
     !strings(index.candidates) ||
+    (index.rules !== undefined && !strings(index.rules)) ||
+    (index.ruleScopes !== undefined && !validScopes(index.ruleScopes)) ||
     typeof state.disclosure !== 'object' ||
     state.disclosure === null
   )
     return null;
   return state as HookState;
+}
+
+function validScopes(scopes: unknown): boolean {
+  return (
+    Array.isArray(scopes) &&
+    scopes.every((scope: Partial<RuleScope> | null) => {
+      if (typeof scope !== 'object' || scope === null) return false;
+      if (typeof scope.path !== 'string' || typeof scope.owner !== 'string' || !Array.isArray(scope.globs))
+        return false;
+      return scope.globs.every(
+        (glob) =>
+          typeof glob === 'object' &&
+          glob !== null &&
+          typeof glob.source === 'string' &&
+          typeof glob.flags === 'string' &&
+          typeof glob.basename === 'boolean',
+      );
+    })
+  );
 }
 
 /** The parts of a disclosure state the quick check reads (the full shape is checked on resume). */
@@ -130,12 +171,17 @@ interface DisclosureView {
  * watched name per directory level, plus one per tracked file; false sends the hook down the full
  * path, which re-walks and decides exactly.
  */
-export function nothingDue(state: HookState, dirs: readonly string[]): boolean {
+export function nothingDue(
+  state: HookState,
+  dirs: readonly string[],
+  files: readonly string[] = [],
+): boolean {
   const disclosure = state.disclosure as DisclosureView;
   if (disclosure.exhausted === true) return true;
   const done = new Set<string>();
   for (const record of disclosure.injected ?? []) if (typeof record.path === 'string') done.add(record.path);
   for (const skipped of disclosure.skipped ?? []) if (typeof skipped === 'string') done.add(skipped);
+  if (!rulesQuiet(state, done, dirs, files)) return false;
   const indexed = new Set(state.index.files);
   const ignored = new Set(state.index.ignored);
   const { workDir } = state;
@@ -169,6 +215,51 @@ export function nothingDue(state: HookState, dirs: readonly string[]): boolean {
       continue;
     }
     if (record.removed === true || info.size !== record.size || info.mtimeMs !== record.mtimeMs) return false;
+  }
+  return true;
+}
+
+/**
+ * True when no pending rule can be due: every pending rule was shown, or (with `ruleScopes`) no
+ * touched file lies in a pending glob rule's owner and matches one of its globs, and no touched
+ * directory lies in a pending nested `always` rule's owner. Without `ruleScopes` any pending rule
+ * answers "maybe" (false).
+ */
+function rulesQuiet(
+  state: HookState,
+  done: ReadonlySet<string>,
+  dirs: readonly string[],
+  files: readonly string[],
+): boolean {
+  const pending = (state.index.rules ?? []).filter((rule) => !done.has(rule));
+  if (pending.length === 0) return true;
+  const scopes = state.index.ruleScopes;
+  if (scopes === undefined) return false;
+  const byPath = new Map(scopes.map((scope) => [scope.path, scope]));
+  const { workDir } = state;
+  for (const rule of pending) {
+    const scope = byPath.get(rule);
+    if (scope === undefined) return false;
+    const owner = path.resolve(workDir, scope.owner);
+    const prefix = owner.endsWith(path.sep) ? owner : owner + path.sep;
+    if (scope.globs.length === 0) {
+      if (dirs.some((dir) => dir === owner || dir.startsWith(prefix))) return false;
+      continue;
+    }
+    for (const file of files) {
+      if (!file.startsWith(prefix)) continue;
+      const relative = file.slice(prefix.length).split(path.sep).join('/');
+      for (const glob of scope.globs) {
+        let regex: RegExp;
+        try {
+          regex = new RegExp(glob.source, glob.flags);
+        } catch {
+          return false;
+        }
+        if (regex.test(glob.basename ? relative.slice(relative.lastIndexOf('/') + 1) : relative))
+          return false;
+      }
+    }
   }
   return true;
 }

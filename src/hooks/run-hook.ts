@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import type { Diagnostic } from '../errors.js';
-import { touchedDirectories, type ToolEvent } from '../session/triggers.js';
+import { recallCompiledGlobs } from '../rules/compile-rule-globs.js';
+import { BUILT_IN_TOOLS } from '../session/tool-table.js';
+import { touchedDirectories, touchedPaths, type ToolEvent } from '../session/triggers.js';
 import { formatHookOutput, parseHookEvent } from './hook-event.js';
 import {
   asHookState,
@@ -12,6 +14,7 @@ import {
   unindexedFiles,
   type HookIndex,
   type HookState,
+  type RuleScope,
 } from './hook-state.js';
 import {
   ensureStateDirectory,
@@ -91,11 +94,12 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok);
     const dirs = touchedInside(toolEvents, workDir);
     if (dirs.length === 0) return quiet();
+    const files = touchedFiles(toolEvents, workDir);
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
       stored !== null &&
       sameStrings(stored.fingerprint, configFingerprint(workDir, configFile, homeDir)) &&
-      nothingDue(stored, dirs)
+      nothingDue(stored, dirs, files)
     )
       return quiet();
     const text = await afterTool(state, workDir, configFile, homeDir, options, toolEvents, dirs, warnings);
@@ -126,7 +130,11 @@ async function sessionStart(
       const keep = source !== 'clear' && source !== 'compact';
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
       const session = await resume(opened.resolver, previous, warnings);
-      writeStateFile(state, snapshot(options.agent, workDir, opened, result, session.state(), previous, []));
+      const scopes = await ruleScopes(opened.resolver, result);
+      writeStateFile(
+        state,
+        snapshot(options.agent, workDir, opened, result, session.state(), previous, [], scopes),
+      );
     });
   } catch (error) {
     // The manifest is still worth showing; injections will be skipped while the state is unusable.
@@ -158,7 +166,11 @@ async function afterTool(
     }
     warn(session.diagnostics, warnings);
     // Written before anything is printed: a text that is shown is always recorded.
-    writeStateFile(state, snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs));
+    const scopes = await ruleScopes(opened.resolver, result);
+    writeStateFile(
+      state,
+      snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs, scopes),
+    );
     return texts.join('\n');
   });
 }
@@ -204,6 +216,7 @@ function snapshot(
   disclosure: unknown,
   previous: HookState | null,
   dirs: readonly string[],
+  scopes: readonly RuleScope[] = [],
 ): HookState {
   const { config } = opened.resolver;
   const files = result.nested.map((file) => file.relativePath);
@@ -222,11 +235,15 @@ function snapshot(
     sameStrings(previous.index.files, files);
   const ignored = new Set(sameIndex ? previous.index.ignored.filter((file) => !known.has(file)) : []);
   for (const file of unindexedFiles(workDir, dirs, watched, known)) ignored.add(file);
+  const pending = (result.rules ?? [])
+    .filter((rule) => !rule.applied && (rule.kind === 'glob' || rule.reason.startsWith('nested')))
+    .map((rule) => rule.relativePath);
   const index: HookIndex = {
     basenames: watched,
     files,
     ignored: [...ignored].sort(),
     candidates: [...config.instructions.candidates],
+    ...(pending.length === 0 ? {} : { rules: pending, ruleScopes: scopes }),
   };
   return {
     version: 1,
@@ -274,6 +291,33 @@ function usableDirectory(dir: string): boolean {
 }
 
 /** The touched directories strictly inside the work dir (the work dir itself never activates). */
+/**
+ * The pending rules (glob rules and nested owners' always rules not applied by the resolution) as
+ * the quick check tests them: owner directory and the globs' regular expressions (docs/hooks.md).
+ */
+async function ruleScopes(resolver: Resolver, result: ResolveResult): Promise<RuleScope[]> {
+  const scopes: RuleScope[] = [];
+  for (const line of result.rules ?? []) {
+    if (line.applied || (line.kind !== 'glob' && !line.reason.startsWith('nested'))) continue;
+    for (const rule of await resolver.rule(line.relativePath)) {
+      if (rule.path !== line.path) continue;
+      const owner = path.relative(resolver.workDir, rule.ownerDir).split(path.sep).join('/');
+      const globs = rule.kind === 'glob' ? (recallCompiledGlobs(rule) ?? null) : [];
+      if (globs === null) return [];
+      scopes.push({ path: rule.relativePath, owner, globs: globs.map((glob) => glob.regex()) });
+    }
+  }
+  return scopes;
+}
+
+/** The files the tool calls touched (absolute). */
+function touchedFiles(events: readonly ToolEvent[], workDir: string): string[] {
+  const files = new Set<string>();
+  for (const event of events)
+    for (const file of touchedPaths(event, workDir, BUILT_IN_TOOLS).files) files.add(file);
+  return [...files];
+}
+
 function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {
   const dirs = new Set<string>();
   for (const event of events)

@@ -42,3 +42,58 @@ export const NO_RULES: RuleSource = Object.freeze({
   byName: () => Promise.resolve([]),
   emptyNote: 'No rules are available: this version of ctxfiles reads no rule folders yet.',
 });
+
+/** What {@link rulesOfResolver} needs of a resolver. */
+export interface RuleResolver {
+  readonly config: { readonly rules?: { readonly sources: readonly string[] } | undefined };
+  resolve(request: { readonly manifest: false }): Promise<{
+    readonly rules?: ReadonlyArray<{
+      readonly name: string;
+      readonly path: string;
+      readonly kind: RuleKind | null;
+      readonly description: string;
+      readonly globs: readonly string[];
+    }>;
+  }>;
+  rule(name: string): Promise<
+    ReadonlyArray<{
+      readonly name: string;
+      readonly path: string;
+      readonly kind: RuleKind;
+      readonly description: string;
+      readonly globs: readonly string[];
+      readonly text: string;
+    }>
+  >;
+}
+
+/**
+ * The rule source backed by the rules engine (docs/rules.md): the catalog is every rule the
+ * resolver found (files discovery skipped are left out), in discovery order; `byName` is
+ * `resolver.rule(name)`. Glob rules reach `instructions_for_path` through the session, like nested
+ * files.
+ */
+export function rulesOfResolver(resolver: RuleResolver): RuleSource {
+  const sources = resolver.config.rules?.sources ?? [];
+  const summary = (rule: Omit<RuleSummary, 'kind'> & { readonly kind: RuleKind | null }): RuleSummary =>
+    Object.freeze({
+      name: rule.name,
+      kind: rule.kind as RuleKind,
+      description: rule.description,
+      globs: rule.globs,
+      path: rule.path,
+    });
+  return Object.freeze({
+    async catalog() {
+      const result = await resolver.resolve({ manifest: false });
+      return (result.rules ?? []).filter((rule) => rule.kind !== null).map(summary);
+    },
+    async byName(name: string) {
+      return (await resolver.rule(name)).map((rule) => Object.freeze({ ...summary(rule), text: rule.text }));
+    },
+    emptyNote:
+      sources.length === 0
+        ? 'No rules are available: rules.sources is empty in the config (see docs/rules.md).'
+        : `No rule files were found for rules.sources (${sources.join(', ')}).`,
+  });
+}

@@ -39,11 +39,25 @@ export interface ExplainSection {
   readonly share: number;
 }
 
+/** One rule file and why it did or did not apply (docs/rules.md, "explain"). */
+export interface ExplainRule {
+  readonly relativePath: string;
+  readonly name: string;
+  readonly source: string;
+  /** `null` for a file discovery skipped. */
+  readonly kind: string | null;
+  readonly globs: readonly string[];
+  readonly applied: boolean;
+  readonly reason: string;
+}
+
 /** The whole explanation: sizes, files and diagnostics. */
 export interface ExplainReport {
   readonly total: { readonly bytes: number; readonly tokens: number };
   readonly sections: readonly ExplainSection[];
   readonly files: readonly ExplainFile[];
+  /** Every rule file; absent when rules are off. */
+  readonly rules?: readonly ExplainRule[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -75,6 +89,7 @@ export interface ExplainInput {
   readonly files: ReadonlyArray<{ readonly path: string; readonly layer: string; readonly entry: string }>;
   readonly nested: ReadonlyArray<{ readonly path: string }>;
   readonly diagnostics: readonly Diagnostic[];
+  readonly rules?: readonly ExplainRule[] | undefined;
 }
 
 /**
@@ -125,6 +140,19 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
     total: { bytes: totalBytes, tokens: totalTokens },
     sections,
     files,
+    ...(result.rules === undefined
+      ? {}
+      : {
+          rules: result.rules.map(({ relativePath, name, source, kind, globs, applied, reason }) => ({
+            relativePath,
+            name,
+            source,
+            kind,
+            globs,
+            applied,
+            reason,
+          })),
+        }),
     diagnostics: result.diagnostics,
   };
 }
@@ -150,6 +178,17 @@ export function formatExplain(report: ExplainReport, workDir: string, width = 24
     lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
     if (file.detail !== null && file.outcome !== 'manifest-only')
       lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);
+  }
+  if (report.rules !== undefined) {
+    lines.push('', 'Rules:');
+    if (report.rules.length === 0) lines.push('  (none)');
+    for (const rule of report.rules) {
+      const globs = rule.globs.length === 0 ? '' : ` [${rule.globs.join(', ')}]`;
+      lines.push(
+        `  ${(rule.applied ? 'applied' : 'not applied').padEnd(11)} ${rule.source.padEnd(8)} ${(rule.kind ?? 'skipped').padEnd(9)} ${rule.relativePath}${globs}`,
+      );
+      lines.push(`  ${''.padEnd(11)} ${''.padEnd(8)} ${''.padEnd(9)} ${rule.reason}`);
+    }
   }
   lines.push('', 'Diagnostics:');
   if (report.diagnostics.length === 0) lines.push('  (none)');

@@ -33,6 +33,8 @@ const BREADTH: Readonly<Record<string, number>> = {
   extra: 0,
   user: 1,
   chain: 2,
+  // The rules layer sits between the chain and the contextPaths layers, and is dropped between them too.
+  rules: 2.5,
   global: 3,
   agent: 4,
   step: 5,

@@ -66,3 +66,33 @@ export function renderManifest(entries: readonly ManifestEntry[], options: Manif
 function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/** Heading of the catalog of rules fetched on request (docs/rules.md, "How each kind surfaces"). */
+export const RULE_CATALOG_HEADING = '# Rules on Request';
+
+/** The sentence under the catalog heading: what the list is and how to fetch a rule. */
+export const RULE_CATALOG_INTRO =
+  'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
+  'describes, fetch it by name with the session event {"tool":"rule","input":{"name":"NAME"}}.';
+
+/** One catalog line's data: a rule's name and description. */
+export interface CatalogEntry {
+  readonly name: string;
+  readonly description: string;
+}
+
+/**
+ * Renders the catalog of `requested` rules: heading, intro, one `- name: description` line per rule
+ * (control characters escaped, each on one line). No rules → the empty string.
+ */
+export function renderRuleCatalog(entries: readonly CatalogEntry[]): string {
+  if (entries.length === 0) return '';
+  const oneLine = (text: string) => escapeControl(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+  return [
+    RULE_CATALOG_HEADING,
+    RULE_CATALOG_INTRO,
+    ...entries.map(({ name, description }) =>
+      description.trim() === '' ? `- ${oneLine(name)}` : `- ${oneLine(name)}: ${oneLine(description)}`,
+    ),
+  ].join('\n');
+}

@@ -3,6 +3,7 @@ import type { InstructionsConfig } from '../config/types.js';
 import { walkChain } from '../discover/chain-walk.js';
 import { compareCodeUnits } from '../discover/compare-code-units.js';
 import type { Diagnostic } from '../errors.js';
+import type { Rule } from '../rules/rule.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
@@ -21,6 +22,21 @@ export interface SourceOptions {
   readonly instructions: InstructionsConfig;
   /** The user's home directory, for `~`. */
   readonly homeDir: string;
+  /** Scoped rules (docs/rules.md); absent when `rules.sources` is empty. */
+  readonly rules?: RulesSource | undefined;
+}
+
+/** The rules a resolution inlines, and the rule folders that `contextPaths` entries must not inline. */
+export interface RulesSource {
+  /** The `rules` layer, in order. */
+  readonly layer: readonly Rule[];
+  /** Folders of the enabled sources (`.cursor/rules/`, …), relative, with a trailing `/`. */
+  readonly folders: ReadonlySet<string>;
+  /**
+   * The `always` rules owned by one directory: for a chain candidate `@rules`, which places a chain
+   * directory's rules inside the chain (they are then left out of `layer`).
+   */
+  readonly alwaysRulesOf?: ((dir: string) => readonly Rule[]) | undefined;
 }
 
 /**
@@ -36,8 +52,9 @@ export function collectFiles(
   options: SourceOptions,
   diagnostics: Diagnostic[],
 ): ContextFile[] {
-  const { instructions, homeDir } = options;
+  const { instructions, homeDir, rules } = options;
   const ordered: Candidate[] = [];
+  const ruleOf = new Map<Candidate, Rule>();
   if (instructions.userFile !== null)
     ordered.push(
       ...userCandidate(
@@ -69,9 +86,26 @@ export function collectFiles(
       });
     }
   }
+  if (rules !== undefined)
+    for (const rule of rules.layer) {
+      const candidate = ruleCandidate(fs, rule, diagnostics);
+      if (candidate === null) continue;
+      ruleOf.set(candidate, rule);
+      ordered.push(candidate);
+    }
   for (const layer of plan.layers) {
     const layerFiles: Candidate[] = [];
     for (const { entry, expanded } of layer.entries) {
+      if (rules !== undefined && isRuleFolder(expanded, rules.folders)) {
+        diagnostics.push({
+          level: 'info',
+          code: 'rule-folder-entry',
+          message: `${entry} is a rule folder: the rules engine reads it (docs/rules.md), so it is not inlined as files`,
+          layer: layer.name,
+          entry,
+        });
+        continue;
+      }
       layerFiles.push(...expandEntry({ fs, workDir, diagnostics }, layer.name, entry, expanded));
     }
     layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
@@ -94,7 +128,8 @@ export function collectFiles(
       over.push(candidate);
       continue;
     }
-    const file = readContextFile(fs, candidate, diagnostics);
+    const rule = ruleOf.get(candidate);
+    const file = rule === undefined ? readContextFile(fs, candidate, diagnostics) : ruleFile(candidate, rule);
     if (file === null) continue;
     files.push(file);
     total += file.bytes;
@@ -152,6 +187,57 @@ function reportReadCap(over: readonly Candidate[], total: number, diagnostics: D
       entry: candidate.entry,
       path: candidate.path,
     });
+}
+
+/** True when a contextPaths entry names a rule folder of an enabled source (`./` and a missing `/` allowed). */
+function isRuleFolder(expanded: string, folders: ReadonlySet<string>): boolean {
+  let entry = expanded.replace(/^(?:\.\/)+/, '');
+  if (!entry.endsWith('/')) entry += '/';
+  return folders.has(entry);
+}
+
+/** A rule of the `rules` layer as a candidate: its identity (device and inode) for dedupe. */
+function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): Candidate | null {
+  try {
+    const info = fs.stat(rule.realPath);
+    return {
+      path: rule.path,
+      realPath: rule.realPath,
+      source: 'rule',
+      layer: 'rules',
+      entry: rule.name,
+      depth: null,
+      identity: identityOf(info),
+      info,
+    };
+  } catch (error) {
+    if (!isAbsent(error))
+      diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${rule.path} cannot be read (${errorCode(error)})`,
+        layer: 'rules',
+        entry: rule.name,
+        path: rule.path,
+      });
+    return null;
+  }
+}
+
+/** A rule's file as the rules engine read it: its text without frontmatter. */
+function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
+  return Object.freeze({
+    path: candidate.path,
+    realPath: candidate.realPath,
+    source: candidate.source,
+    layer: candidate.layer,
+    entry: candidate.entry,
+    depth: candidate.depth,
+    mtimeMs: rule.mtimeMs,
+    bytes: rule.bytes,
+    sha256: rule.sha256,
+    text: rule.text,
+  });
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

@@ -17,6 +17,11 @@ export interface CompiledGlob {
   readonly base: string;
   /** Tests a POSIX path relative to the rule's owner directory. */
   readonly test: (relativePath: string) => boolean;
+  /**
+   * The regular expression `test` uses, and whether it is tested against the path's last segment
+   * only: for a caller that must test without loading micromatch (the hook's quick check).
+   */
+  readonly regex: () => { readonly source: string; readonly flags: string; readonly basename: boolean };
 }
 
 /** The outcome of {@link compileRuleGlobs}. */
@@ -57,7 +62,11 @@ export function compileRuleGlobs(
       return regex.test(basename ? path.slice(path.lastIndexOf('/') + 1) : path);
     };
     const base = negated || basename || dialect.nocase ? '' : literalBase(body);
-    globs.push({ pattern, base, test });
+    const regexOf = () => {
+      regex ??= makeRegex(expression, options);
+      return { source: regex.source, flags: regex.flags, basename };
+    };
+    globs.push({ pattern, base, test, regex: regexOf });
   }
   return { ok: true, globs };
 }

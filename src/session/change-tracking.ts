@@ -36,7 +36,7 @@ export interface ChangeTracker {
   /** Records a change as shown. */
   accept(change: TrackedChange): void;
   /** Starts tracking a file the session injected (no-op when tracking is off). */
-  add(file: { path: string; ownerDir: string }, body: ReadBody): void;
+  add(file: { path: string; ownerDir: string }, body: Signature): void;
   records(): TrackedRecord[];
 }
 
@@ -192,7 +192,10 @@ function contained(fs: FileSystem, file: string, containment: TrackingContainmen
   return isInside(containment.workDir, real) || containment.outside.has(real);
 }
 
-function recordOf(file: string, body: ReadBody, scope: string | null): TrackedRecord {
+/** What a record keeps of a file's content: its digest, size and time. */
+type Signature = Pick<ReadBody, 'sha256' | 'bytes' | 'mtimeMs'>;
+
+function recordOf(file: string, body: Signature, scope: string | null): TrackedRecord {
   return { path: file, sha256: body.sha256, size: body.bytes, mtimeMs: body.mtimeMs, scope, removed: false };
 }
 

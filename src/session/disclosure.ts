@@ -2,6 +2,7 @@ import type { Format, WordingConfig } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
+import type { Rule } from '../rules/rule.js';
 import { renderEvent } from '../render/render-events.js';
 import { renderSessionFrame } from '../render/render-session-frame.js';
 import {
@@ -11,6 +12,7 @@ import {
   type TrackedRecord,
 } from './change-tracking.js';
 import { dueNestedFiles, readNested } from './injection.js';
+import { dueRules, nestedRulesByOwner, ruleNote, type SessionRules } from './rule-injection.js';
 import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
 import { touchedPaths, type ToolEvent } from './triggers.js';
 
@@ -56,6 +58,8 @@ export interface DisclosureOptions {
   readonly baseline: readonly TrackedRecord[];
   /** Tool names and what they touch; default the built-in table (docs/disclosure.md#tool-names). */
   readonly tools?: ToolTable | undefined;
+  /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
+  readonly rules?: SessionRules | undefined;
 }
 
 /** The disclosure engine of one session. */
@@ -105,12 +109,42 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     trackingContainment(fs, workDir, options.baseline),
   );
   const budget = { bytes: initial.bytes, exhausted: initial.exhausted };
+  const rules = options.rules;
+  const nestedRules = rules === undefined ? new Map() : nestedRulesByOwner(rules.set);
+  const frameRule = (rule: Rule, note: string) =>
+    renderSessionFrame(
+      options.format,
+      { path: rule.path, dir: rule.ownerDir, text: `${note}\n\n${rule.text}` },
+      options,
+    );
 
   return {
     opened,
     afterTool(event) {
       const diagnostics: Diagnostic[] = [];
       if (budget.exhausted) return { text: '', diagnostics };
+      if (rules !== undefined && isRuleEvent(event)) {
+        // An explicit request is answered every time it is made (docs/rules.md, "requested").
+        const frames = createFrames(budget, options.maxSessionBytes, diagnostics);
+        const name = ruleName(event);
+        const named = name === null ? [] : rules.set.byName(name);
+        if (named.length === 0)
+          diagnostics.push({
+            level: 'warn',
+            code: 'unknown-rule',
+            message: `no rule is named ${JSON.stringify(name ?? '')}`,
+          });
+        for (const rule of named) {
+          if (!frames.add(frameRule(rule, ruleNote(rule, 'it was asked for by name')), rule.relativePath))
+            break;
+          if (!done.has(rule.relativePath)) {
+            done.add(rule.relativePath);
+            injected.push({ path: rule.relativePath, sha256: rule.sha256, bytes: rule.bytes });
+            tracker.add(rule, rule);
+          }
+        }
+        return frames.done();
+      }
       const touched = touchedPaths(event, workDir, tools);
       diagnostics.push(...touched.diagnostics);
       const dirs = touched.directories;
@@ -139,6 +173,13 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
         injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
         tracker.add(file, body);
       }
+      if (rules !== undefined && !budget.exhausted)
+        for (const { rule, note } of dueRules(rules, nestedRules, workDir, touched.files, dirs, done)) {
+          if (!frames.add(frameRule(rule, note), rule.relativePath)) break;
+          done.add(rule.relativePath);
+          injected.push({ path: rule.relativePath, sha256: rule.sha256, bytes: rule.bytes });
+          tracker.add(rule, rule);
+        }
       return frames.done();
     },
     state() {
@@ -153,6 +194,21 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       };
     },
   };
+}
+
+/**
+ * The session event that fetches a rule by name: `{"tool":"rule","input":{"name":"…"}}`. It is a
+ * request, not a finished tool call, so `ok` does not matter.
+ */
+function isRuleEvent(event: ToolEvent): boolean {
+  return typeof event.tool === 'string' && event.tool.toLowerCase() === 'rule';
+}
+
+function ruleName(event: ToolEvent): string | null {
+  const input = event.input;
+  if (typeof input !== 'object' || input === null) return null;
+  const name = (input as Record<string, unknown>)['name'];
+  return typeof name === 'string' && name !== '' ? name : null;
 }
 
 /**

@@ -1,0 +1,117 @@
+// `node bench/rules.mjs` (after `npm run build`): two figures for scoped rules (docs/rules.md),
+// each as a ratio against a baseline measured in the same run. A benchmark, not a test.
+// 1. `session.afterTool()` with 500 glob rules and 1,000 nested files, nothing new to inject:
+//    target ≤ 3 µs per call (the baseline printed beside it is the same loop without rules).
+// 2. `ctxfiles resolve` with 500 rule files, a cold process: target ≤ 1.6× `node -e 0`.
+// BENCH_RUNS (default 15) sets the number of process pairs; the medians are printed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(here, '..', 'dist');
+const { createResolver, createMemoryFileSystem, parseConfig } = await import(path.join(dist, 'index.js'));
+const bin = path.join(dist, 'bin/ctxfiles.js');
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** 500 glob rules: half with a literal base (`src/m7/**\/*.ts`), half matched by name at any depth. */
+function ruleFiles() {
+  const files = {};
+  for (let index = 0; index < 500; index += 1) {
+    const glob = index % 2 === 0 ? `src/m${index}/**/*.ts` : `*.gen${index}.ts`;
+    files[`.cursor/rules/r${index}.mdc`] = `---\nglobs: ${glob}\n---\nrule ${index}\n`;
+  }
+  return files;
+}
+
+async function afterToolFigure(withRules) {
+  const memory = createMemoryFileSystem({}, { root: '/w' });
+  memory.set('/w', { dir: true });
+  for (let index = 0; index < 1000; index += 1)
+    memory.set(`/w/p${index % 50}/d${index}/AGENTS.md`, `nested ${index}`);
+  if (withRules) for (const [file, text] of Object.entries(ruleFiles())) memory.set(`/w/${file}`, text);
+  const config = {
+    contextPaths: ['AGENTS.md'],
+    contextDiscovery: { maxFiles: 2000, maxSessionBytes: 10_000_000 },
+    ...(withRules ? { rules: { sources: ['cursor'] } } : {}),
+  };
+  const { config: parsed } = await parseConfig(config);
+  const resolver = await createResolver({ workDir: '/w', config: parsed, fs: memory, env: {} });
+  const session = await resolver.openSession();
+  const events = [];
+  for (let index = 0; index < 1000; index += 1)
+    events.push({ tool: 'read', input: { file_path: `p${index % 50}/d${index}/file${index}.ts` }, ok: true });
+  // First touches inject the nested files; afterwards nothing is new.
+  for (const event of events) await session.afterTool(event);
+  for (const event of events)
+    if ((await session.afterTool(event)) !== '') throw new Error('something was new');
+  const rounds = 50;
+  const start = process.hrtime.bigint();
+  for (let round = 0; round < rounds; round += 1) for (const event of events) await session.afterTool(event);
+  return Number(process.hrtime.bigint() - start) / 1e3 / (rounds * events.length);
+}
+
+const plain = await afterToolFigure(false);
+const ruled = await afterToolFigure(true);
+console.log(
+  `${'afterTool, nothing new (1,000 nested files, 500 glob rules)'.padEnd(62)} ${ruled.toFixed(2)} µs/call ` +
+    `(without rules ${plain.toFixed(2)} µs = ${(ruled / plain).toFixed(2)}×), target ≤ 3 µs: ${ruled <= 3 ? 'ok' : 'MISSED'}`,
+);
+
+function spawn(args) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${result.stderr}`);
+  return { elapsed, stdout: result.stdout };
+}
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-rules-bench-'));
+try {
+  const files = ruleFiles();
+  for (let index = 0; index < 10; index += 1)
+    files[`.cursor/rules/always${index}.mdc`] = `---\nalwaysApply: true\n---\nalways ${index}\n`;
+  delete files['.cursor/rules/r0.mdc'];
+  for (let index = 1; index < 10; index += 1) delete files[`.cursor/rules/r${index}.mdc`];
+  files['AGENTS.md'] = '# Root\n';
+  files['ctxfiles.config.json'] = JSON.stringify({ rules: { sources: ['cursor'] } });
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  fs.writeFileSync(path.join(root, 'off.json'), '{}');
+  const args = [bin, 'resolve', '--cwd', root];
+  const off = [bin, 'resolve', '--cwd', root, '--config', path.join(root, 'off.json')];
+  if (!spawn(args).stdout.includes('always 9')) throw new Error('the always rules are missing');
+  const samples = { node: [], resolve: [], off: [] };
+  for (let round = 0; round <= runs; round += 1) {
+    const node = spawn(['-e', '0']);
+    const resolve = spawn(args);
+    const plain = spawn(off);
+    if (round > 0) {
+      samples.node.push(node.elapsed);
+      samples.resolve.push(resolve.elapsed);
+      samples.off.push(plain.elapsed);
+    }
+  }
+  const node = median(samples.node);
+  const resolve = median(samples.resolve);
+  const plain = median(samples.off);
+  const ratio = resolve / node;
+  console.log(
+    `${'ctxfiles resolve, cold, 500 rule files'.padEnd(62)} ${resolve.toFixed(1)} ms vs node -e 0 ${node.toFixed(1)} ms = ${ratio.toFixed(2)}×, target ≤ 1.6×: ${ratio <= 1.6 ? 'ok' : 'MISSED'}`,
+  );
+  console.log(
+    `${'ctxfiles resolve, cold, same tree, rules off'.padEnd(62)} ${plain.toFixed(1)} ms = ${(plain / node).toFixed(2)}× node -e 0 (rules add ${(resolve - plain).toFixed(1)} ms)`,
+  );
+} finally {
+  fs.rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,111 @@
+import type { Config } from '../config/types.js';
+import type { Diagnostic } from '../errors.js';
+import type { RuleSet } from '../rules/create-rule-set.js';
+import { explainRules, type RuleExplanation } from '../rules/explain-rules.js';
+import type { Rule, SkippedRule } from '../rules/rule.js';
+import type { ResolverContext } from './load-context.js';
+import type { MemoTable } from './memo.js';
+
+/**
+ * The rules step of the pipeline (docs/rules.md, "How each kind surfaces"): rule folders are found
+ * once per resolver (the work dir, the chain's directories and, with `rules.nested`, the directories
+ * the nested walk marks), then each request picks the rules of its `rules` layer.
+ */
+
+/** The rules of one resolver: the rule set, what discovery skipped and said. */
+export interface Rules {
+  readonly set: RuleSet;
+  readonly skipped: readonly SkippedRule[];
+  readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The `always` rules owned by one directory (a chain directory or the work dir), in discovery
+   * order: the seam for a chain candidate `@rules` that places them inside the chain.
+   */
+  alwaysRulesOf(dir: string): readonly Rule[];
+  /** Folders (`.cursor/rules/`, …) of the enabled sources, relative to an owner, with a trailing `/`. */
+  readonly folders: ReadonlySet<string>;
+}
+
+/** What a request asks of the rules: paths in play and rule names. */
+export interface RulesRequest {
+  readonly paths?: readonly string[] | undefined;
+  readonly rules?: readonly string[] | undefined;
+}
+
+/** True when `rules.sources` names at least one source. */
+export function rulesEnabled(config: Config): boolean {
+  return (config.rules?.sources.length ?? 0) > 0;
+}
+
+/** The part of a memo key a rules request adds; empty without paths and names. */
+export function rulesKey(request: Readonly<RulesRequest>): string {
+  const paths = request.paths ?? [];
+  const names = request.rules ?? [];
+  if (paths.length === 0 && names.length === 0) return '';
+  return `\0p${JSON.stringify(paths)}\0r${JSON.stringify(names)}`;
+}
+
+/**
+ * True when a request needs the rule folders below the work dir: it shows the manifest (nested
+ * `always` rules, the catalog), or puts paths or names in play. A plain `resolve` needs only the
+ * work dir's and the chain's rules (the `rules` layer), so it skips the nested walk, as it does for
+ * nested files.
+ */
+export function needsNestedRules(
+  request: Readonly<RulesRequest & { manifest?: boolean | undefined }>,
+): boolean {
+  return request.manifest !== false || (request.paths?.length ?? 0) > 0 || (request.rules?.length ?? 0) > 0;
+}
+
+/**
+ * discover (rules): every rule of the enabled sources, once per resolver and per `nested` (the
+ * `rules` table, cleared by `refresh()`). `nested: false` reads only the work dir's and the chain
+ * directories' folders. `null` when rules are off. Modules load on first use.
+ */
+export async function discoverRulesOnce(
+  context: ResolverContext,
+  table: MemoTable<Promise<Rules | null>>,
+  nested = true,
+): Promise<Rules | null> {
+  if (!rulesEnabled(context.config)) return null;
+  return table(nested ? 'all' : 'local', async () =>
+    (await import('./rules-discovery.js')).discoverAllRules(context, nested),
+  );
+}
+
+/**
+ * The rules of a request's `rules` layer, in this order: the `always` rules of the work dir and the
+ * chain's directories (discovery order), then, in discovery order, the rules the request brings in:
+ * `glob` rules matching a path of `request.paths`, `always` rules of nested owners holding one of
+ * those paths, and rules named in `request.rules` (any kind). Each rule once. `unknown` collects
+ * names that select no rule. With `placedByChain`, `always` rules owned by chain directories are
+ * left out (a chain candidate `@rules` places them).
+ */
+export function rulesLayer(
+  rules: Rules,
+  request: Readonly<RulesRequest>,
+  placedByChain: ReadonlySet<string> = new Set(),
+): { readonly rules: readonly Rule[]; readonly unknown: readonly string[] } {
+  const { set } = rules;
+  const chosen = new Set<Rule>(set.always().filter((rule) => !placedByChain.has(rule.ownerDir)));
+  const brought = new Set<Rule>(set.rulesFor(request.paths ?? []).map((match) => match.rule));
+  const unknown: string[] = [];
+  for (const name of request.rules ?? []) {
+    const named = set.byName(name);
+    if (named.length === 0) unknown.push(name);
+    for (const rule of named) brought.add(rule);
+  }
+  const order = new Map(set.rules.map((rule, index) => [rule, index]));
+  const extra = [...brought]
+    .filter((rule) => !chosen.has(rule))
+    .sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+  return Object.freeze({ rules: Object.freeze([...chosen, ...extra]), unknown: Object.freeze(unknown) });
+}
+
+/** `explain` lines for every rule of a request (explainRules: source, kind, globs, reason). */
+export function explainRequest(rules: Rules, request: Readonly<RulesRequest>): readonly RuleExplanation[] {
+  return explainRules(rules.set, rules.skipped, {
+    paths: request.paths ?? [],
+    names: request.rules ?? [],
+  });
+}

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { isInside } from '../fs/contain.js';
+import type { RuleSet } from '../rules/create-rule-set.js';
+import type { Rule } from '../rules/rule.js';
+
+/** The rules a session may inject (docs/rules.md, "In a session"). */
+export interface SessionRules {
+  readonly set: RuleSet;
+  /** Real paths of the rules the block already shows: never injected. */
+  readonly inlined: ReadonlySet<string>;
+}
+
+/** A rule due in a tool result, and the line that says why. */
+export interface DueRule {
+  readonly rule: Rule;
+  readonly note: string;
+}
+
+/**
+ * The rules a tool call brings in that the session has not shown (`done` holds relative paths):
+ * `glob` rules matching a touched file, then `always` rules of nested owners holding a touched file or
+ * directory; each once, in discovery order. Cost: one cached `rulesFor` lookup per file and a walk up
+ * the directories of each touched directory through a map of nested owners.
+ */
+export function dueRules(
+  rules: SessionRules,
+  nestedByOwner: ReadonlyMap<string, readonly Rule[]>,
+  workDir: string,
+  files: readonly string[],
+  dirs: readonly string[],
+  done: ReadonlySet<string>,
+): DueRule[] {
+  const due = new Map<Rule, string>();
+  const open = (rule: Rule) =>
+    !done.has(rule.relativePath) && !rules.inlined.has(rule.realPath) && !due.has(rule);
+  if (files.length > 0)
+    for (const match of rules.set.rulesFor(files)) {
+      if (!open(match.rule)) continue;
+      const file = toPosix(path.relative(workDir, match.path));
+      due.set(
+        match.rule,
+        match.glob === null
+          ? `it applies to everything under ${ownerOf(match.rule, workDir)}, where ${file} is`
+          : `${file} matches its glob ${match.glob}`,
+      );
+    }
+  if (nestedByOwner.size > 0)
+    for (const dir of dirs) {
+      if (dir === workDir || !isInside(workDir, dir)) continue;
+      for (let current = dir; current.length > workDir.length; current = path.dirname(current))
+        for (const rule of nestedByOwner.get(current) ?? [])
+          if (open(rule))
+            due.set(rule, `it applies to everything under ${ownerOf(rule, workDir)}, where the tool worked`);
+    }
+  if (due.size === 0) return [];
+  if (due.size === 1) return [...due.entries()].map(([rule, why]) => ({ rule, note: ruleNote(rule, why) }));
+  const order = new Map(rules.set.rules.map((rule, index) => [rule, index]));
+  return [...due.entries()]
+    .sort(([a], [b]) => (order.get(a) as number) - (order.get(b) as number))
+    .map(([rule, why]) => ({ rule, note: ruleNote(rule, why) }));
+}
+
+/** Groups the `always` rules of nested owners by owner directory. */
+export function nestedRulesByOwner(set: RuleSet): ReadonlyMap<string, readonly Rule[]> {
+  const byOwner = new Map<string, Rule[]>();
+  for (const rule of set.nested()) {
+    const list = byOwner.get(rule.ownerDir) ?? [];
+    list.push(rule);
+    byOwner.set(rule.ownerDir, list);
+  }
+  return byOwner;
+}
+
+/** The first line of an injected rule: its name, source and why it is shown. */
+export function ruleNote(rule: Rule, why: string): string {
+  return `Rule ${JSON.stringify(rule.name)} (${rule.source}) applies: ${why}.`;
+}
+
+function ownerOf(rule: Rule, workDir: string): string {
+  const relative = toPosix(path.relative(workDir, rule.ownerDir));
+  return relative === '' ? '.' : `${relative}/`;
+}
+
+function toPosix(value: string): string {
+  return path.sep === '/' ? value : value.split(path.sep).join('/');
+}
