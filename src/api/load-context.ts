@@ -45,6 +45,12 @@ export interface ResolverContext {
   readonly flows: () => Promise<ReadonlyMap<string, Flow>>;
   /** Present when the budget counts tokens. */
   readonly countTokens: TokenCounter | null;
+  /**
+   * True when the config may widen reads (imports outside the containment root): a config object
+   * passed to the API, or a loaded config whose `trust.project` says so. A config found in the
+   * project without that mark is not trusted.
+   */
+  readonly trusted: boolean;
 }
 
 /** Applies the documented defaults once; the result is never mutated. */
@@ -78,7 +84,18 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     configDiagnostics: 'config' in loaded ? loaded.diagnostics : [],
     flows: flowSource(loaded, options.flows),
     countTokens: config.budget.maxTokens === null ? null : await loadTokenCounter(),
+    trusted: trustOf(loaded),
   };
+}
+
+/**
+ * Whether a config may widen reads. A plain {@link Config} comes from the caller (trusted); a
+ * loaded one is trusted when its loader marked it so (`trust.project`), otherwise not.
+ */
+function trustOf(loaded: LoadedConfig | LazyLoadedConfig | Config): boolean {
+  if (!('config' in loaded)) return true;
+  const trust = (loaded as { readonly trust?: { readonly project?: unknown } }).trust;
+  return trust?.project === true;
 }
 
 /** One way to get flows, whatever form the config came in. */

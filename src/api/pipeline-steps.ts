@@ -1,7 +1,9 @@
 import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import { collectFiles } from '../resolve/collect-files.js';
+import { findProjectRoot } from '../discover/chain-walk.js';
+import { collectSources } from '../resolve/collect-files.js';
+import { expandFileImports } from '../resolve/expand-file-imports.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { ResolverContext } from './load-context.js';
@@ -91,16 +93,49 @@ export function collect(
 ): Collected {
   return table(plan.key, () => {
     const diagnostics: Diagnostic[] = [];
-    const { fs, workDir, homeDir, config } = context;
-    const files = collectFiles(
+    const { fs, workDir, homeDir, config, env } = context;
+    const layerRoot = contextRootOf(context, diagnostics);
+    const collected = collectSources(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir },
+      { instructions: config.instructions, homeDir, env, layerRoot },
+      diagnostics,
+    );
+    const files = expandFileImports(
+      fs,
+      collected.files,
+      {
+        imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
+        symlinks: config.instructions.symlinks ?? 'inside',
+        trustOutside: context.trusted,
+        homeDir,
+        rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+      },
       diagnostics,
     );
     return { files: Object.freeze(files), diagnostics };
   });
+}
+
+/**
+ * The directory `contextPaths` resolve against (docs/config.md, "contextRoot"): the work dir, or
+ * with `contextRoot: project` the nearest ancestor holding a project root marker (the work dir
+ * when there is none, with an `info`).
+ */
+export function contextRootOf(context: ResolverContext, diagnostics: Diagnostic[]): string {
+  if (context.config.contextRoot !== 'project') return context.workDir;
+  const { projectRootMarkers } = context.config.instructions;
+  const root = findProjectRoot(context.fs, context.workDir, projectRootMarkers, diagnostics);
+  if (root === null) {
+    diagnostics.push({
+      level: 'info',
+      code: 'no-project-root',
+      message: `contextRoot is "project" but no ancestor of ${context.workDir} holds ${projectRootMarkers.join(', ')}; contextPaths resolve against the work dir`,
+    });
+    return context.workDir;
+  }
+  return root;
 }
 
 /** render: the block in `format`, within the budget. */

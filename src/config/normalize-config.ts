@@ -27,6 +27,8 @@ export function normalizeConfig(data: ConfigInput): Config {
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
+    imports: Object.freeze({ ...DEFAULT_CONFIG.imports, ...stripUndefined(data.imports ?? {}) }),
+    contextRoot: data.contextRoot ?? DEFAULT_CONFIG.contextRoot,
   });
 }
 

@@ -4,10 +4,12 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" (default) lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore. Default false.","type":"boolean"}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"}},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"]},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"imports":{"type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean"},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":1,"maximum":32},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"]}},"additionalProperties":false},"contextRoot":{"description":"\"workDir\" (default): contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","type":"string","enum":["workDir","project"]}},"additionalProperties":{},"description":"ctxfiles configuration"};
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
-const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
-const pattern8 = new RegExp("\\.[mM][dD]$", "u");
+const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
+const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
+const pattern8 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
+const pattern9 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -209,7 +211,7 @@ if(errors === _errs27){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 const _errs29 = errors;
 for(const key3 in data10){
-if(!((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes"))){
+if(!((((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes")) || (key3 === "mode")) || (key3 === "respectGitignore"))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -362,6 +364,37 @@ var valid7 = _errs40 === errors;
 else {
 var valid7 = true;
 }
+if(valid7){
+if(data10.mode !== undefined){
+let data17 = data10.mode;
+const _errs42 = errors;
+if(typeof data17 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data17 === "manifest") || (data17 === "inline")) || (data17 === "off"))){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextDiscovery.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs42 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data10.respectGitignore !== undefined){
+const _errs44 = errors;
+if(typeof data10.respectGitignore !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/respectGitignore",schemaPath:"#/properties/contextDiscovery/properties/respectGitignore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid7 = _errs44 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
 }
 }
 }
@@ -381,19 +414,19 @@ var valid0 = true;
 }
 if(valid0){
 if(data.flows !== undefined){
-let data17 = data.flows;
-const _errs42 = errors;
-if(errors === _errs42){
-if(Array.isArray(data17)){
+let data19 = data.flows;
+const _errs46 = errors;
+if(errors === _errs46){
+if(Array.isArray(data19)){
 var valid8 = true;
-const len2 = data17.length;
+const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
-const _errs44 = errors;
-if(typeof data17[i2] !== "string"){
+const _errs48 = errors;
+if(typeof data19[i2] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid8 = _errs44 === errors;
+var valid8 = _errs48 === errors;
 if(!valid8){
 break;
 }
@@ -404,56 +437,56 @@ validate20.errors = [{instancePath:instancePath+"/flows",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs46 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.instructions !== undefined){
-let data19 = data.instructions;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-const _errs48 = errors;
-for(const key4 in data19){
-if(!((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
+let data21 = data.instructions;
+const _errs50 = errors;
+if(errors === _errs50){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+const _errs52 = errors;
+for(const key4 in data21){
+if(!((((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "select")) || (key4 === "symlinks")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data19.walk !== undefined){
-let data20 = data19.walk;
-const _errs49 = errors;
-if(typeof data20 !== "string"){
+if(_errs52 === errors){
+if(data21.walk !== undefined){
+let data22 = data21.walk;
+const _errs53 = errors;
+if(typeof data22 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data20 === "off") || (data20 === "root")) || (data20 === "project"))){
+if(!(((data22 === "off") || (data22 === "root")) || (data22 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walk.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs49 === errors;
+var valid9 = _errs53 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.projectRootMarkers !== undefined){
-let data21 = data19.projectRootMarkers;
-const _errs51 = errors;
-if(errors === _errs51){
-if(Array.isArray(data21)){
+if(data21.projectRootMarkers !== undefined){
+let data23 = data21.projectRootMarkers;
+const _errs55 = errors;
+if(errors === _errs55){
+if(Array.isArray(data23)){
 var valid10 = true;
-const len3 = data21.length;
+const len3 = data23.length;
 for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
+let data24 = data23[i3];
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarkers/" + i3,schemaPath:"#/properties/instructions/properties/projectRootMarkers/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -463,7 +496,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid10 = _errs53 === errors;
+var valid10 = _errs57 === errors;
 if(!valid10){
 break;
 }
@@ -474,26 +507,26 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid9 = _errs51 === errors;
+var valid9 = _errs55 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.candidates !== undefined){
-let data23 = data19.candidates;
-const _errs55 = errors;
-if(errors === _errs55){
-if(Array.isArray(data23)){
+if(data21.candidates !== undefined){
+let data25 = data21.candidates;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data25)){
 var valid11 = true;
-const len4 = data23.length;
+const len4 = data25.length;
 for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data24 === "string"){
-if(!pattern4.test(data24)){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
+let data26 = data25[i4];
+const _errs61 = errors;
+if(errors === _errs61){
+if(typeof data26 === "string"){
+if(!pattern5.test(data26)){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
 }
@@ -502,7 +535,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4
 return false;
 }
 }
-var valid11 = _errs57 === errors;
+var valid11 = _errs61 === errors;
 if(!valid11){
 break;
 }
@@ -513,22 +546,59 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates",schem
 return false;
 }
 }
-var valid9 = _errs55 === errors;
+var valid9 = _errs59 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.userFile !== undefined){
-let data25 = data19.userFile;
-const _errs59 = errors;
-const _errs60 = errors;
+if(data21.select !== undefined){
+let data27 = data21.select;
+const _errs63 = errors;
+if(typeof data27 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data27 === "first") || (data27 === "all"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.select.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs63 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data21.symlinks !== undefined){
+let data28 = data21.symlinks;
+const _errs65 = errors;
+if(typeof data28 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data28 === "inside") || (data28 === "reject")) || (data28 === "follow"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.symlinks.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs65 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data21.userFile !== undefined){
+let data29 = data21.userFile;
+const _errs67 = errors;
+const _errs68 = errors;
 let valid12 = false;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data25 === "string"){
-if(!pattern6.test(data25)){
-const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""};
+const _errs69 = errors;
+const _errs70 = errors;
+let valid13 = false;
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data29 === "string"){
+if(!pattern6.test(data29)){
+const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -539,7 +609,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -549,11 +619,20 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid0 = _errs61 === errors;
-valid12 = valid12 || _valid0;
-const _errs63 = errors;
-if(data25 !== null){
-const err4 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid1 = _errs71 === errors;
+valid13 = valid13 || _valid1;
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data29)){
+var valid14 = true;
+const len5 = data29.length;
+for(let i5=0; i5<len5; i5++){
+let data30 = data29[i5];
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data30 === "string"){
+if(!pattern6.test(data30)){
+const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -562,10 +641,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs63 === errors;
-valid12 = valid12 || _valid0;
-if(!valid12){
-const err5 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err5 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -573,60 +651,126 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
+}
+}
+var valid14 = _errs75 === errors;
+if(!valid14){
+break;
+}
+}
 }
 else {
-errors = _errs60;
+const err6 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid1 = _errs73 === errors;
+valid13 = valid13 || _valid1;
+if(!valid13){
+const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs70;
 if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
+if(_errs70){
+vErrors.length = _errs70;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs59 === errors;
+var _valid0 = _errs69 === errors;
+valid12 = valid12 || _valid0;
+const _errs77 = errors;
+if(data29 !== null){
+const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs77 === errors;
+valid12 = valid12 || _valid0;
+if(!valid12){
+const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs67 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.extraFiles !== undefined){
-let data26 = data19.extraFiles;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data26)){
-var valid13 = true;
-const len5 = data26.length;
-for(let i5=0; i5<len5; i5++){
-let data27 = data26[i5];
-const _errs67 = errors;
-if(typeof data27 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data21.extraFiles !== undefined){
+let data31 = data21.extraFiles;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data31)){
+var valid15 = true;
+const len6 = data31.length;
+for(let i6=0; i6<len6; i6++){
+let data32 = data31[i6];
+const _errs81 = errors;
+if(typeof data32 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs69 = errors;
-if(typeof data27 === "string"){
-if(!pattern6.test(data27)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
-return false;
-}
-}
-var valid14 = _errs69 === errors;
-if(valid14){
-const _errs70 = errors;
-if(typeof data27 === "string"){
-if(!pattern8.test(data27)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+const _errs83 = errors;
+if(typeof data32 === "string"){
+if(!pattern8.test(data32)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid14 = _errs70 === errors;
+var valid16 = _errs83 === errors;
+if(valid16){
+const _errs84 = errors;
+if(typeof data32 === "string"){
+if(!pattern9.test(data32)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+return false;
 }
-var valid13 = _errs67 === errors;
-if(!valid13){
+}
+var valid16 = _errs84 === errors;
+}
+var valid15 = _errs81 === errors;
+if(!valid15){
 break;
 }
 }
@@ -636,22 +780,24 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs65 === errors;
+var valid9 = _errs79 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data19.trackChanges !== undefined){
-const _errs71 = errors;
-if(typeof data19.trackChanges !== "boolean"){
+if(data21.trackChanges !== undefined){
+const _errs85 = errors;
+if(typeof data21.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs71 === errors;
+var valid9 = _errs85 === errors;
 }
 else {
 var valid9 = true;
+}
+}
 }
 }
 }
@@ -665,102 +811,51 @@ validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data29 = data.format;
-const _errs73 = errors;
-if(typeof data29 !== "string"){
+let data34 = data.format;
+const _errs87 = errors;
+if(typeof data34 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data29 === "opencode") || (data29 === "xml")) || (data29 === "reminder")) || (data29 === "magi")) || (data29 === "codex")) || (data29 === "claude-code")) || (data29 === "gemini"))){
+if(!(((((((data34 === "opencode") || (data34 === "xml")) || (data34 === "reminder")) || (data34 === "magi")) || (data34 === "codex")) || (data34 === "claude-code")) || (data34 === "gemini"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs73 === errors;
+var valid0 = _errs87 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data30 = data.budget;
-const _errs75 = errors;
-if(errors === _errs75){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-const _errs77 = errors;
-for(const key5 in data30){
+let data35 = data.budget;
+const _errs89 = errors;
+if(errors === _errs89){
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+const _errs91 = errors;
+for(const key5 in data35){
 if(!(((((key5 === "maxBytes") || (key5 === "maxTokens")) || (key5 === "strategy")) || (key5 === "counts")) || (key5 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs77 === errors){
-if(data30.maxBytes !== undefined){
-let data31 = data30.maxBytes;
-const _errs78 = errors;
-const _errs79 = errors;
-let valid16 = false;
-const _errs80 = errors;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err6 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(errors === _errs80){
-if(typeof data31 == "number"){
-if(data31 > 9007199254740991 || isNaN(data31)){
-const err7 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(data31 < 0 || isNaN(data31)){
-const err8 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs80 === errors;
-valid16 = valid16 || _valid1;
-const _errs82 = errors;
-if(data31 !== null){
-const err9 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs82 === errors;
-valid16 = valid16 || _valid1;
-if(!valid16){
-const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(_errs91 === errors){
+if(data35.maxBytes !== undefined){
+let data36 = data35.maxBytes;
+const _errs92 = errors;
+const _errs93 = errors;
+let valid18 = false;
+const _errs94 = errors;
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
+const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -768,34 +863,11 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
 }
-else {
-errors = _errs79;
-if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid15 = _errs78 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data30.maxTokens !== undefined){
-let data32 = data30.maxTokens;
-const _errs84 = errors;
-const _errs85 = errors;
-let valid17 = false;
-const _errs86 = errors;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err11 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(errors === _errs94){
+if(typeof data36 == "number"){
+if(data36 > 9007199254740991 || isNaN(data36)){
+const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -804,10 +876,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(errors === _errs86){
-if(typeof data32 == "number"){
-if(data32 > 9007199254740991 || isNaN(data32)){
-const err12 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+else {
+if(data36 < 0 || isNaN(data36)){
+const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -816,9 +887,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-if(data32 < 0 || isNaN(data32)){
-const err13 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+var _valid2 = _errs94 === errors;
+valid18 = valid18 || _valid2;
+const _errs96 = errors;
+if(data36 !== null){
+const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -827,14 +903,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-}
-var _valid2 = _errs86 === errors;
-valid17 = valid17 || _valid2;
-const _errs88 = errors;
-if(data32 !== null){
-const err14 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid2 = _errs96 === errors;
+valid18 = valid18 || _valid2;
+if(!valid18){
+const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -842,11 +914,34 @@ else {
 vErrors.push(err14);
 }
 errors++;
+validate20.errors = vErrors;
+return false;
 }
-var _valid2 = _errs88 === errors;
-valid17 = valid17 || _valid2;
-if(!valid17){
-const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+errors = _errs93;
+if(vErrors !== null){
+if(_errs93){
+vErrors.length = _errs93;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid17 = _errs92 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data35.maxTokens !== undefined){
+let data37 = data35.maxTokens;
+const _errs98 = errors;
+const _errs99 = errors;
+let valid19 = false;
+const _errs100 = errors;
+if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
+const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -854,75 +949,126 @@ else {
 vErrors.push(err15);
 }
 errors++;
+}
+if(errors === _errs100){
+if(typeof data37 == "number"){
+if(data37 > 9007199254740991 || isNaN(data37)){
+const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+if(data37 < 0 || isNaN(data37)){
+const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs100 === errors;
+valid19 = valid19 || _valid3;
+const _errs102 = errors;
+if(data37 !== null){
+const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid3 = _errs102 === errors;
+valid19 = valid19 || _valid3;
+if(!valid19){
+const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
 validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs85;
+errors = _errs99;
 if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
+if(_errs99){
+vErrors.length = _errs99;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid15 = _errs84 === errors;
+var valid17 = _errs98 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data30.strategy !== undefined){
-let data33 = data30.strategy;
-const _errs90 = errors;
-if(typeof data33 !== "string"){
+if(valid17){
+if(data35.strategy !== undefined){
+let data38 = data35.strategy;
+const _errs104 = errors;
+if(typeof data38 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data33 === "specific-first") || (data33 === "root-first"))){
+if(!((data38 === "specific-first") || (data38 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs90 === errors;
+var valid17 = _errs104 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data30.counts !== undefined){
-let data34 = data30.counts;
-const _errs92 = errors;
-if(typeof data34 !== "string"){
+if(valid17){
+if(data35.counts !== undefined){
+let data39 = data35.counts;
+const _errs106 = errors;
+if(typeof data39 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data34 === "rendered") || (data34 === "content"))){
+if(!((data39 === "rendered") || (data39 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs92 === errors;
+var valid17 = _errs106 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data30.scope !== undefined){
-let data35 = data30.scope;
-const _errs94 = errors;
-if(typeof data35 !== "string"){
+if(valid17){
+if(data35.scope !== undefined){
+let data40 = data35.scope;
+const _errs108 = errors;
+if(typeof data40 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data35 === "all") || (data35 === "project"))){
+if(!((data40 === "all") || (data40 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs94 === errors;
+var valid17 = _errs108 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
 }
 }
@@ -935,120 +1081,120 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs75 === errors;
+var valid0 = _errs89 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data36 = data.wording;
-const _errs96 = errors;
-if(errors === _errs96){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-const _errs98 = errors;
-for(const key6 in data36){
+let data41 = data.wording;
+const _errs110 = errors;
+if(errors === _errs110){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+const _errs112 = errors;
+for(const key6 in data41){
 if(!((((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice")) || (key6 === "claudeCodeIntro"))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs98 === errors){
-if(data36.reminderIntro !== undefined){
-const _errs99 = errors;
-if(typeof data36.reminderIntro !== "string"){
+if(_errs112 === errors){
+if(data41.reminderIntro !== undefined){
+const _errs113 = errors;
+if(typeof data41.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs99 === errors;
+var valid20 = _errs113 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.scopeNote !== undefined){
-const _errs101 = errors;
-if(typeof data36.scopeNote !== "string"){
+if(valid20){
+if(data41.scopeNote !== undefined){
+const _errs115 = errors;
+if(typeof data41.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs101 === errors;
+var valid20 = _errs115 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.updatedNote !== undefined){
-const _errs103 = errors;
-if(typeof data36.updatedNote !== "string"){
+if(valid20){
+if(data41.updatedNote !== undefined){
+const _errs117 = errors;
+if(typeof data41.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs103 === errors;
+var valid20 = _errs117 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.removedNote !== undefined){
-const _errs105 = errors;
-if(typeof data36.removedNote !== "string"){
+if(valid20){
+if(data41.removedNote !== undefined){
+const _errs119 = errors;
+if(typeof data41.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs105 === errors;
+var valid20 = _errs119 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.magiIntro !== undefined){
-const _errs107 = errors;
-if(typeof data36.magiIntro !== "string"){
+if(valid20){
+if(data41.magiIntro !== undefined){
+const _errs121 = errors;
+if(typeof data41.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs107 === errors;
+var valid20 = _errs121 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.magiEmpty !== undefined){
-const _errs109 = errors;
-if(typeof data36.magiEmpty !== "string"){
+if(valid20){
+if(data41.magiEmpty !== undefined){
+const _errs123 = errors;
+if(typeof data41.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs109 === errors;
+var valid20 = _errs123 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.budgetNotice !== undefined){
-const _errs111 = errors;
-if(typeof data36.budgetNotice !== "string"){
+if(valid20){
+if(data41.budgetNotice !== undefined){
+const _errs125 = errors;
+if(typeof data41.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs111 === errors;
+var valid20 = _errs125 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.claudeCodeIntro !== undefined){
-const _errs113 = errors;
-if(typeof data36.claudeCodeIntro !== "string"){
+if(valid20){
+if(data41.claudeCodeIntro !== undefined){
+const _errs127 = errors;
+if(typeof data41.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs113 === errors;
+var valid20 = _errs127 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
 }
 }
@@ -1064,51 +1210,51 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs96 === errors;
+var valid0 = _errs110 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data45 = data.session;
-const _errs115 = errors;
-if(errors === _errs115){
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-const _errs117 = errors;
-for(const key7 in data45){
+let data50 = data.session;
+const _errs129 = errors;
+if(errors === _errs129){
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+const _errs131 = errors;
+for(const key7 in data50){
 if(!(key7 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs117 === errors){
-if(data45.tools !== undefined){
-let data46 = data45.tools;
-const _errs118 = errors;
-if(errors === _errs118){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key8 in data46){
-const _errs120 = errors;
+if(_errs131 === errors){
+if(data50.tools !== undefined){
+let data51 = data50.tools;
+const _errs132 = errors;
+if(errors === _errs132){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key8 in data51){
+const _errs134 = errors;
 if(typeof key8 !== "string"){
-const err16 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err20];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err20);
 }
 errors++;
 }
-var valid20 = _errs120 === errors;
-if(!valid20){
-const err17 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+var valid22 = _errs134 === errors;
+if(!valid22){
+const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err21];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err21);
 }
 errors++;
 validate20.errors = vErrors;
@@ -1116,59 +1262,59 @@ return false;
 break;
 }
 }
-if(valid20){
-for(const key9 in data46){
-let data47 = data46[key9];
-const _errs123 = errors;
-if(errors === _errs123){
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(valid22){
+for(const key9 in data51){
+let data52 = data51[key9];
+const _errs137 = errors;
+if(errors === _errs137){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 let missing0;
-if((data47.as === undefined) && (missing0 = "as")){
+if((data52.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs125 = errors;
-for(const key10 in data47){
+const _errs139 = errors;
+for(const key10 in data52){
 if(!((key10 === "as") || (key10 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs125 === errors){
-if(data47.as !== undefined){
-let data48 = data47.as;
-const _errs126 = errors;
-if(typeof data48 !== "string"){
+if(_errs139 === errors){
+if(data52.as !== undefined){
+let data53 = data52.as;
+const _errs140 = errors;
+if(typeof data53 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data48 === "read") || (data48 === "write")) || (data48 === "edit")) || (data48 === "list")) || (data48 === "search")) || (data48 === "shell"))){
+if(!((((((data53 === "read") || (data53 === "write")) || (data53 === "edit")) || (data53 === "list")) || (data53 === "search")) || (data53 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid22 = _errs126 === errors;
+var valid24 = _errs140 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
-if(valid22){
-if(data47.pathKeys !== undefined){
-let data49 = data47.pathKeys;
-const _errs128 = errors;
-if(errors === _errs128){
-if(Array.isArray(data49)){
-var valid23 = true;
-const len6 = data49.length;
-for(let i6=0; i6<len6; i6++){
-const _errs130 = errors;
-if(typeof data49[i6] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i6,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid24){
+if(data52.pathKeys !== undefined){
+let data54 = data52.pathKeys;
+const _errs142 = errors;
+if(errors === _errs142){
+if(Array.isArray(data54)){
+var valid25 = true;
+const len7 = data54.length;
+for(let i7=0; i7<len7; i7++){
+const _errs144 = errors;
+if(typeof data54[i7] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid23 = _errs130 === errors;
-if(!valid23){
+var valid25 = _errs144 === errors;
+if(!valid25){
 break;
 }
 }
@@ -1178,10 +1324,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid22 = _errs128 === errors;
+var valid24 = _errs142 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
 }
 }
@@ -1192,8 +1338,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid21 = _errs123 === errors;
-if(!valid21){
+var valid23 = _errs137 === errors;
+if(!valid23){
 break;
 }
 }
@@ -1212,10 +1358,113 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs115 === errors;
+var valid0 = _errs129 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.imports !== undefined){
+let data56 = data.imports;
+const _errs146 = errors;
+if(errors === _errs146){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+const _errs148 = errors;
+for(const key11 in data56){
+if(!(((key11 === "enabled") || (key11 === "maxDepth")) || (key11 === "mode"))){
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs148 === errors){
+if(data56.enabled !== undefined){
+const _errs149 = errors;
+if(typeof data56.enabled !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid26 = _errs149 === errors;
+}
+else {
+var valid26 = true;
+}
+if(valid26){
+if(data56.maxDepth !== undefined){
+let data58 = data56.maxDepth;
+const _errs151 = errors;
+if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs151){
+if(typeof data58 == "number"){
+if(data58 > 32 || isNaN(data58)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
+return false;
+}
+else {
+if(data58 < 1 || isNaN(data58)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid26 = _errs151 === errors;
+}
+else {
+var valid26 = true;
+}
+if(valid26){
+if(data56.mode !== undefined){
+let data59 = data56.mode;
+const _errs153 = errors;
+if(typeof data59 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data59 === "entries") || (data59 === "inline"))){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid26 = _errs153 === errors;
+}
+else {
+var valid26 = true;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs146 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contextRoot !== undefined){
+let data60 = data.contextRoot;
+const _errs155 = errors;
+if(typeof data60 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data60 === "workDir") || (data60 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs155 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
