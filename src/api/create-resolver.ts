@@ -90,8 +90,9 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     caches.requests(requestKey(context.config, request), async () => {
       const format = request.format ?? context.config.format;
       const planned = await plan(context, request, onUnknownMode);
-      const walk = await discover(context, planned, request.manifest !== false, caches.walks);
-      const collected = collect(context, planned.plan, caches.collected);
+      const inline = context.config.contextDiscovery.mode === 'inline';
+      const walk = await discover(context, planned, inline || request.manifest !== false, caches.walks);
+      const collected = collect(context, planned.plan, caches.collected, inline ? walk : null);
       const rendered = render(context, planned.plan.key, collected, format, caches.rendered);
       const disclosed = await renderDisclosure(context, planned.plan.key, walk, collected, caches.disclosed);
       return { result: resultOf(context, planned, rendered, disclosed, format), rendered, disclosed, format };

@@ -35,6 +35,8 @@ export interface ResolverContext {
   readonly fs: FileSystem;
   /** Canonical (real) work dir. */
   readonly workDir: string;
+  /** The work dir as the caller spelled it (absolute); differs from `workDir` under a symlinked cwd. */
+  readonly spelledWorkDir: string;
   readonly homeDir: string;
   /** A null-prototype copy: `${env.constructor}` finds nothing. */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -78,6 +80,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
   return {
     fs,
     workDir,
+    spelledWorkDir: path.resolve(options.workDir),
     homeDir,
     env,
     config,

@@ -1,7 +1,11 @@
 import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
+import path from 'node:path';
 import { findProjectRoot } from '../discover/chain-walk.js';
+import { isInside } from '../fs/contain.js';
+import { identityOf } from '../resolve/expand-entries.js';
+import { readContextFile } from '../resolve/read-context-file.js';
 import { collectSources } from '../resolve/collect-files.js';
 import { expandFileImports } from '../resolve/expand-file-imports.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
@@ -77,21 +81,36 @@ export async function discover(
   walks: MemoTable<NestedIndex>,
 ): Promise<NestedIndex | null> {
   const discovery = context.config.contextDiscovery;
-  if (!wanted || !discovery.enabled || !nestedFlag(context, planned.selection)) return null;
-  const { buildNestedIndex } = await import('../discover/nested-index.js');
+  if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
+    return null;
+  const [{ buildNestedIndex }, gitignore] = await Promise.all([
+    import('../discover/nested-index.js'),
+    discovery.respectGitignore === true ? import('../discover/gitignore.js') : undefined,
+  ]);
   const basenames = nestedBasenames(planned.plan, context.config.instructions);
   return walks([...basenames].sort().join('\0'), () =>
-    buildNestedIndex(context.fs, context.workDir, basenames, discovery),
+    buildNestedIndex(context.fs, context.workDir, basenames, discovery, {
+      symlinks: context.config.instructions.symlinks ?? 'inside',
+      ...(gitignore === undefined
+        ? {}
+        : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
+    }),
   );
 }
 
-/** collect: reads the files of a plan (user file, chain, layers, extras; ordered and deduped). */
+/**
+ * collect: reads the files of a plan (user file, chain, layers, extras; ordered and deduped), then,
+ * with `contextDiscovery.mode: inline`, the nested files of `walk`, then expands imports over the
+ * whole list.
+ */
 export function collect(
   context: ResolverContext,
   plan: ResolutionPlan,
   table: MemoTable<Collected>,
+  walk: NestedIndex | null = null,
 ): Collected {
-  return table(plan.key, () => {
+  const inline = context.config.contextDiscovery.mode === 'inline' && walk !== null;
+  return table(inline ? `${plan.key}\0inline` : plan.key, () => {
     const diagnostics: Diagnostic[] = [];
     const { fs, workDir, homeDir, config, env } = context;
     const layerRoot = contextRootOf(context, diagnostics);
@@ -102,9 +121,12 @@ export function collect(
       { instructions: config.instructions, homeDir, env, layerRoot },
       diagnostics,
     );
+    const listed = inline
+      ? [...collected.files, ...inlineNested(context, collected.files, walk, diagnostics)]
+      : collected.files;
     const files = expandFileImports(
       fs,
-      collected.files,
+      listed,
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         symlinks: config.instructions.symlinks ?? 'inside',
@@ -114,8 +136,65 @@ export function collect(
       },
       diagnostics,
     );
-    return { files: Object.freeze(files), diagnostics };
+    return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
   });
+}
+
+/**
+ * Under a symlinked cwd, a file below the work dir is shown under the cwd as the caller spelled
+ * it (as Codex does); `realPath` and every containment check stay on the canonical path.
+ */
+function spelledPath(context: ResolverContext): (file: ContextFile) => ContextFile {
+  const { spelledWorkDir: spelled, workDir } = context;
+  if (spelled === workDir) return (file) => file;
+  return (file) =>
+    isInside(workDir, file.path)
+      ? Object.freeze({ ...file, path: path.join(spelled, path.relative(workDir, file.path)) })
+      : file;
+}
+
+/**
+ * `contextDiscovery.mode: inline`: the nested files of the walk that the list does not hold yet,
+ * read in the walk's order (breadth first within `maxDepth`, at most `maxFiles`, then sorted by
+ * path), as older Gemini CLI versions did (`bfsFileSearch` then `downwardPaths.sort()` in
+ * google-gemini/gemini-cli, packages/core/src/utils/memoryDiscovery.ts).
+ */
+function inlineNested(
+  context: ResolverContext,
+  files: readonly ContextFile[],
+  walk: NestedIndex,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
+  const { fs, workDir, config } = context;
+  const inlined = new Set(files.map((file) => file.realPath));
+  const out: ContextFile[] = [];
+  for (const nested of nestedForPlan(walk.files, config.instructions, inlined)) {
+    const realPath = nested.realPath ?? nested.path;
+    let info;
+    try {
+      info = fs.stat(realPath);
+    } catch {
+      continue; // Gone since the walk: nothing to inline.
+    }
+    const relative = path.relative(workDir, nested.ownerDir);
+    const read = readContextFile(
+      fs,
+      {
+        path: nested.path,
+        realPath,
+        source: 'nested',
+        layer: 'nested',
+        entry: nested.relativePath,
+        depth: relative === '' ? 0 : relative.split(path.sep).length,
+        identity: identityOf(info),
+        info,
+      },
+      diagnostics,
+      config.contextDiscovery.maxFileBytes,
+    );
+    if (read !== null) out.push(read);
+  }
+  return out;
 }
 
 /**
@@ -147,11 +226,11 @@ export function render(
   table: MemoTable<Rendered>,
 ): Rendered {
   return table(`${format}\0${key}`, () => {
-    const { workDir, homeDir, config } = context;
+    const { spelledWorkDir, homeDir, config } = context;
     const block = renderBlock(
       format,
       collected.files,
-      { workDir, homeDir, wording: config.wording },
+      { workDir: spelledWorkDir, homeDir, wording: config.wording },
       config.budget,
       context.countTokens,
     );
@@ -174,7 +253,8 @@ export async function renderDisclosure(
   collected: Collected,
   table: MemoTable<Promise<Disclosed>>,
 ): Promise<Disclosed> {
-  if (walk === null) return NOTHING_DISCLOSED;
+  // Inline discovery put the nested files in the block: nothing is left to disclose.
+  if (walk === null || context.config.contextDiscovery.mode === 'inline') return NOTHING_DISCLOSED;
   return table(key, async () => {
     const [{ groupByOwner }, { renderManifest }] = await Promise.all([
       import('../discover/nested-index.js'),

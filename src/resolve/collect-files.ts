@@ -184,11 +184,15 @@ function userFileCandidates(
       });
       continue;
     }
-    const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', diagnostics);
+    // As for contextPaths entries (expand-entries.ts), a diagnostic about an entry expanded from
+    // the environment shows the entry as written, never the expanded path.
+    const fromEnv = expanded !== entry;
+    const scratch: Diagnostic[] = [];
+    const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
     const [first] = found;
-    if (first === undefined) continue;
-    if (list.length > 1 && first.info.size === 0) {
-      diagnostics.push({
+    const blank = list.length > 1 && first !== undefined && first.info.size === 0;
+    if (blank)
+      scratch.push({
         level: 'debug',
         code: 'blank-file',
         message: `${first.path} is empty; the next user file is tried`,
@@ -196,8 +200,19 @@ function userFileCandidates(
         entry,
         path: first.path,
       });
-      continue;
-    }
+    for (const diagnostic of scratch)
+      diagnostics.push(
+        fromEnv
+          ? {
+              level: diagnostic.level,
+              code: diagnostic.code,
+              message: `${JSON.stringify(entry)} (expanded from the environment): ${diagnostic.code}`,
+              layer: 'user',
+              entry,
+            }
+          : diagnostic,
+      );
+    if (first === undefined || blank) continue;
     return found;
   }
   return [];

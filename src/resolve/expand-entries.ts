@@ -17,10 +17,10 @@ export const MAX_DIRECTORY_FILES = 1_000;
 export const MAX_DIRECTORY_DIRS = 10_000;
 
 /** Where a context file came from. */
-export type SourceKind = 'user' | 'chain' | 'layer' | 'extra';
+export type SourceKind = 'user' | 'chain' | 'layer' | 'extra' | 'nested';
 
 /** The layer of a context file: a contextPaths layer, or the source for the other kinds. */
-export type FileLayer = LayerName | 'user' | 'chain' | 'extra';
+export type FileLayer = LayerName | 'user' | 'chain' | 'extra' | 'nested';
 
 /** Where a context file comes from: shared by candidates and the files read from them. */
 export interface Provenance {
