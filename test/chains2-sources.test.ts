@@ -348,6 +348,18 @@ describe('sessions', () => {
     expect(await session.afterTool(read('svc/y.ts'))).toBe('');
   });
 
+  test.each(['entries', 'inline'] as const)('change tracking covers imported files (%s)', async (mode) => {
+    const { resolver, fs: memory } = await memoryResolver(
+      { '/w/AGENTS.md': '@docs/rules.md', '/w/docs/rules.md': 'Old rules.', '/w/src/x.ts': '' },
+      { contextPaths: ['AGENTS.md'], imports: { enabled: true, mode }, instructions: { trackChanges: true } },
+    );
+    const session = await resolver.openSession();
+    memory.set('/w/docs/rules.md', 'New rules, longer.');
+    const text = await session.afterTool(read('src/x.ts'));
+    expect(text).toContain('docs/rules.md');
+    expect(text).toContain('New rules, longer.');
+  });
+
   test('reading a nested instruction file does not inject that same file', async () => {
     const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md'] });
     const session = await resolver.openSession();

@@ -69,7 +69,10 @@ export async function openSession(
       format,
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
-      baseline: rendered.files.map(baselineRecord),
+      baseline: rendered.files.flatMap((file) => [
+        baselineRecord(file),
+        ...(file.inlined ?? []).map((imported) => baselineRecord({ ...file, ...imported, source: 'layer' })),
+      ]),
       tools: toolTable(config.session?.tools),
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,

@@ -179,7 +179,7 @@ export const importsSchema = z.strictObject({
   maxDepth: z
     .number()
     .int()
-    .min(1)
+    .min(0)
     .max(32)
     .optional()
     .describe(`Deepest import followed. Default ${DEFAULT_CONFIG.imports.maxDepth}.`),

@@ -83,7 +83,22 @@ export function expandFileImports(
     for (const diagnostic of expansion.diagnostics) diagnostics.push({ layer: file.layer, ...diagnostic });
     const inline = options.imports.mode === 'inline';
     out.push(
-      inline && expansion.text !== file.text ? Object.freeze({ ...file, text: expansion.text }) : file,
+      inline && expansion.files.length > 0
+        ? Object.freeze({
+            ...file,
+            text: expansion.text,
+            inlined: Object.freeze(
+              expansion.files.map((imported) =>
+                Object.freeze({
+                  path: imported.path,
+                  sha256: imported.sha256,
+                  bytes: imported.bytes,
+                  mtimeMs: imported.info.mtimeMs,
+                }),
+              ),
+            ),
+          })
+        : file,
     );
     for (const imported of expansion.files) {
       placed.add(identityKey(imported.info));
