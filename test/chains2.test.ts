@@ -57,6 +57,32 @@ describe('chain additions', () => {
     expect(chain.files.map((file) => file.path)).toEqual(expected);
   });
 
+  test.each([
+    ['inside', [], 1],
+    ['reject', [], 1],
+    ['follow', ['/r/.claude/CLAUDE.md'], 0],
+  ] as const)(
+    'a sub-path through a symlinked directory out of the chain follows the policy (%s)',
+    (symlinks, expected, warnings) => {
+      const memory = createMemoryFileSystem({
+        '/r/.git/HEAD': 'x',
+        '/r/.claude': { symlink: '/elsewhere' },
+        '/elsewhere/CLAUDE.md': 'outside',
+      });
+      const chain = walkChain(memory, {
+        workDir: '/r',
+        walk: 'project',
+        projectRootMarkers: ['.git'],
+        candidates: ['.claude/CLAUDE.md'],
+        symlinks,
+      });
+      expect(chain.files.map((file) => file.path)).toEqual(expected);
+      const refusals = chain.diagnostics.filter((d) => d.code === 'symlink-rejected');
+      expect(refusals).toHaveLength(warnings);
+      for (const refusal of refusals) expect(refusal.message).toContain('/elsewhere/CLAUDE.md');
+    },
+  );
+
   test('an @rules slot is filled by the caller at its place in the chain; without one it yields nothing', () => {
     const memory = createMemoryFileSystem({
       '/r/.git/HEAD': 'x',
@@ -66,7 +92,6 @@ describe('chain additions', () => {
     });
     const plan = { key: 'k', layers: [], replaced: [], diagnostics: [] } as never;
     const instructions = {
-      ...(memory && {}),
       walk: 'project' as const,
       projectRootMarkers: ['.git'],
       candidates: CLAUDE,
