@@ -41,6 +41,8 @@ export const DIAGNOSTICS = [
   { code: 'unsafe-name', level: 'warn', meaning: 'A directory entry has control characters in its name and is skipped.', action: 'Rename the file.' },
   { code: 'directory-truncated', level: 'warn', meaning: 'A directory entry expands to more files or directories than the cap; the rest is skipped.', action: 'Name a narrower directory.' },
   { code: 'walk-truncated', level: 'warn', meaning: 'The nested-file walk stopped at its cap; the manifest is incomplete.', action: 'Lower the depth or exclude directories; see docs/disclosure.md.' },
+  { code: 'blank-file', level: 'info', meaning: 'A chain file holds only whitespace and is skipped (the next candidate is not tried); an empty user file in a list lets the next one win.', action: 'None, or write the instructions into the file.' },
+  { code: 'no-project-root', level: 'info', meaning: 'contextRoot is "project" but no ancestor of the work dir holds a project root marker; contextPaths resolve against the work dir.', action: 'Add a marker (such as .git) at the project root, or set instructions.projectRootMarkers.' },
   { code: 'candidate-shadowed', level: 'info', meaning: 'A directory holds several chain candidates; only the first is used.', action: 'Remove or merge the shadowed file.' },
   { code: 'layer-replaced', level: 'info', meaning: 'A layer in replace mode dropped the entries of the layers before it.', action: 'None if intended; see docs/precedence.md.' },
   { code: 'deduped', level: 'debug', meaning: 'A file reached by several entries is shown once, at its first place.', action: 'None.' },

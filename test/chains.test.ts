@@ -70,10 +70,25 @@ describe('chain discovery', () => {
       ['/repo/pkg/CLAUDE.md'],
     ],
     [
-      'a symlinked candidate is rejected and the next one is tried',
-      { '/repo/pkg/AGENTS.md': { symlink: '/secret' }, '/repo/pkg/CLAUDE.md': 'c', '/secret': 's' },
-      'root',
+      'a symlinked candidate leading out of the chain is refused and the next one is tried',
+      {
+        '/repo/.git/HEAD': 'x',
+        '/repo/pkg/AGENTS.md': { symlink: '/secret' },
+        '/repo/pkg/CLAUDE.md': 'c',
+        '/secret': 's',
+      },
+      'project',
       ['/repo/pkg/CLAUDE.md'],
+    ],
+    [
+      'a symlinked candidate whose target stays inside the chain is followed',
+      {
+        '/repo/.git/HEAD': 'x',
+        '/repo/AGENTS.md': { symlink: '/repo/.ai/general.md' },
+        '/repo/.ai/general.md': 'g',
+      },
+      'project',
+      ['/repo/AGENTS.md'],
     ],
   ] as const)('%s', (_name, tree, walk, expected) => {
     const memory = createMemoryFileSystem(tree as Record<string, string | { symlink: string }>);
@@ -82,14 +97,23 @@ describe('chain discovery', () => {
     expect(chain.files.map((file) => file.path)).toEqual(expected);
   });
 
-  test('a symlinked candidate is reported', () => {
-    const memory = createMemoryFileSystem({ '/repo/AGENTS.md': { symlink: '/etc/passwd' } });
-    const chain = walkChain(memory, { workDir: '/repo', walk: 'root', projectRootMarkers: [], candidates });
+  test('a refused symlinked candidate is reported with its target', () => {
+    const memory = createMemoryFileSystem({
+      '/repo/.git/HEAD': 'x',
+      '/repo/AGENTS.md': { symlink: '/etc/passwd' },
+      '/etc/passwd': 'root',
+    });
+    const chain = walkChain(memory, {
+      workDir: '/repo',
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      candidates,
+    });
     expect(chain.diagnostics).toEqual([
       {
         level: 'warn',
         code: 'symlink-rejected',
-        message: '/repo/AGENTS.md is a symlink; chain candidates are never followed through links',
+        message: '/repo/AGENTS.md is a symlink to /etc/passwd, outside /repo; it is not followed',
         layer: 'chain',
         entry: 'AGENTS.md',
         path: '/repo/AGENTS.md',
@@ -196,7 +220,13 @@ describe('candidate validation', () => {
     ['', 'instructions.candidates[0]'],
     ['.', 'instructions.candidates[0]'],
     ['..', 'instructions.candidates[0]'],
-    ['docs/AGENTS.md', 'instructions.candidates[0]'],
+    ['../AGENTS.md', 'instructions.candidates[0]'],
+    ['docs/../AGENTS.md', 'instructions.candidates[0]'],
+    ['./AGENTS.md', 'instructions.candidates[0]'],
+    ['/etc/AGENTS.md', 'instructions.candidates[0]'],
+    ['docs//AGENTS.md', 'instructions.candidates[0]'],
+    ['docs/', 'instructions.candidates[0]'],
+    ['C:AGENTS.md', 'instructions.candidates[0]'],
     ['docs\\AGENTS.md', 'instructions.candidates[0]'],
   ])('%j is a config error naming the entry', async (candidate, keyPath) => {
     const root = tempTree({
@@ -206,7 +236,7 @@ describe('candidate validation', () => {
       (caught: unknown) => caught,
     );
     expect(error).toMatchObject({ code: 'config-invalid', keyPath });
-    expect((error as Error).message).toContain('must be a plain file name');
+    expect((error as Error).message).toContain('must be a file name or a relative sub-path');
   });
 
   test.each([

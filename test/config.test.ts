@@ -30,7 +30,12 @@ describe('config search', () => {
       maxFileBytes: 32768,
       maxSessionBytes: 131072,
       maxManifestBytes: 8192,
+      mode: 'manifest',
+      respectGitignore: false,
     });
+    expect(loaded.config.imports).toEqual({ enabled: false, maxDepth: 5, mode: 'entries' });
+    expect(loaded.config.contextRoot).toBe('workDir');
+    expect(loaded.config.contextPaths.slice(0, 3)).toEqual(['AGENTS.md', 'AGENTS.local.md', 'CLAUDE.md']);
   });
 
   test.each([

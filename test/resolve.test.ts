@@ -31,7 +31,7 @@ describe('the opencode block', () => {
     const result = await resolver.resolve();
     expect(result.text).toBe('');
     expect(result.files).toEqual([]);
-    expect(result.diagnostics).toHaveLength(12); // one per default entry
+    expect(result.diagnostics).toHaveLength(13); // one per default entry
     expect(result.diagnostics.every((d) => d.level === 'debug' && d.code === 'missing')).toBe(true);
   });
 

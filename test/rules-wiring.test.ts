@@ -164,7 +164,7 @@ describe('the plain resolve and the @rules seam', () => {
     expect(layers(full.files)).toContain('rules:api');
   });
 
-  test('with the chain candidate @rules, the chain directories’ always rules leave the rules layer', async () => {
+  test('with the chain candidate @rules, the chain directories’ always rules stand in the chain, once', async () => {
     const fs = createMemoryFileSystem({});
     fs.set(W, { dir: true });
     for (const [file, text] of Object.entries(TREE)) fs.set(`${W}/${file}`, text);
@@ -175,7 +175,9 @@ describe('the plain resolve and the @rules seam', () => {
     };
     const resolver = await createResolver({ workDir: W, config, fs, env: {}, homeDir: '/home' });
     const result = await resolver.resolve();
-    expect(layers(result.files)).toEqual(['global:AGENTS.md']);
+    // Placed by the chain's `@rules` slot (before the contextPaths layers), not repeated by the layer.
+    expect(layers(result.files)).toEqual(['rules:always', 'global:AGENTS.md']);
+    expect(result.files.filter((file) => file.layer === 'rules')).toHaveLength(1);
   });
 });
 

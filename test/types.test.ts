@@ -32,7 +32,7 @@ describe('public types', () => {
 
   test('results are read-only and carry provenance', () => {
     expectTypeOf<ResolveResult['files'][number]['layer']>().toEqualTypeOf<
-      'global' | 'agent' | 'step' | 'user' | 'chain' | 'rules' | 'extra'
+      'global' | 'agent' | 'step' | 'user' | 'chain' | 'rules' | 'extra' | 'nested'
     >();
     expectTypeOf<ResolveResult['diagnostics']>().toEqualTypeOf<readonly Diagnostic[]>();
     expectTypeOf<Diagnostic['level']>().toEqualTypeOf<'debug' | 'info' | 'warn'>();

@@ -112,8 +112,9 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       const format = request.format ?? context.config.format;
       const planned = await plan(context, request, onUnknownMode);
       const wanted = request.manifest !== false;
+      const inline = context.config.contextDiscovery.mode === 'inline';
       const [walk, rules] = await Promise.all([
-        discover(context, planned, wanted, caches.walks),
+        discover(context, planned, inline || wanted, caches.walks),
         discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
       ]);
       const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
@@ -126,6 +127,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
           ? undefined
           : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
         key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
+        inline ? walk : null,
       );
       const rendered = render(context, key, collected, format, caches.rendered);
       const disclosed = await renderDisclosure(

@@ -40,6 +40,8 @@ export interface ResolverContext {
   readonly fs: FileSystem;
   /** Canonical (real) work dir. */
   readonly workDir: string;
+  /** The work dir as the caller spelled it (absolute); differs from `workDir` under a symlinked cwd. */
+  readonly spelledWorkDir: string;
   readonly homeDir: string;
   /** A null-prototype copy: `${env.constructor}` finds nothing. */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -55,6 +57,12 @@ export interface ResolverContext {
   readonly flows: () => Promise<ReadonlyMap<string, Flow>>;
   /** Present when the budget counts tokens. */
   readonly countTokens: TokenCounter | null;
+  /**
+   * True when the config may widen reads (imports outside the containment root): a config object
+   * passed to the API, or a loaded config whose `trust.project` says so. A config found in the
+   * project without that mark is not trusted.
+   */
+  readonly trusted: boolean;
 }
 
 /** Applies the documented defaults once; the result is never mutated. */
@@ -84,6 +92,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
   return {
     fs,
     workDir,
+    spelledWorkDir: path.resolve(options.workDir),
     homeDir,
     env,
     config,
@@ -91,7 +100,18 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     configDiagnostics: 'config' in loaded ? loaded.diagnostics : [],
     flows: flowSource(loaded, options.flows),
     countTokens: config.budget.maxTokens === null ? null : await loadTokenCounter(),
+    trusted: trustOf(loaded),
   };
+}
+
+/**
+ * Whether a config may widen reads. A plain {@link Config} comes from the caller (trusted); a
+ * loaded one is trusted when its loader marked it so (`trust.project`), otherwise not.
+ */
+function trustOf(loaded: LoadedConfig | LazyLoadedConfig | Config): boolean {
+  if (!('config' in loaded)) return true;
+  const trust = (loaded as { readonly trust?: { readonly project?: unknown } }).trust;
+  return trust?.project === 'trusted' || trust?.project === true;
 }
 
 /** One way to get flows, whatever form the config came in. */

@@ -13,7 +13,11 @@ export function nestedBasenames(plan: ResolutionPlan, instructions: Instructions
     for (const { expanded } of layer.entries)
       if (!expanded.endsWith('/')) basenames.add(expanded.slice(expanded.lastIndexOf('/') + 1));
   }
-  if (instructions.walk !== 'off') for (const candidate of instructions.candidates) basenames.add(candidate);
+  // A sub-path candidate (`.claude/CLAUDE.md`) lies in a dot directory the walk never enters, and
+  // `@rules` is not a file: neither is looked for below the work dir.
+  if (instructions.walk !== 'off')
+    for (const candidate of instructions.candidates)
+      if (!candidate.includes('/') && !candidate.startsWith('@')) basenames.add(candidate);
   return basenames;
 }
 
@@ -27,8 +31,10 @@ export function nestedForPlan(
   inlined: ReadonlySet<string>,
 ): NestedFile[] {
   const chosen =
-    instructions.walk === 'off' ? files : firstCandidatePerDirectory(files, instructions.candidates);
-  return chosen.filter((file) => !inlined.has(file.path));
+    instructions.walk === 'off' || instructions.select === 'all'
+      ? files
+      : firstCandidatePerDirectory(files, instructions.candidates);
+  return chosen.filter((file) => !inlined.has(file.path) && !inlined.has(file.realPath ?? file.path));
 }
 
 function firstCandidatePerDirectory(

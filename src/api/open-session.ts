@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { TrackedRecord } from '../session/change-tracking.js';
-import type { DisclosureState } from '../session/disclosure.js';
+import type { DisclosureOptions, DisclosureState } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
@@ -69,9 +69,14 @@ export async function openSession(
       format,
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
-      baseline: rendered.files.map(baselineRecord),
+      baseline: rendered.files.flatMap((file) => [
+        baselineRecord(file),
+        ...(file.inlined ?? []).map((imported) => baselineRecord({ ...file, ...imported, source: 'layer' })),
+      ]),
       tools: toolTable(config.session?.tools),
       rules: disclosed.rules,
+      spelledWorkDir: context.spelledWorkDir,
+      expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
     },
     resumed,
   );
@@ -99,6 +104,66 @@ export async function openSession(
       return outcome.text;
     },
     state: () => disclosure.state(),
+  };
+}
+
+/**
+ * The imports of injected nested files (docs/imports.md): contained in the work dir, each file
+ * once per session (files of the system prompt count as placed).
+ */
+async function bodyImports(
+  context: ResolverContext,
+  shown: readonly Rendered['files'][number][],
+): Promise<NonNullable<DisclosureOptions['expandBody']>> {
+  const { expandFileImports } = await import('../resolve/expand-file-imports.js');
+  const { fs, workDir, homeDir, config } = context;
+  const placed = new Set<string>();
+  for (const file of shown) {
+    try {
+      const info = fs.stat(file.realPath);
+      placed.add(`${info.dev}:${info.ino}`);
+    } catch {
+      // Gone: nothing to dedupe against.
+    }
+  }
+  return (nested, body, diagnostics) => {
+    const realPath = nested.realPath ?? nested.path;
+    const [first, ...imported] = expandFileImports(
+      fs,
+      [
+        {
+          path: nested.path,
+          realPath,
+          source: 'nested',
+          layer: 'nested',
+          entry: nested.relativePath,
+          depth: null,
+          mtimeMs: 0,
+          bytes: Buffer.byteLength(body.text, 'utf8'),
+          sha256: body.sha256,
+          text: body.text,
+        },
+      ],
+      {
+        imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
+        symlinks: config.instructions.symlinks ?? 'inside',
+        trustOutside: context.trusted,
+        homeDir,
+        rootOf: () => workDir,
+        placed,
+      },
+      diagnostics,
+    );
+    for (const file of [first, ...imported]) {
+      if (file === undefined) continue;
+      try {
+        const info = fs.stat(file.realPath);
+        placed.add(`${info.dev}:${info.ino}`);
+      } catch {
+        // Read a moment ago; nothing to dedupe against if it is gone.
+      }
+    }
+    return { text: first?.text ?? body.text, imported };
   };
 }
 

@@ -1,7 +1,13 @@
 import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import { collectFiles, type RulesSource } from '../resolve/collect-files.js';
+import path from 'node:path';
+import { findProjectRoot } from '../discover/chain-walk.js';
+import { isInside } from '../fs/contain.js';
+import { identityOf } from '../resolve/expand-entries.js';
+import { readContextFile } from '../resolve/read-context-file.js';
+import { collectSources, type RulesSource } from '../resolve/collect-files.js';
+import { expandFileImports } from '../resolve/expand-file-imports.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
@@ -85,17 +91,27 @@ export async function discover(
   walks: MemoTable<NestedIndex>,
 ): Promise<NestedIndex | null> {
   const discovery = context.config.contextDiscovery;
-  if (!wanted || !discovery.enabled || !nestedFlag(context, planned.selection)) return null;
-  const { buildNestedIndex } = await import('../discover/nested-index.js');
+  if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
+    return null;
+  const [{ buildNestedIndex }, gitignore] = await Promise.all([
+    import('../discover/nested-index.js'),
+    discovery.respectGitignore === true ? import('../discover/gitignore.js') : undefined,
+  ]);
   const basenames = nestedBasenames(planned.plan, context.config.instructions);
   return walks([...basenames].sort().join('\0'), () =>
-    buildNestedIndex(context.fs, context.workDir, basenames, discovery),
+    buildNestedIndex(context.fs, context.workDir, basenames, discovery, {
+      symlinks: context.config.instructions.symlinks ?? 'inside',
+      ...(gitignore === undefined
+        ? {}
+        : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
+    }),
   );
 }
 
 /**
- * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped).
- * `key` is the plan key, plus the request's paths and rule names when rules are on.
+ * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped),
+ * then, with `contextDiscovery.mode: inline`, the nested files of `walk`, then expands imports over
+ * the whole list. `key` is the plan key, plus the request's paths and rule names when rules are on.
  */
 export function collect(
   context: ResolverContext,
@@ -103,19 +119,114 @@ export function collect(
   table: MemoTable<Collected>,
   rules?: RulesSource,
   key: string = plan.key,
+  walk: NestedIndex | null = null,
 ): Collected {
-  return table(key, () => {
+  const inline = context.config.contextDiscovery.mode === 'inline' && walk !== null;
+  return table(inline ? `${key}\0inline` : key, () => {
     const diagnostics: Diagnostic[] = [];
-    const { fs, workDir, homeDir, config } = context;
-    const files = collectFiles(
+    const { fs, workDir, homeDir, config, env } = context;
+    const layerRoot = contextRootOf(context, diagnostics);
+    const collected = collectSources(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir, rules },
+      { instructions: config.instructions, homeDir, env, layerRoot, rules },
       diagnostics,
     );
-    return { files: Object.freeze(files), diagnostics };
+    const listed = inline
+      ? [...collected.files, ...inlineNested(context, collected.files, walk, diagnostics)]
+      : collected.files;
+    const files = expandFileImports(
+      fs,
+      listed,
+      {
+        imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
+        symlinks: config.instructions.symlinks ?? 'inside',
+        trustOutside: context.trusted,
+        homeDir,
+        rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+      },
+      diagnostics,
+    );
+    return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
   });
+}
+
+/**
+ * Under a symlinked cwd, a file below the work dir is shown under the cwd as the caller spelled
+ * it (as Codex does); `realPath` and every containment check stay on the canonical path.
+ */
+function spelledPath(context: ResolverContext): (file: ContextFile) => ContextFile {
+  const { spelledWorkDir: spelled, workDir } = context;
+  if (spelled === workDir) return (file) => file;
+  return (file) =>
+    isInside(workDir, file.path)
+      ? Object.freeze({ ...file, path: path.join(spelled, path.relative(workDir, file.path)) })
+      : file;
+}
+
+/**
+ * `contextDiscovery.mode: inline`: the nested files of the walk that the list does not hold yet,
+ * read in the walk's order (breadth first within `maxDepth`, at most `maxFiles`, then sorted by
+ * path), as older Gemini CLI versions did (`bfsFileSearch` then `downwardPaths.sort()` in
+ * google-gemini/gemini-cli, packages/core/src/utils/memoryDiscovery.ts).
+ */
+function inlineNested(
+  context: ResolverContext,
+  files: readonly ContextFile[],
+  walk: NestedIndex,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
+  const { fs, workDir, config } = context;
+  const inlined = new Set(files.map((file) => file.realPath));
+  const out: ContextFile[] = [];
+  for (const nested of nestedForPlan(walk.files, config.instructions, inlined)) {
+    const realPath = nested.realPath ?? nested.path;
+    let info;
+    try {
+      info = fs.stat(realPath);
+    } catch {
+      continue; // Gone since the walk: nothing to inline.
+    }
+    const relative = path.relative(workDir, nested.ownerDir);
+    const read = readContextFile(
+      fs,
+      {
+        path: nested.path,
+        realPath,
+        source: 'nested',
+        layer: 'nested',
+        entry: nested.relativePath,
+        depth: relative === '' ? 0 : relative.split(path.sep).length,
+        identity: identityOf(info),
+        info,
+      },
+      diagnostics,
+      config.contextDiscovery.maxFileBytes,
+    );
+    if (read !== null) out.push(read);
+  }
+  return out;
+}
+
+/**
+ * The directory `contextPaths` resolve against (docs/config.md, "contextRoot"): the work dir, or
+ * with `contextRoot: project` the nearest ancestor holding a project root marker (the work dir
+ * when there is none, with an `info`).
+ */
+export function contextRootOf(context: ResolverContext, diagnostics: Diagnostic[]): string {
+  if (context.config.contextRoot !== 'project') return context.workDir;
+  const { projectRootMarkers } = context.config.instructions;
+  const root = findProjectRoot(context.fs, context.workDir, projectRootMarkers, diagnostics);
+  if (root === null) {
+    diagnostics.push({
+      level: 'info',
+      code: 'no-project-root',
+      message: `contextRoot is "project" but no ancestor of ${context.workDir} holds ${projectRootMarkers.join(', ')}; contextPaths resolve against the work dir`,
+    });
+    return context.workDir;
+  }
+  return root;
 }
 
 /** render: the block in `format`, within the budget. */
@@ -127,11 +238,11 @@ export function render(
   table: MemoTable<Rendered>,
 ): Rendered {
   return table(`${format}\0${key}`, () => {
-    const { workDir, homeDir, config } = context;
+    const { spelledWorkDir, homeDir, config } = context;
     const block = renderBlock(
       format,
       collected.files,
-      { workDir, homeDir, wording: config.wording },
+      { workDir: spelledWorkDir, homeDir, wording: config.wording },
       config.budget,
       context.countTokens,
     );
@@ -155,7 +266,9 @@ export async function renderDisclosure(
   table: MemoTable<Promise<Disclosed>>,
   rules?: RuleSet,
 ): Promise<Disclosed> {
-  if (walk === null && rules === undefined) return NOTHING_DISCLOSED;
+  // Inline discovery put the nested files in the block: only rules are left to disclose.
+  const inlineMode = context.config.contextDiscovery.mode === 'inline';
+  if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
   return table(key, async () => {
     const [{ groupByOwner }, { renderManifest, renderRuleCatalog }, { compareCodeUnits }] = await Promise.all(
       [
@@ -166,9 +279,11 @@ export async function renderDisclosure(
     );
     const { instructions, contextDiscovery } = context.config;
     const inlined = new Set(collected.files.map((file) => file.realPath));
-    const kept: NestedFile[] = walk === null ? [] : nestedForPlan(walk.files, instructions, inlined);
-    const index: NestedIndex | null =
-      walk === null || kept.length === walk.files.length
+    const kept: NestedFile[] =
+      walk === null || inlineMode ? [] : nestedForPlan(walk.files, instructions, inlined);
+    const index: NestedIndex | null = inlineMode
+      ? null
+      : walk === null || kept.length === walk.files.length
         ? walk
         : { ...walk, files: kept, byOwner: groupByOwner(kept) };
     const entries = kept.map((file) => ({ path: file.relativePath, label: file.label }));

@@ -4,6 +4,7 @@ import type { Format, SessionToolConfig } from './types.js';
 /** The global `contextPaths` used when a config sets none. */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
   'AGENTS.md',
+  'AGENTS.local.md',
   'CLAUDE.md',
   'CLAUDE.local.md',
   'opencode.md',
@@ -27,16 +28,22 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxFileBytes: 32_768,
     maxSessionBytes: 131_072,
     maxManifestBytes: 8_192,
+    mode: 'manifest' as 'manifest' | 'inline' | 'off',
+    respectGitignore: false,
   }),
   flows: Object.freeze(['flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({
     walk: 'off' as 'off' | 'root' | 'project',
     projectRootMarkers: Object.freeze(['.git']) as readonly string[],
     candidates: Object.freeze(['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md']) as readonly string[],
-    userFile: null as string | null,
+    userFile: null as string | readonly string[] | null,
     extraFiles: Object.freeze([]) as readonly string[],
     trackChanges: false,
+    select: 'first' as 'first' | 'all',
+    symlinks: 'inside' as 'inside' | 'reject' | 'follow',
   }),
+  imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
+  contextRoot: 'workDir' as 'workDir' | 'project',
   format: 'opencode' as Format,
   budget: Object.freeze({
     maxBytes: null as number | null,
@@ -93,4 +100,6 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'session',
   'trustedProjects',
   'rules',
+  'imports',
+  'contextRoot',
 ]);

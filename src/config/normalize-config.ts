@@ -31,6 +31,8 @@ export function normalizeConfig(data: ConfigInput): Config {
       sources: [...(data.rules?.sources ?? DEFAULT_CONFIG.rules.sources)],
       nested: data.rules?.nested ?? DEFAULT_CONFIG.rules.nested,
     }),
+    imports: Object.freeze({ ...DEFAULT_CONFIG.imports, ...stripUndefined(data.imports ?? {}) }),
+    contextRoot: data.contextRoot ?? DEFAULT_CONFIG.contextRoot,
   });
 }
 

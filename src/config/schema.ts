@@ -47,6 +47,16 @@ export const contextDiscoverySchema = z.strictObject({
     .describe(
       `Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`,
     ),
+  mode: z
+    .enum(['manifest', 'inline', 'off'])
+    .optional()
+    .describe(
+      '"manifest" (default) lists nested files and discloses them on use; "inline" renders them in the block, breadth-first; "off" does neither.',
+    ),
+  respectGitignore: z
+    .boolean()
+    .optional()
+    .describe('Skip nested files that .gitignore files or .git/info/exclude ignore. Default false.'),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the
@@ -55,10 +65,23 @@ const candidateName = z.string().regex(/^(?!\.{1,2}$)[^/\\]+$/, {
   message: 'must be a plain file name: not empty, not "." or "..", without "/" or "\\"',
 });
 
+// One segment: not "." or "..", no "/", "\\", ":" or control character. The lookahead is anchored to
+// one segment, so the expression stays linear.
+const SEGMENT = '(?!\\.\\.?(?:/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+';
+const candidatePath = z.string().regex(new RegExp(`^(?:@rules|${SEGMENT}(?:/${SEGMENT})*)$`), {
+  message:
+    'must be a file name or a relative sub-path such as ".claude/CLAUDE.md" (or "@rules"): not empty, no "." or ".." segment, no leading, trailing or double "/", no "\\", ":" or control character',
+});
+
 const USER_PATH = '^(?:/|~$|~/|~\\\\)';
 const userPath = z
   .string()
   .regex(new RegExp(USER_PATH), { message: 'must be an absolute path or start with "~/"' });
+
+// A user file may also start with an environment variable (`${env.CODEX_HOME}/AGENTS.md`).
+const userFilePath = z.string().regex(/^(?:\/|~$|~\/|~\\|\$\{env\.[A-Za-z_][A-Za-z0-9_]*\})/, {
+  message: 'must be an absolute path, start with "~/" or with ${env.NAME}',
+});
 
 /** The `instructions` object: chain discovery and change tracking (docs/chains.md). */
 export const instructionsSchema = z.strictObject({
@@ -73,13 +96,28 @@ export const instructionsSchema = z.strictObject({
     .optional()
     .describe('Names (files or directories) that mark a project root. Default [".git"].'),
   candidates: z
-    .array(candidateName)
+    .array(candidatePath)
     .optional()
-    .describe('File names tried in each directory of the chain; the first that exists wins.'),
-  userFile: userPath
+    .describe(
+      'File names or relative sub-paths tried in each directory of the chain; "@rules" places that directory\'s always rules.',
+    ),
+  select: z
+    .enum(['first', 'all'])
+    .optional()
+    .describe('"first" (default): the first existing candidate per directory; "all": every one, in order.'),
+  symlinks: z
+    .enum(['inside', 'reject', 'follow'])
+    .optional()
+    .describe(
+      '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
+    ),
+  userFile: z
+    .union([userFilePath, z.array(userFilePath)])
     .nullable()
     .optional()
-    .describe('A user-wide instruction file read before the chain; "~" is the home directory.'),
+    .describe(
+      'A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; "~" is the home directory, ${env.NAME} an environment variable.',
+    ),
   extraFiles: z
     .array(userPath.regex(/\.[mM][dD]$/, { message: 'must name a .md file' }))
     .optional()
@@ -150,6 +188,24 @@ export const wordingSchema = z.strictObject(
   ) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
 );
 
+/** The `imports` object (docs/imports.md). */
+export const importsSchema = z.strictObject({
+  enabled: z.boolean().optional().describe('Follow @path references in instruction files. Default false.'),
+  maxDepth: z
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .optional()
+    .describe(`Deepest import followed. Default ${DEFAULT_CONFIG.imports.maxDepth}.`),
+  mode: z
+    .enum(['entries', 'inline'])
+    .optional()
+    .describe(
+      '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
+    ),
+});
+
 /** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */
 export const configSchema = z
   .looseObject({
@@ -177,6 +233,13 @@ export const configSchema = z
         'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
       ),
     rules: rulesSchema.optional(),
+    imports: importsSchema.optional(),
+    contextRoot: z
+      .enum(['workDir', 'project'])
+      .optional()
+      .describe(
+        '"workDir" (default): contextPaths resolve against the work dir; "project": against the project root found with instructions.projectRootMarkers.',
+      ),
   })
   .describe('ctxfiles configuration');
 

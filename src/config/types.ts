@@ -21,6 +21,13 @@ export interface ContextDiscoveryConfig {
   readonly maxFileBytes: number;
   readonly maxSessionBytes: number;
   readonly maxManifestBytes: number;
+  /**
+   * `manifest` lists nested files and discloses them on use; `inline` renders them in the block
+   * (breadth-first, capped); `off` does neither. Absent in configs built before it existed: `manifest`.
+   */
+  readonly mode?: 'manifest' | 'inline' | 'off' | undefined;
+  /** Skip what `.gitignore` files and `.git/info/exclude` ignore. Absent: false. */
+  readonly respectGitignore?: boolean | undefined;
 }
 
 /** Chain discovery and change tracking (docs/chains.md). */
@@ -28,9 +35,21 @@ export interface InstructionsConfig {
   readonly walk: 'off' | 'root' | 'project';
   readonly projectRootMarkers: readonly string[];
   readonly candidates: readonly string[];
-  readonly userFile: string | null;
+  /** One file, or a list of which the first existing non-empty one wins. */
+  readonly userFile: string | readonly string[] | null;
   readonly extraFiles: readonly string[];
   readonly trackChanges: boolean;
+  /** `first`: one candidate per directory; `all`: every existing one. Absent: `first`. */
+  readonly select?: 'first' | 'all' | undefined;
+  /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
+  readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+}
+
+/** `@path` imports (docs/imports.md). */
+export interface ImportsConfig {
+  readonly enabled: boolean;
+  readonly maxDepth: number;
+  readonly mode: 'entries' | 'inline';
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */
@@ -122,6 +141,10 @@ export interface Config {
   readonly session?: SessionConfig | undefined;
   /** Absent in configs built before `rules` existed: rules are off. */
   readonly rules?: RulesConfig | undefined;
+  /** Absent in configs built before imports existed: imports are off. */
+  readonly imports?: ImportsConfig | undefined;
+  /** What `contextPaths` resolve against (docs/config.md). Absent: `workDir`. */
+  readonly contextRoot?: 'workDir' | 'project' | undefined;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

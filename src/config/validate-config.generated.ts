@@ -4,10 +4,12 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names tried in each directory of the chain; the first that exists wins.","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"userFile":{"description":"A user-wide instruction file read before the chain; \"~\" is the home directory.","anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).","type":"array","items":{"type":"string"}},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean"}},"additionalProperties":false}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" (default) lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore. Default false.","type":"boolean"}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"}},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"]},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).","type":"array","items":{"type":"string"}},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean"}},"additionalProperties":false},"imports":{"type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean"},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"]}},"additionalProperties":false},"contextRoot":{"description":"\"workDir\" (default): contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","type":"string","enum":["workDir","project"]}},"additionalProperties":{},"description":"ctxfiles configuration"};
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
-const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
-const pattern8 = new RegExp("\\.[mM][dD]$", "u");
+const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
+const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
+const pattern8 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
+const pattern9 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -226,7 +228,7 @@ if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 const _errs31 = errors;
 for(const key3 in data11){
-if(!((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes"))){
+if(!((((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes")) || (key3 === "mode")) || (key3 === "respectGitignore"))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -379,6 +381,37 @@ var valid7 = _errs42 === errors;
 else {
 var valid7 = true;
 }
+if(valid7){
+if(data11.mode !== undefined){
+let data18 = data11.mode;
+const _errs44 = errors;
+if(typeof data18 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data18 === "manifest") || (data18 === "inline")) || (data18 === "off"))){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextDiscovery.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs44 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data11.respectGitignore !== undefined){
+const _errs46 = errors;
+if(typeof data11.respectGitignore !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/respectGitignore",schemaPath:"#/properties/contextDiscovery/properties/respectGitignore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid7 = _errs46 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
 }
 }
 }
@@ -398,19 +431,19 @@ var valid0 = true;
 }
 if(valid0){
 if(data.flows !== undefined){
-let data18 = data.flows;
-const _errs44 = errors;
-if(errors === _errs44){
-if(Array.isArray(data18)){
+let data20 = data.flows;
+const _errs48 = errors;
+if(errors === _errs48){
+if(Array.isArray(data20)){
 var valid8 = true;
-const len2 = data18.length;
+const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
-const _errs46 = errors;
-if(typeof data18[i2] !== "string"){
+const _errs50 = errors;
+if(typeof data20[i2] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid8 = _errs46 === errors;
+var valid8 = _errs50 === errors;
 if(!valid8){
 break;
 }
@@ -421,56 +454,56 @@ validate20.errors = [{instancePath:instancePath+"/flows",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs44 === errors;
+var valid0 = _errs48 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.instructions !== undefined){
-let data20 = data.instructions;
-const _errs48 = errors;
-if(errors === _errs48){
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-const _errs50 = errors;
-for(const key4 in data20){
-if(!((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
+let data22 = data.instructions;
+const _errs52 = errors;
+if(errors === _errs52){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+const _errs54 = errors;
+for(const key4 in data22){
+if(!((((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "select")) || (key4 === "symlinks")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs50 === errors){
-if(data20.walk !== undefined){
-let data21 = data20.walk;
-const _errs51 = errors;
-if(typeof data21 !== "string"){
+if(_errs54 === errors){
+if(data22.walk !== undefined){
+let data23 = data22.walk;
+const _errs55 = errors;
+if(typeof data23 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data21 === "off") || (data21 === "root")) || (data21 === "project"))){
+if(!(((data23 === "off") || (data23 === "root")) || (data23 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walk.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs51 === errors;
+var valid9 = _errs55 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data20.projectRootMarkers !== undefined){
-let data22 = data20.projectRootMarkers;
-const _errs53 = errors;
-if(errors === _errs53){
-if(Array.isArray(data22)){
+if(data22.projectRootMarkers !== undefined){
+let data24 = data22.projectRootMarkers;
+const _errs57 = errors;
+if(errors === _errs57){
+if(Array.isArray(data24)){
 var valid10 = true;
-const len3 = data22.length;
+const len3 = data24.length;
 for(let i3=0; i3<len3; i3++){
-let data23 = data22[i3];
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data23 === "string"){
-if(!pattern4.test(data23)){
+let data25 = data24[i3];
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data25 === "string"){
+if(!pattern4.test(data25)){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarkers/" + i3,schemaPath:"#/properties/instructions/properties/projectRootMarkers/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -480,7 +513,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid10 = _errs55 === errors;
+var valid10 = _errs59 === errors;
 if(!valid10){
 break;
 }
@@ -491,26 +524,26 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid9 = _errs53 === errors;
+var valid9 = _errs57 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data20.candidates !== undefined){
-let data24 = data20.candidates;
-const _errs57 = errors;
-if(errors === _errs57){
-if(Array.isArray(data24)){
+if(data22.candidates !== undefined){
+let data26 = data22.candidates;
+const _errs61 = errors;
+if(errors === _errs61){
+if(Array.isArray(data26)){
 var valid11 = true;
-const len4 = data24.length;
+const len4 = data26.length;
 for(let i4=0; i4<len4; i4++){
-let data25 = data24[i4];
-const _errs59 = errors;
-if(errors === _errs59){
-if(typeof data25 === "string"){
-if(!pattern4.test(data25)){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
+let data27 = data26[i4];
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
 }
@@ -519,7 +552,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4
 return false;
 }
 }
-var valid11 = _errs59 === errors;
+var valid11 = _errs63 === errors;
 if(!valid11){
 break;
 }
@@ -530,22 +563,59 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates",schem
 return false;
 }
 }
-var valid9 = _errs57 === errors;
+var valid9 = _errs61 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data20.userFile !== undefined){
-let data26 = data20.userFile;
-const _errs61 = errors;
-const _errs62 = errors;
+if(data22.select !== undefined){
+let data28 = data22.select;
+const _errs65 = errors;
+if(typeof data28 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data28 === "first") || (data28 === "all"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.select.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs65 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data22.symlinks !== undefined){
+let data29 = data22.symlinks;
+const _errs67 = errors;
+if(typeof data29 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data29 === "inside") || (data29 === "reject")) || (data29 === "follow"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.symlinks.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs67 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data22.userFile !== undefined){
+let data30 = data22.userFile;
+const _errs69 = errors;
+const _errs70 = errors;
 let valid12 = false;
-const _errs63 = errors;
-if(errors === _errs63){
-if(typeof data26 === "string"){
-if(!pattern6.test(data26)){
-const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""};
+const _errs71 = errors;
+const _errs72 = errors;
+let valid13 = false;
+const _errs73 = errors;
+if(errors === _errs73){
+if(typeof data30 === "string"){
+if(!pattern6.test(data30)){
+const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -556,7 +626,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -566,11 +636,20 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid0 = _errs63 === errors;
-valid12 = valid12 || _valid0;
-const _errs65 = errors;
-if(data26 !== null){
-const err4 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid1 = _errs73 === errors;
+valid13 = valid13 || _valid1;
+const _errs75 = errors;
+if(errors === _errs75){
+if(Array.isArray(data30)){
+var valid14 = true;
+const len5 = data30.length;
+for(let i5=0; i5<len5; i5++){
+let data31 = data30[i5];
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data31 === "string"){
+if(!pattern6.test(data31)){
+const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -579,10 +658,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs65 === errors;
-valid12 = valid12 || _valid0;
-if(!valid12){
-const err5 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err5 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -590,60 +668,126 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
+}
+}
+var valid14 = _errs77 === errors;
+if(!valid14){
+break;
+}
+}
 }
 else {
-errors = _errs62;
+const err6 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid1 = _errs75 === errors;
+valid13 = valid13 || _valid1;
+if(!valid13){
+const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs72;
 if(vErrors !== null){
-if(_errs62){
-vErrors.length = _errs62;
+if(_errs72){
+vErrors.length = _errs72;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs61 === errors;
+var _valid0 = _errs71 === errors;
+valid12 = valid12 || _valid0;
+const _errs79 = errors;
+if(data30 !== null){
+const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs79 === errors;
+valid12 = valid12 || _valid0;
+if(!valid12){
+const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+else {
+errors = _errs70;
+if(vErrors !== null){
+if(_errs70){
+vErrors.length = _errs70;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs69 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data20.extraFiles !== undefined){
-let data27 = data20.extraFiles;
-const _errs67 = errors;
-if(errors === _errs67){
-if(Array.isArray(data27)){
-var valid13 = true;
-const len5 = data27.length;
-for(let i5=0; i5<len5; i5++){
-let data28 = data27[i5];
-const _errs69 = errors;
-if(typeof data28 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data22.extraFiles !== undefined){
+let data32 = data22.extraFiles;
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data32)){
+var valid15 = true;
+const len6 = data32.length;
+for(let i6=0; i6<len6; i6++){
+let data33 = data32[i6];
+const _errs83 = errors;
+if(typeof data33 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs71 = errors;
-if(typeof data28 === "string"){
-if(!pattern6.test(data28)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
-return false;
-}
-}
-var valid14 = _errs71 === errors;
-if(valid14){
-const _errs72 = errors;
-if(typeof data28 === "string"){
-if(!pattern8.test(data28)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i5,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+const _errs85 = errors;
+if(typeof data33 === "string"){
+if(!pattern8.test(data33)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid14 = _errs72 === errors;
+var valid16 = _errs85 === errors;
+if(valid16){
+const _errs86 = errors;
+if(typeof data33 === "string"){
+if(!pattern9.test(data33)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+return false;
 }
-var valid13 = _errs69 === errors;
-if(!valid13){
+}
+var valid16 = _errs86 === errors;
+}
+var valid15 = _errs83 === errors;
+if(!valid15){
 break;
 }
 }
@@ -653,22 +797,24 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs67 === errors;
+var valid9 = _errs81 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data20.trackChanges !== undefined){
-const _errs73 = errors;
-if(typeof data20.trackChanges !== "boolean"){
+if(data22.trackChanges !== undefined){
+const _errs87 = errors;
+if(typeof data22.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs73 === errors;
+var valid9 = _errs87 === errors;
 }
 else {
 var valid9 = true;
+}
+}
 }
 }
 }
@@ -682,102 +828,51 @@ validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs52 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data30 = data.format;
-const _errs75 = errors;
-if(typeof data30 !== "string"){
+let data35 = data.format;
+const _errs89 = errors;
+if(typeof data35 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data30 === "opencode") || (data30 === "xml")) || (data30 === "reminder")) || (data30 === "magi")) || (data30 === "codex")) || (data30 === "claude-code")) || (data30 === "gemini"))){
+if(!(((((((data35 === "opencode") || (data35 === "xml")) || (data35 === "reminder")) || (data35 === "magi")) || (data35 === "codex")) || (data35 === "claude-code")) || (data35 === "gemini"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs75 === errors;
+var valid0 = _errs89 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data31 = data.budget;
-const _errs77 = errors;
-if(errors === _errs77){
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-const _errs79 = errors;
-for(const key5 in data31){
+let data36 = data.budget;
+const _errs91 = errors;
+if(errors === _errs91){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+const _errs93 = errors;
+for(const key5 in data36){
 if(!(((((key5 === "maxBytes") || (key5 === "maxTokens")) || (key5 === "strategy")) || (key5 === "counts")) || (key5 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs79 === errors){
-if(data31.maxBytes !== undefined){
-let data32 = data31.maxBytes;
-const _errs80 = errors;
-const _errs81 = errors;
-let valid16 = false;
-const _errs82 = errors;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err6 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(errors === _errs82){
-if(typeof data32 == "number"){
-if(data32 > 9007199254740991 || isNaN(data32)){
-const err7 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(data32 < 0 || isNaN(data32)){
-const err8 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs82 === errors;
-valid16 = valid16 || _valid1;
-const _errs84 = errors;
-if(data32 !== null){
-const err9 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs84 === errors;
-valid16 = valid16 || _valid1;
-if(!valid16){
-const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(_errs93 === errors){
+if(data36.maxBytes !== undefined){
+let data37 = data36.maxBytes;
+const _errs94 = errors;
+const _errs95 = errors;
+let valid18 = false;
+const _errs96 = errors;
+if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
+const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -785,34 +880,11 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
 }
-else {
-errors = _errs81;
-if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid15 = _errs80 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data31.maxTokens !== undefined){
-let data33 = data31.maxTokens;
-const _errs86 = errors;
-const _errs87 = errors;
-let valid17 = false;
-const _errs88 = errors;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err11 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(errors === _errs96){
+if(typeof data37 == "number"){
+if(data37 > 9007199254740991 || isNaN(data37)){
+const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -821,10 +893,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(errors === _errs88){
-if(typeof data33 == "number"){
-if(data33 > 9007199254740991 || isNaN(data33)){
-const err12 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+else {
+if(data37 < 0 || isNaN(data37)){
+const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -833,9 +904,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-if(data33 < 0 || isNaN(data33)){
-const err13 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+var _valid2 = _errs96 === errors;
+valid18 = valid18 || _valid2;
+const _errs98 = errors;
+if(data37 !== null){
+const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -844,14 +920,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-}
-var _valid2 = _errs88 === errors;
-valid17 = valid17 || _valid2;
-const _errs90 = errors;
-if(data33 !== null){
-const err14 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid2 = _errs98 === errors;
+valid18 = valid18 || _valid2;
+if(!valid18){
+const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -859,11 +931,34 @@ else {
 vErrors.push(err14);
 }
 errors++;
+validate20.errors = vErrors;
+return false;
 }
-var _valid2 = _errs90 === errors;
-valid17 = valid17 || _valid2;
-if(!valid17){
-const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+errors = _errs95;
+if(vErrors !== null){
+if(_errs95){
+vErrors.length = _errs95;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid17 = _errs94 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data36.maxTokens !== undefined){
+let data38 = data36.maxTokens;
+const _errs100 = errors;
+const _errs101 = errors;
+let valid19 = false;
+const _errs102 = errors;
+if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
+const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -871,75 +966,126 @@ else {
 vErrors.push(err15);
 }
 errors++;
+}
+if(errors === _errs102){
+if(typeof data38 == "number"){
+if(data38 > 9007199254740991 || isNaN(data38)){
+const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+if(data38 < 0 || isNaN(data38)){
+const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs102 === errors;
+valid19 = valid19 || _valid3;
+const _errs104 = errors;
+if(data38 !== null){
+const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid3 = _errs104 === errors;
+valid19 = valid19 || _valid3;
+if(!valid19){
+const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
 validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs87;
+errors = _errs101;
 if(vErrors !== null){
-if(_errs87){
-vErrors.length = _errs87;
+if(_errs101){
+vErrors.length = _errs101;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid15 = _errs86 === errors;
+var valid17 = _errs100 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data31.strategy !== undefined){
-let data34 = data31.strategy;
-const _errs92 = errors;
-if(typeof data34 !== "string"){
+if(valid17){
+if(data36.strategy !== undefined){
+let data39 = data36.strategy;
+const _errs106 = errors;
+if(typeof data39 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data34 === "specific-first") || (data34 === "root-first"))){
+if(!((data39 === "specific-first") || (data39 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs92 === errors;
+var valid17 = _errs106 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data31.counts !== undefined){
-let data35 = data31.counts;
-const _errs94 = errors;
-if(typeof data35 !== "string"){
+if(valid17){
+if(data36.counts !== undefined){
+let data40 = data36.counts;
+const _errs108 = errors;
+if(typeof data40 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data35 === "rendered") || (data35 === "content"))){
+if(!((data40 === "rendered") || (data40 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs94 === errors;
+var valid17 = _errs108 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data31.scope !== undefined){
-let data36 = data31.scope;
-const _errs96 = errors;
-if(typeof data36 !== "string"){
+if(valid17){
+if(data36.scope !== undefined){
+let data41 = data36.scope;
+const _errs110 = errors;
+if(typeof data41 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data36 === "all") || (data36 === "project"))){
+if(!((data41 === "all") || (data41 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid15 = _errs96 === errors;
+var valid17 = _errs110 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
 }
 }
@@ -952,120 +1098,120 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs91 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data37 = data.wording;
-const _errs98 = errors;
-if(errors === _errs98){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-const _errs100 = errors;
-for(const key6 in data37){
+let data42 = data.wording;
+const _errs112 = errors;
+if(errors === _errs112){
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+const _errs114 = errors;
+for(const key6 in data42){
 if(!((((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice")) || (key6 === "claudeCodeIntro"))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs100 === errors){
-if(data37.reminderIntro !== undefined){
-const _errs101 = errors;
-if(typeof data37.reminderIntro !== "string"){
+if(_errs114 === errors){
+if(data42.reminderIntro !== undefined){
+const _errs115 = errors;
+if(typeof data42.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs101 === errors;
+var valid20 = _errs115 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.scopeNote !== undefined){
-const _errs103 = errors;
-if(typeof data37.scopeNote !== "string"){
+if(valid20){
+if(data42.scopeNote !== undefined){
+const _errs117 = errors;
+if(typeof data42.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs103 === errors;
+var valid20 = _errs117 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.updatedNote !== undefined){
-const _errs105 = errors;
-if(typeof data37.updatedNote !== "string"){
+if(valid20){
+if(data42.updatedNote !== undefined){
+const _errs119 = errors;
+if(typeof data42.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs105 === errors;
+var valid20 = _errs119 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.removedNote !== undefined){
-const _errs107 = errors;
-if(typeof data37.removedNote !== "string"){
+if(valid20){
+if(data42.removedNote !== undefined){
+const _errs121 = errors;
+if(typeof data42.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs107 === errors;
+var valid20 = _errs121 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.magiIntro !== undefined){
-const _errs109 = errors;
-if(typeof data37.magiIntro !== "string"){
+if(valid20){
+if(data42.magiIntro !== undefined){
+const _errs123 = errors;
+if(typeof data42.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs109 === errors;
+var valid20 = _errs123 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.magiEmpty !== undefined){
-const _errs111 = errors;
-if(typeof data37.magiEmpty !== "string"){
+if(valid20){
+if(data42.magiEmpty !== undefined){
+const _errs125 = errors;
+if(typeof data42.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs111 === errors;
+var valid20 = _errs125 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.budgetNotice !== undefined){
-const _errs113 = errors;
-if(typeof data37.budgetNotice !== "string"){
+if(valid20){
+if(data42.budgetNotice !== undefined){
+const _errs127 = errors;
+if(typeof data42.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs113 === errors;
+var valid20 = _errs127 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data37.claudeCodeIntro !== undefined){
-const _errs115 = errors;
-if(typeof data37.claudeCodeIntro !== "string"){
+if(valid20){
+if(data42.claudeCodeIntro !== undefined){
+const _errs129 = errors;
+if(typeof data42.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs115 === errors;
+var valid20 = _errs129 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
 }
 }
@@ -1081,51 +1227,51 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs98 === errors;
+var valid0 = _errs112 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data46 = data.session;
-const _errs117 = errors;
-if(errors === _errs117){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-const _errs119 = errors;
-for(const key7 in data46){
+let data51 = data.session;
+const _errs131 = errors;
+if(errors === _errs131){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+const _errs133 = errors;
+for(const key7 in data51){
 if(!(key7 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs119 === errors){
-if(data46.tools !== undefined){
-let data47 = data46.tools;
-const _errs120 = errors;
-if(errors === _errs120){
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key8 in data47){
-const _errs122 = errors;
+if(_errs133 === errors){
+if(data51.tools !== undefined){
+let data52 = data51.tools;
+const _errs134 = errors;
+if(errors === _errs134){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key8 in data52){
+const _errs136 = errors;
 if(typeof key8 !== "string"){
-const err16 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err20];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err20);
 }
 errors++;
 }
-var valid20 = _errs122 === errors;
-if(!valid20){
-const err17 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+var valid22 = _errs136 === errors;
+if(!valid22){
+const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err21];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err21);
 }
 errors++;
 validate20.errors = vErrors;
@@ -1133,59 +1279,59 @@ return false;
 break;
 }
 }
-if(valid20){
-for(const key9 in data47){
-let data48 = data47[key9];
-const _errs125 = errors;
-if(errors === _errs125){
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(valid22){
+for(const key9 in data52){
+let data53 = data52[key9];
+const _errs139 = errors;
+if(errors === _errs139){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing0;
-if((data48.as === undefined) && (missing0 = "as")){
+if((data53.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs127 = errors;
-for(const key10 in data48){
+const _errs141 = errors;
+for(const key10 in data53){
 if(!((key10 === "as") || (key10 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs127 === errors){
-if(data48.as !== undefined){
-let data49 = data48.as;
-const _errs128 = errors;
-if(typeof data49 !== "string"){
+if(_errs141 === errors){
+if(data53.as !== undefined){
+let data54 = data53.as;
+const _errs142 = errors;
+if(typeof data54 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data49 === "read") || (data49 === "write")) || (data49 === "edit")) || (data49 === "list")) || (data49 === "search")) || (data49 === "shell"))){
+if(!((((((data54 === "read") || (data54 === "write")) || (data54 === "edit")) || (data54 === "list")) || (data54 === "search")) || (data54 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid22 = _errs128 === errors;
+var valid24 = _errs142 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
-if(valid22){
-if(data48.pathKeys !== undefined){
-let data50 = data48.pathKeys;
-const _errs130 = errors;
-if(errors === _errs130){
-if(Array.isArray(data50)){
-var valid23 = true;
-const len6 = data50.length;
-for(let i6=0; i6<len6; i6++){
-const _errs132 = errors;
-if(typeof data50[i6] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i6,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid24){
+if(data53.pathKeys !== undefined){
+let data55 = data53.pathKeys;
+const _errs144 = errors;
+if(errors === _errs144){
+if(Array.isArray(data55)){
+var valid25 = true;
+const len7 = data55.length;
+for(let i7=0; i7<len7; i7++){
+const _errs146 = errors;
+if(typeof data55[i7] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid23 = _errs132 === errors;
-if(!valid23){
+var valid25 = _errs146 === errors;
+if(!valid25){
 break;
 }
 }
@@ -1195,10 +1341,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid22 = _errs130 === errors;
+var valid24 = _errs144 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
 }
 }
@@ -1209,8 +1355,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace
 return false;
 }
 }
-var valid21 = _errs125 === errors;
-if(!valid21){
+var valid23 = _errs139 === errors;
+if(!valid23){
 break;
 }
 }
@@ -1229,36 +1375,36 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs117 === errors;
+var valid0 = _errs131 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data52 = data.trustedProjects;
-const _errs134 = errors;
-if(errors === _errs134){
-if(Array.isArray(data52)){
-var valid24 = true;
-const len7 = data52.length;
-for(let i7=0; i7<len7; i7++){
-let data53 = data52[i7];
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data53 === "string"){
-if(!pattern6.test(data53)){
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i7,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+let data57 = data.trustedProjects;
+const _errs148 = errors;
+if(errors === _errs148){
+if(Array.isArray(data57)){
+var valid26 = true;
+const len8 = data57.length;
+for(let i8=0; i8<len8; i8++){
+let data58 = data57[i8];
+const _errs150 = errors;
+if(errors === _errs150){
+if(typeof data58 === "string"){
+if(!pattern8.test(data58)){
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i7,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid24 = _errs136 === errors;
-if(!valid24){
+var valid26 = _errs150 === errors;
+if(!valid26){
 break;
 }
 }
@@ -1268,41 +1414,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs134 === errors;
+var valid0 = _errs148 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data54 = data.rules;
-const _errs138 = errors;
-if(errors === _errs138){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-const _errs140 = errors;
-for(const key11 in data54){
+let data59 = data.rules;
+const _errs152 = errors;
+if(errors === _errs152){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+const _errs154 = errors;
+for(const key11 in data59){
 if(!((key11 === "sources") || (key11 === "nested"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs140 === errors){
-if(data54.sources !== undefined){
-let data55 = data54.sources;
-const _errs141 = errors;
-if(errors === _errs141){
-if(Array.isArray(data55)){
-var valid26 = true;
-const len8 = data55.length;
-for(let i8=0; i8<len8; i8++){
-const _errs143 = errors;
-if(typeof data55[i8] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i8,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs154 === errors){
+if(data59.sources !== undefined){
+let data60 = data59.sources;
+const _errs155 = errors;
+if(errors === _errs155){
+if(Array.isArray(data60)){
+var valid28 = true;
+const len9 = data60.length;
+for(let i9=0; i9<len9; i9++){
+const _errs157 = errors;
+if(typeof data60[i9] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid26 = _errs143 === errors;
-if(!valid26){
+var valid28 = _errs157 === errors;
+if(!valid28){
 break;
 }
 }
@@ -1312,22 +1458,22 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid25 = _errs141 === errors;
+var valid27 = _errs155 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data54.nested !== undefined){
-const _errs145 = errors;
-if(typeof data54.nested !== "boolean"){
+if(valid27){
+if(data59.nested !== undefined){
+const _errs159 = errors;
+if(typeof data59.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid25 = _errs145 === errors;
+var valid27 = _errs159 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
 }
 }
@@ -1337,10 +1483,113 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs138 === errors;
+var valid0 = _errs152 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.imports !== undefined){
+let data63 = data.imports;
+const _errs161 = errors;
+if(errors === _errs161){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+const _errs163 = errors;
+for(const key12 in data63){
+if(!(((key12 === "enabled") || (key12 === "maxDepth")) || (key12 === "mode"))){
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs163 === errors){
+if(data63.enabled !== undefined){
+const _errs164 = errors;
+if(typeof data63.enabled !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid29 = _errs164 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data63.maxDepth !== undefined){
+let data65 = data63.maxDepth;
+const _errs166 = errors;
+if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs166){
+if(typeof data65 == "number"){
+if(data65 > 32 || isNaN(data65)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
+return false;
+}
+else {
+if(data65 < 0 || isNaN(data65)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid29 = _errs166 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data63.mode !== undefined){
+let data66 = data63.mode;
+const _errs168 = errors;
+if(typeof data66 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data66 === "entries") || (data66 === "inline"))){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid29 = _errs168 === errors;
+}
+else {
+var valid29 = true;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs161 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contextRoot !== undefined){
+let data67 = data.contextRoot;
+const _errs170 = errors;
+if(typeof data67 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data67 === "workDir") || (data67 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs170 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }

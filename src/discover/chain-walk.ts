@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { errorCode, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import { isInside, type SymlinkPolicy } from '../fs/contain.js';
+import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import type { CandidateSelect } from './chain-candidates.js';
 
 /** What a chain walk needs. */
 export interface ChainOptions {
@@ -9,13 +11,20 @@ export interface ChainOptions {
   /** `root`: from the filesystem root; `project`: from the nearest ancestor holding a marker. */
   readonly walk: 'root' | 'project';
   readonly projectRootMarkers: readonly string[];
-  /** File names tried in each directory, in priority order. */
+  /** File names or relative sub-paths tried in each directory, in priority order; `@rules` is a slot. */
   readonly candidates: readonly string[];
+  /** `first` (default): one file per directory; `all`: every existing candidate, in order. */
+  readonly select?: CandidateSelect;
+  /** Default `inside`: a symlinked candidate is followed when its real path stays below the start. */
+  readonly symlinks?: SymlinkPolicy;
 }
 
 /** One instruction file of the chain. */
 export interface ChainFile {
+  readonly kind?: 'file';
   readonly path: string;
+  /** Canonical path (differs from `path` when the candidate is reached through a symlink). */
+  readonly realPath?: string;
   /** The directory it was found in. */
   readonly dir: string;
   /** The candidate name that matched. */
@@ -25,41 +34,72 @@ export interface ChainFile {
   readonly info: FileInfo;
 }
 
+/**
+ * The `@rules` candidate of one chain directory: the place where that directory's `always` rules
+ * go. The walk does not look for rules; whoever builds the file list fills the slot (nothing when
+ * rules are off).
+ */
+export interface ChainRulesSlot {
+  readonly kind: 'rules';
+  readonly dir: string;
+  readonly depth: number;
+}
+
+/** The candidate that stands for a directory's `always` rules. */
+export const RULES_CANDIDATE = '@rules';
+
 /** The outcome of {@link walkChain}. */
 export interface ChainResult {
   /** Where the chain starts: `/`, the project root, or the work dir when no marker was found. */
   readonly start: string;
-  /** One file per directory at most, ancestors first. */
+  /** The files taken, ancestors first. */
   readonly files: readonly ChainFile[];
+  /** The files and `@rules` slots in chain order: ancestors first, candidate order within one. */
+  readonly items: readonly (ChainFile | ChainRulesSlot)[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
- * Walks from the chain's start down to the work dir and takes, in each directory, the first
- * candidate that is a regular file. When that is the first candidate of the list (an override
- * such as `AGENTS.override.md`), every other candidate that exists there is reported as shadowed
- * (`info` `candidate-shadowed`); a later candidate winning is the ordinary fallback and is not. A candidate that is a symlink is rejected with a `warn`
- * (repository-owned links are not followed); a directory, FIFO or socket with a candidate's name
- * is ignored; either way the next candidate is tried. Files below the work dir are not part of
- * the chain.
+ * The nearest ancestor of `workDir` (itself included) holding one of `markers`, or `null`.
+ */
+export function findProjectRoot(
+  fs: FileSystem,
+  workDir: string,
+  markers: readonly string[],
+  diagnostics: Diagnostic[],
+): string | null {
+  const ancestors = ancestorsOf(workDir);
+  for (let index = ancestors.length - 1; index >= 0; index -= 1) {
+    const dir = ancestors[index] as string;
+    for (const marker of markers) {
+      if (probe(fs, childOf(dir, marker), diagnostics) !== null) return dir;
+    }
+  }
+  return null;
+}
+
+/**
+ * Walks from the chain's start down to the work dir. In each directory the candidates that are
+ * regular files are taken in candidate order: the first (`select: first`) or all of them
+ * (`select: all`). With `first`, when the first candidate of the list wins (an override such as
+ * `AGENTS.override.md`), every other candidate that exists there is reported as shadowed (`info`
+ * `candidate-shadowed`); a later candidate winning is the ordinary fallback and is not. A candidate
+ * reached through a symlink follows the symlink policy (`inside`: followed when its real path
+ * stays below the chain's start; `reject`; `follow`); a refused link is a `warn` naming link and
+ * target, and the next candidate is tried. A directory, FIFO or socket with a candidate's name is
+ * ignored. `@rules` yields a slot. Files below the work dir are not part of the chain.
  */
 export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   const diagnostics: Diagnostic[] = [];
   const ancestors = ancestorsOf(options.workDir);
   let start = ancestors[0] as string;
   if (options.walk === 'project') {
-    start = options.workDir;
-    search: for (let index = ancestors.length - 1; index >= 0; index -= 1) {
-      const dir = ancestors[index] as string;
-      for (const marker of options.projectRootMarkers) {
-        if (probe(fs, childOf(dir, marker), diagnostics) !== null) {
-          start = dir;
-          break search;
-        }
-      }
-    }
+    start = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics) ?? options.workDir;
   }
+  const select = options.select ?? 'first';
+  const symlinks = options.symlinks ?? 'inside';
   const files: ChainFile[] = [];
+  const items: (ChainFile | ChainRulesSlot)[] = [];
   const dirs = ancestors.slice(ancestors.indexOf(start));
   const [override] = options.candidates;
   dirs.forEach((dir, depth) => {
@@ -67,25 +107,26 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
     for (const candidate of options.candidates) {
       // Once a later candidate won, the rest are not probed: probes are the cost of the walk.
       // When the first candidate (the override) wins, the rest are probed to report what it hides.
-      if (chosen !== undefined && chosen.candidate !== override) break;
-      const file = childOf(dir, candidate);
-      const info = probe(fs, file, diagnostics);
-      if (info === null) continue;
-      if (info.kind === 'symlink') {
-        diagnostics.push({
-          level: 'warn',
-          code: 'symlink-rejected',
-          message: `${file} is a symlink; chain candidates are never followed through links`,
-          layer: 'chain',
-          entry: candidate,
-          path: file,
-        });
+      if (select === 'first' && chosen !== undefined && chosen.candidate !== override) break;
+      if (candidate === RULES_CANDIDATE) {
+        if (select === 'all' || chosen === undefined) items.push({ kind: 'rules', dir, depth });
         continue;
       }
-      if (info.kind !== 'file') continue;
-      if (chosen === undefined) {
-        chosen = { path: file, dir, candidate, depth, info };
-        files.push(chosen);
+      const file = childOf(dir, candidate);
+      const found = locate(fs, file, start, symlinks, candidate, diagnostics);
+      if (found === null) continue;
+      if (select === 'all' || chosen === undefined) {
+        const taken: ChainFile = {
+          path: file,
+          realPath: found.realPath,
+          dir,
+          candidate,
+          depth,
+          info: found.info,
+        };
+        chosen ??= taken;
+        files.push(taken);
+        items.push(taken);
       } else {
         diagnostics.push({
           level: 'info',
@@ -98,7 +139,61 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
       }
     }
   });
-  return { start, files, diagnostics };
+  return { start, files, items, diagnostics };
+}
+
+/** A candidate that exists as a regular file (after the symlink policy), or `null`. */
+function locate(
+  fs: FileSystem,
+  file: string,
+  start: string,
+  symlinks: SymlinkPolicy,
+  candidate: string,
+  diagnostics: Diagnostic[],
+): { realPath: string; info: FileInfo } | null {
+  const info = probe(fs, file, diagnostics);
+  if (info === null) return null;
+  // A plain name in a canonical directory that is not a link is where it says; a sub-path may
+  // cross a symlinked directory, so its real path is asked for.
+  if (info.kind !== 'symlink' && !candidate.includes('/'))
+    return info.kind === 'file' ? { realPath: file, info } : null;
+  let realPath: string;
+  let target: FileInfo;
+  try {
+    realPath = fs.realpath(file);
+    target = fs.stat(realPath);
+  } catch (error) {
+    if (!isAbsent(error))
+      diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${file} cannot be resolved (${errorCode(error)})`,
+        layer: 'chain',
+        entry: candidate,
+        path: file,
+      });
+    return null;
+  }
+  if (realPath !== file) {
+    const refuse = (message: string) => {
+      diagnostics.push({
+        level: 'warn',
+        code: 'symlink-rejected',
+        message,
+        layer: 'chain',
+        entry: candidate,
+        path: file,
+      });
+      return null;
+    };
+    if (symlinks === 'reject')
+      return refuse(
+        `${file} is a symlink to ${realPath}; instructions.symlinks is "reject", so it is not read`,
+      );
+    if (symlinks === 'inside' && (realPath === start || !isInside(start, realPath)))
+      return refuse(`${file} is a symlink to ${realPath}, outside ${start}; it is not followed`);
+  }
+  return target.kind === 'file' ? { realPath, info: target } : null;
 }
 
 /** `/`, `/a`, `/a/b` for `/a/b`. */

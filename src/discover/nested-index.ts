@@ -1,8 +1,9 @@
 import type { Diagnostic } from '../errors.js';
 import { decodeText } from '../fs/decode-text.js';
 import type { FileSystem } from '../fs/file-system.js';
+import type { Gitignore } from './gitignore.js';
 import { labelOf } from './label.js';
-import { under, walkNested, type WalkLimits } from './nested-walk.js';
+import { under, walkNested, type WalkLimits, type WalkOptions } from './nested-walk.js';
 
 /** Bytes read from a nested file to find its label. */
 export const LABEL_READ_BYTES = 16_384;
@@ -13,6 +14,8 @@ export interface NestedFile {
   readonly path: string;
   /** Path relative to the work dir. */
   readonly relativePath: string;
+  /** Set when `path` is a symlink the policy followed: the canonical path it was found at. */
+  readonly realPath?: string;
   /** Absolute path of the directory it governs. */
   readonly ownerDir: string;
   /** Frontmatter `description` or first heading; empty when unreadable or absent. */
@@ -37,22 +40,31 @@ export function buildNestedIndex(
   workDir: string,
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
+  options: Pick<WalkOptions, 'symlinks'> & {
+    /** Skip what `.gitignore` files and `.git/info/exclude` ignore (docs/gitignore.md). */
+    readonly gitignore?: Gitignore;
+  } = {},
 ): NestedIndex {
-  const walk = walkNested(fs, workDir, basenames, limits);
+  const { gitignore } = options;
+  const walk = walkNested(fs, workDir, basenames, limits, {
+    ...(options.symlinks === undefined ? {} : { symlinks: options.symlinks }),
+    ...(gitignore === undefined ? {} : { ignores: (file, dir) => gitignore.ignores(file, dir) }),
+  });
   const files = walk.files.map((candidate): NestedFile => {
     const absolute = under(workDir, candidate.relativePath);
     return {
       path: absolute,
       relativePath: candidate.relativePath,
+      ...(candidate.realPath === undefined ? {} : { realPath: candidate.realPath }),
       ownerDir: under(workDir, candidate.ownerDir),
-      label: readLabel(fs, absolute),
+      label: readLabel(fs, candidate.realPath ?? absolute),
     };
   });
   return {
     files,
     byOwner: groupByOwner(files),
     truncatedAt: walk.truncated ? limits.maxFiles : undefined,
-    diagnostics: walk.diagnostics,
+    diagnostics: gitignore === undefined ? walk.diagnostics : [...walk.diagnostics, ...gitignore.diagnostics],
   };
 }
 

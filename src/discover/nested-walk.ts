@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../errors.js';
-import { hasControlCharacter } from '../fs/contain.js';
+import { hasControlCharacter, isInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { compareCodeUnits } from './compare-code-units.js';
 
@@ -38,6 +38,8 @@ export interface WalkLimits {
 export interface NestedCandidate {
   /** Path relative to the work dir, with `/` separators. */
   readonly relativePath: string;
+  /** Set when the file is a symlink the policy followed: its canonical path. */
+  readonly realPath?: string;
   /** Directory that owns it, relative to the work dir. */
   readonly ownerDir: string;
 }
@@ -99,27 +101,17 @@ export function walkNested(
         });
         break;
       }
-      const listed = listDirectory(
-        fs,
-        workDir,
-        relativeDir,
-        depth,
-        basenames,
-        limits,
-        diagnostics,
-        options.ignores,
-        markers,
-      );
+      const listed = listDirectory(fs, workDir, relativeDir, depth, basenames, limits, diagnostics, options);
       if (listed.marked) marked.push(relativeDir);
       next.push(...listed.dirs);
       const found = listed.files;
-      found.sort(compareCodeUnits);
-      for (const relativePath of found) {
+      found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+      for (const file of found) {
         if (files.length >= limits.maxFiles) {
           truncated = true;
           break;
         }
-        files.push({ relativePath, ownerDir: relativeDir });
+        files.push({ ...file, ownerDir: relativeDir });
       }
       if (truncated) break;
     }
@@ -145,6 +137,12 @@ export interface WalkOptions {
    * uses it to find rule folders below the work dir (src/rules/rule-adapters.ts, `ruleEntryNames`).
    */
   readonly markers?: ReadonlySet<string> | undefined;
+  /**
+   * A symlink with a wanted name: `reject` (the default here, as before) refuses it; `inside`
+   * follows it when its real path stays inside the work dir; `follow` always. Each refusal is a
+   * `warn` naming the link and, when known, its target. Symlinked directories are never entered.
+   */
+  readonly symlinks?: SymlinkPolicy;
 }
 
 /**
@@ -160,11 +158,11 @@ function listDirectory(
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
   diagnostics: Diagnostic[],
-  ignores: WalkOptions['ignores'],
-  markers?: ReadonlySet<string>,
-): { dirs: string[]; files: string[]; marked: boolean } {
+  options: WalkOptions,
+): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: boolean } {
+  const { ignores, markers } = options;
   const dirs: string[] = [];
-  const files: string[] = [];
+  const files: { relativePath: string; realPath?: string }[] = [];
   let marked = false;
   const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
   let entries;
@@ -195,17 +193,51 @@ function listDirectory(
     const relativePath = `${relativeDir}/${name}`;
     if (ignores?.(relativePath, false) === true) continue;
     if (entry.kind === 'symlink') {
-      diagnostics.push({
-        level: 'warn',
-        code: 'symlink-rejected',
-        message: `${relativePath} is a symlink and is not used as a nested context file`,
-        path: under(workDir, relativePath),
-      });
+      const followed = followLink(fs, workDir, relativePath, options.symlinks ?? 'reject', diagnostics);
+      if (followed !== null) files.push({ relativePath, realPath: followed });
       continue;
     }
-    if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push(relativePath);
+    if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push({ relativePath });
   }
   return { dirs, files, marked };
+}
+
+/** The real path of a symlinked nested file the policy accepts, or `null` with a `warn`. */
+function followLink(
+  fs: FileSystem,
+  workDir: string,
+  relativePath: string,
+  symlinks: SymlinkPolicy,
+  diagnostics: Diagnostic[],
+): string | null {
+  const link = under(workDir, relativePath);
+  const refuse = (why: string) => {
+    diagnostics.push({
+      level: 'warn',
+      code: 'symlink-rejected',
+      message: `${relativePath} is a symlink${why} and is not used as a nested context file`,
+      path: link,
+    });
+    return null;
+  };
+  if (hasControlCharacter(relativePath)) return null;
+  let realPath: string;
+  try {
+    realPath = fs.realpath(link);
+  } catch (error) {
+    return isAbsent(error)
+      ? refuse(' to a missing file')
+      : refuse(` that cannot be resolved (${errorCode(error)})`);
+  }
+  if (symlinks === 'reject') return refuse(` to ${realPath} (instructions.symlinks is "reject")`);
+  if (symlinks === 'inside' && (realPath === workDir || !isInside(workDir, realPath)))
+    return refuse(` to ${realPath}, outside ${workDir}`);
+  try {
+    if (fs.stat(realPath).kind !== 'file') return null;
+  } catch {
+    return null;
+  }
+  return realPath;
 }
 
 /** `relative` below `root`, without doubling the separator at the filesystem root. */

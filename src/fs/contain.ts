@@ -102,18 +102,36 @@ export interface Contained {
 /** Why a path was refused or could not be used. */
 export interface NotContained {
   readonly ok: false;
-  readonly code: 'outside-workdir' | 'invalid-entry' | 'symlink-outside-workdir' | 'missing' | 'unreadable';
+  readonly code:
+    | 'outside-workdir'
+    | 'invalid-entry'
+    | 'symlink-outside-workdir'
+    | 'symlink-rejected'
+    | 'missing'
+    | 'unreadable';
   readonly message: string;
   /** The joined path, when the lexical check passed. */
   readonly path?: string;
 }
 
 /**
- * The real-path half of containment: resolves every symlink of `absolute` (multi-hop chains and
- * symlinked parent directories included) and refuses a target outside `root`. Only then is the
- * target stat-ed. Never throws.
+ * `instructions.symlinks` (docs/chains.md, "Symlinks"): `inside` follows a link whose real target
+ * stays inside the root, `reject` refuses any link on the way, `follow` follows every link.
  */
-export function realInside(fs: FileSystem, root: string, absolute: string): Contained | NotContained {
+export type SymlinkPolicy = 'inside' | 'reject' | 'follow';
+
+/**
+ * The real-path half of containment: resolves every symlink of `absolute` (multi-hop chains and
+ * symlinked parent directories included) and applies the symlink policy (default `inside`: a
+ * target outside `root` is refused). Only then is the target stat-ed. `root` must be canonical.
+ * Never throws.
+ */
+export function realInside(
+  fs: FileSystem,
+  root: string,
+  absolute: string,
+  symlinks: SymlinkPolicy = 'inside',
+): Contained | NotContained {
   let realPath: string;
   try {
     realPath = fs.realpath(absolute);
@@ -127,7 +145,15 @@ export function realInside(fs: FileSystem, root: string, absolute: string): Cont
       path: absolute,
     };
   }
-  if (!isInside(root, realPath)) {
+  if (symlinks === 'reject' && realPath !== absolute) {
+    return {
+      ok: false,
+      code: 'symlink-rejected',
+      message: `${absolute} is skipped: it is reached through a symlink (to ${realPath}) and instructions.symlinks is "reject"`,
+      path: absolute,
+    };
+  }
+  if (symlinks !== 'follow' && !isInside(root, realPath)) {
     return {
       ok: false,
       code: 'symlink-outside-workdir',
@@ -159,6 +185,7 @@ export function resolveInside(
   root: string,
   relative: string,
   names: { readonly label?: string; readonly rootName?: string } = {},
+  symlinks: SymlinkPolicy = 'inside',
 ): Contained | NotContained {
   const label = names.label ?? JSON.stringify(relative);
   const refusal = checkRelativeEntry(relative);
@@ -179,5 +206,5 @@ export function resolveInside(
       message: `${label} is skipped: it does not name a path below ${root}`,
     };
   }
-  return realInside(fs, root, joined);
+  return realInside(fs, root, joined, symlinks);
 }

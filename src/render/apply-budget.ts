@@ -38,6 +38,7 @@ const BREADTH: Readonly<Record<string, number>> = {
   global: 3,
   agent: 4,
   step: 5,
+  nested: 6,
 };
 
 /** How the budget spends the cap (docs/formats.md#budget); every key defaults to the first value. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { InstructionsConfig } from '../config/types.js';
+import { isBlankText } from '../discover/chain-candidates.js';
 import { walkChain } from '../discover/chain-walk.js';
 import { compareCodeUnits } from '../discover/compare-code-units.js';
 import type { Diagnostic } from '../errors.js';
@@ -24,6 +25,18 @@ export interface SourceOptions {
   readonly homeDir: string;
   /** Scoped rules (docs/rules.md); absent when `rules.sources` is empty. */
   readonly rules?: RulesSource | undefined;
+  /** Values for `${env.NAME}` in `userFile` entries. Default: none (such entries are skipped). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The directory `contextPaths` resolve against and are contained in: the work dir, or the
+   * project root with `contextRoot: project`. Default: the work dir.
+   */
+  readonly layerRoot?: string;
+  /**
+   * Fills an `@rules` slot of the chain with that directory's `always` rules, in order
+   * (docs/chains.md, "@rules"). Absent: the slot yields nothing.
+   */
+  readonly rulesAt?: (dir: string, depth: number) => readonly Candidate[];
 }
 
 /** The rules a resolution inlines, and the rule folders that `contextPaths` entries must not inline. */
@@ -39,6 +52,13 @@ export interface RulesSource {
   readonly alwaysRulesOf?: ((dir: string) => readonly Rule[]) | undefined;
 }
 
+/** What {@link collectFiles} found besides the files: the chain's containment root. */
+export interface CollectedSources {
+  readonly files: ContextFile[];
+  /** Where the chain started (its containment root), or `null` without a chain. */
+  readonly chainStart: string | null;
+}
+
 /**
  * Builds the one ordered list of context files (docs/chains.md, "One ordered list"): the user file, then the
  * chain (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
@@ -52,37 +72,57 @@ export function collectFiles(
   options: SourceOptions,
   diagnostics: Diagnostic[],
 ): ContextFile[] {
+  return collectSources(fs, workDir, plan, options, diagnostics).files;
+}
+
+/** {@link collectFiles}, with the chain's start for the steps that follow (imports). */
+export function collectSources(
+  fs: FileSystem,
+  workDir: string,
+  plan: ResolutionPlan,
+  options: SourceOptions,
+  diagnostics: Diagnostic[],
+): CollectedSources {
   const { instructions, homeDir, rules } = options;
+  const symlinks = instructions.symlinks ?? 'inside';
+  const layerRoot = options.layerRoot ?? workDir;
   const ordered: Candidate[] = [];
   const ruleOf = new Map<Candidate, Rule>();
   if (instructions.userFile !== null)
-    ordered.push(
-      ...userCandidate(
-        fs,
-        expandHome(instructions.userFile, homeDir),
-        instructions.userFile,
-        'user',
-        diagnostics,
-      ),
-    );
+    ordered.push(...userFileCandidates(fs, instructions.userFile, options, diagnostics));
+  let chainStart: string | null = null;
   if (instructions.walk !== 'off') {
     const chain = walkChain(fs, {
       workDir,
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
       candidates: instructions.candidates,
+      select: instructions.select ?? 'first',
+      symlinks,
     });
+    chainStart = chain.start;
     diagnostics.push(...chain.diagnostics);
-    for (const file of chain.files) {
+    for (const item of chain.items) {
+      if (item.kind === 'rules') {
+        // `@rules`: this directory's `always` rules stand here in the chain (docs/chains.md).
+        for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) {
+          const candidate = ruleCandidate(fs, rule, diagnostics);
+          if (candidate === null) continue;
+          ruleOf.set(candidate, rule);
+          ordered.push(candidate);
+        }
+        ordered.push(...(options.rulesAt?.(item.dir, item.depth) ?? []));
+        continue;
+      }
       ordered.push({
-        path: file.path,
-        realPath: file.path,
+        path: item.path,
+        realPath: item.realPath ?? item.path,
         source: 'chain',
         layer: 'chain',
-        entry: file.candidate,
-        depth: file.depth,
-        identity: identityOf(file.info),
-        info: file.info,
+        entry: item.candidate,
+        depth: item.depth,
+        identity: identityOf(item.info),
+        info: item.info,
       });
     }
   }
@@ -106,7 +146,9 @@ export function collectFiles(
         });
         continue;
       }
-      layerFiles.push(...expandEntry({ fs, workDir, diagnostics }, layer.name, entry, expanded));
+      layerFiles.push(
+        ...expandEntry({ fs, workDir: layerRoot, diagnostics, symlinks }, layer.name, entry, expanded),
+      );
     }
     layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
     ordered.push(...layerFiles);
@@ -115,7 +157,7 @@ export function collectFiles(
     ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
   const kept = dedupe(ordered, diagnostics);
-  reportReplaced(fs, workDir, plan, kept, diagnostics);
+  reportReplaced(fs, layerRoot, plan, kept, diagnostics);
   const files: ContextFile[] = [];
   let total = 0;
   const over: Candidate[] = [];
@@ -131,11 +173,91 @@ export function collectFiles(
     const rule = ruleOf.get(candidate);
     const file = rule === undefined ? readContextFile(fs, candidate, diagnostics) : ruleFile(candidate, rule);
     if (file === null) continue;
-    files.push(file);
     total += file.bytes;
+    // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
+    // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).
+    if (file.source === 'chain' && isBlankText(file.text)) {
+      diagnostics.push({
+        level: 'info',
+        code: 'blank-file',
+        message: `${file.path} holds only whitespace and is skipped`,
+        layer: file.layer,
+        entry: file.entry,
+        path: file.path,
+      });
+      continue;
+    }
+    files.push(file);
   }
   reportReadCap(over, total, diagnostics);
-  return files;
+  return { files, chainStart };
+}
+
+/** `${env.NAME}` in a user file entry. */
+const ENV_TOKEN = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * The user file: one path, or a list of which the first existing non-empty file wins. An entry
+ * whose `${env.NAME}` is unset or empty is skipped with a `debug` (Codex reads `$CODEX_HOME`, else
+ * `~/.codex`: `["${env.CODEX_HOME}/AGENTS.md", "~/.codex/AGENTS.md"]`). Diagnostics show entries
+ * as written, never an environment value.
+ */
+function userFileCandidates(
+  fs: FileSystem,
+  userFile: string | readonly string[],
+  options: SourceOptions,
+  diagnostics: Diagnostic[],
+): Candidate[] {
+  const list = typeof userFile === 'string' ? [userFile] : userFile;
+  for (const entry of list) {
+    let unset = false;
+    const expanded = entry.replace(ENV_TOKEN, (_, name: string) => {
+      const value = options.env?.[name];
+      if (value === undefined || value === '') unset = true;
+      return value ?? '';
+    });
+    if (unset) {
+      diagnostics.push({
+        level: 'debug',
+        code: 'empty-token',
+        message: `${JSON.stringify(entry)} is skipped: an environment variable it names is unset or empty`,
+        layer: 'user',
+        entry,
+      });
+      continue;
+    }
+    // As for contextPaths entries (expand-entries.ts), a diagnostic about an entry expanded from
+    // the environment shows the entry as written, never the expanded path.
+    const fromEnv = expanded !== entry;
+    const scratch: Diagnostic[] = [];
+    const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
+    const [first] = found;
+    const blank = list.length > 1 && first !== undefined && first.info.size === 0;
+    if (blank)
+      scratch.push({
+        level: 'debug',
+        code: 'blank-file',
+        message: `${first.path} is empty; the next user file is tried`,
+        layer: 'user',
+        entry,
+        path: first.path,
+      });
+    for (const diagnostic of scratch)
+      diagnostics.push(
+        fromEnv
+          ? {
+              level: diagnostic.level,
+              code: diagnostic.code,
+              message: `${JSON.stringify(entry)} (expanded from the environment): ${diagnostic.code}`,
+              layer: 'user',
+              entry,
+            }
+          : diagnostic,
+      );
+    if (first === undefined || blank) continue;
+    return found;
+  }
+  return [];
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   resolveInside,
   type Contained,
   type NotContained,
+  type SymlinkPolicy,
 } from '../fs/contain.js';
 import { errorCode, isAbsent, type DirEntry, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { LayerName } from './precedence.js';
@@ -16,10 +17,10 @@ export const MAX_DIRECTORY_FILES = 1_000;
 export const MAX_DIRECTORY_DIRS = 10_000;
 
 /** Where a context file came from. */
-export type SourceKind = 'user' | 'chain' | 'rule' | 'layer' | 'extra';
+export type SourceKind = 'user' | 'chain' | 'rule' | 'layer' | 'extra' | 'nested';
 
 /** The layer of a context file: a contextPaths layer, or the source for the other kinds. */
-export type FileLayer = LayerName | 'user' | 'chain' | 'rules' | 'extra';
+export type FileLayer = LayerName | 'user' | 'chain' | 'rules' | 'extra' | 'nested';
 
 /** Where a context file comes from: shared by candidates and the files read from them. */
 export interface Provenance {
@@ -36,6 +37,8 @@ export interface Provenance {
    * directories below the work dir; `null` for user and extra files.
    */
   readonly depth: number | null;
+  /** For a file brought in by an `@path` import: the path of the file that imported it. */
+  readonly importedBy?: string;
 }
 
 /** A file a source names, before it is read. */
@@ -51,6 +54,8 @@ export interface ExpandContext {
   /** Canonical work dir. */
   readonly workDir: string;
   readonly diagnostics: Diagnostic[];
+  /** `instructions.symlinks`; default `inside`. */
+  readonly symlinks?: SymlinkPolicy;
 }
 
 /**
@@ -83,7 +88,13 @@ export function expandEntry(
         : { level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) },
     );
 
-  const located = resolveInside(context.fs, workDir, expanded, { label: JSON.stringify(entry) });
+  const located = resolveInside(
+    context.fs,
+    workDir,
+    expanded,
+    { label: JSON.stringify(entry) },
+    context.symlinks,
+  );
   if (!located.ok) {
     report(located.code === 'missing' ? 'debug' : 'warn', located.code, located.message, located.path);
     return [];
@@ -200,7 +211,7 @@ function locateChild(
   }
   const full = path.join(dir, child.name);
   let located: Contained | NotContained;
-  if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full);
+  if (child.kind === 'symlink') located = realInside(context.fs, context.workDir, full, context.symlinks);
   else if (child.kind === 'file' || child.kind === 'directory')
     located = statChild(context.fs, full, path.join(real, child.name));
   else return null;

@@ -14,6 +14,19 @@ export interface ContextFile extends Provenance {
   readonly sha256: string;
   /** The decoded text. */
   readonly text: string;
+  /**
+   * With `imports.mode: inline`: the files whose text `text` holds between import markers, so
+   * change tracking watches them too (docs/imports.md). Absent otherwise.
+   */
+  readonly inlined?: readonly InlinedImport[];
+}
+
+/** A file whose text an importer holds inline. */
+export interface InlinedImport {
+  readonly path: string;
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly mtimeMs: number;
 }
 
 /**

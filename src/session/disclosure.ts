@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Format, WordingConfig } from '../config/types.js';
+import { isInside } from '../fs/contain.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
@@ -60,6 +62,31 @@ export interface DisclosureOptions {
   readonly tools?: ToolTable | undefined;
   /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
   readonly rules?: SessionRules | undefined;
+  /**
+   * The work dir as the caller spelled it, when it differs from the canonical `workDir` (a
+   * symlinked cwd): tool paths under it are read as paths under `workDir`, and injected paths are
+   * shown under it.
+   */
+  readonly spelledWorkDir?: string | undefined;
+  /**
+   * Expands the `@path` imports of an injected body (docs/imports.md); absent: imports are off.
+   * Returns the text to inject (inline mode) and the imported files to inject after it (entries).
+   */
+  readonly expandBody?:
+    | ((
+        file: NestedFile,
+        body: { readonly text: string; readonly sha256: string },
+        diagnostics: Diagnostic[],
+      ) => { readonly text: string; readonly imported: readonly ImportedBody[] })
+    | undefined;
+}
+
+/** A file an injected nested file imports, injected right after it. */
+export interface ImportedBody {
+  readonly path: string;
+  readonly text: string;
+  readonly sha256: string;
+  readonly bytes: number;
 }
 
 /** The disclosure engine of one session. */
@@ -147,8 +174,16 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       }
       const touched = touchedPaths(event, workDir, tools);
       diagnostics.push(...touched.diagnostics);
-      const dirs = touched.directories;
+      const toCanonical = canonicalUnder(options.spelledWorkDir, workDir);
+      const dirs = touched.directories.map(toCanonical);
       if (dirs.length === 0) return { text: '', diagnostics };
+      // Reading an instruction file shows its text already: it is not injected again (sst/opencode
+      // does the same, packages/opencode/src/session/instruction.ts).
+      const readFiles = new Set(
+        typeof event.tool === 'string' && tools[event.tool.toLowerCase()]?.as === 'read'
+          ? touched.files.map(toCanonical)
+          : [],
+      );
       const frames = createFrames(budget, options.maxSessionBytes, diagnostics);
       if (!tracker.empty) {
         for (const change of tracker.check(diagnostics)) {
@@ -156,25 +191,54 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           tracker.accept(change);
         }
       }
+      const shown = displayUnder(options.spelledWorkDir, workDir);
+      const frameOptions =
+        options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
       for (const file of dueNestedFiles(options.index, workDir, dirs, done)) {
+        if (readFiles.has(file.path)) {
+          skipped.add(file.relativePath);
+          done.add(file.relativePath);
+          continue;
+        }
         const body = readNested(fs, file, options.maxFileBytes, diagnostics);
         if (body === null) {
           skipped.add(file.relativePath);
           done.add(file.relativePath);
           continue;
         }
+        const expanded = options.expandBody?.(file, body, diagnostics);
         const frame = renderSessionFrame(
           options.format,
-          { path: file.path, dir: file.ownerDir, text: body.text },
-          options,
+          { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
+          frameOptions,
         );
         if (frame !== '' && !frames.add(frame, file.relativePath)) break;
         done.add(file.relativePath);
         injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
         tracker.add(file, body);
+        for (const imported of expanded?.imported ?? []) {
+          const relative = path.relative(workDir, imported.path);
+          if (done.has(relative)) continue;
+          const importedFrame = renderSessionFrame(
+            options.format,
+            { path: shown(imported.path), dir: shown(file.ownerDir), text: imported.text },
+            frameOptions,
+          );
+          if (importedFrame !== '' && !frames.add(importedFrame, relative)) return frames.done();
+          done.add(relative);
+          injected.push({ path: relative, sha256: imported.sha256, bytes: imported.bytes });
+          tracker.add({ path: imported.path, ownerDir: file.ownerDir }, { ...body, ...imported });
+        }
       }
       if (rules !== undefined && !budget.exhausted)
-        for (const { rule, note } of dueRules(rules, nestedRules, workDir, touched.files, dirs, done)) {
+        for (const { rule, note } of dueRules(
+          rules,
+          nestedRules,
+          workDir,
+          touched.files.map(toCanonical),
+          dirs,
+          done,
+        )) {
           if (!frames.add(frameRule(rule, note), rule.relativePath)) break;
           done.add(rule.relativePath);
           injected.push({ path: rule.relativePath, sha256: rule.sha256, bytes: rule.bytes });
@@ -194,6 +258,28 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       };
     },
   };
+}
+
+/** Maps a path under the spelled work dir to the same path under the canonical one. */
+function canonicalUnder(spelled: string | undefined, workDir: string): (file: string) => string {
+  if (spelled === undefined || spelled === workDir) return (file) => file;
+  return (file) =>
+    file === spelled
+      ? workDir
+      : isInside(spelled, file)
+        ? path.join(workDir, path.relative(spelled, file))
+        : file;
+}
+
+/** Maps a path under the canonical work dir to the spelling the caller used. */
+function displayUnder(spelled: string | undefined, workDir: string): (file: string) => string {
+  if (spelled === undefined || spelled === workDir) return (file) => file;
+  return (file) =>
+    file === workDir
+      ? spelled
+      : isInside(workDir, file)
+        ? path.join(spelled, path.relative(workDir, file))
+        : file;
 }
 
 /**

@@ -47,8 +47,9 @@ export function readNested(
   diagnostics: Diagnostic[],
 ): ReadBody | null {
   try {
-    // The walk followed no symlinks; refuse a path that became one since.
-    if (fs.realpath(file.path) !== file.path) {
+    // The path must still lead where the walk found it (itself, or the target of a link the
+    // symlink policy followed); a path that became a link, or now leads elsewhere, is refused.
+    if (fs.realpath(file.path) !== (file.realPath ?? file.path)) {
       diagnostics.push({
         level: 'warn',
         code: 'symlink-rejected',
@@ -61,7 +62,7 @@ export function readNested(
     diagnostics.push(notInjected(file, { error }, maxBytes));
     return null;
   }
-  const read = readInstruction(fs, file.path, { maxBytes });
+  const read = readInstruction(fs, file.realPath ?? file.path, { maxBytes });
   if (!read.ok) {
     diagnostics.push(notInjected(file, read, maxBytes));
     return null;

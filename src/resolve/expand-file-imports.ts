@@ -1,0 +1,139 @@
+import path from 'node:path';
+import type { ImportsConfig } from '../config/types.js';
+import type { Diagnostic } from '../errors.js';
+import type { SymlinkPolicy } from '../fs/contain.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { describeHidden } from '../fs/hidden-unicode.js';
+import { MAX_INLINE_BYTES } from '../fs/read-instruction.js';
+import { identityKey, type ImportingFile } from '../imports/expand-imports.js';
+import { placeImports } from '../imports/place-imports.js';
+import type { ContextFile } from './read-context-file.js';
+
+/** What {@link expandFileImports} needs besides the files. */
+export interface FileImportOptions {
+  readonly imports: ImportsConfig;
+  /** `instructions.symlinks`, applied to every import target as to its importer's source. */
+  readonly symlinks: SymlinkPolicy;
+  /**
+   * True when the config is trusted: `@~/…`, `@/…` and references above the root are followed.
+   * User and extra files are the user's own and are always trusted.
+   */
+  readonly trustOutside: boolean;
+  readonly homeDir: string;
+  /** The containment root of a file's source (the chain's start, the contextPaths root, …). */
+  readonly rootOf: (file: ContextFile) => string;
+  /** Identities (`dev:ino`) already shown elsewhere (a session's baseline): importing one adds nothing. */
+  readonly placed?: ReadonlySet<string>;
+}
+
+/**
+ * The imports step of the pipeline (docs/imports.md): expands the `@path` references of an ordered
+ * file list, whatever source each file came from (user file, chain, rules, layers, extra files,
+ * a nested file injected in a session). `entries`: each imported file is listed right after its
+ * importer, in the importer's layer, with `importedBy`; `inline`: the importer's text holds the
+ * imported text between comment markers. A file already placed earlier (by the list or an import)
+ * is dropped from its later place. Returns the list unchanged when imports are off. Never throws.
+ */
+export function expandFileImports(
+  fs: FileSystem,
+  files: readonly ContextFile[],
+  options: FileImportOptions,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
+  if (!options.imports.enabled || files.length === 0) return [...files];
+  const placed = new Set(options.placed);
+  const out: ContextFile[] = [];
+  for (const file of files) {
+    let info;
+    try {
+      info = fs.stat(file.realPath);
+    } catch {
+      out.push(file); // Read a moment ago; a file gone since stays as it was read, unexpanded.
+      continue;
+    }
+    const own = file.source === 'user' || file.source === 'extra';
+    const importer: ImportingFile = {
+      path: file.path,
+      realPath: file.realPath,
+      info,
+      text: file.text,
+      root: own ? path.dirname(file.path) : options.rootOf(file),
+    };
+    const [expansion] = placeImports(fs, [importer], {
+      maxDepth: options.imports.maxDepth,
+      mode: options.imports.mode,
+      symlinks: options.symlinks,
+      trustOutside: options.trustOutside || own,
+      homeDir: options.homeDir,
+      maxBytes: MAX_INLINE_BYTES,
+      placed,
+    }).expansions;
+    if (expansion === null || expansion === undefined) {
+      diagnostics.push({
+        level: 'debug',
+        code: 'deduped',
+        message: `${file.path} is already included by an import and is not repeated`,
+        layer: file.layer,
+        entry: file.entry,
+        path: file.path,
+      });
+      continue;
+    }
+    placed.add(identityKey(info));
+    for (const diagnostic of expansion.diagnostics) diagnostics.push({ layer: file.layer, ...diagnostic });
+    const inline = options.imports.mode === 'inline';
+    out.push(
+      inline && expansion.files.length > 0
+        ? Object.freeze({
+            ...file,
+            text: expansion.text,
+            inlined: Object.freeze(
+              expansion.files.map((imported) =>
+                Object.freeze({
+                  path: imported.path,
+                  sha256: imported.sha256,
+                  bytes: imported.bytes,
+                  mtimeMs: imported.info.mtimeMs,
+                }),
+              ),
+            ),
+          })
+        : file,
+    );
+    for (const imported of expansion.files) {
+      placed.add(identityKey(imported.info));
+      const where = { layer: file.layer, entry: `@${imported.reference}`, path: imported.path };
+      if (imported.invalidUtf8)
+        diagnostics.push({
+          level: 'warn',
+          code: 'invalid-utf8',
+          message: `${imported.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
+          ...where,
+        });
+      if (imported.hidden.length > 0)
+        diagnostics.push({
+          level: 'warn',
+          code: 'hidden-unicode',
+          message: `${imported.path} holds invisible or direction-changing characters: ${describeHidden(imported.hidden)}`,
+          ...where,
+        });
+      if (inline) continue;
+      out.push(
+        Object.freeze({
+          path: imported.path,
+          realPath: imported.realPath,
+          source: file.source,
+          layer: file.layer,
+          entry: `@${imported.reference}`,
+          depth: file.depth,
+          importedBy: imported.importedBy,
+          mtimeMs: imported.info.mtimeMs,
+          bytes: imported.bytes,
+          sha256: imported.sha256,
+          text: imported.text,
+        }),
+      );
+    }
+  }
+  return out;
+}
