@@ -184,3 +184,25 @@ describe('tracked files stay contained', () => {
     ]);
   });
 });
+
+describe('baselineRecords: what tracking starts from (sessions and the MCP server share it)', () => {
+  test('a chain file is scoped to its directory; files held inline are tracked too', async () => {
+    const { baselineRecords } = await import('../src/session/change-tracking.js');
+    const records = baselineRecords([
+      { path: '/w/AGENTS.md', sha256: 'a', bytes: 1, mtimeMs: 1, source: 'chain' },
+      {
+        path: '/w/CLAUDE.md',
+        sha256: 'b',
+        bytes: 2,
+        mtimeMs: 2,
+        source: 'layer',
+        inlined: [{ path: '/w/docs/style.md', sha256: 'c', bytes: 3, mtimeMs: 3 }],
+      },
+    ]);
+    expect(records).toEqual([
+      { path: '/w/AGENTS.md', sha256: 'a', size: 1, mtimeMs: 1, scope: '/w', removed: false },
+      { path: '/w/CLAUDE.md', sha256: 'b', size: 2, mtimeMs: 2, scope: null, removed: false },
+      { path: '/w/docs/style.md', sha256: 'c', size: 3, mtimeMs: 3, scope: null, removed: false },
+    ]);
+  });
+});

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import type { Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import type { TrackedRecord } from '../session/change-tracking.js';
 import type { DisclosureOptions, DisclosureState } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
@@ -52,9 +50,10 @@ export async function openSession(
       ? null
       : (await import('../session/session-state.js')).parseSessionState(options.state);
   const { disclosed, rendered, format } = await start();
-  const [{ createDisclosure }, { toolTable }] = await Promise.all([
+  const [{ createDisclosure }, { toolTable }, { baselineRecords }] = await Promise.all([
     import('../session/disclosure.js'),
     import('../session/tool-table.js'),
+    import('../session/change-tracking.js'),
   ]);
   const { fs, workDir, homeDir, config } = context;
   const { contextDiscovery: discovery, instructions, wording } = config;
@@ -69,10 +68,7 @@ export async function openSession(
       format,
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
-      baseline: rendered.files.flatMap((file) => [
-        baselineRecord(file),
-        ...(file.inlined ?? []).map((imported) => baselineRecord({ ...file, ...imported, source: 'layer' })),
-      ]),
+      baseline: baselineRecords(rendered.files),
       tools: toolTable(config.session?.tools),
       rules: disclosed.rules,
       spelledWorkDir: context.spelledWorkDir,
@@ -164,17 +160,5 @@ async function bodyImports(
       }
     }
     return { text: first?.text ?? body.text, imported };
-  };
-}
-
-/** A file shown in the system prompt, as change tracking starts from it. */
-function baselineRecord(file: Rendered['files'][number]): TrackedRecord {
-  return {
-    path: file.path,
-    sha256: file.sha256,
-    size: file.bytes,
-    mtimeMs: file.mtimeMs,
-    scope: file.source === 'chain' ? path.dirname(file.path) : null,
-    removed: false,
   };
 }

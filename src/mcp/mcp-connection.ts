@@ -10,7 +10,8 @@ import { explain, formatExplain } from '../prompt/explain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { renderEvent } from '../render/render-events.js';
 import { renderInjection } from '../render/render-injection.js';
-import type { DisclosureState, TrackedRecord } from '../session/disclosure.js';
+import { baselineRecords } from '../session/change-tracking.js';
+import type { DisclosureState } from '../session/disclosure.js';
 import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
 import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_DEFINITIONS } from './tool-definitions.js';
@@ -68,14 +69,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   /** The session's starting point: the resolved files count as shown, against the byte cap. */
   function initialState(result: ResolveResult, frames: readonly string[]): DisclosureState {
     const bytes = frames.reduce((sum, text, i) => sum + Buffer.byteLength(text, 'utf8') + (i > 0 ? 1 : 0), 0);
-    const tracked = result.files.map((file): TrackedRecord => ({
-      path: file.path,
-      sha256: file.sha256,
-      size: file.bytes,
-      mtimeMs: file.mtimeMs,
-      scope: file.source === 'chain' ? path.dirname(file.path) : null,
-      removed: false,
-    }));
+    const tracked = baselineRecords(result.files);
     return { version: 1, injected: [], skipped: [], bytes, exhausted: false, tracked };
   }
 

@@ -19,6 +19,34 @@ export interface TrackedRecord {
   readonly removed: boolean;
 }
 
+/** What change tracking needs of a file shown at the start (a resolved context file's fields). */
+export interface ShownFile {
+  readonly path: string;
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly mtimeMs: number;
+  /** `chain` files are scoped to their directory (a switched candidate is reported as such). */
+  readonly source: string;
+  /** Files whose text this one holds between import markers (`imports.mode: inline`). */
+  readonly inlined?: readonly {
+    readonly path: string;
+    readonly sha256: string;
+    readonly bytes: number;
+    readonly mtimeMs: number;
+  }[];
+}
+
+/**
+ * The records change tracking starts from for the files shown at the start of a session: each
+ * file, and each file it holds inline (docs/disclosure.md, "Change tracking").
+ */
+export function baselineRecords(files: readonly ShownFile[]): TrackedRecord[] {
+  return files.flatMap((file) => [
+    recordOf(file.path, file, file.source === 'chain' ? path.dirname(file.path) : null),
+    ...(file.inlined ?? []).map((imported) => recordOf(imported.path, imported, null)),
+  ]);
+}
+
 /** A change to report: the event, the record that replaces the old one once it is shown. */
 export interface TrackedChange {
   readonly event: InstructionEvent;
