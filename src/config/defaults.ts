@@ -28,7 +28,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxSessionBytes: 131_072,
     maxManifestBytes: 8_192,
   }),
-  flows: Object.freeze(['flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
+  flows: Object.freeze(['.ctxfiles/flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({
     walk: 'off' as 'off' | 'root' | 'project',
     projectRootMarkers: Object.freeze(['.git']) as readonly string[],
@@ -66,6 +66,24 @@ export const DEFAULT_CONFIG = Object.freeze({
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
 });
 
+/**
+ * Top-level keys of OpenCode's own config (opencode-ai/opencode, internal/config/config.go, the
+ * `Config` struct, plus `shell` from later versions). ctxfiles reads `.opencode.json` too, so these
+ * are known and pass through without a warning; `agents` and `contextPaths` are ctxfiles keys as well.
+ */
+export const OPENCODE_KEYS = Object.freeze([
+  'data',
+  'wd',
+  'mcpServers',
+  'providers',
+  'lsp',
+  'debug',
+  'debugLSP',
+  'tui',
+  'shell',
+  'autoCompact',
+] as const);
+
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   '$schema',
@@ -78,4 +96,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'budget',
   'wording',
   'session',
+  ...OPENCODE_KEYS,
 ]);
