@@ -119,13 +119,13 @@ describe('ctxfiles resolve', () => {
     expect(result.stderr).toBe(`ctxfiles: error: the work dir ${root}/missing cannot be used (ENOENT)\n`);
   });
 
-  const hint = '(run ctxfiles --help for usage)\n';
+  const hint = 'ctxfiles: run ctxfiles --help for usage\n';
   test.each([
-    [['resolve', '--bogus'], `error: unknown option '--bogus'\n${hint}`],
-    [['nope'], `error: unknown command 'nope'\n${hint}`],
+    [['resolve', '--bogus'], `ctxfiles: error: unknown option '--bogus'\n${hint}`],
+    [['nope'], `ctxfiles: error: unknown command 'nope'\n${hint}`],
     [
       ['resolve', '--format', 'html'],
-      `error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, gemini.\n${hint}`,
+      `ctxfiles: error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, gemini.\n${hint}`,
     ],
   ])('usage error %j exits 2 and says why', async (argv, stderr) => {
     const result = await cli(argv, { cwd: example });

@@ -52,7 +52,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const fs = createNodeFileSystem();
   const config = await loadConfig({
     cwd: workDir,
-    configFile: options.config,
+    configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
     displayCwd: io.cwd,
     lazyFlows: true,
   });

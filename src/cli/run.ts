@@ -1,8 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CtxfilesError } from '../errors.js';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
-import { EXIT, reportError, writeDiagnostics, type CliIo } from './io.js';
+import { EXIT, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -27,7 +28,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const { stdout, stderr, env, cwd } = io;
     return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
   }
-  const cli = createProgram(io);
+  // `--json` asks for an error object on stdout too, even when parsing itself fails.
+  const json = argv.includes('--json');
+  const cli = createProgram(io, json);
   registerResolutionCommands(cli, io);
   registerPromptCommands(cli, io);
   registerConfigCommands(cli, io);
@@ -41,9 +44,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      if (json) writeJsonError(io, 'usage', error.message.replace(/^error: /, ''));
+      return EXIT.usage;
     }
-    return reportError(error, io);
+    return reportError(error, io, json);
   }
   return cli.exitCode;
 }
@@ -57,22 +62,25 @@ interface Cli {
   exitCode: number;
 }
 
-function createProgram(io: CliIo): Cli {
+function createProgram(io: CliIo, json: boolean): Cli {
+  const output = {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    // commander's own usage errors carry the prefix of every other message (docs/cli.md).
+    outputError: (text: string, write: (text: string) => void) => write(`ctxfiles: ${text}`),
+  };
   const version = readVersion();
   const program = new Command('ctxfiles')
     .description('Resolve, frame and disclose coding-agent instruction files.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .showHelpAfterError('(run ctxfiles --help for usage)')
+    .showHelpAfterError(json ? false : 'ctxfiles: run ctxfiles --help for usage')
     .addHelpText(
       'after',
       '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
     )
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    });
+    .configureOutput(output);
   const command = (
     name: string,
     description: string,
@@ -83,7 +91,8 @@ function createProgram(io: CliIo): Cli {
       .description(description)
       .version(version, '-V, --version', 'print the version')
       .helpOption('-h, --help', 'show help')
-      .exitOverride();
+      .exitOverride()
+      .configureOutput(output);
     if (flags === 'none') return created;
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
@@ -192,10 +201,7 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
       const { configJsonSchemaText } = await import('../config/json-schema.js');
       const text = configJsonSchemaText();
       if (options.out === undefined) io.stdout.write(text);
-      else {
-        const { writeFileSync } = await import('node:fs');
-        writeFileSync(path.resolve(io.cwd, options.out), text);
-      }
+      else writeOutput(path.resolve(io.cwd, options.out), text);
     });
 }
 
@@ -237,7 +243,7 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
   const report = await validateFiles({
     files,
     cwd: resolveCwd(options, io),
-    configFile: options.config,
+    configFile: fromShell(options.config, io),
     displayCwd: io.cwd,
   });
   if (options.json) {
@@ -257,7 +263,7 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   const workDir = resolveCwd(options, io);
   const config = await loadConfig({
     cwd: workDir,
-    configFile: options.config,
+    configFile: fromShell(options.config, io),
     displayCwd: io.cwd,
     lazyFlows: true,
   });
@@ -268,6 +274,35 @@ async function openResolver(options: CommonOptions, io: CliIo) {
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {
   return path.resolve(io.cwd, options.cwd ?? '.');
+}
+
+/**
+ * A path given on the command line, absolute: relative paths (`--config`, `--input`, `--mcp`,
+ * `--base`, `--fragments`, `--state`, `--out`, files of `validate`) are relative to the shell's
+ * working directory for every command, never to `--cwd` (docs/cli.md).
+ */
+export function fromShell(file: string | undefined, io: CliIo): string | undefined {
+  return file === undefined ? undefined : path.resolve(io.cwd, file);
+}
+
+/** Writes a file the user named (`schema --out`); a failure is an error naming it, not a stack. */
+function writeOutput(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why =
+      code === 'ENOENT'
+        ? 'its directory does not exist'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : code;
+    throw new CtxfilesError('output-failed', `--out ${file}: cannot write the file (${why})`, {
+      cause: error,
+    });
+  }
 }
 
 function readVersion(): string {
