@@ -97,7 +97,20 @@ export async function explainCommand(
   const { prompt, result, diagnostics } = await assemble(flags, resolver, request, io);
   const report = await explain(prompt, { ...result, diagnostics });
   io.stdout.write(
-    flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatExplain(report, resolver.workDir),
+    flags.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : formatExplain(report, resolver.workDir, undefined, !isUtf8Locale(io.env)),
   );
   return 0;
+}
+
+/**
+ * True when the locale says UTF-8: the first set of LC_ALL, LC_CTYPE, LANG (POSIX precedence)
+ * names UTF-8. Otherwise `explain` draws its bars in ASCII.
+ */
+export function isUtf8Locale(env: Readonly<Record<string, string | undefined>>): boolean {
+  const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find(
+    (value) => value !== undefined && value !== '',
+  );
+  return locale !== undefined && /utf-?8/i.test(locale);
 }

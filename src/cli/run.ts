@@ -53,6 +53,32 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return cli.exitCode;
 }
 
+/** The examples that end each command's `--help` (docs/cli.md). */
+const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  resolve: [
+    'ctxfiles resolve                                  # the block for this directory',
+    'ctxfiles resolve --agent coder --format xml',
+    'ctxfiles resolve --flow release --step review --json',
+  ],
+  manifest: ['ctxfiles manifest', 'ctxfiles manifest --agent coder --json'],
+  session: [
+    `echo '{"tool":"read","input":{"file_path":"src/a.ts"},"ok":true}' | ctxfiles session`,
+    'ctxfiles session --agent coder --state saved-state.json',
+  ],
+  prompt: [
+    'ctxfiles prompt --tools read,edit,bash',
+    'ctxfiles prompt --input runner.json --json',
+    `ctxfiles prompt --mcp '[{"id":"git","status":"ready","toolCount":3}]'`,
+  ],
+  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read,edit --json'],
+  validate: [
+    'ctxfiles validate                                 # the config found from here, and its flows',
+    'ctxfiles validate ctxfiles.config.json .ctxfiles/flows/release.yaml',
+  ],
+  schema: ['ctxfiles schema --out schema/ctxfiles.schema.json', 'ctxfiles schema | jq .properties'],
+  mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
+};
+
 /** The root command, a factory for subcommands, and the exit code an action sets. */
 interface Cli {
   readonly program: Command;
@@ -93,6 +119,9 @@ function createProgram(io: CliIo, json: boolean): Cli {
       .helpOption('-h, --help', 'show help')
       .exitOverride()
       .configureOutput(output);
+    const examples = EXAMPLES[name];
+    if (examples !== undefined)
+      created.addHelpText('after', `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
     if (flags === 'none') return created;
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
