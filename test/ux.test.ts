@@ -317,3 +317,9 @@ describe('the CLI feels finished', () => {
     expect(code).toBe(141);
   });
 });
+
+test('the library serves the committed schema without zod, byte for byte', async () => {
+  const { configJsonSchemaText, configJsonSchema } = await import('../src/config/json-schema.js');
+  expect(configJsonSchemaText()).toBe(fs.readFileSync('schema/config.schema.json', 'utf8'));
+  expect(configJsonSchema()).not.toBe(configJsonSchema());
+});
