@@ -4,14 +4,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configJsonSchemaText } from '../dist/config/json-schema.js';
-import { fastValidatorSource } from './fast-validator.mjs';
+import { generateConfigJsonSchemaText } from '../dist/config/generate-json-schema.js';
+import { fastValidatorSource, schemaModuleSource } from './fast-validator.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const schemaText = configJsonSchemaText();
+const schemaText = generateConfigJsonSchemaText();
 fs.writeFileSync(path.join(repo, 'schema/config.schema.json'), schemaText);
 fs.writeFileSync(
   path.join(repo, 'src/config/validate-config.generated.ts'),
   fastValidatorSource(JSON.parse(schemaText)),
 );
-console.log('wrote schema/config.schema.json and src/config/validate-config.generated.ts');
+fs.writeFileSync(path.join(repo, 'src/config/config-schema.generated.ts'), schemaModuleSource(schemaText));
+console.log(
+  'wrote schema/config.schema.json, src/config/config-schema.generated.ts and src/config/validate-config.generated.ts',
+);

@@ -20,6 +20,8 @@ export const DIAGNOSTICS = [
   { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
   { code: 'preset-key-pending', level: 'debug', meaning: 'A preset sets keys this version of ctxfiles does not support yet; the rest of the preset applies.', action: 'None; see docs/presets.md for what each preset reproduces.' },
   { code: 'unknown-key', level: 'warn', meaning: 'The config has a top-level key ctxfiles does not know; it is ignored.', action: 'Fix the spelling (the message suggests the closest key) or remove it.' },
+  { code: 'glob-entry', level: 'warn', meaning: 'A context entry looks like a glob (*, ?, [ or {); entries are matched literally, so it names nothing.', action: 'List the files, or name their directory with a trailing "/".' },
+  { code: 'flows-unmatched', level: 'warn', meaning: 'The configured flow globs match no file (ctxfiles validate).', action: 'Fix the globs (relative to the config file) or remove the flows key.' },
   { code: 'unknown-mode', level: 'warn', meaning: 'A layer names a mode other than replace or append; it acts as append.', action: 'Use "replace" or "append".' },
   { code: 'unknown-token', level: 'warn', meaning: 'An entry uses a ${...} token that does not exist; the entry is skipped (debug at resolution, warn from lint).', action: 'See docs/tokens-and-containment.md for the tokens.' },
   { code: 'empty-token', level: 'debug', meaning: 'A token in an entry expanded to nothing (an unset variable); the entry is skipped.', action: 'Set the variable, or accept that the entry applies only when it is set.' },

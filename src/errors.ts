@@ -23,6 +23,7 @@ export type CtxfilesErrorCode =
   | 'session-state-invalid'
   | 'prompt-fragment-invalid'
   | 'prompt-invalid'
+  | 'output-failed'
   | 'usage';
 
 /** Where in a user's file a problem sits. Lines and columns are 1-based. */

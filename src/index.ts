@@ -1,8 +1,9 @@
 /**
  * Public API of ctxfiles: exactly what docs/embedding.md documents (test/exports.test.ts checks
- * the list). This file only re-exports.
+ * the list). This file only re-exports; the asynchronous functions come from ./api/lazy-api.ts, which
+ * loads each implementation on first call.
  */
-export { createResolver } from './api/create-resolver.js';
+export { createResolver, loadConfig, parseConfig, buildSystemPrompt, explain } from './api/lazy-api.js';
 export type {
   Resolver,
   ResolverOptions,
@@ -14,7 +15,6 @@ export type {
 export type { ResolveRequest } from './api/select-request.js';
 export type { ToolEvent } from './session/triggers.js';
 export type { DisclosureState, InjectedRecord, TrackedRecord } from './session/disclosure.js';
-export { loadConfig, parseConfig } from './config/load-config.js';
 export type { LoadConfigOptions, LoadedConfig, LazyLoadedConfig } from './config/load-config.js';
 export { configJsonSchema } from './config/json-schema.js';
 export type {
@@ -55,7 +55,6 @@ export type {
 export { renderFormat } from './render/render-formats.js';
 export { renderManifest } from './render/render-manifest.js';
 export { renderInjection } from './render/render-injection.js';
-export { buildSystemPrompt } from './prompt/build-system-prompt.js';
 export type {
   BuildPromptOptions,
   SystemPrompt,
@@ -64,7 +63,7 @@ export type {
   ProjectContext,
   SubagentInfo,
 } from './prompt/build-system-prompt.js';
-export { explain, formatExplain } from './prompt/explain.js';
+export { formatExplain } from './prompt/explain.js';
 export type {
   ExplainReport,
   ExplainFile,

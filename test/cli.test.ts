@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { configJsonSchemaText } from '../src/config/json-schema.js';
+import { generateConfigJsonSchemaText } from '../src/config/generate-json-schema.js';
 import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -119,13 +119,13 @@ describe('ctxfiles resolve', () => {
     expect(result.stderr).toBe(`ctxfiles: error: the work dir ${root}/missing cannot be used (ENOENT)\n`);
   });
 
-  const hint = '(run ctxfiles --help for usage)\n';
+  const hint = 'ctxfiles: run ctxfiles --help for usage\n';
   test.each([
-    [['resolve', '--bogus'], `error: unknown option '--bogus'\n${hint}`],
-    [['nope'], `error: unknown command 'nope'\n${hint}`],
+    [['resolve', '--bogus'], `ctxfiles: error: unknown option '--bogus'\n${hint}`],
+    [['nope'], `ctxfiles: error: unknown command 'nope'\n${hint}`],
     [
       ['resolve', '--format', 'html'],
-      `error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, gemini.\n${hint}`,
+      `ctxfiles: error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, gemini.\n${hint}`,
     ],
   ])('usage error %j exits 2 and says why', async (argv, stderr) => {
     const result = await cli(argv, { cwd: example });
@@ -192,7 +192,7 @@ describe('ctxfiles validate', () => {
 
 describe('ctxfiles schema', () => {
   test('the committed schema matches the zod schema', () => {
-    expect(fs.readFileSync('schema/config.schema.json', 'utf8')).toBe(configJsonSchemaText());
+    expect(fs.readFileSync('schema/config.schema.json', 'utf8')).toBe(generateConfigJsonSchemaText());
   });
 
   test('--out writes the file', async () => {
@@ -241,7 +241,7 @@ describe('the built bin', () => {
       code: 0,
       stdout: 'ok .opencode.json (1 flow)\n',
     });
-    expect(spawnBin(['schema'], { cwd: example }).stdout).toBe(configJsonSchemaText());
+    expect(spawnBin(['schema'], { cwd: example }).stdout).toBe(generateConfigJsonSchemaText());
   });
 });
 

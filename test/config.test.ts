@@ -215,7 +215,7 @@ describe('config errors name file, line, column and key path', () => {
 
 describe('unknown top-level keys', () => {
   test('warn with a did-you-mean hint and do not fail', async () => {
-    const root = tempTree({ '.opencode.json': '{\n  "contextPath": ["A.md"],\n  "providers": {}\n}' });
+    const root = tempTree({ '.opencode.json': '{\n  "contextPath": ["A.md"],\n  "provider": {}\n}' });
     const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
     expect(loaded.diagnostics.map((d) => [d.level, d.code, d.message])).toEqual([
       [
@@ -223,8 +223,36 @@ describe('unknown top-level keys', () => {
         'unknown-key',
         '.opencode.json:2:3: contextPath: unknown key "contextPath" is ignored. Did you mean "contextPaths"?',
       ],
-      ['warn', 'unknown-key', '.opencode.json:3:3: providers: unknown key "providers" is ignored.'],
+      [
+        'warn',
+        'unknown-key',
+        '.opencode.json:3:3: provider: unknown key "provider" is ignored. Did you mean "providers"?',
+      ],
     ]);
+  });
+
+  test("OpenCode's own keys are known and pass silently, on the fast and the thorough path", async () => {
+    // The top-level keys of OpenCode's Config struct (opencode-ai/opencode, internal/config/config.go).
+    const openCode = {
+      data: { directory: '.opencode' },
+      wd: '.',
+      providers: { anthropic: { apiKey: 'k' } },
+      shell: { path: '/bin/bash' },
+      lsp: { go: { command: 'gopls' } },
+      mcpServers: { x: { command: 'x' } },
+      tui: { theme: 'opencode' },
+      agents: { coder: { model: 'm', maxTokens: 5000 } },
+      autoCompact: true,
+      debug: false,
+      debugLSP: false,
+      contextPaths: ['A.md'],
+    };
+    for (const thorough of [false, true]) {
+      const root = tempTree({ '.opencode.json': JSON.stringify(openCode) });
+      const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root, thorough });
+      expect(loaded.diagnostics).toEqual([]);
+      expect(loaded.config.contextPaths).toEqual(['A.md']);
+    }
   });
 
   test('agent keys other than context pass through', async () => {

@@ -132,6 +132,10 @@ describe('the fast validator generated from the JSON Schema', () => {
       wording: maybe(
         fc.record({ reminderIntro: fc.string(), magiEmpty: maybe(fc.string()) }, { requiredKeys: [] }),
       ),
+      // OpenCode's own keys: any value, in both validators.
+      tui: fc.jsonValue({ maxDepth: 2 }),
+      providers: fc.jsonValue({ maxDepth: 2 }),
+      autoCompact: fc.jsonValue({ maxDepth: 1 }),
     },
     { requiredKeys: [] },
   );

@@ -4,8 +4,12 @@ import { loadConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
 import { tempTree } from './helpers/disk.js';
 
+/** The flow globs these tests use: a `flows/` folder, as a project that configures one. */
+const FLOWS_CONFIG = { 'ctxfiles.config.json': '{"flows": ["flows/**/*.{yaml,yml}"]}' };
+
 async function load(tree: Record<string, string>) {
-  const root = tempTree(tree);
+  const hasConfig = Object.keys(tree).some((file) => /(^|\/)(\.opencode|ctxfiles\.config)\.json$/.test(file));
+  const root = tempTree(hasConfig ? tree : { ...FLOWS_CONFIG, ...tree });
   return { root, loaded: await loadConfig({ cwd: root, stopDir: root, displayCwd: root }) };
 }
 
@@ -17,16 +21,19 @@ async function loadError(tree: Record<string, string>): Promise<CtxfilesError> {
 
 describe('flow files', () => {
   test('found through the default globs, id from the file name', async () => {
-    const { loaded, root } = await load({
-      'flows/release.yaml': 'steps:\n  - id: plan\n    agent: planner\n',
-      'flows/nested/hotfix.yml': 'id: hot\nsteps: [{ id: fix }]\n',
+    const root = tempTree({
+      '.ctxfiles/flows/release.yaml': 'steps:\n  - id: plan\n    agent: planner\n',
+      '.ctxfiles/flows/nested/hotfix.yml': 'id: hot\nsteps: [{ id: fix }]\n',
       '.opencode/flows/ops.yaml': 'steps: [{ id: run }]\n',
       'node_modules/x/flows/ignored.yaml': 'not: [a flow',
+      // A repository's own flows/ folder is not ctxfiles's unless configured.
+      'flows/ci.yaml': 'on: push\njobs: [a flow',
     });
+    const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });
     expect([...loaded.flows.keys()].sort()).toEqual(['hot', 'ops', 'release']);
     expect(loaded.flows.get('release')).toEqual({
       id: 'release',
-      file: path.join(root, 'flows/release.yaml'),
+      file: path.join(root, '.ctxfiles/flows/release.yaml'),
       steps: [{ id: 'plan', agent: 'planner' }],
     });
   });

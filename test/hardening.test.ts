@@ -285,7 +285,7 @@ describe('config and flows', () => {
       /^flows\/f\.yaml: the file is \d+ bytes; at most 1048576 are accepted$/,
     ],
   ])('%s', async (_name, tree, message) => {
-    const root = tempTree(tree);
+    const root = tempTree({ 'ctxfiles.config.json': '{"flows": ["flows/*.yaml"]}', ...tree });
     const error = (await loadConfig({ cwd: root, stopDir: root, displayCwd: root }).then(
       () => new Error('loaded without error'),
       (caught: unknown) => caught,

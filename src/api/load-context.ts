@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type LazyLoadedConfig, type LoadedConfig } from '../config/load-config.js';
+import { loadConfig, parseConfig, type LazyLoadedConfig, type LoadedConfig } from '../config/load-config.js';
+import { DEFAULT_CONFIG } from '../config/defaults.js';
+import type { ConfigInput } from '../config/schema.js';
 import type { Config, Flow } from '../config/types.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
@@ -12,10 +14,12 @@ export interface ResolverOptions {
   /** The directory the agent works in. Default: the process's cwd. */
   readonly workDir?: string;
   /**
-   * The config: what `loadConfig` returns (flows loaded or lazy), or a validated {@link Config}.
-   * Default: `loadConfig({ cwd: workDir, fs })`, searching through the given filesystem.
+   * The config: what `loadConfig` returns (flows loaded or lazy), or a config object written in
+   * code, whole or partial (`{ contextPaths: ['AGENTS.md'] }`), which is validated and completed
+   * with the defaults exactly like a file (`parseConfig`). Default: `loadConfig({ cwd: workDir, fs })`,
+   * searching through the given filesystem; its flow files are read when a request names a flow.
    */
-  readonly config?: LoadedConfig | LazyLoadedConfig | Config;
+  readonly config?: LoadedConfig | LazyLoadedConfig | Config | ConfigInput;
   /** Flows by id, when `config` is a plain {@link Config}. */
   readonly flows?: ReadonlyMap<string, Flow>;
   /** The filesystem port. Default: Node's. */
@@ -65,8 +69,22 @@ export interface ResolverContext {
   readonly trusted: boolean;
 }
 
-/** Applies the documented defaults once; the result is never mutated. */
+/**
+ * Applies the documented defaults once; the result is never mutated. The config itself is
+ * normalized (validated, defaults applied) by {@link loadContext}, which may need to read files.
+ * @throws CtxfilesError `usage` for options of the wrong type (an embedder's mistake, named).
+ */
 export function normalizeOptions(options: Readonly<ResolverOptions>): NormalizedOptions {
+  const wrong = (key: string, expected: string): never => {
+    throw new CtxfilesError('usage', `createResolver: options.${key} must be ${expected}`);
+  };
+  if (options.workDir !== undefined && typeof options.workDir !== 'string') wrong('workDir', 'a string');
+  if (options.homeDir !== undefined && typeof options.homeDir !== 'string') wrong('homeDir', 'a string');
+  if (options.env !== undefined && (typeof options.env !== 'object' || options.env === null))
+    wrong('env', 'an object');
+  if (options.config !== undefined && (typeof options.config !== 'object' || options.config === null))
+    wrong('config', 'an object');
+  if (options.flows !== undefined && !(options.flows instanceof Map)) wrong('flows', 'a Map');
   return {
     workDir: options.workDir ?? process.cwd(),
     config: options.config,
@@ -86,9 +104,16 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
 export async function loadContext(options: NormalizedOptions): Promise<ResolverContext> {
   const { fs, env, homeDir } = options;
   const workDir = canonicalWorkDir(fs, options.workDir);
-  const loaded =
-    options.config ?? (await loadConfig({ cwd: workDir, fs, env, homeDir, userConfig: options.userConfig }));
-  const config: Config = 'config' in loaded ? loaded.config : loaded;
+  const given = options.config;
+  const loaded: LoadedConfig | LazyLoadedConfig | { config: Config; diagnostics: readonly Diagnostic[] } =
+    given === undefined
+      ? await loadConfig({ cwd: workDir, fs, env, homeDir, userConfig: options.userConfig, lazyFlows: true })
+      : isLoadedConfig(given)
+        ? given
+        : isNormalizedConfig(given)
+          ? { config: given, diagnostics: [] }
+          : await parseConfig(given);
+  const { config } = loaded;
   return {
     fs,
     workDir,
@@ -96,8 +121,8 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     homeDir,
     env,
     config,
-    trust: ('config' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
-    configDiagnostics: 'config' in loaded ? loaded.diagnostics : [],
+    trust: ('trust' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
+    configDiagnostics: loaded.diagnostics,
     flows: flowSource(loaded, options.flows),
     countTokens: config.budget.maxTokens === null ? null : await loadTokenCounter(),
     trusted: trustOf(loaded),
@@ -108,19 +133,30 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
  * Whether a config may widen reads. A plain {@link Config} comes from the caller (trusted); a
  * loaded one is trusted when its loader marked it so (`trust.project`), otherwise not.
  */
-function trustOf(loaded: LoadedConfig | LazyLoadedConfig | Config): boolean {
-  if (!('config' in loaded)) return true;
+function trustOf(loaded: object): boolean {
+  // A config written in code (normalized or parsed here) has no loader's mark: the caller's keys.
+  if (!('filepath' in loaded)) return true;
   const trust = (loaded as { readonly trust?: { readonly project?: unknown } }).trust;
   return trust?.project === 'trusted' || trust?.project === true;
 }
 
+/** A config `loadConfig` or `parseConfig` already normalized: frozen, every section present. */
+function isNormalizedConfig(value: object): value is Config {
+  return Object.isFrozen(value) && Object.keys(DEFAULT_CONFIG).every((key) => Object.hasOwn(value, key));
+}
+
+/** What `loadConfig` returned, as opposed to a config object written in code. */
+function isLoadedConfig(value: object): value is LoadedConfig | LazyLoadedConfig {
+  return 'config' in value && 'diagnostics' in value && 'filepath' in value;
+}
+
 /** One way to get flows, whatever form the config came in. */
 function flowSource(
-  loaded: LoadedConfig | LazyLoadedConfig | Config,
+  loaded: LoadedConfig | LazyLoadedConfig | { config: Config },
   given: ReadonlyMap<string, Flow> | undefined,
 ): () => Promise<ReadonlyMap<string, Flow>> {
   if ('loadFlows' in loaded) return loaded.loadFlows;
-  const flows = 'config' in loaded ? loaded.flows : (given ?? new Map());
+  const flows = 'flows' in loaded ? loaded.flows : (given ?? new Map());
   return () => Promise.resolve(flows);
 }
 

@@ -25,7 +25,8 @@ export interface ResolveRequest {
 
 /**
  * Checks a request against the config and flows. The agent defaults to the step's `agent`.
- * Known agents are the config's `agents` plus every agent a flow step names.
+ * Known agents are the config's `agents` plus every agent a flow step names; when there are none,
+ * any agent is accepted (it has no layer of its own).
  * @throws CtxfilesError `unknown-agent`, `unknown-flow`, `unknown-step`, or `usage` when a flow
  * is given without a step (or a step without a flow).
  */
@@ -59,7 +60,11 @@ export function selectRequest(
       );
   }
   const agent = request.agent ?? step?.agent;
-  if (agent !== undefined && !knownAgents(config, flows).has(agent)) {
+  // With no agent declared anywhere (a project without a ctxfiles config), any agent name is
+  // accepted and gets the global layer: `resolve --agent coder` works in every repository. Once
+  // agents are declared, an unknown name is a typo and an error.
+  const known = knownAgents(config, flows);
+  if (agent !== undefined && known.size > 0 && !known.has(agent)) {
     throw new CtxfilesError(
       'unknown-agent',
       `unknown agent "${agent}". Known agents: ${list(knownAgents(config, flows))}.`,

@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 
+/** The status a shell reports for a process ended by SIGPIPE (128 + 13). */
+const SIGPIPE_STATUS = 141;
+
+// A reader that stops early (`ctxfiles resolve | head -1`) closes the pipe: end quietly, with the
+// status a shell gives a process killed by SIGPIPE (Node ignores the signal and reports EPIPE instead).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    process.exit(error.code === 'EPIPE' ? SIGPIPE_STATUS : 1);
+  });
+}
+
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook') {
   // An agent runs `ctxfiles hook` on every tool call: start it without loading the rest of the CLI

@@ -73,7 +73,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     agent: agent as HookAgent,
     input,
     cwd: options.cwd,
-    configFile: options.config,
+    configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
     stateDir: options.stateDir === undefined ? undefined : path.resolve(io.cwd, options.stateDir),
     env: io.env,
     processCwd: io.cwd,

@@ -13,6 +13,9 @@ export interface CliIo {
 /** Exit codes: 0 done, 1 invalid input, 2 wrong usage (docs/cli.md). */
 export const EXIT = Object.freeze({ ok: 0, invalid: 1, usage: 2 });
 
+/** The environment variable that adds the stack to an internal error (docs/cli.md). */
+export const DEBUG_ENV = 'CTXFILES_DEBUG';
+
 /** Prints the `warn` diagnostics on stderr, each tagged with its code (docs/diagnostics.md). */
 export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
   for (const diagnostic of diagnostics) {
@@ -21,15 +24,57 @@ export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo):
   }
 }
 
-/** Prints a `CtxfilesError` line by line, anything else as an internal error; returns the exit code. */
-export function reportError(error: unknown, io: CliIo): number {
+/** The error object `--json` prints on stdout when a command fails (docs/cli.md). */
+export interface JsonError {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly problems?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  };
+}
+
+/**
+ * Prints a `CtxfilesError` line by line, anything else as a one-line internal error (its stack only
+ * when `CTXFILES_DEBUG` is set); with `json`, the error object on stdout too. Returns the exit code.
+ */
+export function reportError(error: unknown, io: CliIo, json = false): number {
   if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError') {
-    const { code, message } = error as { code: string; message: string };
+    const { code, message, problems } = error as { code: string; message: string; problems?: unknown };
     for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${escapeControl(line)}\n`);
+    if (json) {
+      const body: JsonError = {
+        error: {
+          code,
+          message,
+          ...(Array.isArray(problems) ? { problems: problems as Array<Record<string, unknown>> } : {}),
+        },
+      };
+      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    }
     return code === 'usage' ? EXIT.usage : EXIT.invalid;
   }
-  io.stderr.write(
-    `ctxfiles: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : safeString(error);
+  const debug = io.env[DEBUG_ENV] !== undefined && io.env[DEBUG_ENV] !== '' && io.env[DEBUG_ENV] !== '0';
+  if (debug && error instanceof Error && error.stack !== undefined)
+    io.stderr.write(`ctxfiles: internal error: ${error.stack}\n`);
+  else
+    io.stderr.write(
+      `ctxfiles: internal error: ${escapeControl(message)} (set ${DEBUG_ENV}=1 for the stack; please report it)\n`,
+    );
+  if (json) writeJsonError(io, 'internal', message);
   return EXIT.invalid;
+}
+
+/** Prints `{"error": {code, message}}` on stdout. */
+export function writeJsonError(io: CliIo, code: string, message: string): void {
+  const body: JsonError = { error: { code, message } };
+  io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
 }

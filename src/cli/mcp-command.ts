@@ -54,7 +54,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const fs = createNodeFileSystem();
   const config = await loadConfig({
     cwd: workDir,
-    configFile: options.config,
+    configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
     preset: options.preset,
     displayCwd: io.cwd,
     lazyFlows: true,

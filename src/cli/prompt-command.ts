@@ -1,15 +1,19 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolveRequest } from '../api/select-request.js';
 import type { Resolver } from '../api/create-resolver.js';
-import { CtxfilesError } from '../errors.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { buildSystemPrompt, type BuildPromptOptions } from '../prompt/build-system-prompt.js';
 import { explain, formatExplain } from '../prompt/explain.js';
 import { loadFragments } from '../prompt/fragments.js';
-import type { McpServerInfo } from '../prompt/mcp.js';
 import { discoverSkills } from '../prompt/skills.js';
-import type { CliIo } from './io.js';
+import { writeDiagnostics, type CliIo } from './io.js';
+import {
+  checkDirectoryArgument,
+  readMcpServers,
+  readPromptInput,
+  readTextArgument,
+  type PromptInput,
+} from './prompt-input.js';
 
 /** Flags of `prompt` and `explain`. */
 export interface PromptFlags {
@@ -23,34 +27,25 @@ export interface PromptFlags {
   readonly json?: boolean | undefined;
 }
 
-/** The JSON file of `--input`: everything a runner in another language knows. */
-interface PromptInput {
-  base?: string;
-  tools?: Array<string | { name: string; guidance?: string }>;
-  subagents?: Array<{ name: string; description?: string }>;
-  skillsRoots?: string[];
-  skillLoaders?: string[];
-  mcpServers?: McpServerInfo[];
-  environment?: { date?: string; cwd?: string };
-  fragmentsDir?: string;
-  conflictNotes?: boolean;
-}
-
 /** Builds the prompt for `ctxfiles prompt` and `ctxfiles explain`; flags win over `--input`. */
 async function assemble(flags: PromptFlags, resolver: Resolver, request: ResolveRequest, io: CliIo) {
-  const input: PromptInput =
-    flags.input === undefined ? {} : (readJson(path.resolve(io.cwd, flags.input), '--input') as PromptInput);
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw new CtxfilesError('prompt-invalid', '--input: expected a JSON object');
+  const input: PromptInput = flags.input === undefined ? {} : readPromptInput(flags.input, io.cwd);
+  const base = flags.base !== undefined ? readTextArgument(flags.base, io.cwd, '--base') : input.base;
+  const mcpServers = flags.mcp !== undefined ? readMcpServers(flags.mcp, io.cwd) : input.mcpServers;
+  const fragmentsDir =
+    flags.fragments !== undefined
+      ? checkDirectoryArgument(flags.fragments, io.cwd, '--fragments')
+      : input.fragmentsDir !== undefined
+        ? checkDirectoryArgument(input.fragmentsDir, io.cwd, 'fragmentsDir')
+        : undefined;
   const fs = createNodeFileSystem();
   const result = await resolver.resolve(request);
   const roots = [...(input.skillsRoots ?? []), ...(flags.skillsRoot ?? [])].map((root) =>
     path.resolve(io.cwd, root),
   );
   const catalog = roots.length > 0 ? discoverSkills(fs, roots) : undefined;
-  const fragmentsDir = flags.fragments ?? input.fragmentsDir;
   const options: BuildPromptOptions = {
-    base: flags.base !== undefined ? readFileSync(path.resolve(io.cwd, flags.base), 'utf8') : input.base,
+    base,
     tools:
       flags.tools !== undefined
         ? flags.tools
@@ -61,10 +56,7 @@ async function assemble(flags: PromptFlags, resolver: Resolver, request: Resolve
     subagents: input.subagents,
     skills: catalog?.skills,
     skillLoaders: input.skillLoaders,
-    mcpServers:
-      flags.mcp !== undefined
-        ? (readJson(path.resolve(io.cwd, flags.mcp), '--mcp') as McpServerInfo[])
-        : input.mcpServers,
+    mcpServers,
     project: result,
     conflictNotes: input.conflictNotes,
     environment: {
@@ -72,10 +64,10 @@ async function assemble(flags: PromptFlags, resolver: Resolver, request: Resolve
       cwd: input.environment?.cwd ?? resolver.workDir,
     },
     env: io.env,
-    fragments: fragmentsDir === undefined ? undefined : loadFragments(fs, path.resolve(io.cwd, fragmentsDir)),
+    fragments: fragmentsDir === undefined ? undefined : loadFragments(fs, fragmentsDir),
   };
   const prompt = await buildSystemPrompt(options);
-  return { prompt, result, skillDiagnostics: catalog?.diagnostics ?? [] };
+  return { prompt, result, diagnostics: [...result.diagnostics, ...(catalog?.diagnostics ?? [])] };
 }
 
 /** `ctxfiles prompt`: prints the assembled system prompt (or `{ text, sections }` with `--json`). */
@@ -85,8 +77,13 @@ export async function promptCommand(
   request: ResolveRequest,
   io: CliIo,
 ): Promise<number> {
-  const { prompt } = await assemble(flags, resolver, request, io);
-  io.stdout.write(flags.json ? `${JSON.stringify(prompt, null, 2)}\n` : prompt.text);
+  const { prompt, diagnostics } = await assemble(flags, resolver, request, io);
+  // The diagnostics of what was resolved, as `resolve` reports them (docs/cli.md).
+  if (flags.json) io.stdout.write(`${JSON.stringify({ ...prompt, diagnostics }, null, 2)}\n`);
+  else {
+    io.stdout.write(prompt.text);
+    writeDiagnostics(diagnostics, io);
+  }
   return 0;
 }
 
@@ -97,21 +94,23 @@ export async function explainCommand(
   request: ResolveRequest,
   io: CliIo,
 ): Promise<number> {
-  const { prompt, result, skillDiagnostics } = await assemble(flags, resolver, request, io);
-  const report = await explain(prompt, {
-    ...result,
-    diagnostics: [...result.diagnostics, ...skillDiagnostics],
-  });
+  const { prompt, result, diagnostics } = await assemble(flags, resolver, request, io);
+  const report = await explain(prompt, { ...result, diagnostics });
   io.stdout.write(
-    flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatExplain(report, resolver.workDir),
+    flags.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : formatExplain(report, resolver.workDir, undefined, !isUtf8Locale(io.env)),
   );
   return 0;
 }
 
-function readJson(file: string, flag: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  } catch (error) {
-    throw new CtxfilesError('prompt-invalid', `${flag} ${file}: ${(error as Error).message}`);
-  }
+/**
+ * True when the locale says UTF-8: the first set of LC_ALL, LC_CTYPE, LANG (POSIX precedence)
+ * names UTF-8. Otherwise `explain` draws its bars in ASCII.
+ */
+export function isUtf8Locale(env: Readonly<Record<string, string | undefined>>): boolean {
+  const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find(
+    (value) => value !== undefined && value !== '',
+  );
+  return locale !== undefined && /utf-?8/i.test(locale);
 }

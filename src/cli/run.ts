@@ -1,9 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CtxfilesError } from '../errors.js';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import { EXIT, reportError, writeDiagnostics, type CliIo } from './io.js';
+import { EXIT, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -30,7 +31,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const { stdout, stderr, env, cwd } = io;
     return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
   }
-  const cli = createProgram(io);
+  // `--json` asks for an error object on stdout too, even when parsing itself fails.
+  const json = argv.includes('--json');
+  const cli = createProgram(io, json);
   registerResolutionCommands(cli, io);
   registerPromptCommands(cli, io);
   registerConfigCommands(cli, io);
@@ -44,12 +47,40 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      if (json) writeJsonError(io, 'usage', error.message.replace(/^error: /, ''));
+      return EXIT.usage;
     }
-    return reportError(error, io);
+    return reportError(error, io, json);
   }
   return cli.exitCode;
 }
+
+/** The examples that end each command's `--help` (docs/cli.md). */
+const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  resolve: [
+    'ctxfiles resolve                                  # the block for this directory',
+    'ctxfiles resolve --agent coder --format xml',
+    'ctxfiles resolve --flow release --step review --json',
+  ],
+  manifest: ['ctxfiles manifest', 'ctxfiles manifest --agent coder --json'],
+  session: [
+    `echo '{"tool":"read","input":{"file_path":"src/a.ts"},"ok":true}' | ctxfiles session`,
+    'ctxfiles session --agent coder --state saved-state.json',
+  ],
+  prompt: [
+    'ctxfiles prompt --tools read,edit,bash',
+    'ctxfiles prompt --input runner.json --json',
+    `ctxfiles prompt --mcp '[{"id":"git","status":"ready","toolCount":3}]'`,
+  ],
+  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read,edit --json'],
+  validate: [
+    'ctxfiles validate                                 # the config found from here, and its flows',
+    'ctxfiles validate ctxfiles.config.json .ctxfiles/flows/release.yaml',
+  ],
+  schema: ['ctxfiles schema --out schema/ctxfiles.schema.json', 'ctxfiles schema | jq .properties'],
+  mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
+};
 
 /** The root command, a factory for subcommands, and the exit code an action sets. */
 interface Cli {
@@ -60,22 +91,25 @@ interface Cli {
   exitCode: number;
 }
 
-function createProgram(io: CliIo): Cli {
+function createProgram(io: CliIo, json: boolean): Cli {
+  const output = {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    // commander's own usage errors carry the prefix of every other message (docs/cli.md).
+    outputError: (text: string, write: (text: string) => void) => write(`ctxfiles: ${text}`),
+  };
   const version = readVersion();
   const program = new Command('ctxfiles')
     .description('Resolve, frame and disclose coding-agent instruction files.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .showHelpAfterError('(run ctxfiles --help for usage)')
+    .showHelpAfterError(json ? false : 'ctxfiles: run ctxfiles --help for usage')
     .addHelpText(
       'after',
       '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
     )
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    });
+    .configureOutput(output);
   const command = (
     name: string,
     description: string,
@@ -86,7 +120,11 @@ function createProgram(io: CliIo): Cli {
       .description(description)
       .version(version, '-V, --version', 'print the version')
       .helpOption('-h, --help', 'show help')
-      .exitOverride();
+      .exitOverride()
+      .configureOutput(output);
+    const examples = EXAMPLES[name];
+    if (examples !== undefined)
+      created.addHelpText('after', `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
     if (flags === 'none') return created;
     created
       .option('--cwd <dir>', 'the work dir (default: the current directory)')
@@ -210,10 +248,7 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
       const { configJsonSchemaText } = await import('../config/json-schema.js');
       const text = configJsonSchemaText();
       if (options.out === undefined) io.stdout.write(text);
-      else {
-        const { writeFileSync } = await import('node:fs');
-        writeFileSync(path.resolve(io.cwd, options.out), text);
-      }
+      else writeOutput(path.resolve(io.cwd, options.out), text);
     });
   cli
     .command('presets', 'list the presets, or print one: presets show NAME', 'none')
@@ -264,9 +299,9 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
   const report = await validateFiles({
     files,
     cwd: resolveCwd(options, io),
-    configFile: options.config,
+    configFile: fromShell(options.config, io),
     preset: options.preset,
-    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    userConfig: fromShell(options.userConfig, io),
     env: io.env,
     displayCwd: io.cwd,
   });
@@ -287,9 +322,9 @@ async function openResolver(options: CommonOptions, io: CliIo) {
   const workDir = resolveCwd(options, io);
   const config = await loadConfig({
     cwd: workDir,
-    configFile: options.config,
+    configFile: fromShell(options.config, io),
     preset: options.preset,
-    userConfig: options.userConfig === undefined ? undefined : path.resolve(io.cwd, options.userConfig),
+    userConfig: fromShell(options.userConfig, io),
     env: io.env,
     displayCwd: io.cwd,
     lazyFlows: true,
@@ -312,6 +347,35 @@ async function openResolver(options: CommonOptions, io: CliIo) {
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {
   return path.resolve(io.cwd, options.cwd ?? '.');
+}
+
+/**
+ * A path given on the command line, absolute: relative paths (`--config`, `--input`, `--mcp`,
+ * `--base`, `--fragments`, `--state`, `--out`, files of `validate`) are relative to the shell's
+ * working directory for every command, never to `--cwd` (docs/cli.md).
+ */
+export function fromShell(file: string | undefined, io: CliIo): string | undefined {
+  return file === undefined ? undefined : path.resolve(io.cwd, file);
+}
+
+/** Writes a file the user named (`schema --out`); a failure is an error naming it, not a stack. */
+function writeOutput(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why =
+      code === 'ENOENT'
+        ? 'its directory does not exist'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : code;
+    throw new CtxfilesError('output-failed', `--out ${file}: cannot write the file (${why})`, {
+      cause: error,
+    });
+  }
 }
 
 function readVersion(): string {

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
 import { CtxfilesError, type Diagnostic } from '../errors.js';
-import type { CliIo } from './io.js';
+import { writeDiagnostics, type CliIo } from './io.js';
 
 /** Options of {@link runSession}. */
 export interface RunSessionOptions {
@@ -35,7 +35,7 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
       const size = statSync(options.statePath).size;
       if (size > MAX_STATE_BYTES)
         throw new Error(`it is ${size} bytes; at most ${MAX_STATE_BYTES} are accepted`);
-      state = JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown;
+      state = unwrapState(JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown);
     } catch (error) {
       throw new CtxfilesError(
         'session-state-invalid',
@@ -43,6 +43,8 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
       );
     }
   }
+  // The diagnostics of what the session resolved, on stderr as `resolve` prints them (stdout is the protocol).
+  writeDiagnostics((await options.resolver.resolve(options.request)).diagnostics, io);
   const session = await options.resolver.openSession({ ...options.request, state });
   if (io.stdin === undefined) return 0;
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
@@ -80,4 +82,16 @@ async function answer(
   });
   const diagnostics: readonly Diagnostic[] = session.diagnostics.slice(before);
   return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
+}
+
+/**
+ * What `--state` reads: the state itself, or the whole `{"state": …}` line that `{"op": "state"}`
+ * answered, so that saving that line and passing it back works.
+ */
+function unwrapState(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === 'state') return (value as { state: unknown }).state;
+  }
+  return value;
 }

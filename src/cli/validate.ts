@@ -1,14 +1,16 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
+import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../config/defaults.js';
 import { lintConfig } from '../config/lint-config.js';
 import { loadFlowFiles } from '../config/load-flows.js';
 import { relativeDisplay } from '../config/read-source.js';
+import { parseSourceText } from '../config/source-text.js';
 import { CtxfilesError, type Diagnostic, type Problem } from '../errors.js';
 
 /** Options of {@link validateFiles}. */
 export interface ValidateOptions {
-  /** Files to check; a file named like a config search place is a config, any other a flow file. */
+  /** Files to check: configs (recognized by name and shape) and flow files. */
   readonly files: readonly string[];
   readonly cwd: string;
   readonly configFile?: string | undefined;
@@ -49,7 +51,7 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
     }
   };
 
-  const named = options.files.filter((file) => CONFIG_SEARCH_PLACES.includes(path.basename(file)));
+  const named = options.files.filter((file) => looksLikeConfig(path.resolve(options.displayCwd, file)));
   const flowFiles = options.files.filter((file) => !named.includes(file));
   // `undefined` stands for "search from --cwd": used when neither --config nor any file is given.
   const configFiles: Array<string | undefined> =
@@ -81,6 +83,13 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
             `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
           );
       diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
+      if (loaded.flows.size === 0 && !sameList(loaded.config.flows, DEFAULT_CONFIG.flows)) {
+        diagnostics.push({
+          level: 'warn',
+          code: 'flows-unmatched',
+          message: `${name}: flows: the globs ${loaded.config.flows.map((glob) => JSON.stringify(glob)).join(', ')} match no file (they are relative to ${loaded.filepath === null ? 'the work dir' : 'the config file'})`,
+        });
+      }
     });
   }
   if (flowFiles.length > 0) {
@@ -93,6 +102,32 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
   }
   if (problems.length > 0) throw new CtxfilesError(code ?? 'config-invalid', problems);
   return { checked, diagnostics };
+}
+
+/**
+ * A file given to `validate` is a config when it is named like a config search place or a
+ * `ctxfiles.config.*` / `*.opencode.json` file, or when it holds an object with a config key and
+ * no `steps` (a flow always has steps). Anything else is checked as a flow file.
+ */
+function looksLikeConfig(file: string): boolean {
+  const name = path.basename(file);
+  if (CONFIG_SEARCH_PLACES.includes(name) || /^ctxfiles\.config\.|\.opencode\.json$/.test(name)) return true;
+  if (!/\.(json|ya?ml)$/i.test(name)) return false;
+  let value: unknown;
+  try {
+    value = parseSourceText(readFileSync(file, 'utf8'), name, 'config-syntax').value;
+  } catch {
+    return false;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    !keys.includes('steps') && keys.some((key) => KNOWN_TOP_LEVEL_KEYS.includes(key) && key !== '$schema')
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /** The work dir must be an existing directory, as for every other command (exit 1 otherwise). */

@@ -31,7 +31,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     mode: 'manifest' as 'manifest' | 'inline' | 'off',
     respectGitignore: false,
   }),
-  flows: Object.freeze(['flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
+  flows: Object.freeze(['.ctxfiles/flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({
     walk: 'off' as 'off' | 'root' | 'project',
     projectRootMarkers: Object.freeze(['.git']) as readonly string[],
@@ -85,6 +85,24 @@ export const CAP_MAXIMA = Object.freeze({
   maxManifestBytes: 1_048_576,
 });
 
+/**
+ * Top-level keys of OpenCode's own config (opencode-ai/opencode, internal/config/config.go, the
+ * `Config` struct, plus `shell` from later versions). ctxfiles reads `.opencode.json` too, so these
+ * are known and pass through without a warning; `agents` and `contextPaths` are ctxfiles keys as well.
+ */
+export const OPENCODE_KEYS = Object.freeze([
+  'data',
+  'wd',
+  'mcpServers',
+  'providers',
+  'lsp',
+  'debug',
+  'debugLSP',
+  'tui',
+  'shell',
+  'autoCompact',
+] as const);
+
 /** Top-level keys ctxfiles understands; any other key warns with a "did you mean" hint. */
 export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   '$schema',
@@ -102,4 +120,5 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'rules',
   'imports',
   'contextRoot',
+  ...OPENCODE_KEYS,
 ]);

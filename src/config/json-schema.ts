@@ -1,20 +1,15 @@
-import { z } from 'zod';
-import { configSchema } from './schema.js';
+import schema from './config-schema.generated.js';
 
-/** The JSON Schema of the config, generated from the zod schema. */
+/**
+ * The JSON Schema of the config (the text of `schema/config.schema.json`). A fresh copy on every
+ * call. It is generated from the zod schema by `npm run generate`, so the library entry does not
+ * load zod to answer this.
+ */
 export function configJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
-    string,
-    unknown
-  >;
-  return {
-    $schema: generated['$schema'],
-    title: 'ctxfiles configuration',
-    ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
-  };
+  return structuredClone(schema) as Record<string, unknown>;
 }
 
 /** The schema as the exact text committed in `schema/config.schema.json`. */
 export function configJsonSchemaText(): string {
-  return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }

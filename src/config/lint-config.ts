@@ -5,6 +5,8 @@ import type { Config, ContextLayer, Flow } from './types.js';
 
 const TOKEN = /\$\{([^}]*)\}/g;
 const KNOWN_TOKEN = /^(agent|flow\.id|flow\.step|env\.[A-Za-z_][A-Za-z0-9_]*)$/;
+/** Characters that make an entry look like a glob; entries are literal paths (docs/config.md). */
+const GLOB_LIKE = /[*?[\]{}]/;
 
 /**
  * Static checks that need no filesystem: unknown modes, unknown tokens, and entries that can never
@@ -25,6 +27,15 @@ export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Di
             entry,
           });
         }
+      }
+      if (GLOB_LIKE.test(entry.replace(TOKEN, 'x'))) {
+        diagnostics.push({
+          level: 'warn',
+          code: 'glob-entry',
+          message: `${where}: ${JSON.stringify(entry)} looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/"`,
+          layer,
+          entry,
+        });
       }
       const refusal = checkRelativeEntry(entry.replace(TOKEN, 'x'));
       if (refusal !== null) {

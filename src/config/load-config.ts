@@ -10,7 +10,7 @@ import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import { isTrustedProject, mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 import { findForbiddenKey } from './forbidden-keys.js';
-import { isSourceFile, readSourceFile, relativeDisplay } from './read-source.js';
+import { isSourceFile, readSourceFile, relativeDisplay, whyNotAFile } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
@@ -159,8 +159,12 @@ export async function loadConfig(
     filepath = path.resolve(cwd, options.configFile);
     tier = 'explicit';
     if (!isSourceFile(fs, filepath, display(filepath), 'config-syntax')) {
+      const why = whyNotAFile(fs, filepath);
       throw new CtxfilesError('config-not-found', [
-        formatProblem({ file: display(filepath) }, 'the config file does not exist'),
+        formatProblem(
+          { file: display(filepath) },
+          why === 'the file does not exist' ? 'the config file does not exist' : why,
+        ),
       ]);
     }
   } else {
@@ -486,9 +490,12 @@ export function plainSource(file: string, value: unknown): SourceText {
 
 /**
  * True when a `package.json` has a `ctxfiles` key. A package.json that cannot be read is an error
- * (it may hold the config); one that is not JSON is not a config and is passed over.
+ * (it may hold the config); one that is not JSON is passed over unless it mentions `"ctxfiles":`.
  */
 function packageHasKey(fs: FileSystem, file: string, shown: string): boolean {
-  const value = parseJson(readSourceFile(fs, file, shown, 'config-syntax'), false);
+  const text = readSourceFile(fs, file, shown, 'config-syntax');
+  const value = parseJson(text, false);
+  // Malformed JSON that mentions the key is read as the config, so its syntax error is reported.
+  if (value === undefined) return /"ctxfiles"\s*:/.test(text);
   return typeof value === 'object' && value !== null && Object.hasOwn(value, 'ctxfiles');
 }

@@ -22,7 +22,7 @@ export function readSourceFile(
   };
   try {
     const info = fs.stat(file);
-    if (info.kind !== 'file') return fail('not a regular file');
+    if (info.kind !== 'file') return fail(describeKind(info.kind));
     if (info.size > MAX_SOURCE_BYTES)
       return fail(`the file is ${info.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`);
     // The port never follows a final symlink; a config search refuses links that leave their
@@ -32,6 +32,7 @@ export function readSourceFile(
     return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
   } catch (error) {
     if (error instanceof CtxfilesError) throw error;
+    if (isAbsent(error)) return fail('the file does not exist', error);
     return fail(`cannot read the file (${errorCode(error)})`, error);
   }
 }
@@ -60,7 +61,28 @@ export function isSourceFile(
   }
 }
 
+/**
+ * Why a path that should be a config or flow file is not one: absent, a directory, or something
+ * else (a device such as `/dev/null`, a FIFO).
+ */
+export function whyNotAFile(fs: FileSystem, file: string): string {
+  try {
+    return describeKind(fs.stat(file).kind);
+  } catch {
+    return 'the file does not exist';
+  }
+}
+
+function describeKind(kind: string): string {
+  return kind === 'directory' ? 'a directory, not a file' : 'not a regular file';
+}
+
 /** How config and flow paths are shown in messages: relative to `displayCwd` when possible. */
 export function relativeDisplay(displayCwd: string): (file: string) => string {
-  return (file) => path.relative(displayCwd, file) || path.basename(file);
+  return (file) => {
+    const relative = path.relative(displayCwd, file);
+    // Outside the display dir, `../../dev/null` says less than `/dev/null`.
+    if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) return file;
+    return relative || path.basename(file);
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG } from './defaults.js';
+import { DEFAULT_CONFIG, OPENCODE_KEYS } from './defaults.js';
 import { PRESET_NAMES } from '../presets/index.js';
 import { FORMATS, TOOL_KINDS } from './types.js';
 
@@ -7,6 +7,11 @@ import { FORMATS, TOOL_KINDS } from './types.js';
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
  * `schema/config.schema.json` is generated from it and a test fails when the two drift.
  */
+
+/** Documents a property for editors: its description and, when it has one, its default. */
+function doc<T extends z.ZodType>(schema: T, description: string, value?: unknown): T {
+  return schema.meta(value === undefined ? { description } : { description, default: value });
+}
 
 const pathEntry = z.string().describe('A path relative to the work dir; a trailing "/" names a directory.');
 
@@ -17,46 +22,64 @@ export const contextLayerSchema = z
       .array(pathEntry)
       .optional()
       .describe('Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.'),
-    mode: z
-      .string()
-      .optional()
-      .describe(
-        '"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".',
-      ),
-    nested: z
-      .boolean()
-      .optional()
-      .describe('false turns off the nested-file manifest and injection. Default true.'),
+    mode: doc(
+      z.string().optional(),
+      '"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".',
+      'replace',
+    ),
+    nested: doc(
+      z.boolean().optional(),
+      'false turns off the nested-file manifest and injection. Default true.',
+      true,
+    ),
   })
   .describe('Context files for this agent or flow step.');
 
 /** One agent: its `context` layer; every other key passes through untouched. */
-export const agentSchema = z.looseObject({ context: contextLayerSchema.optional() });
+export const agentSchema = z
+  .looseObject({ context: contextLayerSchema.optional() })
+  .describe('One agent: its context layer; other keys (model, ...) pass through.');
 
 const cap = z.number().int().min(0);
 
 /** The `contextDiscovery` object. */
 export const contextDiscoverySchema = z.strictObject({
-  enabled: z.boolean().optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.enabled}.`),
-  maxFiles: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxFiles}.`),
-  maxDepth: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxDepth}.`),
-  maxFileBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxFileBytes}.`),
-  maxSessionBytes: cap.optional().describe(`Default ${DEFAULT_CONFIG.contextDiscovery.maxSessionBytes}.`),
-  maxManifestBytes: cap
-    .optional()
-    .describe(
-      `Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default ${DEFAULT_CONFIG.contextDiscovery.maxManifestBytes}.`,
-    ),
-  mode: z
-    .enum(['manifest', 'inline', 'off'])
-    .optional()
-    .describe(
-      '"manifest" (default) lists nested files and discloses them on use; "inline" renders them in the block, breadth-first; "off" does neither.',
-    ),
-  respectGitignore: z
-    .boolean()
-    .optional()
-    .describe('Skip nested files that .gitignore files or .git/info/exclude ignore. Default false.'),
+  enabled: doc(
+    z.boolean().optional(),
+    'Progressive disclosure of nested instruction files.',
+    DEFAULT_CONFIG.contextDiscovery.enabled,
+  ),
+  maxFiles: doc(cap.optional(), 'Most nested files listed.', DEFAULT_CONFIG.contextDiscovery.maxFiles),
+  maxDepth: doc(
+    cap.optional(),
+    'Deepest directory level searched for nested files.',
+    DEFAULT_CONFIG.contextDiscovery.maxDepth,
+  ),
+  maxFileBytes: doc(
+    cap.optional(),
+    'Bytes read of one nested file; the rest is cut.',
+    DEFAULT_CONFIG.contextDiscovery.maxFileBytes,
+  ),
+  maxSessionBytes: doc(
+    cap.optional(),
+    'Bytes a session injects in all; past it injections stop.',
+    DEFAULT_CONFIG.contextDiscovery.maxSessionBytes,
+  ),
+  maxManifestBytes: doc(
+    cap.optional(),
+    'Byte budget of the nested-file manifest; past it labels are dropped, then paths.',
+    DEFAULT_CONFIG.contextDiscovery.maxManifestBytes,
+  ),
+  mode: doc(
+    z.enum(['manifest', 'inline', 'off']).optional(),
+    '"manifest" lists nested files and discloses them on use; "inline" renders them in the block, breadth-first; "off" does neither.',
+    'manifest',
+  ),
+  respectGitignore: doc(
+    z.boolean().optional(),
+    'Skip nested files that .gitignore files or .git/info/exclude ignore.',
+    false,
+  ),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the
@@ -181,12 +204,41 @@ export const rulesSchema = z.strictObject({
     .describe('Also read rule folders in subdirectories found by the nested walk. Default true.'),
 });
 
+/** What each `wording` sentence is for (docs/config.md lists the defaults). */
+const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording, string>> = {
+  reminderIntro: 'Opens the "reminder" format: how to weigh the files that follow.',
+  scopeNote: 'Heads a nested file injected during a session; "{dir}" is its directory.',
+  updatedNote: 'Precedes the new text of a file that changed after it was shown.',
+  removedNote: 'Tells the model that a file it was shown is gone.',
+  magiIntro: 'Opens the "magi" format.',
+  magiEmpty: 'The "magi" block when no file was found.',
+  budgetNotice: 'Ends a block the budget cut.',
+  claudeCodeIntro: 'Opens the "claude-code" format.',
+};
+
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
-export const wordingSchema = z.strictObject(
-  Object.fromEntries(
-    Object.keys(DEFAULT_CONFIG.wording).map((key) => [key, z.string().optional()]),
-  ) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
-);
+export const wordingSchema = z
+  .strictObject(
+    Object.fromEntries(
+      Object.entries(WORDING_DESCRIPTIONS).map(([key, description]) => [
+        key,
+        z.string().optional().describe(description),
+      ]),
+    ) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
+  )
+  .describe('Every explanatory sentence ctxfiles writes, each overridable.');
+
+/**
+ * Keys OpenCode itself defines in `.opencode.json` (opencode-ai/opencode, internal/config/config.go,
+ * the `Config` struct; `shell` in later versions): known and passed through silently, since their
+ * shape is OpenCode's business.
+ */
+const openCodeKeys = Object.fromEntries(
+  OPENCODE_KEYS.map((key) => [
+    key,
+    z.unknown().optional().describe(`OpenCode's own "${key}" setting; ctxfiles ignores it.`),
+  ]),
+) as Record<(typeof OPENCODE_KEYS)[number], z.ZodOptional<z.ZodUnknown>>;
 
 /** The `imports` object (docs/imports.md). */
 export const importsSchema = z.strictObject({
@@ -206,10 +258,13 @@ export const importsSchema = z.strictObject({
     ),
 });
 
-/** The whole config file. Unknown top-level keys pass through (they warn, see `loadConfig`). */
+/**
+ * The whole config file. Unknown top-level keys pass through (they warn with a "did you mean" hint,
+ * see `validateConfig`); the published JSON Schema closes the object so that editors flag them.
+ */
 export const configSchema = z
   .looseObject({
-    $schema: z.string().optional(),
+    $schema: z.string().optional().describe('The JSON Schema an editor checks this file against; ignored.'),
     preset: z
       .enum(PRESET_NAMES as [string, ...string[]])
       .optional()
@@ -218,28 +273,34 @@ export const configSchema = z
       .array(pathEntry)
       .optional()
       .describe('The global layer. Default: the common instruction file names.'),
-    agents: z.record(z.string(), agentSchema).optional(),
-    contextDiscovery: contextDiscoverySchema.optional(),
+    agents: z
+      .record(z.string(), agentSchema)
+      .optional()
+      .describe("Agents by id; an agent's context layer sits above the global one."),
+    contextDiscovery: contextDiscoverySchema
+      .optional()
+      .describe('Progressive disclosure of nested instruction files and its caps.'),
     flows: z.array(z.string()).optional().describe('Globs of flow files, relative to the config file.'),
-    instructions: instructionsSchema.optional(),
+    instructions: instructionsSchema
+      .optional()
+      .describe('Chain discovery from the project root, user and extra files, change tracking.'),
     format: z.enum(FORMATS).optional().describe('Output format of the rendered block. Default "opencode".'),
-    budget: budgetSchema.optional(),
+    budget: budgetSchema.optional().describe('Caps on the size of the rendered block.'),
     wording: wordingSchema.optional(),
-    session: sessionSchema.optional(),
-    trustedProjects: z
-      .array(userPath)
-      .optional()
-      .describe(
-        'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
-      ),
-    rules: rulesSchema.optional(),
-    imports: importsSchema.optional(),
-    contextRoot: z
-      .enum(['workDir', 'project'])
-      .optional()
-      .describe(
-        '"workDir" (default): contextPaths resolve against the work dir; "project": against the project root found with instructions.projectRootMarkers.',
-      ),
+    session: sessionSchema.optional().describe('How sessions read the tool calls of a runner.'),
+    trustedProjects: doc(
+      z.array(userPath).optional(),
+      'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
+      [],
+    ),
+    rules: rulesSchema.optional().describe('Scoped rule folders of coding tools (docs/rules.md).'),
+    imports: importsSchema.optional().describe('@path imports in instruction files (docs/imports.md).'),
+    contextRoot: doc(
+      z.enum(['workDir', 'project']).optional(),
+      '"workDir": contextPaths resolve against the work dir; "project": against the project root found with instructions.projectRootMarkers.',
+      'workDir',
+    ),
+    ...openCodeKeys,
   })
   .describe('ctxfiles configuration');
 

@@ -4,7 +4,8 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"agents":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{}}},"contextDiscovery":{"type":"object","properties":{"enabled":{"description":"Default true.","type":"boolean"},"maxFiles":{"description":"Default 100.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Default 8.","type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Default 32768.","type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Default 131072.","type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths. Default 8192.","type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" (default) lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore. Default false.","type":"boolean"}},"additionalProperties":false},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"}},"instructions":{"type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"]},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"}},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"}},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"]},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}]},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]}},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean"}},"additionalProperties":false},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"]},"budget":{"type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}]},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"]},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"]},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"]}},"additionalProperties":false},"wording":{"type":"object","properties":{"reminderIntro":{"type":"string"},"scopeNote":{"type":"string"},"updatedNote":{"type":"string"},"removedNote":{"type":"string"},"magiIntro":{"type":"string"},"magiEmpty":{"type":"string"},"budgetNotice":{"type":"string"},"claudeCodeIntro":{"type":"string"}},"additionalProperties":false},"session":{"type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false}}},"additionalProperties":false},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).","type":"array","items":{"type":"string"}},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean"}},"additionalProperties":false},"imports":{"type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean"},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"]}},"additionalProperties":false},"contextRoot":{"description":"\"workDir\" (default): contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","type":"string","enum":["workDir","project"]}},"additionalProperties":{},"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: the common instruction file names.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules",".cursor/rules/"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).","type":"array","items":{"type":"string"},"default":[]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
 const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
@@ -12,6 +13,7 @@ const pattern8 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
 const pattern9 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
@@ -23,6 +25,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema31.properties, key0))){
+validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
 if(data.$schema !== undefined){
 const _errs2 = errors;
 if(typeof data.$schema !== "string"){
@@ -87,10 +98,10 @@ let data4 = data.agents;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key0 in data4){
+for(const key1 in data4){
 const _errs12 = errors;
-if(typeof key0 !== "string"){
-const err0 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key0};
+if(typeof key1 !== "string"){
+const err0 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -101,7 +112,7 @@ errors++;
 }
 var valid2 = _errs12 === errors;
 if(!valid2){
-const err1 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err1 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -115,8 +126,8 @@ break;
 }
 }
 if(valid2){
-for(const key1 in data4){
-let data5 = data4[key1];
+for(const key2 in data4){
+let data5 = data4[key2];
 const _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -126,9 +137,9 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 const _errs20 = errors;
-for(const key2 in data6){
-if(!(((key2 === "paths") || (key2 === "mode")) || (key2 === "nested"))){
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context",schemaPath:"#/properties/agents/additionalProperties/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+for(const key3 in data6){
+if(!(((key3 === "paths") || (key3 === "mode")) || (key3 === "nested"))){
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context",schemaPath:"#/properties/agents/additionalProperties/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -144,7 +155,7 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs23 = errors;
 if(typeof data7[i1] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/paths/" + i1,schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/paths/" + i1,schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid6 = _errs23 === errors;
@@ -154,7 +165,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/paths",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/paths",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -167,7 +178,7 @@ if(valid5){
 if(data6.mode !== undefined){
 const _errs25 = errors;
 if(typeof data6.mode !== "string"){
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/mode",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/mode",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs25 === errors;
@@ -179,7 +190,7 @@ if(valid5){
 if(data6.nested !== undefined){
 const _errs27 = errors;
 if(typeof data6.nested !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/nested",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context/nested",schemaPath:"#/properties/agents/additionalProperties/properties/context/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid5 = _errs27 === errors;
@@ -192,14 +203,14 @@ var valid5 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/context",schemaPath:"#/properties/agents/additionalProperties/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/context",schemaPath:"#/properties/agents/additionalProperties/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agents/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agents/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/agents/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agents/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -227,9 +238,9 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 const _errs31 = errors;
-for(const key3 in data11){
-if(!((((((((key3 === "enabled") || (key3 === "maxFiles")) || (key3 === "maxDepth")) || (key3 === "maxFileBytes")) || (key3 === "maxSessionBytes")) || (key3 === "maxManifestBytes")) || (key3 === "mode")) || (key3 === "respectGitignore"))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+for(const key4 in data11){
+if(!((((((((key4 === "enabled") || (key4 === "maxFiles")) || (key4 === "maxDepth")) || (key4 === "maxFileBytes")) || (key4 === "maxSessionBytes")) || (key4 === "maxManifestBytes")) || (key4 === "mode")) || (key4 === "respectGitignore"))){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -466,9 +477,9 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 const _errs54 = errors;
-for(const key4 in data22){
-if(!((((((((key4 === "walk") || (key4 === "projectRootMarkers")) || (key4 === "candidates")) || (key4 === "select")) || (key4 === "symlinks")) || (key4 === "userFile")) || (key4 === "extraFiles")) || (key4 === "trackChanges"))){
-validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+for(const key5 in data22){
+if(!((((((((key5 === "walk") || (key5 === "projectRootMarkers")) || (key5 === "candidates")) || (key5 === "select")) || (key5 === "symlinks")) || (key5 === "userFile")) || (key5 === "extraFiles")) || (key5 === "trackChanges"))){
+validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -857,9 +868,9 @@ const _errs91 = errors;
 if(errors === _errs91){
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 const _errs93 = errors;
-for(const key5 in data36){
-if(!(((((key5 === "maxBytes") || (key5 === "maxTokens")) || (key5 === "strategy")) || (key5 === "counts")) || (key5 === "scope"))){
-validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+for(const key6 in data36){
+if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
+validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1110,9 +1121,9 @@ const _errs112 = errors;
 if(errors === _errs112){
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 const _errs114 = errors;
-for(const key6 in data42){
-if(!((((((((key6 === "reminderIntro") || (key6 === "scopeNote")) || (key6 === "updatedNote")) || (key6 === "removedNote")) || (key6 === "magiIntro")) || (key6 === "magiEmpty")) || (key6 === "budgetNotice")) || (key6 === "claudeCodeIntro"))){
-validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+for(const key7 in data42){
+if(!((((((((key7 === "reminderIntro") || (key7 === "scopeNote")) || (key7 === "updatedNote")) || (key7 === "removedNote")) || (key7 === "magiIntro")) || (key7 === "magiEmpty")) || (key7 === "budgetNotice")) || (key7 === "claudeCodeIntro"))){
+validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1239,9 +1250,9 @@ const _errs131 = errors;
 if(errors === _errs131){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 const _errs133 = errors;
-for(const key7 in data51){
-if(!(key7 === "tools")){
-validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+for(const key8 in data51){
+if(!(key8 === "tools")){
+validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1252,10 +1263,10 @@ let data52 = data51.tools;
 const _errs134 = errors;
 if(errors === _errs134){
 if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-for(const key8 in data52){
+for(const key9 in data52){
 const _errs136 = errors;
-if(typeof key8 !== "string"){
-const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+if(typeof key9 !== "string"){
+const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1266,7 +1277,7 @@ errors++;
 }
 var valid22 = _errs136 === errors;
 if(!valid22){
-const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1280,21 +1291,21 @@ break;
 }
 }
 if(valid22){
-for(const key9 in data52){
-let data53 = data52[key9];
+for(const key10 in data52){
+let data53 = data52[key10];
 const _errs139 = errors;
 if(errors === _errs139){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing0;
 if((data53.as === undefined) && (missing0 = "as")){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs141 = errors;
-for(const key10 in data53){
-if(!((key10 === "as") || (key10 === "pathKeys"))){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+for(const key11 in data53){
+if(!((key11 === "as") || (key11 === "pathKeys"))){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1304,11 +1315,11 @@ if(data53.as !== undefined){
 let data54 = data53.as;
 const _errs142 = errors;
 if(typeof data54 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((data54 === "read") || (data54 === "write")) || (data54 === "edit")) || (data54 === "list")) || (data54 === "search")) || (data54 === "shell"))){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid24 = _errs142 === errors;
@@ -1327,7 +1338,7 @@ const len7 = data55.length;
 for(let i7=0; i7<len7; i7++){
 const _errs146 = errors;
 if(typeof data55[i7] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid25 = _errs146 === errors;
@@ -1337,7 +1348,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1351,7 +1362,7 @@ var valid24 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1426,9 +1437,9 @@ const _errs152 = errors;
 if(errors === _errs152){
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 const _errs154 = errors;
-for(const key11 in data59){
-if(!((key11 === "sources") || (key11 === "nested"))){
-validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+for(const key12 in data59){
+if(!((key12 === "sources") || (key12 === "nested"))){
+validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1495,9 +1506,9 @@ const _errs161 = errors;
 if(errors === _errs161){
 if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 const _errs163 = errors;
-for(const key12 in data63){
-if(!(((key12 === "enabled") || (key12 === "maxDepth")) || (key12 === "mode"))){
-validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+for(const key13 in data63){
+if(!(((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode"))){
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1588,6 +1599,7 @@ var valid0 = _errs170 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -157,14 +157,18 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
   };
 }
 
-/** The terminal view of a report: a bar per section, a table of files, the diagnostics. */
-export function formatExplain(report: ExplainReport, workDir: string, width = 24): string {
+/**
+ * The terminal view of a report: a bar per section, a table of files, the diagnostics. `ascii`
+ * draws the bars with `#` and `.` for terminals that are not UTF-8.
+ */
+export function formatExplain(report: ExplainReport, workDir: string, width = 24, ascii = false): string {
+  const [full, empty] = ascii ? ['#', '.'] : ['█', '░'];
   const lines: string[] = [];
   lines.push(`Prompt: ${report.total.bytes} bytes, ${report.total.tokens} tokens`);
   const nameWidth = Math.max(8, ...report.sections.map((section) => section.name.length));
   for (const section of report.sections) {
     const filled = Math.round(section.share * width);
-    const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
+    const bar = full.repeat(filled) + empty.repeat(width - filled);
     lines.push(
       `  ${section.name.padEnd(nameWidth)} ${String(section.bytes).padStart(7)} B ${String(section.tokens).padStart(6)} tok  ${bar} ${(section.share * 100).toFixed(1).padStart(5)}%`,
     );

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { DEFAULT_CONFIG } from './defaults.js';
+import { configSchema } from './schema.js';
+
+/** Where the published schema lives; editors fetch it by this id. */
+export const CONFIG_SCHEMA_ID =
+  'https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json';
+
+/**
+ * The JSON Schema of the config, generated from the zod schema (`npm run generate` writes it to
+ * `schema/config.schema.json` and `src/config/config-schema.generated.ts`). Every property carries
+ * a default taken from `DEFAULT_CONFIG`; the top level is closed (`additionalProperties: false`) so
+ * that editors flag a misspelt key, while the CLI only warns with a "did you mean" hint: the fast
+ * validator generated from this schema is consulted only after the unknown-key check
+ * (src/config/load-config.ts, `quickConfig`).
+ */
+export function generateConfigJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  const properties = generated['properties'] as Record<string, Record<string, unknown>>;
+  for (const [key, value] of Object.entries(DEFAULT_CONFIG)) {
+    const property = properties[key];
+    if (property === undefined) continue;
+    if (key === 'session') {
+      property['default'] = {};
+      const tools = (property['properties'] as Record<string, Record<string, unknown>>)['tools'];
+      if (tools !== undefined) tools['default'] = {};
+    } else if (isPlainObject(value)) {
+      const children = property['properties'] as Record<string, Record<string, unknown>>;
+      for (const [child, childValue] of Object.entries(value)) {
+        const target = children[child];
+        if (target !== undefined) target['default'] = structuredClone(childValue);
+      }
+      property['default'] = {};
+    } else property['default'] = structuredClone(value);
+  }
+  if (properties['agents'] !== undefined) properties['agents']['default'] = {};
+  return {
+    $schema: generated['$schema'],
+    $id: CONFIG_SCHEMA_ID,
+    title: 'ctxfiles configuration',
+    ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
+    additionalProperties: false,
+  };
+}
+
+/** The schema as the exact text committed in `schema/config.schema.json`. */
+export function generateConfigJsonSchemaText(): string {
+  return `${JSON.stringify(generateConfigJsonSchema(), null, 2)}\n`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
