@@ -18,7 +18,6 @@ export interface DiagnosticInfo {
 // prettier-ignore
 export const DIAGNOSTICS = [
   { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
-  { code: 'preset-key-pending', level: 'debug', meaning: 'A preset sets keys this version of ctxfiles does not support yet; the rest of the preset applies.', action: 'None; see docs/presets.md for what each preset reproduces.' },
   { code: 'unknown-key', level: 'warn', meaning: 'The config has a top-level key ctxfiles does not know; it is ignored.', action: 'Fix the spelling (the message suggests the closest key) or remove it.' },
   { code: 'unknown-mode', level: 'warn', meaning: 'A layer names a mode other than replace or append; it acts as append.', action: 'Use "replace" or "append".' },
   { code: 'unknown-token', level: 'warn', meaning: 'An entry uses a ${...} token that does not exist; the entry is skipped (debug at resolution, warn from lint).', action: 'See docs/tokens-and-containment.md for the tokens.' },
