@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
@@ -545,6 +546,69 @@ describe('the preset key and --preset', () => {
     const result = await cli(['mcp', '--preset', 'codex', '--help'], { cwd: tempTree() });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--preset <name>');
+  });
+});
+
+// Preset values are the tool's behaviour and trusted wherever the preset is named; keys the
+// project config writes itself are not (docs/presets.md, docs/security.md "Trust tiers").
+describe('trust: a preset named by a project config', () => {
+  const codex = getPreset('codex') as { instructions: Record<string, unknown> };
+
+  test('the preset keeps its reading keys; the same keys written in the project config are dropped', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      '.opencode.json': JSON.stringify({
+        preset: 'codex',
+        instructions: { userFile: '~/elsewhere.md', extraFiles: ['~/notes.md'], symlinks: 'follow' },
+      }),
+    });
+    const loaded = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir: tempTree() });
+    expect(loaded.trust).toEqual({ project: 'untrusted' });
+    expect(loaded.config.instructions.userFile).toEqual(codex.instructions['userFile']);
+    expect(loaded.config.instructions.symlinks).toBe('follow');
+    expect(loaded.config.instructions.extraFiles).toEqual([]);
+    expect(loaded.dropped.map((entry) => entry.keyPath).sort()).toEqual([
+      'instructions.extraFiles',
+      'instructions.symlinks',
+      'instructions.userFile',
+    ]);
+    expect(loaded.diagnostics.filter((diagnostic) => diagnostic.code === 'untrusted-key')).toHaveLength(3);
+  });
+
+  // A symlinked AGENTS.md pointing outside the project, and a user file in the home directory.
+  const linked = (config: unknown) => {
+    const outside = tempTree({ 'shared.md': 'Shared outside.\n' });
+    const root = tempTree({ '.git/HEAD': 'x', '.opencode.json': JSON.stringify(config) });
+    fs.symlinkSync(path.join(outside, 'shared.md'), path.join(root, 'AGENTS.md'));
+    return root;
+  };
+  const home = () => tempTree({ '.codex/AGENTS.md': 'Personal.\n' });
+
+  test('end to end: the preset follows the link and reads ~/.codex/AGENTS.md', async () => {
+    const root = linked({ preset: 'codex' });
+    const homeDir = home();
+    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const resolver = await createResolver({ workDir: root, config, homeDir, env: {} });
+    expect((await resolver.resolve({})).text).toBe(
+      `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nPersonal.\n\n--- project-doc ---\n\nShared outside.\n\n</INSTRUCTIONS>`,
+    );
+  });
+
+  test('end to end: the same keys written by the project config read neither', async () => {
+    const root = linked({
+      format: 'codex',
+      contextPaths: [],
+      instructions: {
+        walk: 'project',
+        candidates: ['AGENTS.md'],
+        symlinks: 'follow',
+        userFile: '~/.codex/AGENTS.md',
+      },
+    });
+    const homeDir = home();
+    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const resolver = await createResolver({ workDir: root, config, homeDir, env: {} });
+    expect((await resolver.resolve({})).text).toBe('');
   });
 });
 
