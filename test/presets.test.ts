@@ -567,7 +567,7 @@ describe('trust: a preset named by a project config', () => {
     expect(loaded.config.instructions.userFile).toEqual(codex.instructions['userFile']);
     expect(loaded.config.instructions.symlinks).toBe('follow');
     expect(loaded.config.instructions.extraFiles).toEqual([]);
-    expect(loaded.dropped.map((entry) => entry.keyPath).sort()).toEqual([
+    expect((loaded.dropped ?? []).map((entry) => entry.keyPath).sort()).toEqual([
       'instructions.extraFiles',
       'instructions.symlinks',
       'instructions.userFile',
