@@ -18,7 +18,6 @@ export interface DiagnosticInfo {
 // prettier-ignore
 export const DIAGNOSTICS = [
   { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
-  { code: 'preset-key-pending', level: 'debug', meaning: 'A preset sets keys this version of ctxfiles does not support yet; the rest of the preset applies.', action: 'None; see docs/presets.md for what each preset reproduces.' },
   { code: 'unknown-key', level: 'warn', meaning: 'The config has a top-level key ctxfiles does not know; it is ignored.', action: 'Fix the spelling (the message suggests the closest key) or remove it.' },
   { code: 'glob-entry', level: 'warn', meaning: 'A context entry looks like a glob (*, ?, [ or {); entries are matched literally, so it names nothing.', action: 'List the files, or name their directory with a trailing "/".' },
   { code: 'flows-unmatched', level: 'warn', meaning: 'The configured flow globs match no file (ctxfiles validate).', action: 'Fix the globs (relative to the config file) or remove the flows key.' },

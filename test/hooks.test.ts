@@ -42,6 +42,9 @@ function setup(extra: Record<string, string> = {}) {
 
 const reminder = (file: string, text: string) =>
   `<system-reminder>\\n# From:<root>/${file}\\n${text}\\n</system-reminder>`;
+/** Gemini CLI's just-in-time frame (the gemini-cli preset's format), the hook's default there. */
+const jit = (file: string, text: string) =>
+  `--- Newly Discovered Project Context ---\\n--- Context from: <root>/${file} ---\\n${text}\\n--- End of Context from: <root>/${file} ---\\n--- End Project Context ---`;
 const manifest =
   "# Nested Context Files\\nThese instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file's text is appended to a tool result once you first work in its directory.\\n- svc/AGENTS.md: Service\\n- svc/auth/AGENTS.md\\n- web/AGENTS.md";
 
@@ -211,7 +214,7 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
       [tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }, 'disk full'), '{}\n'],
       [
         tool(root, 'read_file', { file_path: 'svc/auth/login.ts' }),
-        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${reminder('svc/AGENTS.md', '# Service\\nsvc rules')}\\n${reminder('svc/auth/AGENTS.md', 'auth rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('svc/AGENTS.md', '# Service\\nsvc rules')}\\n${jit('svc/auth/AGENTS.md', 'auth rules')}"}}\n`,
       ],
       [
         tool(root, 'replace', { file_path: `${root}/svc/auth/login.ts`, old_string: 'a', new_string: 'b' }),
@@ -219,7 +222,7 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
       ],
       [
         tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }),
-        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${reminder('web/AGENTS.md', 'web rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('web/AGENTS.md', 'web rules')}"}}\n`,
       ],
       [tool(root, 'run_shell_command', { command: 'ls svc', dir_path: 'svc' }), '{}\n'],
       [tool(root, 'read_file', { file_path: `${outside}/lib/x.ts` }), '{}\n'],
@@ -234,6 +237,32 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
         stderr: '',
       });
     }
+  });
+
+  test('a format set by the config, or by a preset, is kept', async () => {
+    const read = (root: string) => tool(root, 'read_file', { file_path: 'web/x.ts' });
+    const own = setup({ 'ctxfiles.config.json': '{"format": "reminder"}' });
+    expect((await own.hook('gemini-cli', read(own.root))).stdout).toContain(
+      '"additionalContext":"<system-reminder>\\nAdditional instructions from: web/AGENTS.md',
+    );
+    const preset = setup({ 'ctxfiles.config.json': '{"preset": "codex"}' });
+    expect((await preset.hook('gemini-cli', read(preset.root))).stdout).toBe(
+      `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"# AGENTS.md instructions for <root>/web\\n\\n<INSTRUCTIONS>\\nweb rules\\n</INSTRUCTIONS>"}}\n`,
+    );
+  });
+
+  test('--preset: the preset applies (its files, its format)', async () => {
+    const { root, stateDir } = setup({ 'GEMINI.md': 'root gemini', 'svc/GEMINI.md': 'svc gemini' });
+    const result = await cli(['hook', 'gemini-cli', '--preset', 'gemini-cli'], {
+      cwd: root,
+      env: { CTXFILES_STATE_DIR: stateDir },
+      stdin: Readable.from([JSON.stringify(tool(root, 'read_file', { file_path: 'svc/x.ts' }))]),
+    });
+    expect({ ...result, stdout: result.stdout.split(root).join('<root>') }).toEqual({
+      code: 0,
+      stdout: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('svc/GEMINI.md', 'svc gemini')}"}}\n`,
+      stderr: '',
+    });
   });
 
   test('events the hook does not handle get "{}"', async () => {
@@ -354,6 +383,10 @@ describe('faults never break the agent', () => {
     [[], 'expected one agent (claude-code or gemini-cli), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
+    [
+      ['gemini-cli', '--preset', 'vim'],
+      '"vim" is not a preset (opencode, codex, claude-code, cursor, copilot, gemini-cli); nothing added',
+    ],
   ])('arguments %j: exit 0, nothing, one line', async (args, message) => {
     const result = await cli(['hook', ...args], { cwd: tempTree(), env: {}, stdin: Readable.from(['{}']) });
     expect(result).toEqual({ code: 0, stdout: '', stderr: `ctxfiles: warning: ${message}\n` });

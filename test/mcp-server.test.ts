@@ -22,10 +22,10 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-async function start(root: string) {
+async function start(root: string, ...extra: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--cwd', root],
+    args: [BIN, 'mcp', '--cwd', root, ...extra],
     env: { PATH: process.env['PATH'] ?? '', HOME: root },
     stderr: 'pipe',
   });
@@ -39,6 +39,28 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as Array<{ type: string; text: string }>).map((part) => part.text).join('\n');
 
 describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
+  // The preset's files (GEMINI.md) and its session frame for nested files; the project-wide files
+  // of the first call come in the reminder frame the MCP tool describes.
+  test('--preset reaches the server: the files and frames of the preset', async () => {
+    const root = tempTree({
+      ...tree,
+      '.git/HEAD': 'x',
+      'GEMINI.md': 'root gemini',
+      'svc/GEMINI.md': 'svc gemini',
+    });
+    const client = await start(root, '--preset', 'gemini-cli');
+    const result = await client.callTool({ name: 'instructions_for_path', arguments: { path: 'svc/a.ts' } });
+    expect(result.isError).toBeFalsy();
+    const block = (file: string, text: string) =>
+      `--- Context from: ${root}/${file} ---\n${text}\n--- End of Context from: ${root}/${file} ---`;
+    expect(textOf(result)).toBe(
+      [
+        `<system-reminder>\nAdditional instructions from: GEMINI.md\n\nThese apply to work under \`${root}\`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions.\n\nroot gemini\n</system-reminder>`,
+        `--- Newly Discovered Project Context ---\n${block('svc/GEMINI.md', 'svc gemini')}\n--- End Project Context ---`,
+      ].join('\n'),
+    );
+  });
+
   test('initializes, lists the tools, and answers each one', async () => {
     const root = tempTree(tree);
     const client = await start(root);

@@ -1,12 +1,12 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import fastValidate from '../src/config/validate-config.generated.js';
 import { applyPreset } from '../src/presets/apply-preset.js';
 import { getPreset, PRESET_NAMES, PRESET_SUMMARIES, PRESETS } from '../src/presets/index.js';
-import { dropPendingKeys } from '../src/presets/pending-keys.js';
 import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -17,28 +17,18 @@ import { tempTree } from './helpers/disk.js';
 const accepts = (value: Readonly<Record<string, unknown>>) =>
   Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
 
-/** Key paths of a preset that this build's schema does not accept yet. */
-const pendingOf = (name: string) => dropPendingKeys(getPreset(name)!, accepts).dropped;
-
-/**
- * PENDING-MERGE: true while any of `keys` is not in the schema (the rules, imports and chain keys
- * come with other branches). Tests gated by it are skipped until then; docs/presets.md lists them.
- */
-const waitsFor = (name: string, keys: readonly string[]) =>
-  pendingOf(name).some((dropped) => keys.some((key) => dropped === key || dropped.startsWith(`${key}[`)));
-
 /** What `resolve` prints for `preset` with the work dir `cwd`, temp paths replaced. */
 async function view(
   root: string,
   cwd: string,
   preset: string,
-  options: { home?: string; env?: Record<string, string> } = {},
+  options: { home?: string; env?: Record<string, string>; paths?: string[] } = {},
 ): Promise<string> {
   const workDir = path.join(root, cwd);
   const config = await loadConfig({ cwd: workDir, preset, stopDir: root });
   const home = options.home ?? tempTree();
   const resolver = await createResolver({ workDir, config, homeDir: home, env: options.env ?? {} });
-  const { text } = await resolver.resolve({});
+  const { text } = await resolver.resolve(options.paths === undefined ? {} : { paths: options.paths });
   return text.replaceAll(home, '<home>').replaceAll(root, '<root>');
 }
 
@@ -68,28 +58,12 @@ describe('the preset table', () => {
     expect(frozen(getPreset(name))).toBe(true);
   });
 
-  // Only keys of the config reference; the values the schema already knows must validate.
-  test.each(PRESET_NAMES)('%s validates, apart from the keys still pending', (name) => {
-    const { preset } = dropPendingKeys(getPreset(name)!, accepts);
+  // Only keys of the config reference, every value accepted by the schema: a preset applies whole.
+  test.each(PRESET_NAMES)('%s validates against the config schema', async (name) => {
+    const preset = getPreset(name)!;
     expect(accepts(preset)).toBe(true);
-  });
-
-  // The keys other branches add to the schema. When this list shrinks, the gated tests below run.
-  test('what is still pending, per preset', () => {
-    const allowed = [
-      /^rules(\.|$)/,
-      /^imports(\.|$)/,
-      /^contextRoot$/,
-      /^contextDiscovery\.(mode|respectGitignore)$/,
-      /^instructions\.(select|symlinks|userFile)$/,
-      /^instructions\.candidates\[".*\/.*"\]$/,
-    ];
-    for (const name of PRESET_NAMES)
-      for (const dropped of pendingOf(name))
-        expect(
-          allowed.some((pattern) => pattern.test(dropped)),
-          dropped,
-        ).toBe(true);
+    const { diagnostics } = await parseConfig({ ...preset }, `preset ${name}`);
+    expect(diagnostics).toEqual([]);
   });
 
   // A preset may silence a sentence of ours where the tool shows none, never write the tool's own.
@@ -162,22 +136,33 @@ describe('preset codex', () => {
     );
   });
 
-  test.skipIf(waitsFor('codex', ['instructions.userFile']))(
-    'PENDING-MERGE (instructions.userFile list): $CODEX_HOME/AGENTS.override.md first, before --- project-doc ---',
-    async () => {
-      const home = tempTree({
-        'codex/AGENTS.override.md': 'Personal override.\n',
-        'codex/AGENTS.md': 'shadowed\n',
-      });
-      const root = repo();
-      expect(await view(root, 'codex-rs', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
-        '# AGENTS.md instructions for <root>/codex-rs\n\n<INSTRUCTIONS>\nPersonal override.\n' +
-          '\n\n--- project-doc ---\n\n' +
-          '# Repository guidelines\n\nRun `just fmt` before committing.\n\n\n# Rust\n\nUse `cargo nextest`.\n' +
-          '\n</INSTRUCTIONS>',
-      );
-    },
-  );
+  // agents_md.rs `load_global_instructions`: $CODEX_HOME's override first, the first non-empty
+  // file wins, its text trimmed; then `--- project-doc ---` before the project docs.
+  test('$CODEX_HOME/AGENTS.override.md first, trimmed, before --- project-doc ---', async () => {
+    const home = tempTree({
+      'codex/AGENTS.override.md': '\nPersonal override.\n\n',
+      'codex/AGENTS.md': 'shadowed\n',
+    });
+    const root = repo();
+    expect(await view(root, 'codex-rs', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
+      '# AGENTS.md instructions for <root>/codex-rs\n\n<INSTRUCTIONS>\nPersonal override.' +
+        '\n\n--- project-doc ---\n\n' +
+        '# Repository guidelines\n\nRun `just fmt` before committing.\n\n\n# Rust\n\nUse `cargo nextest`.\n' +
+        '\n</INSTRUCTIONS>',
+    );
+  });
+
+  // An empty file only: Codex also passes over a whitespace-only one, ctxfiles does not yet
+  // (docs/presets.md, codex differences).
+  test('an empty user file is passed over for the next one (the first non-empty file wins)', async () => {
+    const home = tempTree({ 'codex/AGENTS.override.md': '', 'codex/AGENTS.md': 'Personal.\n' });
+    expect(await view(repo(), '.', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
+      '# AGENTS.md instructions for <root>\n\n<INSTRUCTIONS>\nPersonal.' +
+        '\n\n--- project-doc ---\n\n' +
+        '# Repository guidelines\n\nRun `just fmt` before committing.\n' +
+        '\n</INSTRUCTIONS>',
+    );
+  });
 
   // Codex's own tests (codex-rs/core/src/agents_md_tests.rs), through a project config over the preset.
   test.each([
@@ -265,37 +250,26 @@ describe('preset claude-code', () => {
       ...(deep ? [project('packages/web/app/CLAUDE.md', 'App notes.\n')] : []),
     ].join('\n\n');
 
-  test.skipIf(waitsFor('claude-code', ['instructions.select', 'instructions.candidates', 'rules.sources']))(
-    'PENDING-MERGE (select, sub-path and @rules candidates, rules): the whole chain, from the root',
-    async () => {
-      expect(await view(full(), '.', 'claude-code', { home: home() })).toBe(fullExpected(false));
-    },
-  );
+  test('the whole chain (CLAUDE.md, .claude/CLAUDE.md, rules without paths, CLAUDE.local.md), from the root', async () => {
+    expect(await view(full(), '.', 'claude-code', { home: home() })).toBe(fullExpected(false));
+  });
 
-  test.skipIf(waitsFor('claude-code', ['instructions.select', 'instructions.candidates', 'rules.sources']))(
-    'PENDING-MERGE (select, sub-path and @rules candidates, rules): the whole chain, three levels down',
-    async () => {
-      expect(await view(full(), 'packages/web/app', 'claude-code', { home: home() })).toBe(
-        fullExpected(true),
-      );
-    },
-  );
+  test('the whole chain, three levels down', async () => {
+    expect(await view(full(), 'packages/web/app', 'claude-code', { home: home() })).toBe(fullExpected(true));
+  });
 
-  test.skipIf(waitsFor('claude-code', ['imports.enabled', 'imports.mode']))(
-    'PENDING-MERGE (imports): an @import is its own entry right after its importer',
-    async () => {
-      const root = tempTree({
-        '.git/HEAD': 'x',
-        'CLAUDE.md': 'See @docs/git.md\n',
-        'docs/git.md': 'Rebase.\n',
-      });
-      expect(await view(root, '.', 'claude-code', { home: home() })).toBe(
-        [intro, user, project('CLAUDE.md', 'See @docs/git.md\n'), project('docs/git.md', 'Rebase.\n')].join(
-          '\n\n',
-        ),
-      );
-    },
-  );
+  test('an @import is its own entry right after its importer', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'CLAUDE.md': 'See @docs/git.md\n',
+      'docs/git.md': 'Rebase.\n',
+    });
+    expect(await view(root, '.', 'claude-code', { home: home() })).toBe(
+      [intro, user, project('CLAUDE.md', 'See @docs/git.md\n'), project('docs/git.md', 'Rebase.\n')].join(
+        '\n\n',
+      ),
+    );
+  });
 });
 
 describe('preset gemini-cli', () => {
@@ -332,22 +306,20 @@ describe('preset gemini-cli', () => {
     );
   });
 
-  test.skipIf(waitsFor('gemini-cli', ['imports.enabled', 'imports.mode']))(
-    'PENDING-MERGE (imports): an @import is replaced in place between comment markers',
-    async () => {
-      const root = tempTree({
-        '.git/HEAD': 'x',
-        'GEMINI.md': 'Style: @./docs/style.md\nDone.\n',
-        'docs/style.md': 'Two spaces.\n',
-      });
-      expect(await view(root, '.', 'gemini-cli')).toBe(
-        block(
-          '<root>/GEMINI.md',
-          'Style: <!-- Imported from: ./docs/style.md -->\nTwo spaces.\n\n<!-- End of import from: ./docs/style.md -->\nDone.',
-        ),
-      );
-    },
-  );
+  // memoryImportProcessor.ts (tree format): the imported text as read, between the markers.
+  test('an @import is replaced in place between comment markers', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'GEMINI.md': 'Style: @./docs/style.md\nDone.\n',
+      'docs/style.md': 'Two spaces.\n',
+    });
+    expect(await view(root, '.', 'gemini-cli')).toBe(
+      block(
+        '<root>/GEMINI.md',
+        'Style: <!-- Imported from: ./docs/style.md -->\nTwo spaces.\n\n<!-- End of import from: ./docs/style.md -->\nDone.',
+      ),
+    );
+  });
 });
 
 describe('preset opencode', () => {
@@ -394,34 +366,42 @@ describe('preset cursor', () => {
       'apps/web/src/AGENTS.md': 'Web source notes.\n',
     });
 
-  // Cursor's framing is not public: ctxfiles' reminder frame, paths inside the work dir relative.
-  test('from the root: AGENTS.md and the legacy .cursorrules', async () => {
+  // Cursor's framing and order are not public: ctxfiles' reminder frame and order (the AGENTS.md
+  // chain, then the rules that apply, then `.cursorrules`), paths inside the work dir relative.
+  // The files are Cursor's: AGENTS.md, `alwaysApply` rules, the legacy file; a `globs` rule
+  // only for a matching path (https://www.cursor.com/docs/rules).
+  test('from the root: AGENTS.md, the always rule and the legacy .cursorrules', async () => {
     expect(await view(repo(), '.', 'cursor')).toBe(
       reminder([
         ['AGENTS.md', 'Root agent notes.\n'],
+        ['.cursor/rules/always.mdc', 'Always this.\n'],
         ['.cursorrules', 'Legacy rules.\n'],
       ]),
     );
   });
 
-  test('three levels down: AGENTS.md from the root down', async () => {
+  test('three levels down: AGENTS.md from the root down, the always rule, .cursorrules of the root', async () => {
     expect(await view(repo(), 'apps/web/src', 'cursor')).toBe(
       reminder([
         ['<root>/AGENTS.md', 'Root agent notes.\n'],
         ['AGENTS.md', 'Web source notes.\n'],
+        ['<root>/.cursor/rules/always.mdc', 'Always this.\n'],
+        ['<root>/.cursorrules', 'Legacy rules.\n'],
       ]),
     );
   });
 
-  test.skipIf(waitsFor('cursor', ['rules.sources', 'contextRoot']))(
-    'PENDING-MERGE (rules, contextRoot): always rules and .cursorrules three levels down',
-    async () => {
-      const text = await view(repo(), 'apps/web/src', 'cursor');
-      expect(text).toContain('Always this.');
-      expect(text).toContain('Legacy rules.');
-      expect(text).not.toContain('Only for tests.');
-    },
-  );
+  test('three levels down, for a test file: the globs rule joins', async () => {
+    expect(await view(repo(), 'apps/web/src', 'cursor', { paths: ['a.test.ts'] })).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Web source notes.\n'],
+        ['<root>/.cursor/rules/always.mdc', 'Always this.\n'],
+        ['<root>/.cursor/rules/tests.mdc', 'Only for tests.\n'],
+        ['<root>/.cursorrules', 'Legacy rules.\n'],
+      ]),
+    );
+  });
 });
 
 describe('preset copilot', () => {
@@ -434,27 +414,38 @@ describe('preset copilot', () => {
       'services/api/handlers/AGENTS.md': 'Handler notes.\n',
     });
 
-  test('from the root: AGENTS.md', async () => {
-    expect(await view(repo(), '.', 'copilot')).toBe(reminder([['AGENTS.md', 'Root agent notes.\n']]));
-  });
-
-  test('three levels down: AGENTS.md from the root down', async () => {
-    expect(await view(repo(), 'services/api/handlers', 'copilot')).toBe(
+  // Copilot's framing and order are not public: ctxfiles' reminder frame and order (the chain,
+  // then the rules). `.github/copilot-instructions.md` applies everywhere, an `applyTo` file only
+  // for a matching path (docs.github.com, "Adding custom instructions for GitHub Copilot CLI").
+  test('from the root: AGENTS.md and .github/copilot-instructions.md', async () => {
+    expect(await view(repo(), '.', 'copilot')).toBe(
       reminder([
-        ['<root>/AGENTS.md', 'Root agent notes.\n'],
-        ['AGENTS.md', 'Handler notes.\n'],
+        ['AGENTS.md', 'Root agent notes.\n'],
+        ['.github/copilot-instructions.md', 'Repository-wide notes.\n'],
       ]),
     );
   });
 
-  test.skipIf(waitsFor('copilot', ['rules.sources']))(
-    'PENDING-MERGE (rules): .github/copilot-instructions.md applies everywhere, applyTo rules only on their paths',
-    async () => {
-      const text = await view(repo(), 'services/api/handlers', 'copilot');
-      expect(text).toContain('Repository-wide notes.');
-      expect(text).not.toContain('TypeScript only.');
-    },
-  );
+  test('three levels down: AGENTS.md from the root down, then the repository-wide file', async () => {
+    expect(await view(repo(), 'services/api/handlers', 'copilot')).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Handler notes.\n'],
+        ['<root>/.github/copilot-instructions.md', 'Repository-wide notes.\n'],
+      ]),
+    );
+  });
+
+  test('three levels down, for a .ts file: the applyTo file joins', async () => {
+    expect(await view(repo(), 'services/api/handlers', 'copilot', { paths: ['a.ts'] })).toBe(
+      reminder([
+        ['<root>/AGENTS.md', 'Root agent notes.\n'],
+        ['AGENTS.md', 'Handler notes.\n'],
+        ['<root>/.github/copilot-instructions.md', 'Repository-wide notes.\n'],
+        ['<root>/.github/instructions/ts.instructions.md', 'TypeScript only.\n'],
+      ]),
+    );
+  });
 });
 
 describe('the preset key and --preset', () => {
@@ -558,6 +549,69 @@ describe('the preset key and --preset', () => {
   });
 });
 
+// Preset values are the tool's behaviour and trusted wherever the preset is named; keys the
+// project config writes itself are not (docs/presets.md, docs/security.md "Trust tiers").
+describe('trust: a preset named by a project config', () => {
+  const codex = getPreset('codex') as { instructions: Record<string, unknown> };
+
+  test('the preset keeps its reading keys; the same keys written in the project config are dropped', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      '.opencode.json': JSON.stringify({
+        preset: 'codex',
+        instructions: { userFile: '~/elsewhere.md', extraFiles: ['~/notes.md'], symlinks: 'follow' },
+      }),
+    });
+    const loaded = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir: tempTree() });
+    expect(loaded.trust).toEqual({ project: 'untrusted' });
+    expect(loaded.config.instructions.userFile).toEqual(codex.instructions['userFile']);
+    expect(loaded.config.instructions.symlinks).toBe('follow');
+    expect(loaded.config.instructions.extraFiles).toEqual([]);
+    expect((loaded.dropped ?? []).map((entry) => entry.keyPath).sort()).toEqual([
+      'instructions.extraFiles',
+      'instructions.symlinks',
+      'instructions.userFile',
+    ]);
+    expect(loaded.diagnostics.filter((diagnostic) => diagnostic.code === 'untrusted-key')).toHaveLength(3);
+  });
+
+  // A symlinked AGENTS.md pointing outside the project, and a user file in the home directory.
+  const linked = (config: unknown) => {
+    const outside = tempTree({ 'shared.md': 'Shared outside.\n' });
+    const root = tempTree({ '.git/HEAD': 'x', '.opencode.json': JSON.stringify(config) });
+    fs.symlinkSync(path.join(outside, 'shared.md'), path.join(root, 'AGENTS.md'));
+    return root;
+  };
+  const home = () => tempTree({ '.codex/AGENTS.md': 'Personal.\n' });
+
+  test('end to end: the preset follows the link and reads ~/.codex/AGENTS.md', async () => {
+    const root = linked({ preset: 'codex' });
+    const homeDir = home();
+    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const resolver = await createResolver({ workDir: root, config, homeDir, env: {} });
+    expect((await resolver.resolve({})).text).toBe(
+      `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nPersonal.\n\n--- project-doc ---\n\nShared outside.\n\n</INSTRUCTIONS>`,
+    );
+  });
+
+  test('end to end: the same keys written by the project config read neither', async () => {
+    const root = linked({
+      format: 'codex',
+      contextPaths: [],
+      instructions: {
+        walk: 'project',
+        candidates: ['AGENTS.md'],
+        symlinks: 'follow',
+        userFile: '~/.codex/AGENTS.md',
+      },
+    });
+    const homeDir = home();
+    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const resolver = await createResolver({ workDir: root, config, homeDir, env: {} });
+    expect((await resolver.resolve({})).text).toBe('');
+  });
+});
+
 describe('ctxfiles presets', () => {
   test('lists every preset on one line', async () => {
     const result = await cli(['presets'], { cwd: tempTree() });
@@ -587,14 +641,14 @@ describe('ctxfiles presets', () => {
   });
 });
 
-// PENDING-MERGE (blank chain files skipped, a chain change on another branch): Codex drops an
-// AGENTS.md whose text is blank without trying the next candidate (agents_md.rs, read_agents_md).
-test.skip('PENDING-MERGE (blank chain files): codex leaves out a blank AGENTS.md', async () => {
+// Codex drops an AGENTS.md whose text is blank without trying the next candidate
+// (agents_md.rs, `read_agents_md`): the override below shadows pkg/AGENTS.md and adds nothing.
+test('codex leaves out a blank AGENTS.override.md and does not fall through', async () => {
   const root = tempTree({
     '.git/HEAD': 'x',
     'AGENTS.md': 'Root.\n',
-    'pkg/AGENTS.md': ' \n',
-    'pkg/README.md': 'x',
+    'pkg/AGENTS.override.md': ' \n',
+    'pkg/AGENTS.md': 'shadowed by the blank override\n',
   });
   expect(await view(root, 'pkg', 'codex')).toBe(
     '# AGENTS.md instructions for <root>/pkg\n\n<INSTRUCTIONS>\nRoot.\n\n</INSTRUCTIONS>',
@@ -638,11 +692,22 @@ describe('session frames per preset', () => {
       'target_file',
       `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
     ],
+    // Copilot CLI reads AGENTS.md, CLAUDE.md and GEMINI.md of the directories it works in
+    // (github/copilot-cli issue 713, the CLI help): one frame per file, joined by a newline.
     [
       'copilot',
       'read_file',
       'file_path',
-      `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
+      [
+        ['AGENTS.md', 'Pkg agents.'],
+        ['CLAUDE.md', 'Pkg claude.'],
+        ['GEMINI.md', 'Pkg gemini.'],
+      ]
+        .map(
+          ([file, text]) =>
+            `<system-reminder>\nAdditional instructions from: pkg/${file}\n\n${scope}\n\n${text}\n</system-reminder>`,
+        )
+        .join('\n'),
     ],
   ])('%s: %s', async (preset, tool, key, inject) => {
     const root = tempTree({

@@ -22,9 +22,7 @@ describe('recipes', () => {
     expect(block).not.toBeNull();
     const value = JSON.parse((block as RegExpExecArray)[1] as string) as unknown;
     const { config, diagnostics } = await parseConfig(value);
-    // PENDING-MERGE: presets drop the keys the schema lacks with a debug `preset-key-pending`;
-    // once the rules, imports and chain keys are merged, compare `diagnostics` with [] again.
-    expect(diagnostics.filter((diagnostic) => diagnostic.code !== 'preset-key-pending')).toEqual([]);
+    expect(diagnostics).toEqual([]);
     // The tool recipes read their own file names (CLAUDE.md, GEMINI.md) as well.
     const { resolver } = await memoryResolver(
       {

@@ -239,7 +239,11 @@ describe('file text and paths cannot change the structure of the tool formats', 
           expect(rendered).toBe('');
           return;
         }
-        const user = files.filter((entry) => entry.layer === 'user').map((entry) => entry.text);
+        // The user file trimmed, a blank one left out (Codex's `load_global_instructions`).
+        const user = files
+          .filter((entry) => entry.layer === 'user')
+          .map((entry) => entry.text.trim())
+          .filter((text) => text !== '');
         const project = files.filter((entry) => entry.layer !== 'user').map((entry) => entry.text);
         const parts = [user, project].filter((texts) => texts.length > 0).map((texts) => texts.join('\n\n'));
         expect(parseCodex(rendered, '/w')).toBe(parts.join('\n\n--- project-doc ---\n\n'));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runHook } from '../hooks/run-hook.js';
 import type { HookAgent } from '../hooks/tool-names.js';
+import { PRESET_NAMES } from '../presets/index.js';
 
 /** The agents `ctxfiles hook` answers. */
 export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli'];
@@ -15,7 +16,7 @@ export interface HookIo {
   readStdin(): Promise<string> | string;
 }
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--state-dir <dir>]
+const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>]
 
 Answer one Claude Code or Gemini CLI hook event read as JSON on stdin (see docs/hooks.md).
 Always exits 0; problems are reported as warnings on stderr.
@@ -23,6 +24,7 @@ Always exits 0; problems are reported as warnings on stderr.
 Options:
   --cwd <dir>        the work dir (default: the event's "cwd")
   --config <file>    use this config file instead of searching for one
+  --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
   --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
                      $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
   -h, --help         show help
@@ -37,7 +39,7 @@ Options:
  */
 export async function hookCommand(argv: readonly string[], io: HookIo): Promise<number> {
   const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${message}\n`);
-  const options: { cwd?: string; config?: string; stateDir?: string } = {};
+  const options: { cwd?: string; config?: string; preset?: string; stateDir?: string } = {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -47,8 +49,9 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const key = { '--cwd': 'cwd', '--config': 'config', '--state-dir': 'stateDir' }[flag as string] as
-      'cwd' | 'config' | 'stateDir' | undefined;
+    const key = { '--cwd': 'cwd', '--config': 'config', '--preset': 'preset', '--state-dir': 'stateDir' }[
+      flag as string
+    ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
     if (key !== undefined) {
       const value = inline ?? argv[(index += 1)];
       if (value === undefined || value === '') {
@@ -60,6 +63,10 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
       warn(`unknown option ${JSON.stringify(arg)} for ctxfiles hook; nothing added`);
       return 0;
     } else positional.push(arg);
+  }
+  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset)) {
+    warn(`"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')}); nothing added`);
+    return 0;
   }
   const agent = positional[0];
   if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string)) {
@@ -74,6 +81,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     input,
     cwd: options.cwd,
     configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
+    preset: options.preset,
     stateDir: options.stateDir === undefined ? undefined : path.resolve(io.cwd, options.stateDir),
     env: io.env,
     processCwd: io.cwd,

@@ -5,7 +5,6 @@ import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
 import { getPreset, PRESET_NAMES } from '../presets/index.js';
-import { dropPendingKeys } from '../presets/pending-keys.js';
 import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import { isTrustedProject, mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
@@ -190,7 +189,7 @@ export async function loadConfig(
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
   let merged = mergeLayers(user, own);
   if (presetName !== undefined) {
-    const preset = presetBase(presetName, diagnostics);
+    const preset = presetBase(presetName);
     layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
     merged = mergeLayers(preset, merged);
   }
@@ -228,7 +227,7 @@ export async function parseConfig(
   // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
   const name = isPlainObject(value) ? presetOf(value) : undefined;
   const layered =
-    name === undefined ? value : mergeLayers(presetBase(name, diagnostics), value as Record<string, unknown>);
+    name === undefined ? value : mergeLayers(presetBase(name), value as Record<string, unknown>);
   const fast = quickConfig(layered);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
@@ -237,11 +236,10 @@ export async function parseConfig(
 
 /**
  * The config a preset stands for, with its own name kept (`preset`), ready to merge the user's
- * layers over. Values this build's schema does not accept yet are left out (a `debug`
- * `preset-key-pending`).
+ * layers over. Its values are trusted: they are the tool's own behaviour (docs/presets.md).
  * @throws CtxfilesError `config-invalid` for a name that is not a preset.
  */
-function presetBase(name: string, diagnostics: Diagnostic[]): Record<string, unknown> {
+function presetBase(name: string): Record<string, unknown> {
   const preset = getPreset(name);
   if (preset === undefined) {
     throw new CtxfilesError('config-invalid', [
@@ -251,20 +249,7 @@ function presetBase(name: string, diagnostics: Diagnostic[]): Record<string, unk
       ),
     ]);
   }
-  const supported = dropPendingKeys(preset, acceptedBySchema);
-  if (supported.dropped.length > 0) {
-    diagnostics.push({
-      level: 'debug',
-      code: 'preset-key-pending',
-      message: `preset ${name}: not applied yet: ${supported.dropped.join(', ')}`,
-    });
-  }
-  return { ...supported.preset, preset: name };
-}
-
-/** Whether a config holding only `value` is valid for this build (known keys, the fast validator). */
-function acceptedBySchema(value: Readonly<Record<string, unknown>>): boolean {
-  return Object.keys(value).every((key) => KNOWN_TOP_LEVEL_KEYS.includes(key)) && fastValidate(value);
+  return { ...preset, preset: name };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -39,6 +39,8 @@ export interface RunHookOptions {
   readonly cwd?: string | undefined;
   /** An explicit config file (relative to the work dir). */
   readonly configFile?: string | undefined;
+  /** A preset the config is merged over (`--preset`, docs/presets.md). */
+  readonly preset?: string | undefined;
   /** The state directory; default: {@link stateDirectory} of `env`. */
   readonly stateDir?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -98,7 +100,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
       stored !== null &&
-      sameStrings(stored.fingerprint, configFingerprint(workDir, configFile, homeDir)) &&
+      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
       nothingDue(stored, dirs, files)
     )
       return quiet();
@@ -187,14 +189,41 @@ async function openResolver(
   options: Readonly<RunHookOptions>,
 ): Promise<Opened> {
   // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
-  const fingerprint = configFingerprint(workDir, configFile, homeDir);
-  const [{ loadConfig }, { createResolver }] = await Promise.all([
+  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options.preset);
+  const [{ loadConfig }, { createResolver }, { getPreset }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
+    import('../presets/index.js'),
   ]);
-  const config = await loadConfig({ cwd: workDir, configFile, displayCwd: workDir, lazyFlows: true });
+  const loaded = await loadConfig({
+    cwd: workDir,
+    configFile,
+    preset: options.preset,
+    displayCwd: workDir,
+    lazyFlows: true,
+  });
+  // Gemini CLI escapes `<` and `>` in hook context (packages/core/src/hooks/types.ts), so tag frames
+  // reach its model as `&lt;system-reminder&gt;`: unless a config or preset chose a format, the
+  // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
+  const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
+  const format = options.agent === 'gemini-cli' && !chosen ? getPreset('gemini-cli')?.['format'] : undefined;
+  const config =
+    format === undefined
+      ? loaded
+      : { ...loaded, config: { ...loaded.config, format: format as typeof loaded.config.format } };
   const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
   return { resolver, fingerprint };
+}
+
+/** The config files' signatures, and the preset named on the command line. */
+function fingerprintOf(
+  workDir: string,
+  configFile: string | undefined,
+  homeDir: string,
+  preset: string | undefined,
+): string[] {
+  const signatures = configFingerprint(workDir, configFile, homeDir);
+  return preset === undefined ? signatures : [...signatures, `preset ${preset}`];
 }
 
 async function resume(resolver: Resolver, previous: HookState | null, warnings: string[]) {

@@ -50,13 +50,17 @@ export const CODEX_PROJECT_DOC_SEPARATOR = '\n\n--- project-doc ---\n\n';
  * `codex`: one frame for every file, as Codex builds its user-instructions message
  * (openai/codex codex-rs/core/src/instructions/user_instructions.rs and project_doc.rs):
  * `# AGENTS.md instructions for <work dir>`, a blank line, then `<INSTRUCTIONS>`, the texts and
- * `</INSTRUCTIONS>` on their own lines. The user file (layer `user`) comes first; the project docs
- * follow after `--- project-doc ---`; texts are joined with a blank line and kept as they are.
+ * `</INSTRUCTIONS>` on their own lines. The user file (layer `user`) comes first, trimmed as Codex
+ * trims it (`load_global_instructions` in openai/codex codex-rs/core/src/agents_md.rs); the project
+ * docs follow after `--- project-doc ---`, joined with a blank line and kept as they are.
  * A budget notice is the first paragraph inside the frame.
  */
 export function renderCodex(files: readonly RenderFile[], context: RenderContext, notice?: string): string {
   if (files.length === 0 && notice === undefined) return '';
-  const user = files.filter((file) => file.layer === 'user').map((file) => file.text);
+  const user = files
+    .filter((file) => file.layer === 'user')
+    .map((file) => file.text.trim())
+    .filter((text) => text !== '');
   const project = files.filter((file) => file.layer !== 'user').map((file) => file.text);
   const parts = [user, project].filter((texts) => texts.length > 0).map((texts) => texts.join('\n\n'));
   const docs = parts.join(CODEX_PROJECT_DOC_SEPARATOR);
