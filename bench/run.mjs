@@ -22,7 +22,8 @@ const userConfigHome = path.join(work, 'xdg');
 fs.mkdirSync(path.join(userConfigHome, 'ctxfiles'), { recursive: true });
 fs.writeFileSync(
   path.join(userConfigHome, 'ctxfiles/config.json'),
-  JSON.stringify({ contextDiscovery: { maxDepth: 64, maxFiles: 1000000, maxManifestBytes: 100000000 } }),
+  // The caps at the most they may be (docs/security.md, "Caps"): higher values are clamped with a warning.
+  JSON.stringify({ contextDiscovery: { maxDepth: 64, maxFiles: 10000, maxManifestBytes: 1048576 } }),
 );
 const treeEnv = { ...process.env, XDG_CONFIG_HOME: userConfigHome };
 
@@ -64,19 +65,30 @@ function timeCommands(commands) {
   return samples.map(median);
 }
 
-/** Median time of an in-process function, in ms. */
-function timeFunction(fn) {
-  fn();
-  const samples = [];
-  for (let index = 0; index < runs; index += 1) {
-    const start = process.hrtime.bigint();
-    fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+/**
+ * Median wall and CPU (user + system) times of in-process functions in ms, measured round by
+ * round like {@link timeCommands}, one warm-up round first.
+ */
+function timeFunctions(fns) {
+  const wall = fns.map(() => []);
+  const cpu = fns.map(() => []);
+  for (let round = 0; round <= runs; round += 1) {
+    fns.forEach((fn, index) => {
+      const cpuStart = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      fn();
+      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+      const used = process.cpuUsage(cpuStart);
+      if (round > 0) {
+        wall[index].push(elapsed);
+        cpu[index].push((used.user + used.system) / 1000);
+      }
+    });
   }
-  return median(samples);
+  return fns.map((_, index) => ({ wall: median(wall[index]), cpu: median(cpu[index]) }));
 }
 
-/** Peak RSS of a whole process in MB, from GNU time when it is installed. */
+/** Peak RSS of a whole process in MB (the bench prints the median of three), from GNU time when it is installed. */
 function peakRss(args, cwd) {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
     cwd,
@@ -118,7 +130,7 @@ function fdArgs(root) {
   for (const dir of PRUNED_DIRECTORIES) args.push('--exclude', dir);
   return [...args, '.', root];
 }
-const limits = { maxDepth: 64, maxFiles: 1_000_000 };
+const limits = { maxDepth: 64, maxFiles: 10_000 };
 const benchConfig = JSON.stringify({ contextPaths: ['AGENTS.md'] });
 
 // 1. Trees, and a check that ctxfiles finds exactly the expected files.
@@ -187,13 +199,7 @@ const manifestTargets = {
 };
 for (const [size, tree] of Object.entries(trees)) {
   const root = fs.realpathSync(tree.root);
-  const walk = () => walkNested(createNodeFileSystem(), root, new Set(['AGENTS.md']), limits);
-  if (size === 'huge') {
-    walkTimes[size] = timeFunction(walk);
-    line(`${size}: discovery walk, in-process`, ms(walkTimes[size]));
-    report.figures[size] = { walk: walkTimes[size] };
-    continue;
-  }
+  if (size === 'huge') continue;
   const commands = [
     [process.execPath, ['-e', '0']],
     ['find', findArgs(root)],
@@ -204,15 +210,9 @@ for (const [size, tree] of Object.entries(trees)) {
   const [node, find, manifest, ...rest] = timeCommands(commands);
   const fdTime = fd !== undefined ? rest.shift() : undefined;
   const rg = hasRg ? rest.shift() : undefined;
-  walkTimes[size] = timeFunction(walk);
   line(`${size}: find with equivalent pruning`, ms(find));
   if (fdTime !== undefined) line(`${size}: ${fd} with equivalent pruning (all cores)`, ms(fdTime));
   if (rg !== undefined) line(`${size}: rg -j1 --files`, ms(rg));
-  line(
-    `${size}: discovery walk, in-process`,
-    ms(walkTimes[size]),
-    `${(walkTimes[size] / find).toFixed(2)}× find`,
-  );
   const goal = manifestTargets[size];
   const base = goal.against === 'node' ? node : find;
   line(
@@ -233,14 +233,13 @@ for (const [size, tree] of Object.entries(trees)) {
     find,
     fd: fdTime ?? null,
     rg: rg ?? null,
-    walk: walkTimes[size],
     manifest,
-    walkVsFind: walkTimes[size] / find,
     manifestVsFind: manifest / find,
     manifestVsNode: manifest / node,
   };
   if (size === 'large') {
-    const rss = peakRss([bin, 'manifest'], root);
+    const samples = [0, 1, 2].map(() => peakRss([bin, 'manifest'], root));
+    const rss = samples.includes(null) ? null : median(samples);
     line(
       'large: peak RSS of ctxfiles manifest',
       rss === null ? 'n/a (no GNU time)' : `${rss.toFixed(1)} MB`,
@@ -249,15 +248,38 @@ for (const [size, tree] of Object.entries(trees)) {
     report.figures.peakRssMb = rss;
   }
 }
+// The in-process walks of all trees, round by round, so that they share the machine's conditions.
+{
+  const sizes = Object.keys(trees);
+  const times = timeFunctions(
+    sizes.map((size) => {
+      const root = fs.realpathSync(trees[size].root);
+      return () => walkNested(createNodeFileSystem(), root, new Set(['AGENTS.md']), limits);
+    }),
+  );
+  sizes.forEach((size, index) => {
+    const { wall, cpu } = times[index];
+    walkTimes[size] = wall;
+    const find = report.figures[size]?.find;
+    line(
+      `${size}: discovery walk, in-process`,
+      `${ms(wall)} (CPU ${ms(cpu)})`,
+      find === undefined ? '' : `${(wall / find).toFixed(2)}× find`,
+    );
+    report.figures[size] = { ...report.figures[size], walk: wall, walkCpu: cpu };
+  });
+}
 for (const [from, to] of [
   ['medium', 'large'],
   ['large', 'huge'],
 ]) {
   if (walkTimes[from] === undefined || walkTimes[to] === undefined) continue;
   const growth = walkTimes[to] / walkTimes[from] / (trees[to].files / trees[from].files);
+  const cpu =
+    report.figures[to].walkCpu / report.figures[from].walkCpu / (trees[to].files / trees[from].files);
   line(
     `growth: (walk ${to} / ${from}) / (files ${to} / ${from})`,
-    `${growth.toFixed(2)}×`,
+    `${growth.toFixed(2)}× (CPU ${cpu.toFixed(2)}×)`,
     `target ≤ 1.1× linear: ${verdict(`growth.${to}`, growth, 1.1)}`,
   );
   report.figures[`growth.${to}`] = growth;
