@@ -10,6 +10,8 @@ export const SIZES = {
   small: { packages: 1 },
   medium: { packages: 50 },
   large: { packages: 300 },
+  // About a million files: only its walk is timed, for the growth figure (bench/run.mjs).
+  huge: { packages: 955 },
 };
 
 /** Directory names the nested walk prunes; decoys go in here. */

@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { parseConfig } from '../src/config/load-config.js';
+import { walkNested } from '../src/discover/nested-walk.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
-import { tempTree } from './helpers/disk.js';
+import { tempTree, writeTree } from './helpers/disk.js';
 
 async function resolveOnDisk(root: string, contextPaths: string[]) {
   const { config } = await parseConfig({ contextPaths });
@@ -75,6 +78,42 @@ describe('node filesystem (real disk)', () => {
     expect(result.diagnostics.find((d) => d.code === 'too-large')?.path).toBe(big);
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 ** 2);
   }, 10_000);
+
+  test('property: the walk over the real disk finds what it finds over the same tree in memory', () => {
+    // The Node port sets each entry's kind on Node's own directory entries (src/fs/node-file-system.ts):
+    // same listings, kinds, pruning and order as the in-memory port, on random trees.
+    const segment = fc.constantFrom('a', 'b', 'B', 'é', '.hidden', 'node_modules', 'dist', 'src');
+    const leaf = fc.constantFrom('AGENTS.md', 'CLAUDE.md', 'x.ts', '.AGENTS.md');
+    const file = fc
+      .tuple(fc.array(segment, { minLength: 0, maxLength: 3 }), leaf)
+      .map(([dirs, name]) => [...dirs, name].join('/'));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(file, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        (paths, maxFiles) => {
+          // A path that is also a directory of another path cannot exist on disk: keep the first.
+          const kept = paths.filter((p) => !paths.some((other) => other.startsWith(`${p}/`)));
+          const tree = Object.fromEntries(kept.map((p) => [p, `# ${p}\n`]));
+          const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-walk-')));
+          try {
+            writeTree(root, tree);
+            const limits = { maxDepth: 3, maxFiles };
+            const names = new Set(['AGENTS.md', 'CLAUDE.md']);
+            const markers = new Set(['.hidden', 'src']);
+            const onDisk = walkNested(createNodeFileSystem(), root, names, limits, { markers });
+            const inMemory = walkNested(createMemoryFileSystem(tree), '/', names, limits, { markers });
+            expect(onDisk.files).toEqual(inMemory.files);
+            expect(onDisk.marked).toEqual(inMemory.marked);
+            expect(onDisk.truncated).toBe(inMemory.truncated);
+          } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 
   test('readFile refuses a final symlink and a replaced file', () => {
     const root = tempTree({ 'a.md': 'a', 'b.md': 'b', 'link.md': { symlink: 'a.md' } });

@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { parseRule } from '../src/rules/parse-rule.js';
 import { readRuleFrontmatter } from '../src/rules/read-rule-frontmatter.js';
-import { readSimpleFrontmatter } from '../src/rules/read-simple-frontmatter.js';
+import { readSimpleFrontmatter } from '../src/discover/simple-frontmatter.js';
 import { splitGlobs } from '../src/rules/rule-adapter.js';
 import { RULE_ADAPTERS, RULE_SOURCES, ruleEntryNames } from '../src/rules/rule-adapters.js';
 

@@ -48,10 +48,40 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
   const session = await options.resolver.openSession({ ...options.request, state });
   if (io.stdin === undefined) return 0;
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    io.stdout.write(`${JSON.stringify(await answer(line, session))}\n`);
+  const out = batchedWriter(io.stdout);
+  try {
+    for await (const line of lines) out.write(`${JSON.stringify(await answer(line, session))}\n`);
+  } finally {
+    out.flush();
   }
   return 0;
+}
+
+/**
+ * Answers written once per turn of the event loop: the lines of one input chunk are answered in
+ * microtasks, so their answers leave in one write as soon as the chunk is done (before any wait
+ * for more input), instead of one system call per line (docs/performance.md).
+ */
+function batchedWriter(stdout: CliIo['stdout']): { write(text: string): void; flush(): void } {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    stdout.write(text);
+  };
+  return {
+    write(text) {
+      pending += text;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
 }
 
 async function answer(

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
+import { readSimpleFrontmatter } from './simple-frontmatter.js';
 
-// The YAML parser loads on the first file that has frontmatter, not at start-up.
+// The YAML parser loads on the first file whose frontmatter is more than plain one-line pairs, not
+// at start-up: a `description: …` label never loads it (docs/performance.md).
 const require = createRequire(import.meta.url);
 let parseYaml: typeof import('yaml').parse | undefined;
 function load() {
@@ -16,6 +18,9 @@ export interface Frontmatter {
 
 const safeYaml = {
   parse: (text: string): Record<string, unknown> => {
+    // Plain one-line pairs give the same data without the YAML parser (a property test compares them).
+    const simple = readSimpleFrontmatter(text);
+    if (simple !== null) return simple;
     const value: unknown = load()(text, { schema: 'core', maxAliasCount: 100 });
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)

@@ -23,9 +23,19 @@ export function createNodeFileSystem(): FileSystem {
     },
     stat: (path) => toInfo(fs.statSync(path, { bigint: false })),
     realpath: (path) => fs.realpathSync.native(path),
-    readdir: (path) => fs.readdirSync(path, { withFileTypes: true }).map(toEntry),
+    readdir,
     readFile,
   };
+}
+
+/**
+ * The listing with each entry's kind. The walk lists every directory of a tree: the kind is set on
+ * Node's own entry objects rather than on a copy of each, which halves what a listing allocates.
+ */
+function readdir(path: string): readonly DirEntry[] {
+  const entries = fs.readdirSync(path, { withFileTypes: true }) as (fs.Dirent & { kind?: FileKind })[];
+  for (const entry of entries) entry.kind = kindOf(entry);
+  return entries as unknown as readonly DirEntry[];
 }
 
 function readFile(path: string, options: ReadOptions): ReadResult {
@@ -62,10 +72,6 @@ function readFile(path: string, options: ReadOptions): ReadResult {
 
 function toInfo(stats: fs.Stats): FileInfo {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
-}
-
-function toEntry(entry: fs.Dirent): DirEntry {
-  return { name: entry.name, kind: kindOf(entry) };
 }
 
 function kindOf(value: fs.Stats | fs.Dirent): FileKind {

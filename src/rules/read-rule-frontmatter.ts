@@ -1,5 +1,5 @@
 import { parseFrontmatter } from '../discover/frontmatter.js';
-import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
+import { readSimpleFrontmatter } from '../discover/simple-frontmatter.js';
 import { splitGlobs } from './rule-adapter.js';
 
 /** The outcome of {@link readRuleFrontmatter}. */
@@ -24,7 +24,7 @@ const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
 /**
  * Splits a rule file into frontmatter data and body. YAML first, through the project's reader
  * (src/discover/frontmatter.ts: YAML only, never code), after a fast path for blocks of plain
- * one-line pairs that gives the same data (read-simple-frontmatter.ts). When YAML rejects the block, the vendor's
+ * one-line pairs that gives the same data (src/discover/simple-frontmatter.ts). When YAML rejects the block, the vendor's
  * known `keys` are read line by line as plain strings, as the vendors' own readers tolerate
  * (`globs: *.ts` is an unresolved alias to YAML): `key: value`, `key: [a, b]`, or `key:` followed by
  * `- item` lines. A block that is not closed, or that holds a line of neither shape, is refused.
