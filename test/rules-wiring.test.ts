@@ -306,6 +306,25 @@ describe('the manifest and sessions', () => {
   });
 });
 
+describe('instructions.symlinks', () => {
+  test.each([
+    ['inside', ['rules:a', 'rules:in', 'global:AGENTS.md'], ['symlink-outside-workdir']],
+    ['reject', ['rules:a', 'global:AGENTS.md'], ['symlink-rejected', 'symlink-rejected']],
+  ] as const)('%s applies to rule files as to every other source', async (symlinks, expected, codes) => {
+    const { fs, resolver } = await setup(
+      { 'AGENTS.md': 'agents', '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\nrule-a' },
+      { ...ALL, instructions: { symlinks } },
+    );
+    fs.set('/shared/s.mdc', '---\nalwaysApply: true\n---\nrule-out');
+    fs.set(`${W}/shared/s.mdc`, '---\nalwaysApply: true\n---\nrule-in');
+    fs.set(`${W}/.cursor/rules/in.mdc`, { symlink: `${W}/shared/s.mdc` });
+    fs.set(`${W}/.cursor/rules/out.mdc`, { symlink: '/shared/s.mdc' });
+    const result = await resolver.resolve();
+    expect(layers(result.files)).toEqual(expected);
+    expect(result.diagnostics.filter((d) => d.code.startsWith('symlink')).map((d) => d.code)).toEqual(codes);
+  });
+});
+
 describe('budgets', () => {
   test.each([
     // budget, layers of the files left out, in order

@@ -49,6 +49,7 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
     ownerDirs: owners,
     sources: rules.sources,
     maxFileBytes: contextDiscovery.maxFileBytes,
+    symlinks: instructions.symlinks ?? 'inside',
   });
   diagnostics.push(...found.diagnostics);
   const set = createRuleSet(found.rules, { workDir });
