@@ -211,6 +211,30 @@ describe('cline', () => {
   });
 });
 
+describe('an empty glob string is refused, never read as absent', () => {
+  test.each([
+    ['claude', fm('paths: ""')],
+    ['claude', fm("paths: '  '")],
+    ['cline', fm('paths: ""')],
+    ['cursor', fm('globs: ""')],
+    ['cursor', fm('description: TS\nglobs: ""\nalwaysApply: false')],
+    ['cursor', fm('globs: ""\ndescription: *.ts')], // read line by line
+    ['copilot', fm('applyTo: ""')],
+    ['windsurf', fm('trigger: glob\nglobs: ""')],
+  ])('%s %j', (source, text) => {
+    expect(classify(source, text)).toEqual({ problem: 'bad glob: glob "": the glob is empty' });
+  });
+  test.each([
+    // the key with nothing after it has no value (YAML null), as Cursor writes new rule files
+    ['cursor', fm('description:\nglobs:\nalwaysApply: false'), 'manual'],
+    ['cursor', fm('description: TS\nglobs:\nalwaysApply: false\nx: *.ts'), 'requested'], // line by line
+    ['claude', fm('paths:'), 'always'],
+    ['copilot', fm('applyTo:'), 'manual'],
+  ])('%s %j without a value is absent', (source, text, kind) => {
+    expect(classify(source, text)).toMatchObject({ kind, globs: [] });
+  });
+});
+
 describe('frontmatter', () => {
   test.each([
     // text, expected

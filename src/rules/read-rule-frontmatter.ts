@@ -91,9 +91,9 @@ function readLeniently(block: string, keys: ReadonlySet<string>): Record<string,
       data[key] = splitGlobs(value.slice(1, -1)).map(unquote);
     else data[key] = unquote(value);
   }
-  // `key:` with no items below is an empty value, not an empty list.
+  // `key:` with no items below has no value (YAML reads it as null), not an empty list.
   for (const [key, value] of Object.entries(data))
-    if (Array.isArray(value) && value.length === 0) data[key] = '';
+    if (Array.isArray(value) && value.length === 0) data[key] = null;
   return data;
 }
 
