@@ -20,6 +20,8 @@ function classify(source: string, text: string) {
 }
 
 const fm = (lines: string) => `---\n${lines}\n---\nbody\n`;
+const notPlain = (line: number, value: string) =>
+  `line ${line} of the frontmatter is not valid YAML, and ${JSON.stringify(value)} is not a plain value`;
 
 describe('the adapter table', () => {
   test('lists the five sources in table order', () => {
@@ -224,6 +226,11 @@ describe('an empty glob string is refused, never read as absent', () => {
   ])('%s %j', (source, text) => {
     expect(classify(source, text)).toEqual({ problem: 'bad glob: glob "": the glob is empty' });
   });
+  test('an unclosed list is bad frontmatter, not the glob "["', () => {
+    expect(classify('claude', fm('paths: ['))).toEqual({
+      problem: `bad frontmatter: ${notPlain(2, '[')}`,
+    });
+  });
   test.each([
     // the key with nothing after it has no value (YAML null), as Cursor writes new rule files
     ['cursor', fm('description:\nglobs:\nalwaysApply: false'), 'manual'],
@@ -265,6 +272,16 @@ describe('frontmatter', () => {
     [
       '---\nglobs: "*.ts"\nbody without a closing fence',
       { ok: false, problem: 'the frontmatter has no closing --- line' },
+    ],
+    // broken YAML is no glob: the lenient reader refuses what the vendors never write unquoted
+    ['---\nglobs: [\n---\nb', { ok: false, problem: notPlain(2, '[') }],
+    ['---\nglobs: [*.ts\n---\nb', { ok: false, problem: notPlain(2, '[*.ts') }],
+    ['---\nglobs: "*.ts\n---\nb', { ok: false, problem: notPlain(2, '"*.ts') }],
+    ['---\nglobs: {a: *.ts}\n---\nb', { ok: false, problem: notPlain(2, '{a: *.ts}') }],
+    ['---\nglobs:\n  - [\n---\nb', { ok: false, problem: notPlain(3, '[') }],
+    [
+      '---\nglobs: {src,lib}/*.ts, *.md\n---\nb',
+      { ok: true, data: { globs: '{src,lib}/*.ts, *.md' }, body: 'b', lenient: true },
     ],
     [
       '---\nglobs: *.ts\nthis line is prose\n---\nb',
