@@ -382,4 +382,25 @@ describe('sessions', () => {
       `# From:${base}/link/svc/AGENTS.md`,
     );
   });
+
+  test('a symlinked cwd: rule paths map to the canonical work dir and are shown as spelled', async () => {
+    const base = tempTree({
+      'real/.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts rule',
+      'real/src/a.ts': 'code',
+    });
+    fs.symlinkSync(`${base}/real`, `${base}/link`);
+    const { config } = await parseConfig({ contextPaths: [], rules: { sources: ['cursor'] } });
+    const resolver = await createResolver({ workDir: `${base}/link`, config, env: {} });
+    for (const paths of [[`${base}/link/src/a.ts`], ['src/a.ts'], [`${base}/real/src/a.ts`]]) {
+      const result = await resolver.resolve({ paths });
+      expect(result.files.map((file) => [file.layer, file.path])).toEqual([
+        ['rules', `${base}/link/.cursor/rules/ts.mdc`],
+      ]);
+      expect(result.rules?.map((rule) => rule.reason)).toEqual(['matched *.ts by src/a.ts']);
+    }
+    const session = await resolver.openSession();
+    expect(await session.afterTool(read(`${base}/link/src/a.ts`))).toBe(
+      `<system-reminder>\n# From:${base}/link/.cursor/rules/ts.mdc\nRule "ts" (cursor) applies: src/a.ts matches its glob *.ts.\n\nts rule\n</system-reminder>`,
+    );
+  });
 });

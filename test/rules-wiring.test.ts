@@ -196,7 +196,7 @@ describe('explain', () => {
       ['.cursor/rules/manual.mdc', 'cursor', 'manual', [], 'named'],
       ['.cursor/rules/ts.mdc', 'cursor', 'glob', ['*.ts'], 'matched *.ts by pkg/src/a.ts'],
       ['pkg/.claude/rules/api.md', 'claude', 'glob', ['src/**'], 'matched src/** by pkg/src/a.ts'],
-      ['pkg/.claude/rules/pkg.md', 'claude', 'always', [], 'always inside /w/pkg'],
+      ['pkg/.claude/rules/pkg.md', 'claude', 'always', [], 'always inside pkg/'],
       [
         '.windsurf/rules/bad.md',
         'windsurf',

@@ -103,9 +103,14 @@ export function rulesLayer(
 }
 
 /** `explain` lines for every rule of a request (explainRules: source, kind, globs, reason). */
-export function explainRequest(rules: Rules, request: Readonly<RulesRequest>): readonly RuleExplanation[] {
+export function explainRequest(
+  rules: Rules,
+  request: Readonly<RulesRequest>,
+  workDir: string,
+): readonly RuleExplanation[] {
   return explainRules(rules.set, rules.skipped, {
     paths: request.paths ?? [],
     names: request.rules ?? [],
+    workDir,
   });
 }

@@ -151,6 +151,10 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   );
   const budget = { bytes: initial.bytes, exhausted: initial.exhausted };
   const nestedRules = rules === undefined ? new Map() : nestedRulesByOwner(rules.set);
+  // Under a symlinked cwd, injected paths are shown as the caller spelled them.
+  const shown = displayUnder(options.spelledWorkDir, workDir);
+  const frameOptions =
+    options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
   // The rule file is read when it is injected: an edit since the session started shows, a deleted
   // file is a warning and is not injected.
   const frameRule = (rule: Rule, note: string, diagnostics: Diagnostic[]) => {
@@ -158,8 +162,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     if (body === null) return null;
     const frame = renderSessionFrame(
       options.format,
-      { path: rule.path, dir: rule.ownerDir, text: `${note}\n\n${body.text}` },
-      options,
+      { path: shown(rule.path), dir: shown(rule.ownerDir), text: `${note}\n\n${body.text}` },
+      frameOptions,
     );
     return { frame, read: body.read };
   };
@@ -211,9 +215,6 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           tracker.accept(change);
         }
       }
-      const shown = displayUnder(options.spelledWorkDir, workDir);
-      const frameOptions =
-        options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
       for (const file of dueNestedFiles(options.index, workDir, dirs, done)) {
         if (readFiles.has(file.path)) {
           skipped.add(file.relativePath);
