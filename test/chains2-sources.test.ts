@@ -282,6 +282,26 @@ describe('contextDiscovery.mode and respectGitignore', () => {
       '/w/a/AGENTS.md',
       '/w/b/AGENTS.md',
     ]);
+    expect(result.diagnostics.filter((d) => d.code === 'walk-truncated')).toEqual([
+      {
+        level: 'warn',
+        code: 'walk-truncated',
+        message:
+          'inline discovery stopped at 2 nested files (contextDiscovery.maxFiles); more may exist and are not in the block',
+      },
+    ]);
+  });
+
+  test('inline reports the walk cap once, rules on or off', async () => {
+    for (const rules of [undefined, { sources: ['cursor'] }]) {
+      const { resolver } = await memoryResolver(tree, {
+        contextPaths: ['AGENTS.md'],
+        contextDiscovery: { mode: 'inline', maxFiles: 2 },
+        ...(rules === undefined ? {} : { rules }),
+      });
+      const result = await resolver.resolve();
+      expect(result.diagnostics.filter((d) => d.code === 'walk-truncated')).toHaveLength(1);
+    }
   });
 
   test.each(['manifest', 'inline'] as const)('respectGitignore in %s mode', async (mode) => {
