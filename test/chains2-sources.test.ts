@@ -6,6 +6,7 @@ import { createResolver } from '../src/api/create-resolver.js';
 import { parseConfig } from '../src/config/load-config.js';
 import type { FileSystem } from '../src/fs/file-system.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
+import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 
@@ -421,6 +422,33 @@ describe('sessions', () => {
     const session = await resolver.openSession();
     expect(await session.afterTool(read(`${base}/link/src/a.ts`))).toBe(
       `<system-reminder>\n# From:${base}/link/.cursor/rules/ts.mdc\nRule "ts" (cursor) applies: src/a.ts matches its glob *.ts.\n\nts rule\n</system-reminder>`,
+    );
+  });
+});
+
+describe('importedBy in the CLI', () => {
+  test('resolve --json and explain name the importer of an imported file', async () => {
+    const root = tempTree({
+      'AGENTS.md': 'See @docs/guide.md',
+      'docs/guide.md': 'Guide.',
+      'ctxfiles.config.json': JSON.stringify({ contextPaths: ['AGENTS.md'], imports: { enabled: true } }),
+    });
+    const json = JSON.parse((await cli(['resolve', '--json'], { cwd: root })).stdout) as {
+      files: Array<{ path: string; entry: string; importedBy?: string }>;
+    };
+    expect(json.files.map(({ path: file, entry, importedBy }) => [file, entry, importedBy])).toEqual([
+      [`${root}/AGENTS.md`, 'AGENTS.md', undefined],
+      [`${root}/docs/guide.md`, '@docs/guide.md', `${root}/AGENTS.md`],
+    ]);
+    const text = (await cli(['explain'], { cwd: root })).stdout;
+    expect(text).toContain(
+      '  included          global  docs/guide.md (entry "@docs/guide.md") imported by AGENTS.md\n',
+    );
+    const report = JSON.parse((await cli(['explain', '--json'], { cwd: root })).stdout) as {
+      files: Array<{ path: string; importedBy?: string }>;
+    };
+    expect(report.files.find((file) => file.path === `${root}/docs/guide.md`)?.importedBy).toBe(
+      `${root}/AGENTS.md`,
     );
   });
 });
