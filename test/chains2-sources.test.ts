@@ -6,6 +6,7 @@ import { createResolver } from '../src/api/create-resolver.js';
 import { parseConfig } from '../src/config/load-config.js';
 import type { FileSystem } from '../src/fs/file-system.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
+import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 
@@ -282,6 +283,26 @@ describe('contextDiscovery.mode and respectGitignore', () => {
       '/w/a/AGENTS.md',
       '/w/b/AGENTS.md',
     ]);
+    expect(result.diagnostics.filter((d) => d.code === 'walk-truncated')).toEqual([
+      {
+        level: 'warn',
+        code: 'walk-truncated',
+        message:
+          'inline discovery stopped at 2 nested files (contextDiscovery.maxFiles); more may exist and are not in the block',
+      },
+    ]);
+  });
+
+  test('inline reports the walk cap once, rules on or off', async () => {
+    for (const rules of [undefined, { sources: ['cursor'] }]) {
+      const { resolver } = await memoryResolver(tree, {
+        contextPaths: ['AGENTS.md'],
+        contextDiscovery: { mode: 'inline', maxFiles: 2 },
+        ...(rules === undefined ? {} : { rules }),
+      });
+      const result = await resolver.resolve();
+      expect(result.diagnostics.filter((d) => d.code === 'walk-truncated')).toHaveLength(1);
+    }
   });
 
   test.each(['manifest', 'inline'] as const)('respectGitignore in %s mode', async (mode) => {
@@ -380,6 +401,54 @@ describe('sessions', () => {
     const session = await resolver.openSession();
     expect(await session.afterTool(read(`${base}/link/svc/x.ts`))).toContain(
       `# From:${base}/link/svc/AGENTS.md`,
+    );
+  });
+
+  test('a symlinked cwd: rule paths map to the canonical work dir and are shown as spelled', async () => {
+    const base = tempTree({
+      'real/.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts rule',
+      'real/src/a.ts': 'code',
+    });
+    fs.symlinkSync(`${base}/real`, `${base}/link`);
+    const { config } = await parseConfig({ contextPaths: [], rules: { sources: ['cursor'] } });
+    const resolver = await createResolver({ workDir: `${base}/link`, config, env: {} });
+    for (const paths of [[`${base}/link/src/a.ts`], ['src/a.ts'], [`${base}/real/src/a.ts`]]) {
+      const result = await resolver.resolve({ paths });
+      expect(result.files.map((file) => [file.layer, file.path])).toEqual([
+        ['rules', `${base}/link/.cursor/rules/ts.mdc`],
+      ]);
+      expect(result.rules?.map((rule) => rule.reason)).toEqual(['matched *.ts by src/a.ts']);
+    }
+    const session = await resolver.openSession();
+    expect(await session.afterTool(read(`${base}/link/src/a.ts`))).toBe(
+      `<system-reminder>\n# From:${base}/link/.cursor/rules/ts.mdc\nRule "ts" (cursor) applies: src/a.ts matches its glob *.ts.\n\nts rule\n</system-reminder>`,
+    );
+  });
+});
+
+describe('importedBy in the CLI', () => {
+  test('resolve --json and explain name the importer of an imported file', async () => {
+    const root = tempTree({
+      'AGENTS.md': 'See @docs/guide.md',
+      'docs/guide.md': 'Guide.',
+      'ctxfiles.config.json': JSON.stringify({ contextPaths: ['AGENTS.md'], imports: { enabled: true } }),
+    });
+    const json = JSON.parse((await cli(['resolve', '--json'], { cwd: root })).stdout) as {
+      files: Array<{ path: string; entry: string; importedBy?: string }>;
+    };
+    expect(json.files.map(({ path: file, entry, importedBy }) => [file, entry, importedBy])).toEqual([
+      [`${root}/AGENTS.md`, 'AGENTS.md', undefined],
+      [`${root}/docs/guide.md`, '@docs/guide.md', `${root}/AGENTS.md`],
+    ]);
+    const text = (await cli(['explain'], { cwd: root })).stdout;
+    expect(text).toContain(
+      '  included          global  docs/guide.md (entry "@docs/guide.md") imported by AGENTS.md\n',
+    );
+    const report = JSON.parse((await cli(['explain', '--json'], { cwd: root })).stdout) as {
+      files: Array<{ path: string; importedBy?: string }>;
+    };
+    expect(report.files.find((file) => file.path === `${root}/docs/guide.md`)?.importedBy).toBe(
+      `${root}/AGENTS.md`,
     );
   });
 });

@@ -192,6 +192,44 @@ describe('contextRoot: project', () => {
     expect(result.diagnostics.some((d) => d.code === 'outside-workdir')).toBe(true);
   });
 
+  test.each(['', 'packages', 'packages/api'])(
+    'from /%s the rule folders up to the project root are read; a root rule-folder entry is left to them',
+    async (sub) => {
+      const root = tempTree({
+        '.git/HEAD': 'x',
+        '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\nroot rule',
+        'packages/api/.keep': '',
+      });
+      const { config } = await parseConfig({
+        contextRoot: 'project',
+        contextPaths: ['.cursor/rules/'],
+        rules: { sources: ['cursor'] },
+      });
+      const resolver = await createResolver({ workDir: path.join(root, sub), config, env: {} });
+      const result = await resolver.resolve();
+      expect(result.files.map((file) => [file.layer, path.relative(root, file.path)])).toEqual([
+        ['rules', '.cursor/rules/a.mdc'],
+      ]);
+      expect(result.text).toContain('root rule');
+      expect(result.diagnostics.filter((d) => d.code === 'rule-folder-entry')).toHaveLength(1);
+    },
+  );
+
+  test('a rule-folder entry the engine does not read is expanded as files, with no info', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'packages/api/docs/.cursor/rules/a.mdc': 'raw',
+    });
+    const { config } = await parseConfig({
+      contextPaths: ['docs/.cursor/rules/'],
+      rules: { sources: ['cursor'], nested: false },
+    });
+    const resolver = await createResolver({ workDir: path.join(root, 'packages/api'), config, env: {} });
+    const result = await resolver.resolve();
+    expect(result.files.map((file) => file.layer)).toEqual(['global']);
+    expect(result.diagnostics.filter((d) => d.code === 'rule-folder-entry')).toEqual([]);
+  });
+
   test('without a marker, the work dir is used and an info says so', async () => {
     const { resolver } = await memoryResolver(
       { '/w/AGENTS.md': 'w' },

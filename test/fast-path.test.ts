@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_CONTEXT_PATHS } from '../src/config/defaults.js';
 import { configSchema } from '../src/config/schema.js';
 import fastValidate from '../src/config/validate-config.generated.js';
 // @ts-expect-error: a plain ES module without types
@@ -12,6 +13,16 @@ describe('the fast validator generated from the JSON Schema', () => {
     expect(fs.readFileSync('src/config/validate-config.generated.ts', 'utf8')).toBe(
       (fastValidatorSource as (schema: unknown) => string)(schema),
     );
+  });
+
+  test('the schema names the default contextPaths, every one of them', () => {
+    const schema = JSON.parse(fs.readFileSync('schema/config.schema.json', 'utf8')) as {
+      properties: { contextPaths: { description: string } };
+    };
+    expect(schema.properties.contextPaths.description).toBe(
+      `The global layer. Default: ${DEFAULT_CONTEXT_PATHS.join(', ')}.`,
+    );
+    expect(DEFAULT_CONTEXT_PATHS).toContain('AGENTS.local.md');
   });
 
   const anyValue = fc.oneof(

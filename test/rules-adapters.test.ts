@@ -20,6 +20,8 @@ function classify(source: string, text: string) {
 }
 
 const fm = (lines: string) => `---\n${lines}\n---\nbody\n`;
+const notPlain = (line: number, value: string) =>
+  `line ${line} of the frontmatter is not valid YAML, and ${JSON.stringify(value)} is not a plain value`;
 
 describe('the adapter table', () => {
   test('lists the five sources in table order', () => {
@@ -211,6 +213,35 @@ describe('cline', () => {
   });
 });
 
+describe('an empty glob string is refused, never read as absent', () => {
+  test.each([
+    ['claude', fm('paths: ""')],
+    ['claude', fm("paths: '  '")],
+    ['cline', fm('paths: ""')],
+    ['cursor', fm('globs: ""')],
+    ['cursor', fm('description: TS\nglobs: ""\nalwaysApply: false')],
+    ['cursor', fm('globs: ""\ndescription: *.ts')], // read line by line
+    ['copilot', fm('applyTo: ""')],
+    ['windsurf', fm('trigger: glob\nglobs: ""')],
+  ])('%s %j', (source, text) => {
+    expect(classify(source, text)).toEqual({ problem: 'bad glob: glob "": the glob is empty' });
+  });
+  test('an unclosed list is bad frontmatter, not the glob "["', () => {
+    expect(classify('claude', fm('paths: ['))).toEqual({
+      problem: `bad frontmatter: ${notPlain(2, '[')}`,
+    });
+  });
+  test.each([
+    // the key with nothing after it has no value (YAML null), as Cursor writes new rule files
+    ['cursor', fm('description:\nglobs:\nalwaysApply: false'), 'manual'],
+    ['cursor', fm('description: TS\nglobs:\nalwaysApply: false\nx: *.ts'), 'requested'], // line by line
+    ['claude', fm('paths:'), 'always'],
+    ['copilot', fm('applyTo:'), 'manual'],
+  ])('%s %j without a value is absent', (source, text, kind) => {
+    expect(classify(source, text)).toMatchObject({ kind, globs: [] });
+  });
+});
+
 describe('frontmatter', () => {
   test.each([
     // text, expected
@@ -241,6 +272,16 @@ describe('frontmatter', () => {
     [
       '---\nglobs: "*.ts"\nbody without a closing fence',
       { ok: false, problem: 'the frontmatter has no closing --- line' },
+    ],
+    // broken YAML is no glob: the lenient reader refuses what the vendors never write unquoted
+    ['---\nglobs: [\n---\nb', { ok: false, problem: notPlain(2, '[') }],
+    ['---\nglobs: [*.ts\n---\nb', { ok: false, problem: notPlain(2, '[*.ts') }],
+    ['---\nglobs: "*.ts\n---\nb', { ok: false, problem: notPlain(2, '"*.ts') }],
+    ['---\nglobs: {a: *.ts}\n---\nb', { ok: false, problem: notPlain(2, '{a: *.ts}') }],
+    ['---\nglobs:\n  - [\n---\nb', { ok: false, problem: notPlain(3, '[') }],
+    [
+      '---\nglobs: {src,lib}/*.ts, *.md\n---\nb',
+      { ok: true, data: { globs: '{src,lib}/*.ts, *.md' }, body: 'b', lenient: true },
     ],
     [
       '---\nglobs: *.ts\nthis line is prose\n---\nb',

@@ -129,7 +129,7 @@ describe('a monorepo with rule folders of all five vendors', () => {
     expect(section).toContain('not applied cursor   requested .cursor/rules/release.mdc\n');
     expect(section).toContain('listed in catalog');
     expect(section).toContain('no path matched');
-    expect(section).toContain(`nested, no path inside ${root}/packages/api`);
+    expect(section).toContain(`nested, no path inside packages/api/\n`);
     const prompt = await cli(['prompt'], { cwd: root });
     expect(prompt.stdout).toContain('- release: How to cut a release');
     expect(prompt.stdout).not.toContain('legacy: manual only');

@@ -399,4 +399,27 @@ describe('symlinks on disk', () => {
     ]);
     expect(found.diagnostics.map((d) => d.code)).toEqual(['symlink-outside-workdir']);
   });
+
+  test.each([
+    ['inside', ['in.mdc', 'plain.mdc'], ['symlink-outside-workdir']],
+    ['reject', ['plain.mdc'], ['symlink-rejected', 'symlink-rejected']],
+    ['follow', ['in.mdc', 'out.mdc', 'plain.mdc'], []],
+  ] as const)('instructions.symlinks %s applies to rule files', (symlinks, names, codes) => {
+    const outside = tempTree({ 's.mdc': '---\nalwaysApply: true\n---\nout' });
+    const root = tempTree({
+      'shared/s.mdc': '---\nalwaysApply: true\n---\nin',
+      '.cursor/rules/plain.mdc': '---\nalwaysApply: true\n---\nplain',
+      '.cursor/rules/in.mdc': { symlink: '../../shared/s.mdc' },
+      '.cursor/rules/out.mdc': { symlink: `${outside}/s.mdc` },
+    });
+    const found = discoverRules(createNodeFileSystem(), {
+      workDir: root,
+      ownerDirs: [root],
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+      symlinks,
+    });
+    expect(found.rules.map((r) => `${r.name}.mdc`)).toEqual(names);
+    expect(found.diagnostics.map((d) => d.code)).toEqual(codes);
+  });
 });

@@ -196,7 +196,7 @@ describe('explain', () => {
       ['.cursor/rules/manual.mdc', 'cursor', 'manual', [], 'named'],
       ['.cursor/rules/ts.mdc', 'cursor', 'glob', ['*.ts'], 'matched *.ts by pkg/src/a.ts'],
       ['pkg/.claude/rules/api.md', 'claude', 'glob', ['src/**'], 'matched src/** by pkg/src/a.ts'],
-      ['pkg/.claude/rules/pkg.md', 'claude', 'always', [], 'always inside /w/pkg'],
+      ['pkg/.claude/rules/pkg.md', 'claude', 'always', [], 'always inside pkg/'],
       [
         '.windsurf/rules/bad.md',
         'windsurf',
@@ -293,8 +293,37 @@ describe('the manifest and sessions', () => {
     await session.afterTool({ tool: 'read', input: { file_path: 'a.ts' }, ok: true });
     fs.set(`${W}/.cursor/rules/ts.mdc`, '---\nglobs: "*.ts"\n---\nts rule, changed');
     const text = await session.afterTool({ tool: 'read', input: { file_path: 'README.md' }, ok: true });
-    expect(text).toContain('ts rule, changed');
+    // The body only: the frontmatter of the changed file is not shown.
+    expect(text).toBe(
+      '<system-reminder>\nUpdated instructions from: .cursor/rules/ts.mdc\n\nThis file changed after it was shown. Use the text below in place of the earlier version.\n\nts rule, changed\n</system-reminder>',
+    );
     expect(session.state().tracked.some((record) => record.path === `${W}/.cursor/rules/ts.mdc`)).toBe(true);
+  });
+
+  test('a rule is read when it is injected: an edit since the start shows, a deleted file warns', async () => {
+    const { fs, resolver } = await setup(TREE, ALL);
+    const diagnostics: string[] = [];
+    const session = await resolver.openSession({ onDiagnostic: (d) => diagnostics.push(d.code) });
+    fs.set(`${W}/.cursor/rules/ts.mdc`, '---\nglobs: "*.ts"\n---\nts rule, edited');
+    fs.remove(`${W}/pkg/.claude/rules/api.md`);
+    const text = await session.afterTool({ tool: 'read', input: { file_path: 'pkg/src/a.ts' }, ok: true });
+    expect(text).toBe(
+      [
+        '<system-reminder>\n# From:/w/.cursor/rules/ts.mdc\nRule "ts" (cursor) applies: pkg/src/a.ts matches its glob *.ts.\n\nts rule, edited\n</system-reminder>',
+        '<system-reminder>\n# From:/w/pkg/.claude/rules/pkg.md\nRule "pkg" (claude) applies: it applies to everything under pkg/, where pkg/src/a.ts is.\n\npkg always\n</system-reminder>',
+      ].join('\n'),
+    );
+    expect(diagnostics).toEqual(['vanished']);
+    expect(session.state().skipped).toEqual(['pkg/.claude/rules/api.md']);
+  });
+
+  test('a rule whose frontmatter broke since the start is not injected', async () => {
+    const { fs, resolver } = await setup(TREE, ALL);
+    const diagnostics: string[] = [];
+    const session = await resolver.openSession({ onDiagnostic: (d) => diagnostics.push(d.code) });
+    fs.set(`${W}/.cursor/rules/db.mdc`, '---\ndescription: [\nno closing fence');
+    expect(await session.afterTool({ tool: 'rule', input: { name: 'db' } })).toBe('');
+    expect(diagnostics).toEqual(['rule-frontmatter']);
   });
 
   test('the session budget caps injected rules', async () => {
@@ -303,6 +332,25 @@ describe('the manifest and sessions', () => {
     const session = await resolver.openSession({ onDiagnostic: (d) => diagnostics.push(d.code) });
     expect(await session.afterTool({ tool: 'read', input: { file_path: 'a.ts' }, ok: true })).toBe('');
     expect(diagnostics).toEqual(['session-budget-exhausted']);
+  });
+});
+
+describe('instructions.symlinks', () => {
+  test.each([
+    ['inside', ['rules:a', 'rules:in', 'global:AGENTS.md'], ['symlink-outside-workdir']],
+    ['reject', ['rules:a', 'global:AGENTS.md'], ['symlink-rejected', 'symlink-rejected']],
+  ] as const)('%s applies to rule files as to every other source', async (symlinks, expected, codes) => {
+    const { fs, resolver } = await setup(
+      { 'AGENTS.md': 'agents', '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\nrule-a' },
+      { ...ALL, instructions: { symlinks } },
+    );
+    fs.set('/shared/s.mdc', '---\nalwaysApply: true\n---\nrule-out');
+    fs.set(`${W}/shared/s.mdc`, '---\nalwaysApply: true\n---\nrule-in');
+    fs.set(`${W}/.cursor/rules/in.mdc`, { symlink: `${W}/shared/s.mdc` });
+    fs.set(`${W}/.cursor/rules/out.mdc`, { symlink: '/shared/s.mdc' });
+    const result = await resolver.resolve();
+    expect(layers(result.files)).toEqual(expected);
+    expect(result.diagnostics.filter((d) => d.code.startsWith('symlink')).map((d) => d.code)).toEqual(codes);
   });
 });
 

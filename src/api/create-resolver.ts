@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { isInside } from '../fs/contain.js';
 import type { Config, Flow, Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
@@ -107,8 +109,9 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   };
   const onUnknownMode = warnOncePerMode();
 
-  const lookup = (request: Readonly<ResolveRequest>) =>
-    caches.requests(requestKey(context.config, request), async () => {
+  const lookup = (asked: Readonly<ResolveRequest>) => {
+    const request = canonicalPaths(context, asked);
+    return caches.requests(requestKey(context.config, request), async () => {
       const format = request.format ?? context.config.format;
       const planned = await plan(context, request, onUnknownMode);
       const wanted = request.manifest !== false;
@@ -138,7 +141,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
         caches.disclosed,
         rules !== null && wanted ? rules.set : undefined,
       );
-      const ruleLines = rules === null ? null : explainRequest(rules, request);
+      const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
       const ruleDiagnostics =
         rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
       return {
@@ -148,6 +151,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
         format,
       };
     });
+  };
 
   return Object.freeze({
     workDir: context.workDir,
@@ -162,6 +166,24 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     },
     refresh: () => memo.clear(),
   });
+}
+
+/**
+ * Under a symlinked cwd, `request.paths` spelled under it name the same files under the canonical
+ * work dir, where rules are owned and matched (as tool paths in a session, src/session/disclosure.ts).
+ */
+function canonicalPaths(
+  context: ResolverContext,
+  request: Readonly<ResolveRequest>,
+): Readonly<ResolveRequest> {
+  const { spelledWorkDir: spelled, workDir } = context;
+  if (spelled === workDir || request.paths === undefined) return request;
+  const paths = request.paths.map((file) =>
+    path.isAbsolute(file) && (file === spelled || isInside(spelled, file))
+      ? path.join(workDir, path.relative(spelled, file))
+      : file,
+  );
+  return { ...request, paths };
 }
 
 /**

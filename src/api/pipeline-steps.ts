@@ -178,6 +178,15 @@ function inlineNested(
   diagnostics: Diagnostic[],
 ): ContextFile[] {
   const { fs, workDir, config } = context;
+  // The walk's faults belong to the block in this mode (no manifest reports them), and a walk cut
+  // at its cap says so: the block silently missing nested files would look complete.
+  diagnostics.push(...walk.diagnostics);
+  if (walk.truncatedAt !== undefined && !walk.diagnostics.some((d) => d.code === 'walk-truncated'))
+    diagnostics.push({
+      level: 'warn',
+      code: 'walk-truncated',
+      message: `inline discovery stopped at ${walk.truncatedAt} nested files (contextDiscovery.maxFiles); more may exist and are not in the block`,
+    });
   const inlined = new Set(files.map((file) => file.realPath));
   const out: ContextFile[] = [];
   for (const nested of nestedForPlan(walk.files, config.instructions, inlined)) {
@@ -308,7 +317,8 @@ export async function renderDisclosure(
     return {
       index,
       manifest: [manifest, catalog].filter((part) => part !== '').join('\n\n'),
-      diagnostics: walk?.diagnostics ?? [],
+      // In inline mode the walk's diagnostics were reported with the block (collect).
+      diagnostics: inlineMode ? [] : (walk?.diagnostics ?? []),
       ...(rules === undefined ? {} : { rules: Object.freeze({ set: rules, inlined }) }),
     };
   });

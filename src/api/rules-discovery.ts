@@ -2,16 +2,18 @@ import path from 'node:path';
 import { walkChain } from '../discover/chain-walk.js';
 import { under, walkNested } from '../discover/nested-walk.js';
 import type { Diagnostic } from '../errors.js';
+import { isInside } from '../fs/contain.js';
 import { createRuleSet } from '../rules/create-rule-set.js';
 import { discoverRules } from '../rules/discover-rules.js';
 import { RULE_ADAPTERS, ruleEntryNames } from '../rules/rule-adapters.js';
 import type { Rule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
+import { contextRootOf } from './pipeline-steps.js';
 import type { Rules } from './rules-step.js';
 
 /**
  * Finds every rule of the enabled sources (docs/rules.md, "Discovery"): owners are the work dir, the
- * chain's directories and, with `rules.nested` and `nested`, the directories the nested walk marks
+ * chain's directories, with `contextRoot: project` the directories up to the project root, and, with `rules.nested` and `nested`, the directories the nested walk marks
  * as holding a vendor entry (its pruning and caps). Loaded on the first request with rules on, as one
  * chunk of the bundled CLI.
  */
@@ -33,6 +35,14 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
       if (dir === chain.start || path.dirname(dir) === dir) break;
     }
   }
+  // With `contextRoot: project` the project root and the directories down to the work dir own rules
+  // too, as its `contextPaths` resolve there (docs/rules.md, "Discovery").
+  const projectRoot = contextRootOf(context, []);
+  if (projectRoot !== workDir && isInside(projectRoot, workDir))
+    for (let dir = path.dirname(workDir); ; dir = path.dirname(dir)) {
+      owners.push(dir);
+      if (dir === projectRoot || path.dirname(dir) === dir) break;
+    }
   if (rules.nested && nested) {
     const found = walkNested(
       fs,
@@ -49,6 +59,7 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
     ownerDirs: owners,
     sources: rules.sources,
     maxFileBytes: contextDiscovery.maxFileBytes,
+    symlinks: instructions.symlinks ?? 'inside',
   });
   diagnostics.push(...found.diagnostics);
   const set = createRuleSet(found.rules, { workDir });
@@ -61,7 +72,8 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
   const folders = new Set<string>();
   for (const source of rules.sources)
     for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
-      if (location.type === 'folder') folders.add(`${location.path}/`);
+      if (location.type === 'folder')
+        for (const owner of owners) folders.add(path.join(owner, location.path));
   return Object.freeze({
     set,
     skipped: found.skipped,

@@ -22,7 +22,7 @@ export interface Rules {
    * order: the seam for a chain candidate `@rules` that places them inside the chain.
    */
   alwaysRulesOf(dir: string): readonly Rule[];
-  /** Folders (`.cursor/rules/`, …) of the enabled sources, relative to an owner, with a trailing `/`. */
+  /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
   readonly folders: ReadonlySet<string>;
 }
 
@@ -103,9 +103,14 @@ export function rulesLayer(
 }
 
 /** `explain` lines for every rule of a request (explainRules: source, kind, globs, reason). */
-export function explainRequest(rules: Rules, request: Readonly<RulesRequest>): readonly RuleExplanation[] {
+export function explainRequest(
+  rules: Rules,
+  request: Readonly<RulesRequest>,
+  workDir: string,
+): readonly RuleExplanation[] {
   return explainRules(rules.set, rules.skipped, {
     paths: request.paths ?? [],
     names: request.rules ?? [],
+    workDir,
   });
 }

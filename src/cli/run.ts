@@ -271,10 +271,11 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
           workDir: result.workDir,
           agent: result.agent,
           flow: result.flow,
-          files: result.files.map(({ path: file, layer, entry, bytes, sha256 }) => ({
+          files: result.files.map(({ path: file, layer, entry, importedBy, bytes, sha256 }) => ({
             path: file,
             layer,
             entry,
+            ...(importedBy === undefined ? {} : { importedBy }),
             bytes,
             sha256,
           })),

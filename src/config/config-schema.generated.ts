@@ -22,7 +22,7 @@ export default {
       ]
     },
     "contextPaths": {
-      "description": "The global layer. Default: the common instruction file names.",
+      "description": "The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules/.",
       "type": "array",
       "items": {
         "type": "string",

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, OPENCODE_KEYS } from './defaults.js';
+import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
 import { PRESET_NAMES } from '../presets/index.js';
 import { FORMATS, TOOL_KINDS } from './types.js';
 
@@ -272,7 +272,7 @@ export const configSchema = z
     contextPaths: z
       .array(pathEntry)
       .optional()
-      .describe('The global layer. Default: the common instruction file names.'),
+      .describe(`The global layer. Default: ${DEFAULT_CONTEXT_PATHS.join(', ')}.`),
     agents: z
       .record(z.string(), agentSchema)
       .optional()

@@ -28,6 +28,8 @@ export interface ExplainFile {
   readonly outcome: FileOutcome;
   /** Why, in words (the diagnostic's message), for every outcome but `included`. */
   readonly detail: string | null;
+  /** For a file brought in by an `@path` import: the path of the file that imported it. */
+  readonly importedBy?: string;
 }
 
 /** One row of the section table. */
@@ -86,7 +88,12 @@ const OUTCOME_BY_CODE: Readonly<Record<string, FileOutcome>> = {
 
 /** What {@link explain} needs of a resolution; a `ResolveResult` fits. */
 export interface ExplainInput {
-  readonly files: ReadonlyArray<{ readonly path: string; readonly layer: string; readonly entry: string }>;
+  readonly files: ReadonlyArray<{
+    readonly path: string;
+    readonly layer: string;
+    readonly entry: string;
+    readonly importedBy?: string | undefined;
+  }>;
   readonly nested: ReadonlyArray<{ readonly path: string }>;
   readonly diagnostics: readonly Diagnostic[];
   readonly rules?: readonly ExplainRule[] | undefined;
@@ -115,6 +122,7 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
     entry: file.entry,
     outcome: truncated.has(file.path) ? 'truncated' : 'included',
     detail: truncated.has(file.path) ? `cut short to fit the budget` : null,
+    ...(file.importedBy === undefined ? {} : { importedBy: file.importedBy }),
   }));
   for (const diagnostic of result.diagnostics) {
     const outcome = OUTCOME_BY_CODE[diagnostic.code];
@@ -178,7 +186,9 @@ export function formatExplain(report: ExplainReport, workDir: string, width = 24
   const shown = (file: string | null) =>
     file === null ? '-' : isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
   for (const file of report.files) {
-    const entry = file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`;
+    const entry =
+      (file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`) +
+      (file.importedBy === undefined ? '' : ` imported by ${shown(file.importedBy)}`);
     lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
     if (file.detail !== null && file.outcome !== 'manifest-only')
       lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);

@@ -43,7 +43,7 @@ export interface SourceOptions {
 export interface RulesSource {
   /** The `rules` layer, in order. */
   readonly layer: readonly Rule[];
-  /** Folders of the enabled sources (`.cursor/rules/`, …), relative, with a trailing `/`. */
+  /** Absolute rule folders the rules engine reads (`<owner>/.cursor/rules`, …): entries naming one are left out. */
   readonly folders: ReadonlySet<string>;
   /**
    * The `always` rules owned by one directory: for a chain candidate `@rules`, which places a chain
@@ -136,7 +136,7 @@ export function collectSources(
   for (const layer of plan.layers) {
     const layerFiles: Candidate[] = [];
     for (const { entry, expanded } of layer.entries) {
-      if (rules !== undefined && isRuleFolder(expanded, rules.folders)) {
+      if (rules !== undefined && rules.folders.has(path.resolve(layerRoot, expanded))) {
         diagnostics.push({
           level: 'info',
           code: 'rule-folder-entry',
@@ -312,12 +312,6 @@ function reportReadCap(over: readonly Candidate[], total: number, diagnostics: D
 }
 
 /** True when a contextPaths entry names a rule folder of an enabled source (`./` and a missing `/` allowed). */
-function isRuleFolder(expanded: string, folders: ReadonlySet<string>): boolean {
-  let entry = expanded.replace(/^(?:\.\/)+/, '');
-  if (!entry.endsWith('/')) entry += '/';
-  return folders.has(entry);
-}
-
 /** A rule of the `rules` layer as a candidate: its identity (device and inode) for dedupe. */
 function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): Candidate | null {
   try {

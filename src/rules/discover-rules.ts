@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
-import { hasControlCharacter, isInside, realInside } from '../fs/contain.js';
+import { hasControlCharacter, isInside, realInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import { describeHidden } from '../fs/hidden-unicode.js';
 import { readInstruction } from '../fs/read-instruction.js';
@@ -35,6 +35,12 @@ export interface DiscoverRulesOptions {
    * root.
    */
   readonly root?: string;
+  /**
+   * `instructions.symlinks` (docs/chains.md, "Symlinks"), applied to every vendor folder, rule file
+   * and folder below it as to every other source: `inside` (default) follows a link whose real target
+   * stays inside the root, `reject` refuses every link, `follow` follows every link.
+   */
+  readonly symlinks?: SymlinkPolicy;
   /** At most this many rules are kept (after ordering); default {@link MAX_RULE_FILES}. */
   readonly maxRules?: number;
   /** Folder depth below a rules folder; default {@link MAX_RULE_FOLDER_DEPTH}. */
@@ -85,6 +91,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const root = options.root ?? options.workDir;
   const maxRules = options.maxRules ?? MAX_RULE_FILES;
   const maxDepth = options.maxDepth ?? MAX_RULE_FOLDER_DEPTH;
+  const symlinks = options.symlinks ?? 'inside';
   const owners = [...new Set(options.ownerDirs)].sort(compare);
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
@@ -95,7 +102,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const candidates: Candidate[] = [];
     for (const adapter of adapters)
       for (const location of adapter.locations)
-        collect(fs, ownerDir, ownerRoot, adapter, location, maxDepth, candidates, diagnostics);
+        collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
       const identity = `${candidate.info.dev}:${candidate.info.ino}:${candidate.realPath}`;
@@ -208,6 +215,7 @@ function collect(
   fs: FileSystem,
   ownerDir: string,
   root: string,
+  symlinks: SymlinkPolicy,
   adapter: RuleAdapter,
   location: RuleLocation,
   maxDepth: number,
@@ -215,7 +223,7 @@ function collect(
   diagnostics: Diagnostic[],
 ): void {
   const start = path.join(ownerDir, location.path);
-  const target = follow(fs, root, start, diagnostics);
+  const target = follow(fs, root, start, symlinks, diagnostics);
   if (target === null) return;
   const base = { adapter, location };
   if (location.type === 'file') {
@@ -268,7 +276,7 @@ function collect(
       let realPath = path.join(real, name);
       let info: FileInfo | null = null;
       if (kind === 'symlink') {
-        const resolved = follow(fs, root, child, diagnostics);
+        const resolved = follow(fs, root, child, symlinks, diagnostics);
         if (resolved === null) continue;
         kind = resolved.info.kind;
         realPath = resolved.realPath;
@@ -309,14 +317,18 @@ function collect(
   }
 }
 
-/** Resolves `absolute` inside `root`; absent is `null` quietly, a symlink out or a fault is a `warn`. */
+/**
+ * Resolves `absolute` under the symlink policy; absent is `null` quietly, a refused link or a fault is
+ * a `warn`.
+ */
 function follow(
   fs: FileSystem,
   root: string,
   absolute: string,
+  symlinks: SymlinkPolicy,
   diagnostics: Diagnostic[],
 ): { realPath: string; info: FileInfo } | null {
-  const resolved = realInside(fs, root, absolute);
+  const resolved = realInside(fs, root, absolute, symlinks);
   if (resolved.ok) return resolved;
   if (resolved.code === 'missing') return null;
   diagnostics.push({ level: 'warn', code: resolved.code, message: resolved.message, path: absolute });

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { isInside } from '../fs/contain.js';
 import type { RuleSet } from './create-rule-set.js';
 import type { RuleKind, SkippedRule } from './rule.js';
 
@@ -7,6 +9,8 @@ export interface RuleRequest {
   readonly paths?: readonly string[];
   /** Names of rules asked for (`--rule`, `request.rules`, a `rule` session event). */
   readonly names?: readonly string[];
+  /** The canonical work dir: owners and paths inside it are shown relative to it in reasons. */
+  readonly workDir?: string;
 }
 
 /** One line of `explain` for a rule file. */
@@ -42,6 +46,7 @@ export function explainRules(
   const matches = new Map(set.rulesFor(request.paths ?? []).map((match) => [match.rule, match]));
   const named = new Set((request.names ?? []).flatMap((name) => set.byName(name)));
   const nested = new Set(set.nested());
+  const shown = relativeTo(request.workDir);
   const lines: RuleExplanation[] = set.rules.map((rule) => {
     const match = matches.get(rule);
     let applied = true;
@@ -50,10 +55,14 @@ export function explainRules(
     else if (named.has(rule)) reason = 'named';
     else if (rule.kind === 'always') {
       applied = match !== undefined;
-      reason = applied ? `always inside ${rule.ownerDir}` : `nested, no path inside ${rule.ownerDir}`;
+      const owner = shown(rule.ownerDir, true);
+      reason = applied ? `always inside ${owner}` : `nested, no path inside ${owner}`;
     } else if (rule.kind === 'glob') {
       applied = match !== undefined;
-      reason = match === undefined ? 'no path matched' : `matched ${match.glob ?? ''} by ${match.path}`;
+      reason =
+        match === undefined
+          ? 'no path matched'
+          : `matched ${match.glob ?? ''} by ${shown(match.path, false)}`;
     } else {
       applied = false;
       reason = rule.kind === 'requested' ? 'listed in catalog' : 'manual, not named';
@@ -85,4 +94,15 @@ export function explainRules(
       }),
     );
   return Object.freeze(lines);
+}
+
+/** Shows a path inside `workDir` relative to it (`/` separators; a directory ends with `/`). */
+function relativeTo(workDir: string | undefined): (file: string, dir: boolean) => string {
+  return (file, dir) => {
+    if (workDir === undefined || !path.isAbsolute(file)) return file;
+    if (file === workDir) return '.';
+    if (!isInside(workDir, file)) return file;
+    const relative = path.relative(workDir, file).split(path.sep).join('/');
+    return dir ? `${relative}/` : relative;
+  };
 }

@@ -76,7 +76,11 @@ function readLeniently(block: string, keys: ReadonlySet<string>): Record<string,
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const item = ITEM_LINE.exec(line);
     if (item !== null) {
-      if (list !== null) list.push(unquote(stripComment(item[1] as string)));
+      if (list !== null) {
+        const value = stripComment(item[1] as string);
+        if (!looksPlain(value)) return notPlain(index, value);
+        list.push(unquote(value));
+      }
       continue;
     }
     if (list !== null && /^[ \t]/.test(line)) continue;
@@ -86,15 +90,42 @@ function readLeniently(block: string, keys: ReadonlySet<string>): Record<string,
     const key = pair[1] as string;
     const value = stripComment(pair[2] ?? '');
     if (!keys.has(key)) continue;
+    if (!looksPlain(value)) return notPlain(index, value);
     if (value === '') data[key] = list = [];
     else if (value.startsWith('[') && value.endsWith(']'))
       data[key] = splitGlobs(value.slice(1, -1)).map(unquote);
     else data[key] = unquote(value);
   }
-  // `key:` with no items below is an empty value, not an empty list.
+  // `key:` with no items below has no value (YAML reads it as null), not an empty list.
   for (const [key, value] of Object.entries(data))
-    if (Array.isArray(value) && value.length === 0) data[key] = '';
+    if (Array.isArray(value) && value.length === 0) data[key] = null;
   return data;
+}
+
+/**
+ * True when a value read line by line looks like what the vendors write unquoted (`*.ts, src/**`,
+ * `[*.ts, *.md]`, `{src,lib}/**`): every quote closed, every `[` and `{` closed on the same line, no
+ * `key: value` inside. Anything else is broken YAML, not a glob, and the file is refused rather than
+ * read as a glob such as `[` (docs/rules.md, "Frontmatter").
+ */
+function looksPlain(value: string): boolean {
+  if (/^["']/.test(value) && !(value.length >= 2 && value.endsWith(value[0] as string))) return false;
+  if (value.startsWith('[') !== value.endsWith(']')) return false;
+  if (/:[ \t]/.test(value)) return false;
+  let brackets = 0;
+  let braces = 0;
+  for (const char of value) {
+    if (char === '[') brackets += 1;
+    else if (char === ']') brackets -= 1;
+    else if (char === '{') braces += 1;
+    else if (char === '}') braces -= 1;
+    if (brackets < 0 || braces < 0) return false;
+  }
+  return brackets === 0 && braces === 0;
+}
+
+function notPlain(index: number, value: string): string {
+  return `line ${index + 2} of the frontmatter is not valid YAML, and ${JSON.stringify(value)} is not a plain value`;
 }
 
 // ` #` starts a comment (a `#` inside a glob has no blank before it).

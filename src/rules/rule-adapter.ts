@@ -67,9 +67,11 @@ export function descriptionOf(data: Readonly<Record<string, unknown>>): string {
 }
 
 /**
- * A glob value: absent (`undefined`, `null`, a blank string), a string split at commas outside braces
- * and brackets (empty pieces dropped, as every vendor does for a trailing comma), or a list of strings
- * (kept as written, so an empty entry reaches the glob check and is reported).
+ * A glob value: absent (`undefined`, `null`: the key with nothing after it), a string split at commas
+ * outside braces and brackets (empty pieces dropped, as every vendor does for a trailing comma), or a
+ * list of strings (kept as written, so an empty entry reaches the glob check and is reported). A blank
+ * string (`paths: ""`) is one empty glob, refused by the glob check: it never widens a rule's kind
+ * (docs/rules.md, "Globs").
  */
 export function globList(
   value: unknown,
@@ -80,7 +82,7 @@ export function globList(
   if (value === undefined || value === null) return { ok: true, globs: null };
   if (typeof value === 'string') {
     const globs = splitGlobs(value);
-    return { ok: true, globs: globs.length === 0 ? null : globs };
+    return { ok: true, globs: globs.length === 0 ? [''] : globs };
   }
   if (Array.isArray(value)) {
     if (!value.every((item) => typeof item === 'string'))

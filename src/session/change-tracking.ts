@@ -112,15 +112,23 @@ export function isTrackable(
 }
 
 /**
+ * What an updated file shows, from its new text: a rule file its body without frontmatter
+ * (docs/rules.md, "In a session"). `null` (with a diagnostic) when the new text cannot be shown.
+ */
+export type BodyOf = (file: string, text: string, diagnostics: Diagnostic[]) => string | null;
+
+/**
  * Change tracking of one session (docs/disclosure.md): updates, candidate switches and removals
  * of the files shown so far. `candidates` are the chain's names, for switches. Every file is
- * checked against `containment` before it is read.
+ * checked against `containment` before it is read. `bodyOf` turns an updated file's text into
+ * what is shown (default: the text itself).
  */
 export function createChangeTracker(
   fs: FileSystem,
   tracking: { readonly enabled: boolean; readonly candidates: readonly string[] },
   initial: readonly TrackedRecord[],
   containment: TrackingContainment,
+  bodyOf: BodyOf = (_file, text) => text,
 ): ChangeTracker {
   const tracked = new Map<string, TrackedRecord>();
   if (tracking.enabled) for (const record of initial) tracked.set(record.path, record);
@@ -131,7 +139,7 @@ export function createChangeTracker(
     check(diagnostics) {
       const changes: TrackedChange[] = [];
       for (const record of tracked.values()) {
-        const change = checkOne(fs, record, tracking.candidates, containment, diagnostics);
+        const change = checkOne(fs, record, tracking.candidates, containment, bodyOf, diagnostics);
         if (change === 'unchanged') continue;
         if (change === 'refused') {
           tracked.delete(record.path);
@@ -167,6 +175,7 @@ function checkOne(
   record: TrackedRecord,
   candidates: readonly string[],
   containment: TrackingContainment,
+  bodyOf: BodyOf,
   diagnostics: Diagnostic[],
 ): Checked {
   let current: { path: string; info: FileInfo } | null;
@@ -205,8 +214,10 @@ function checkOne(
   }
   const next = recordOf(current.path, read, record.scope);
   if (same && read.sha256 === record.sha256) return { event: null, record: next, replaces: record.path };
+  const text = bodyOf(current.path, read.text, diagnostics);
+  if (text === null) return { event: null, record: next, replaces: record.path };
   const previousPath = moved && !record.removed ? record.path : undefined;
-  const event: InstructionEvent = { kind: 'updated', path: current.path, text: read.text, previousPath };
+  const event: InstructionEvent = { kind: 'updated', path: current.path, text, previousPath };
   return { event, record: next, replaces: record.path };
 }
 

@@ -14,7 +14,14 @@ import {
   type TrackedRecord,
 } from './change-tracking.js';
 import { dueNestedFiles, readNested } from './injection.js';
-import { dueRules, nestedRulesByOwner, ruleNote, type SessionRules } from './rule-injection.js';
+import {
+  dueRules,
+  nestedRulesByOwner,
+  readRule,
+  ruleBodyOf,
+  ruleNote,
+  type SessionRules,
+} from './rule-injection.js';
 import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
 import { touchedPaths, type ToolEvent } from './triggers.js';
 
@@ -129,21 +136,37 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     });
     return false;
   });
+  const rules = options.rules;
+  const rulesByPath = new Map((rules?.set.rules ?? []).map((rule) => [rule.path, rule]));
   const tracker = createChangeTracker(
     fs,
     options.tracking,
     resumed === null ? options.baseline : resumedTracked,
     trackingContainment(fs, workDir, options.baseline),
+    // An updated rule shows its body, as when it was first shown (docs/rules.md, "In a session").
+    (file, text, diagnostics) => {
+      const rule = rulesByPath.get(file);
+      return rule === undefined ? text : ruleBodyOf(rule, text, diagnostics);
+    },
   );
   const budget = { bytes: initial.bytes, exhausted: initial.exhausted };
-  const rules = options.rules;
   const nestedRules = rules === undefined ? new Map() : nestedRulesByOwner(rules.set);
-  const frameRule = (rule: Rule, note: string) =>
-    renderSessionFrame(
+  // Under a symlinked cwd, injected paths are shown as the caller spelled them.
+  const shown = displayUnder(options.spelledWorkDir, workDir);
+  const frameOptions =
+    options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
+  // The rule file is read when it is injected: an edit since the session started shows, a deleted
+  // file is a warning and is not injected.
+  const frameRule = (rule: Rule, note: string, diagnostics: Diagnostic[]) => {
+    const body = readRule(fs, rule, options.maxFileBytes, diagnostics);
+    if (body === null) return null;
+    const frame = renderSessionFrame(
       options.format,
-      { path: rule.path, dir: rule.ownerDir, text: `${note}\n\n${rule.text}` },
-      options,
+      { path: shown(rule.path), dir: shown(rule.ownerDir), text: `${note}\n\n${body.text}` },
+      frameOptions,
     );
+    return { frame, read: body.read };
+  };
 
   return {
     opened,
@@ -162,12 +185,13 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
             message: `no rule is named ${JSON.stringify(name ?? '')}`,
           });
         for (const rule of named) {
-          if (!frames.add(frameRule(rule, ruleNote(rule, 'it was asked for by name')), rule.relativePath))
-            break;
+          const shown = frameRule(rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
+          if (shown === null) continue;
+          if (!frames.add(shown.frame, rule.relativePath)) break;
           if (!done.has(rule.relativePath)) {
             done.add(rule.relativePath);
-            injected.push({ path: rule.relativePath, sha256: rule.sha256, bytes: rule.bytes });
-            tracker.add(rule, rule);
+            injected.push({ path: rule.relativePath, sha256: shown.read.sha256, bytes: shown.read.bytes });
+            tracker.add(rule, shown.read);
           }
         }
         return frames.done();
@@ -191,9 +215,6 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           tracker.accept(change);
         }
       }
-      const shown = displayUnder(options.spelledWorkDir, workDir);
-      const frameOptions =
-        options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
       for (const file of dueNestedFiles(options.index, workDir, dirs, done)) {
         if (readFiles.has(file.path)) {
           skipped.add(file.relativePath);
@@ -239,10 +260,16 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
           dirs,
           done,
         )) {
-          if (!frames.add(frameRule(rule, note), rule.relativePath)) break;
+          const shown = frameRule(rule, note, diagnostics);
+          if (shown === null) {
+            skipped.add(rule.relativePath);
+            done.add(rule.relativePath);
+            continue;
+          }
+          if (!frames.add(shown.frame, rule.relativePath)) break;
           done.add(rule.relativePath);
-          injected.push({ path: rule.relativePath, sha256: rule.sha256, bytes: rule.bytes });
-          tracker.add(rule, rule);
+          injected.push({ path: rule.relativePath, sha256: shown.read.sha256, bytes: shown.read.bytes });
+          tracker.add(rule, shown.read);
         }
       return frames.done();
     },

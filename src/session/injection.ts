@@ -42,7 +42,7 @@ export function dueNestedFiles(
  */
 export function readNested(
   fs: FileSystem,
-  file: NestedFile,
+  file: Pick<NestedFile, 'path' | 'relativePath' | 'realPath'>,
   maxBytes: number,
   diagnostics: Diagnostic[],
 ): ReadBody | null {

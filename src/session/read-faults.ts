@@ -29,7 +29,11 @@ export function unavailable(file: string, doing: 'checked' | 'read', failure: Re
  * Injection: a nested file that cannot be injected is a warning named after the fault. Only
  * `ENOENT` and `ENOTDIR` mean it vanished; any other error code is `unreadable`.
  */
-export function notInjected(file: NestedFile, failure: ReadFailure, maxBytes: number): Diagnostic {
+export function notInjected(
+  file: Pick<NestedFile, 'path' | 'relativePath'>,
+  failure: ReadFailure,
+  maxBytes: number,
+): Diagnostic {
   const shown = file.relativePath;
   const fault =
     'error' in failure
@@ -46,7 +50,7 @@ export function notInjected(file: NestedFile, failure: ReadFailure, maxBytes: nu
 }
 
 /** Warnings about a file that is injected anyway: invalid UTF-8, hidden Unicode. */
-export function readWarnings(file: NestedFile, read: ReadBody): Diagnostic[] {
+export function readWarnings(file: Pick<NestedFile, 'path' | 'relativePath'>, read: ReadBody): Diagnostic[] {
   const warnings: Diagnostic[] = [];
   const shown = file.relativePath;
   if (read.invalidUtf8)

@@ -1,7 +1,12 @@
 import path from 'node:path';
+import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
+import type { FileSystem } from '../fs/file-system.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
+import { reparseRule } from '../rules/rule-body.js';
 import type { Rule } from '../rules/rule.js';
+import { readNested } from './injection.js';
+import type { ReadBody } from './read-faults.js';
 
 /** The rules a session may inject (docs/rules.md, "In a session"). */
 export interface SessionRules {
@@ -83,4 +88,39 @@ function ownerOf(rule: Rule, workDir: string): string {
 
 function toPosix(value: string): string {
   return path.sep === '/' ? value : value.split(path.sep).join('/');
+}
+
+/**
+ * Reads a rule file when it is injected, not when the session started (docs/rules.md, "In a
+ * session"): the same checks and bounded read as a nested file, then the rule's body without
+ * frontmatter. `null` with a `warn` when the file vanished, cannot be read, or no longer parses.
+ */
+export function readRule(
+  fs: FileSystem,
+  rule: Rule,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): { readonly text: string; readonly read: ReadBody } | null {
+  const read = readNested(fs, rule, maxBytes, diagnostics);
+  if (read === null) return null;
+  const text = ruleBodyOf(rule, read.text, diagnostics);
+  return text === null ? null : { text, read };
+}
+
+/** The body of a rule file's current text; `null` with a `warn` when it no longer parses. */
+export function ruleBodyOf(
+  rule: Pick<Rule, 'path' | 'relativePath' | 'ownerDir' | 'source'>,
+  text: string,
+  diagnostics: Diagnostic[],
+): string | null {
+  const parsed = reparseRule(rule, text);
+  if (parsed === null) return text;
+  if (parsed.ok) return parsed.text;
+  diagnostics.push({
+    level: 'warn',
+    code: parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
+    message: `${rule.relativePath}: ${parsed.problem}; the rule is not shown`,
+    path: rule.path,
+  });
+  return null;
 }
