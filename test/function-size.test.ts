@@ -144,6 +144,17 @@ test.each([
     [],
   ],
   ['arrow without reason', `export const make = () => {\n${'  work();\n'.repeat(70)}};`, ['make']],
+  // a function held by an object property takes the comments above the property
+  [
+    'property with reason',
+    `const api = {\n  // Long because one table.\n  build: () => {\n${'    work();\n'.repeat(70)}  },\n};`,
+    [],
+  ],
+  [
+    'property without reason',
+    `const api = {\n  build: () => {\n${'    work();\n'.repeat(70)}  },\n};`,
+    ['build'],
+  ],
   // a nested closure is counted on its own and by its factory
   [
     'nested closure',
