@@ -99,58 +99,14 @@ export interface Resolver {
 export async function createResolver(options: Readonly<ResolverOptions> = {}): Promise<Resolver> {
   const context = await loadContext(normalizeOptions(options));
   const memo = createMemo();
-  const caches = {
-    requests: memo.table<Promise<Resolution>>(),
-    walks: memo.table<NestedIndex>(),
-    collected: memo.table<Collected>(),
-    rendered: memo.table<Rendered>(),
-    disclosed: memo.table<Promise<Disclosed>>(),
-    rules: memo.table<Promise<Rules | null>>(),
-  };
+  const caches = createCaches(memo);
   const onUnknownMode = warnOncePerMode();
 
   const lookup = (asked: Readonly<ResolveRequest>) => {
     const request = canonicalPaths(context, asked);
-    return caches.requests(requestKey(context.config, request), async () => {
-      const format = request.format ?? context.config.format;
-      const planned = await plan(context, request, onUnknownMode);
-      const wanted = request.manifest !== false;
-      const inline = context.config.contextDiscovery.mode === 'inline';
-      const [walk, rules] = await Promise.all([
-        discover(context, planned, inline || wanted, caches.walks),
-        discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
-      ]);
-      const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
-      const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
-      const collected = collect(
-        context,
-        planned.plan,
-        caches.collected,
-        rules === null || layer === null
-          ? undefined
-          : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
-        key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
-        inline ? walk : null,
-      );
-      const rendered = render(context, key, collected, format, caches.rendered);
-      const disclosed = await renderDisclosure(
-        context,
-        key,
-        walk,
-        collected,
-        caches.disclosed,
-        rules !== null && wanted ? rules.set : undefined,
-      );
-      const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
-      const ruleDiagnostics =
-        rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
-      return {
-        result: resultOf(context, planned, rendered, disclosed, format, ruleLines, ruleDiagnostics),
-        rendered,
-        disclosed,
-        format,
-      };
-    });
+    return caches.requests(requestKey(context.config, request), () =>
+      resolveRequest(context, caches, request, onUnknownMode),
+    );
   };
 
   return Object.freeze({
@@ -166,6 +122,67 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     },
     refresh: () => memo.clear(),
   });
+}
+
+/** The memo tables of one resolver, cleared together by `refresh()`. */
+function createCaches(memo: ReturnType<typeof createMemo>) {
+  return {
+    requests: memo.table<Promise<Resolution>>(),
+    walks: memo.table<NestedIndex>(),
+    collected: memo.table<Collected>(),
+    rendered: memo.table<Rendered>(),
+    disclosed: memo.table<Promise<Disclosed>>(),
+    rules: memo.table<Promise<Rules | null>>(),
+  };
+}
+
+type Caches = ReturnType<typeof createCaches>;
+
+/** One request through the pipeline: plan → discover (and rules) → collect → render. */
+async function resolveRequest(
+  context: ResolverContext,
+  caches: Caches,
+  request: Readonly<ResolveRequest>,
+  onUnknownMode: ReturnType<typeof warnOncePerMode>,
+): Promise<Resolution> {
+  const format = request.format ?? context.config.format;
+  const planned = await plan(context, request, onUnknownMode);
+  const wanted = request.manifest !== false;
+  const inline = context.config.contextDiscovery.mode === 'inline';
+  const [walk, rules] = await Promise.all([
+    discover(context, planned, inline || wanted, caches.walks),
+    discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
+  ]);
+  const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
+  const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
+  const collected = collect(
+    context,
+    planned.plan,
+    caches.collected,
+    rules === null || layer === null
+      ? undefined
+      : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+    key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
+    inline ? walk : null,
+  );
+  const rendered = render(context, key, collected, format, caches.rendered);
+  const disclosed = await renderDisclosure(
+    context,
+    key,
+    walk,
+    collected,
+    caches.disclosed,
+    rules !== null && wanted ? rules.set : undefined,
+  );
+  const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
+  const ruleDiagnostics =
+    rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
+  return {
+    result: resultOf(context, planned, rendered, disclosed, format, ruleLines, ruleDiagnostics),
+    rendered,
+    disclosed,
+    format,
+  };
 }
 
 /**

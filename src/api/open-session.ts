@@ -1,6 +1,6 @@
 import type { Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import type { DisclosureOptions, DisclosureState } from '../session/disclosure.js';
+import type { Disclosure, DisclosureOptions, DisclosureState } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
@@ -81,18 +81,7 @@ export async function openSession(
   return {
     diagnostics,
     async afterTool(event) {
-      let outcome;
-      try {
-        outcome = disclosure.afterTool(event);
-      } catch (error) {
-        // A context file must never fail a tool call.
-        const internal: Diagnostic = {
-          level: 'warn',
-          code: 'internal',
-          message: `disclosure failed: ${String(error)}`,
-        };
-        outcome = { text: '', diagnostics: [internal] };
-      }
+      const outcome = afterToolSafely(disclosure, event);
       for (const diagnostic of outcome.diagnostics) {
         diagnostics.push(diagnostic);
         options.onDiagnostic?.(diagnostic);
@@ -101,6 +90,21 @@ export async function openSession(
     },
     state: () => disclosure.state(),
   };
+}
+
+/** `afterTool` of the disclosure, with any fault turned into an `internal` diagnostic. */
+function afterToolSafely(disclosure: Disclosure, event: ToolEvent): ReturnType<Disclosure['afterTool']> {
+  try {
+    return disclosure.afterTool(event);
+  } catch (error) {
+    // A context file must never fail a tool call.
+    const internal: Diagnostic = {
+      level: 'warn',
+      code: 'internal',
+      message: `disclosure failed: ${String(error)}`,
+    };
+    return { text: '', diagnostics: [internal] };
+  }
 }
 
 /**

@@ -20,40 +20,9 @@ import type { Rules } from './rules-step.js';
 export function discoverAllRules(context: ResolverContext, nested: boolean): Rules {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
-  const diagnostics: Diagnostic[] = [];
-  const owners = [workDir];
   const { instructions, contextDiscovery } = config;
-  if (instructions.walk !== 'off') {
-    const chain = walkChain(fs, {
-      workDir,
-      walk: instructions.walk,
-      projectRootMarkers: instructions.projectRootMarkers,
-      candidates: [],
-    });
-    for (let dir = workDir; ; dir = path.dirname(dir)) {
-      owners.push(dir);
-      if (dir === chain.start || path.dirname(dir) === dir) break;
-    }
-  }
-  // With `contextRoot: project` the project root and the directories down to the work dir own rules
-  // too, as its `contextPaths` resolve there (docs/rules.md, "Discovery").
-  const projectRoot = contextRootOf(context, []);
-  if (projectRoot !== workDir && isInside(projectRoot, workDir))
-    for (let dir = path.dirname(workDir); ; dir = path.dirname(dir)) {
-      owners.push(dir);
-      if (dir === projectRoot || path.dirname(dir) === dir) break;
-    }
-  if (rules.nested && nested) {
-    const found = walkNested(
-      fs,
-      workDir,
-      new Set(),
-      { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
-      { markers: ruleEntryNames(rules.sources) },
-    );
-    diagnostics.push(...found.diagnostics);
-    for (const relative of found.marked) owners.push(under(workDir, relative));
-  }
+  const diagnostics: Diagnostic[] = [];
+  const owners = ruleOwners(context, rules.nested && nested, diagnostics);
   const found = discoverRules(fs, {
     workDir,
     ownerDirs: owners,
@@ -81,4 +50,52 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
     alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
     folders,
   });
+}
+
+/**
+ * The directories that own rule folders: the work dir, the chain's directories, with
+ * `contextRoot: project` the directories up to the project root, and, when `walkNested`, the
+ * directories the nested walk marks as holding a vendor entry.
+ */
+function ruleOwners(
+  context: ResolverContext,
+  walkNestedOwners: boolean,
+  diagnostics: Diagnostic[],
+): string[] {
+  const { fs, workDir, config } = context;
+  const rules = config.rules ?? { sources: [], nested: true };
+  const { instructions, contextDiscovery } = config;
+  const owners = [workDir];
+  if (instructions.walk !== 'off') {
+    const chain = walkChain(fs, {
+      workDir,
+      walk: instructions.walk,
+      projectRootMarkers: instructions.projectRootMarkers,
+      candidates: [],
+    });
+    for (let dir = workDir; ; dir = path.dirname(dir)) {
+      owners.push(dir);
+      if (dir === chain.start || path.dirname(dir) === dir) break;
+    }
+  }
+  // With `contextRoot: project` the project root and the directories down to the work dir own rules
+  // too, as its `contextPaths` resolve there (docs/rules.md, "Discovery").
+  const projectRoot = contextRootOf(context, []);
+  if (projectRoot !== workDir && isInside(projectRoot, workDir))
+    for (let dir = path.dirname(workDir); ; dir = path.dirname(dir)) {
+      owners.push(dir);
+      if (dir === projectRoot || path.dirname(dir) === dir) break;
+    }
+  if (walkNestedOwners) {
+    const found = walkNested(
+      fs,
+      workDir,
+      new Set(),
+      { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
+      { markers: ruleEntryNames(rules.sources) },
+    );
+    diagnostics.push(...found.diagnostics);
+    for (const relative of found.marked) owners.push(under(workDir, relative));
+  }
+  return owners;
 }

@@ -62,34 +62,9 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
         : named;
   for (const file of configFiles) {
     await attempt(async () => {
-      const loaded = await loadConfig({
-        cwd: options.cwd,
-        configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
-        preset: options.preset,
-        displayCwd: options.displayCwd,
-        userConfig: options.userConfig,
-        env: options.env,
-        thorough: true,
-      });
-      const name =
-        loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
-      const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
-      const dropped = (loaded.dropped ?? []).map((key) => key.keyPath);
-      const trust = dropped.length === 0 ? '' : `; not trusted, ignored: ${dropped.join(', ')}`;
-      checked.push(`${name} (${flows}${trust})`);
-      for (const layer of loaded.layers ?? [])
-        if (layer.tier === 'user' || layer.tier === 'preset')
-          checked.push(
-            `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
-          );
-      diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
-      if (loaded.flows.size === 0 && !sameList(loaded.config.flows, DEFAULT_CONFIG.flows)) {
-        diagnostics.push({
-          level: 'warn',
-          code: 'flows-unmatched',
-          message: `${name}: flows: the globs ${loaded.config.flows.map((glob) => JSON.stringify(glob)).join(', ')} match no file (they are relative to ${loaded.filepath === null ? 'the work dir' : 'the config file'})`,
-        });
-      }
+      const found = await checkConfig(options, file, display);
+      checked.push(...found.checked);
+      diagnostics.push(...found.diagnostics);
     });
   }
   if (flowFiles.length > 0) {
@@ -101,6 +76,44 @@ export async function validateFiles(options: Readonly<ValidateOptions>): Promise
     });
   }
   if (problems.length > 0) throw new CtxfilesError(code ?? 'config-invalid', problems);
+  return { checked, diagnostics };
+}
+
+/** Loads one config as `resolve` would (`file` undefined: searched from --cwd), then lints it. */
+async function checkConfig(
+  options: Readonly<ValidateOptions>,
+  file: string | undefined,
+  display: (file: string) => string,
+): Promise<{ checked: string[]; diagnostics: Diagnostic[] }> {
+  const checked: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const loaded = await loadConfig({
+    cwd: options.cwd,
+    configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
+    preset: options.preset,
+    displayCwd: options.displayCwd,
+    userConfig: options.userConfig,
+    env: options.env,
+    thorough: true,
+  });
+  const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
+  const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
+  const dropped = (loaded.dropped ?? []).map((key) => key.keyPath);
+  const trust = dropped.length === 0 ? '' : `; not trusted, ignored: ${dropped.join(', ')}`;
+  checked.push(`${name} (${flows}${trust})`);
+  for (const layer of loaded.layers ?? [])
+    if (layer.tier === 'user' || layer.tier === 'preset')
+      checked.push(
+        `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
+      );
+  diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
+  if (loaded.flows.size === 0 && !sameList(loaded.config.flows, DEFAULT_CONFIG.flows)) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'flows-unmatched',
+      message: `${name}: flows: the globs ${loaded.config.flows.map((glob) => JSON.stringify(glob)).join(', ')} match no file (they are relative to ${loaded.filepath === null ? 'the work dir' : 'the config file'})`,
+    });
+  }
   return { checked, diagnostics };
 }
 

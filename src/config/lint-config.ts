@@ -15,53 +15,7 @@ const GLOB_LIKE = /[*?[\]{}]/;
  */
 export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const checkEntries = (where: string, layer: string, entries: readonly string[]) => {
-    for (const entry of entries) {
-      for (const match of entry.matchAll(TOKEN)) {
-        if (!KNOWN_TOKEN.test(match[1] as string)) {
-          diagnostics.push({
-            level: 'warn',
-            code: 'unknown-token',
-            message: `${where}: ${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`,
-            layer,
-            entry,
-          });
-        }
-      }
-      if (GLOB_LIKE.test(entry.replace(TOKEN, 'x'))) {
-        diagnostics.push({
-          level: 'warn',
-          code: 'glob-entry',
-          message: `${where}: ${JSON.stringify(entry)} looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/"`,
-          layer,
-          entry,
-        });
-      }
-      const refusal = checkRelativeEntry(entry.replace(TOKEN, 'x'));
-      if (refusal !== null) {
-        diagnostics.push({
-          level: 'warn',
-          code: 'invalid-entry',
-          message: `${where}: ${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`,
-          layer,
-          entry,
-        });
-      }
-    }
-  };
-  const checkLayer = (where: string, layer: string, context: ContextLayer | undefined) => {
-    if (context === undefined) return;
-    if (context.mode !== undefined && !(KNOWN_MODES as readonly string[]).includes(context.mode)) {
-      diagnostics.push({
-        level: 'warn',
-        code: 'unknown-mode',
-        message: `${where}.mode: unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`,
-        layer,
-      });
-    }
-    if (context.paths !== undefined) checkEntries(`${where}.paths`, layer, context.paths);
-  };
-  checkEntries('contextPaths', 'global', config.contextPaths);
+  checkEntries(diagnostics, 'contextPaths', 'global', config.contextPaths);
   for (const source of config.rules?.sources ?? [])
     if (!(KNOWN_RULE_SOURCES as readonly string[]).includes(source))
       diagnostics.push({
@@ -70,10 +24,70 @@ export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Di
         message: `rules.sources: unknown source ${JSON.stringify(source)} is ignored (known sources: ${KNOWN_RULE_SOURCES.join(', ')})`,
       });
   for (const [id, agent] of Object.entries(config.agents))
-    checkLayer(`agents.${id}.context`, 'agent', agent.context);
+    checkLayer(diagnostics, `agents.${id}.context`, 'agent', agent.context);
   for (const flow of flows.values()) {
     for (const step of flow.steps)
-      checkLayer(`flow ${flow.id}, step ${step.id}: context`, 'step', step.context);
+      checkLayer(diagnostics, `flow ${flow.id}, step ${step.id}: context`, 'step', step.context);
   }
   return diagnostics;
+}
+
+/** Unknown tokens, glob-like entries and entries that can never be inside the work dir. */
+function checkEntries(
+  diagnostics: Diagnostic[],
+  where: string,
+  layer: string,
+  entries: readonly string[],
+): void {
+  for (const entry of entries) {
+    for (const match of entry.matchAll(TOKEN)) {
+      if (!KNOWN_TOKEN.test(match[1] as string)) {
+        diagnostics.push({
+          level: 'warn',
+          code: 'unknown-token',
+          message: `${where}: ${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`,
+          layer,
+          entry,
+        });
+      }
+    }
+    if (GLOB_LIKE.test(entry.replace(TOKEN, 'x'))) {
+      diagnostics.push({
+        level: 'warn',
+        code: 'glob-entry',
+        message: `${where}: ${JSON.stringify(entry)} looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/"`,
+        layer,
+        entry,
+      });
+    }
+    const refusal = checkRelativeEntry(entry.replace(TOKEN, 'x'));
+    if (refusal !== null) {
+      diagnostics.push({
+        level: 'warn',
+        code: 'invalid-entry',
+        message: `${where}: ${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`,
+        layer,
+        entry,
+      });
+    }
+  }
+}
+
+/** An unknown mode of one context layer, and the entries of its paths. */
+function checkLayer(
+  diagnostics: Diagnostic[],
+  where: string,
+  layer: string,
+  context: ContextLayer | undefined,
+): void {
+  if (context === undefined) return;
+  if (context.mode !== undefined && !(KNOWN_MODES as readonly string[]).includes(context.mode)) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'unknown-mode',
+      message: `${where}.mode: unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`,
+      layer,
+    });
+  }
+  if (context.paths !== undefined) checkEntries(diagnostics, `${where}.paths`, layer, context.paths);
 }

@@ -137,47 +137,63 @@ export function findFlowFiles(
       if (isSourceFile(fs, start, display(start), 'flow-syntax')) found.add(start);
       continue;
     }
-    const matches = compileGlob(pattern);
-    const pending = [start];
-    let visited = 0;
-    while (pending.length > 0) {
-      const dir = pending.pop() as string;
-      let entries: readonly DirEntry[];
-      try {
-        entries = fs.readdir(dir);
-      } catch (error) {
-        if (isAbsent(error)) continue;
-        throw new CtxfilesError(
-          'config-invalid',
-          [
-            formatProblem(
-              { keyPath: 'flows' },
-              `the glob "${pattern}" cannot list ${display(dir)} (${errorCode(error)})`,
-            ),
-          ],
-          { cause: error },
-        );
+    for (const file of walkGlob(fs, root, pattern, start, display)) found.add(file);
+  }
+  return [...found].sort();
+}
+
+/**
+ * The files under `start` that the glob `pattern` matches (relative to `root`), in walk order.
+ * @throws CtxfilesError `config-invalid` for a directory that cannot be listed or a walk too large.
+ */
+function walkGlob(
+  fs: FileSystem,
+  root: string,
+  pattern: string,
+  start: string,
+  display: (file: string) => string,
+): string[] {
+  const found: string[] = [];
+  const matches = compileGlob(pattern);
+  const pending = [start];
+  let visited = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let entries: readonly DirEntry[];
+    try {
+      entries = fs.readdir(dir);
+    } catch (error) {
+      if (isAbsent(error)) continue;
+      throw new CtxfilesError(
+        'config-invalid',
+        [
+          formatProblem(
+            { keyPath: 'flows' },
+            `the glob "${pattern}" cannot list ${display(dir)} (${errorCode(error)})`,
+          ),
+        ],
+        { cause: error },
+      );
+    }
+    for (const entry of entries) {
+      visited += 1;
+      if (visited > MAX_GLOB_ENTRIES) {
+        throw new CtxfilesError('config-invalid', [
+          formatProblem(
+            { keyPath: 'flows' },
+            `the glob "${pattern}" visits more than ${MAX_GLOB_ENTRIES} entries; narrow it`,
+          ),
+        ]);
       }
-      for (const entry of entries) {
-        visited += 1;
-        if (visited > MAX_GLOB_ENTRIES) {
-          throw new CtxfilesError('config-invalid', [
-            formatProblem(
-              { keyPath: 'flows' },
-              `the glob "${pattern}" visits more than ${MAX_GLOB_ENTRIES} entries; narrow it`,
-            ),
-          ]);
-        }
-        const full = path.join(dir, entry.name);
-        if (entry.kind === 'directory') {
-          if (!PRUNED.has(entry.name)) pending.push(full);
-        } else if (entry.kind === 'file' && matches(path.relative(root, full).split(path.sep).join('/'))) {
-          found.add(full);
-        }
+      const full = path.join(dir, entry.name);
+      if (entry.kind === 'directory') {
+        if (!PRUNED.has(entry.name)) pending.push(full);
+      } else if (entry.kind === 'file' && matches(path.relative(root, full).split(path.sep).join('/'))) {
+        found.push(full);
       }
     }
   }
-  return [...found].sort();
+  return found;
 }
 
 /** The real path of `file`, or `null` when it cannot be resolved (absent, unreadable). */

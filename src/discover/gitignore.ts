@@ -49,33 +49,7 @@ export function createGitignore(fs: FileSystem, rootDir: string, options: Gitign
   const directories = new Map<string, boolean>();
   let exclude: Ignore | null | undefined;
 
-  function load(file: string): Ignore | null {
-    let text: string;
-    try {
-      const result = fs.readFile(file, { maxBytes });
-      if (result.truncated) {
-        diagnostics.push({
-          level: 'warn',
-          code: 'gitignore-unreadable',
-          message: `${file} is larger than ${maxBytes} bytes and is not used`,
-          path: file,
-        });
-        return null;
-      }
-      text = new TextDecoder().decode(result.bytes);
-    } catch (error) {
-      // Absent, or not a regular file (a symlink, a directory): no rules, as in git.
-      if (isAbsent(error) || errorCode(error) === 'EINVAL') return null;
-      diagnostics.push({
-        level: 'warn',
-        code: 'gitignore-unreadable',
-        message: `${file} cannot be read (${errorCode(error)})`,
-        path: file,
-      });
-      return null;
-    }
-    return ignoreFactory()({ ignorecase: ignoreCase }).add(text);
-  }
+  const load = (file: string) => loadRules(fs, file, { maxBytes, ignoreCase }, diagnostics);
 
   function level(relativeDir: string): Ignore | null {
     let rules = levels.get(relativeDir);
@@ -117,17 +91,56 @@ export function createGitignore(fs: FileSystem, rootDir: string, options: Gitign
     diagnostics,
     ignores(relativePath: string, isDirectory: boolean): boolean {
       const clean = trim(relativePath);
-      if (
-        clean === '' ||
-        clean.startsWith('/') ||
-        clean.split('/').some((part) => part === '..' || part === '.')
-      )
-        return false;
+      if (!isPlainRelative(clean)) return false;
       if (isDirectory) return directoryIgnored(clean);
       const cut = clean.lastIndexOf('/');
       return (cut > 0 && directoryIgnored(clean.slice(0, cut))) || matchOwn(clean, false);
     },
   };
+}
+
+/**
+ * The rules of one ignore file; `null` when it is absent, not a regular file, too large or
+ * unreadable (the last two reported in `diagnostics`).
+ */
+function loadRules(
+  fs: FileSystem,
+  file: string,
+  { maxBytes, ignoreCase }: { maxBytes: number; ignoreCase: boolean },
+  diagnostics: Diagnostic[],
+): Ignore | null {
+  let text: string;
+  try {
+    const result = fs.readFile(file, { maxBytes });
+    if (result.truncated) {
+      diagnostics.push({
+        level: 'warn',
+        code: 'gitignore-unreadable',
+        message: `${file} is larger than ${maxBytes} bytes and is not used`,
+        path: file,
+      });
+      return null;
+    }
+    text = new TextDecoder().decode(result.bytes);
+  } catch (error) {
+    // Absent, or not a regular file (a symlink, a directory): no rules, as in git.
+    if (isAbsent(error) || errorCode(error) === 'EINVAL') return null;
+    diagnostics.push({
+      level: 'warn',
+      code: 'gitignore-unreadable',
+      message: `${file} cannot be read (${errorCode(error)})`,
+      path: file,
+    });
+    return null;
+  }
+  return ignoreFactory()({ ignorecase: ignoreCase }).add(text);
+}
+
+/** A path relative to the root, without `.` or `..` parts: the only paths that can be ignored. */
+function isPlainRelative(clean: string): boolean {
+  return (
+    clean !== '' && !clean.startsWith('/') && !clean.split('/').some((part) => part === '..' || part === '.')
+  );
 }
 
 /** Drops leading `./` and trailing `/` without a regular expression (a run of slashes must cost O(n)). */

@@ -88,9 +88,9 @@ const MAX_LINK_HOPS = 40;
  * Creates an in-memory filesystem from a tree. Deterministic: inode numbers follow creation
  * order and `mtimeMs` increases by one on every write.
  */
-// Longer than 60 lines on purpose: the body is one object of short methods (the port plus `set`,
-// `remove`, `fail`, `before`) sharing the node table, the recording and the fault queue; splitting
-// it would pass that state around to every method.
+// Long because the body is one object of short methods (the port plus `set`, `remove`, `fail`,
+// `before`) sharing the node table, the directory cache, the recording and the fault queue;
+// splitting it would pass that state around to every method.
 export function createMemoryFileSystem(
   tree: MemoryTree = {},
   options: MemoryFileSystemOptions = {},

@@ -1,11 +1,10 @@
 import type { DiagnosticCode } from '../diagnostics.js';
-import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
-import { hasControlCharacter, isInside } from '../fs/contain.js';
 import type { FileInfo, FileSystem } from '../fs/file-system.js';
-import { readInstruction } from '../fs/read-instruction.js';
+import { readInstruction, type InstructionRead } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
+import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanImports, type ImportReference } from './scan-imports.js';
 
 /** How imported files are placed (docs/imports.md). */
@@ -104,165 +103,180 @@ export function identityKey(info: Pick<FileInfo, 'dev' | 'ino'>): string {
  * caller or earlier in this expansion) places nothing. Never throws.
  */
 export function expandImports(fs: FileSystem, file: ImportingFile, options: ImportOptions): ImportExpansion {
-  const settings = {
-    maxDepth: options.maxDepth ?? DEFAULT_IMPORT_DEPTH,
-    mode: options.mode ?? 'entries',
-    symlinks: options.symlinks ?? 'inside',
-    trustOutside: options.trustOutside ?? false,
-    homeDir: options.homeDir,
-    maxBytes: options.maxBytes,
-  } as const;
-  const files: ImportedFile[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const placed = new Set(options.placed);
-  placed.add(identityKey(file.info));
-
-  // `stack` holds the identities of the files being expanded, so a reference back to one is a cycle.
-  function expand(
-    current: { path: string; text: string },
-    stack: readonly { key: string; path: string }[],
-  ): string {
-    const references = scanImports(current.text);
-    if (references.length === 0) return current.text;
-    const chain = stack.map((entry) => entry.path);
-    let output = '';
-    let last = 0;
-    for (const reference of references) {
-      const replacement = follow(reference, current.path, stack, chain);
-      if (settings.mode === 'inline') {
-        output += current.text.slice(last, reference.offset);
-        output += replacement ?? current.text.slice(reference.offset, reference.offset + reference.length);
-        last = reference.offset + reference.length;
-      }
-    }
-    return settings.mode === 'inline' ? output + current.text.slice(last) : current.text;
-  }
-
-  /** Places one reference's target; in `inline` mode returns its framed text. */
-  function follow(
-    reference: ImportReference,
-    importer: string,
-    stack: readonly { key: string; path: string }[],
-    chain: readonly string[],
-  ): string | null {
-    const depth = stack.length;
-    const note = (level: Diagnostic['level'], code: DiagnosticCode, message: string, target?: string) =>
-      diagnostics.push({ level, code, message, entry: `@${reference.spelled}`, path: target ?? importer });
-    const target = locate(reference, importer);
-    if (typeof target !== 'string') {
-      note(target.level, target.code, target.message);
-      return null;
-    }
-    const checked = containImport(fs, target, file.root, settings);
-    if (!checked.ok) {
-      note(checked.level, checked.code, checked.message, target);
-      return null;
-    }
-    const key = identityKey(checked.info);
-    const onStack = stack.findIndex((entry) => entry.key === key);
-    if (onStack !== -1) {
-      note(
-        'warn',
-        'import-cycle',
-        `import cycle: ${[...chain, target].join(' → ')}; the repeated import is not followed`,
-        target,
-      );
-      return null;
-    }
-    if (placed.has(key)) {
-      note(
-        'debug',
-        'import-duplicate',
-        `${target} is already included; @${reference.spelled} adds nothing`,
-        target,
-      );
-      return null;
-    }
-    if (depth > settings.maxDepth) {
-      note(
-        'warn',
-        'import-depth',
-        `${[...chain, target].join(' → ')}: imports deeper than ${settings.maxDepth} are not followed`,
-        target,
-      );
-      return null;
-    }
-    const read = readInstruction(fs, checked.realPath, {
-      maxBytes: settings.maxBytes,
-      expect: { dev: checked.info.dev, ino: checked.info.ino },
-    });
-    if (!read.ok) {
-      const why =
-        read.fault === 'too-large'
-          ? `it is larger than ${settings.maxBytes} bytes`
-          : read.fault === 'binary'
-            ? 'it is not text'
-            : read.fault === 'vanished'
-              ? 'it vanished while it was read'
-              : `it cannot be read (${read.code ?? 'EUNKNOWN'})`;
-      note('warn', 'import-unreadable', `${target} (imported by ${importer}) is skipped: ${why}`, target);
-      return null;
-    }
-    placed.add(key);
-    const imported: ImportedFile = {
-      path: target,
-      realPath: checked.realPath,
-      info: checked.info,
-      text: read.text,
-      sha256: read.sha256,
-      bytes: read.bytes,
-      invalidUtf8: read.invalidUtf8,
-      hidden: read.hidden,
-      importedBy: importer,
-      reference: reference.spelled,
-      depth,
-      chain: [...chain, target],
-    };
-    files.push(imported);
-    const body = expand({ path: target, text: read.text }, [...stack, { key, path: target }]);
-    return `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`;
-  }
-
-  /** The absolute target of a reference, or why it is not followed, before any filesystem access. */
-  function locate(
-    reference: ImportReference,
-    importer: string,
-  ): string | { level: Diagnostic['level']; code: DiagnosticCode; message: string } {
-    const spelled = `@${reference.spelled}`;
-    if (hasControlCharacter(reference.path) || reference.path.includes('\\')) {
-      return {
-        level: 'debug',
-        code: 'import-invalid',
-        message: `${spelled} in ${importer} is not a usable path`,
-      };
-    }
-    let target: string;
-    if (reference.kind === 'home') {
-      if (settings.homeDir === undefined) {
-        return {
-          level: 'warn',
-          code: 'import-outside',
-          message: `${spelled} in ${importer} is not followed: no home directory is known`,
-        };
-      }
-      target = path.resolve(settings.homeDir, reference.path.slice(2));
-    } else if (reference.kind === 'absolute') {
-      target = path.resolve(reference.path);
-    } else {
-      target = path.resolve(path.dirname(importer), reference.path);
-    }
-    if (!settings.trustOutside && (target === file.root || !isInside(file.root, target))) {
-      return {
-        level: 'warn',
-        code: 'import-outside',
-        message: `${spelled} in ${importer} is not followed: ${target} is outside ${file.root} (imports outside the project need a trusted config)`,
-      };
-    }
-    return target;
-  }
-
-  const text = expand({ path: file.path, text: file.text }, [
+  const expansion: Expansion = {
+    fs,
+    root: file.root,
+    settings: {
+      maxDepth: options.maxDepth ?? DEFAULT_IMPORT_DEPTH,
+      mode: options.mode ?? 'entries',
+      symlinks: options.symlinks ?? 'inside',
+      trustOutside: options.trustOutside ?? false,
+      homeDir: options.homeDir,
+      maxBytes: options.maxBytes,
+    },
+    files: [],
+    diagnostics: [],
+    placed: new Set(options.placed),
+  };
+  expansion.placed.add(identityKey(file.info));
+  const text = expand(expansion, { path: file.path, text: file.text }, [
     { key: identityKey(file.info), path: file.path },
   ]);
-  return { text, files, diagnostics };
+  return { text, files: expansion.files, diagnostics: expansion.diagnostics };
+}
+
+/** The state of one {@link expandImports} call, shared by its recursive steps. */
+interface Expansion {
+  readonly fs: FileSystem;
+  /** The containment root of the top importer's source. */
+  readonly root: string;
+  readonly settings: ImportSettings;
+  readonly files: ImportedFile[];
+  readonly diagnostics: Diagnostic[];
+  /** Identities placed so far, by the caller or by this expansion. */
+  readonly placed: Set<string>;
+}
+
+/** The options of {@link expandImports} with their defaults applied. */
+interface ImportSettings {
+  readonly maxDepth: number;
+  readonly mode: ImportMode;
+  readonly symlinks: SymlinkPolicy;
+  readonly trustOutside: boolean;
+  readonly homeDir: string | undefined;
+  readonly maxBytes: number;
+}
+
+/** A file on the import stack: its identity and path. */
+type StackEntry = { key: string; path: string };
+
+/**
+ * Follows the references of one file; in `inline` mode returns its text with each followed
+ * reference replaced. `stack` holds the identities of the files being expanded, so a reference
+ * back to one is a cycle.
+ */
+function expand(
+  expansion: Expansion,
+  current: { path: string; text: string },
+  stack: readonly StackEntry[],
+): string {
+  const references = scanImports(current.text);
+  if (references.length === 0) return current.text;
+  const chain = stack.map((entry) => entry.path);
+  const inline = expansion.settings.mode === 'inline';
+  let output = '';
+  let last = 0;
+  for (const reference of references) {
+    const replacement = follow(expansion, reference, current.path, stack, chain);
+    if (inline) {
+      output += current.text.slice(last, reference.offset);
+      output += replacement ?? current.text.slice(reference.offset, reference.offset + reference.length);
+      last = reference.offset + reference.length;
+    }
+  }
+  return inline ? output + current.text.slice(last) : current.text;
+}
+
+/** Places one reference's target; in `inline` mode returns its framed text. */
+function follow(
+  expansion: Expansion,
+  reference: ImportReference,
+  importer: string,
+  stack: readonly StackEntry[],
+  chain: readonly string[],
+): string | null {
+  const { fs, settings } = expansion;
+  const depth = stack.length;
+  const note = (level: Diagnostic['level'], code: DiagnosticCode, message: string, target?: string) =>
+    expansion.diagnostics.push({
+      level,
+      code,
+      message,
+      entry: `@${reference.spelled}`,
+      path: target ?? importer,
+    });
+  const target = locateImport(reference, importer, expansion.root, settings);
+  if (typeof target !== 'string') {
+    note(target.level, target.code, target.message);
+    return null;
+  }
+  const checked = containImport(fs, target, expansion.root, settings);
+  if (!checked.ok) {
+    note(checked.level, checked.code, checked.message, target);
+    return null;
+  }
+  const key = identityKey(checked.info);
+  const refused = refusal(expansion, reference, { key, target, depth, chain, stack });
+  if (refused !== null) {
+    note(refused.level, refused.code, refused.message, target);
+    return null;
+  }
+  const read = readInstruction(fs, checked.realPath, {
+    maxBytes: settings.maxBytes,
+    expect: { dev: checked.info.dev, ino: checked.info.ino },
+  });
+  if (!read.ok) {
+    const why = unreadableReason(read, settings.maxBytes);
+    note('warn', 'import-unreadable', `${target} (imported by ${importer}) is skipped: ${why}`, target);
+    return null;
+  }
+  expansion.placed.add(key);
+  expansion.files.push({
+    path: target,
+    realPath: checked.realPath,
+    info: checked.info,
+    text: read.text,
+    sha256: read.sha256,
+    bytes: read.bytes,
+    invalidUtf8: read.invalidUtf8,
+    hidden: read.hidden,
+    importedBy: importer,
+    reference: reference.spelled,
+    depth,
+    chain: [...chain, target],
+  });
+  const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
+  return `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`;
+}
+
+/** Why a contained target is not placed: a cycle, already placed, or too deep; `null` to place it. */
+function refusal(
+  expansion: Expansion,
+  reference: ImportReference,
+  at: {
+    key: string;
+    target: string;
+    depth: number;
+    chain: readonly string[];
+    stack: readonly StackEntry[];
+  },
+): ImportRefusal | null {
+  const { key, target, depth, chain, stack } = at;
+  if (stack.some((entry) => entry.key === key))
+    return {
+      level: 'warn',
+      code: 'import-cycle',
+      message: `import cycle: ${[...chain, target].join(' → ')}; the repeated import is not followed`,
+    };
+  if (expansion.placed.has(key))
+    return {
+      level: 'debug',
+      code: 'import-duplicate',
+      message: `${target} is already included; @${reference.spelled} adds nothing`,
+    };
+  if (depth > expansion.settings.maxDepth)
+    return {
+      level: 'warn',
+      code: 'import-depth',
+      message: `${[...chain, target].join(' → ')}: imports deeper than ${expansion.settings.maxDepth} are not followed`,
+    };
+  return null;
+}
+
+/** The reason an imported file cannot be placed, for its `import-unreadable` warning. */
+function unreadableReason(read: Extract<InstructionRead, { ok: false }>, maxBytes: number): string {
+  if (read.fault === 'too-large') return `it is larger than ${maxBytes} bytes`;
+  if (read.fault === 'binary') return 'it is not text';
+  if (read.fault === 'vanished') return 'it vanished while it was read';
+  return `it cannot be read (${read.code ?? 'EUNKNOWN'})`;
 }

@@ -59,45 +59,17 @@ export function createInstructionResources(options: {
   const { workDir } = resolver;
   const trackChanges = resolver.config.instructions.trackChanges;
   let signature: Map<string, string> | null = null;
-  const shown = (file: string) => (isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
-
-  const resolvedEntry = (file: ResolvedFile): Listed => ({
-    uri: resourceUri(file.path, workDir),
-    name: shown(file.path),
-    description: `${file.layer} layer (entry ${JSON.stringify(file.entry)}): part of every answer's project instructions`,
-    mimeType: mimeTypeOf(file.path),
-    size: file.bytes,
-    file: file.realPath,
-    maxBytes: MAX_INLINE_BYTES,
-    nested: false,
-  });
-
-  const nestedEntry = (file: NestedFile): Listed => ({
-    uri: resourceUri(file.path, workDir),
-    name: file.relativePath,
-    description: `nested: governs ${shown(file.ownerDir)}/${file.label === '' ? '' : ` (${file.label})`}`,
-    mimeType: mimeTypeOf(file.path),
-    size: probe(fs, file.path)?.size ?? 0,
-    file: file.path,
-    maxBytes: resolver.config.contextDiscovery.maxFileBytes,
-    nested: true,
-  });
+  const maxFileBytes = resolver.config.contextDiscovery.maxFileBytes;
 
   async function listed(): Promise<Listed[]> {
     const result = await resolver.resolve(request);
     const entries = new Map<string, Listed>();
-    for (const entry of [...result.files.map(resolvedEntry), ...result.nested.map(nestedEntry)])
+    for (const entry of [
+      ...result.files.map((file) => resolvedEntry(file, workDir)),
+      ...result.nested.map((file) => nestedEntry(fs, file, workDir, maxFileBytes)),
+    ])
       if (!entries.has(entry.uri)) entries.set(entry.uri, entry);
     return [...entries.values()];
-  }
-
-  function probeSignature(entries: readonly Listed[]): Map<string, string> {
-    const signatures = new Map<string, string>();
-    for (const entry of entries) {
-      const info = probe(fs, entry.file);
-      signatures.set(entry.uri, info === null ? 'absent' : `${info.size}:${info.mtimeMs}`);
-    }
-    return signatures;
   }
 
   return {
@@ -113,20 +85,11 @@ export function createInstructionResources(options: {
     },
     async read(uri) {
       const entry = (await listed()).find((candidate) => candidate.uri === uri);
-      if (entry === undefined) return null;
-      try {
-        if (entry.nested && fs.realpath(entry.file) !== entry.file)
-          return { ok: false, message: `${entry.name} is now reached through a symlink and is not served` };
-      } catch {
-        return { ok: false, message: `${entry.name} no longer exists` };
-      }
-      const read = readInstruction(fs, entry.file, { maxBytes: entry.maxBytes });
-      if (!read.ok) return { ok: false, message: `${entry.name} cannot be served (${read.fault})` };
-      return { ok: true, uri, mimeType: entry.mimeType, text: read.text };
+      return entry === undefined ? null : readEntry(fs, entry, uri);
     },
     async checkForChanges() {
       if (!trackChanges) return [];
-      const current = probeSignature(await listed());
+      const current = probeSignature(fs, await listed());
       const previous = signature;
       signature = current;
       if (previous === null) return [];
@@ -134,14 +97,75 @@ export function createInstructionResources(options: {
         current.size === previous.size && [...current].every(([uri, value]) => previous.get(uri) === value);
       if (same) return [];
       resolver.refresh();
-      const next = probeSignature(await listed());
+      const next = probeSignature(fs, await listed());
       signature = next;
-      const changed = new Set<string>();
-      for (const [uri, value] of next) if (previous.get(uri) !== value) changed.add(uri);
-      for (const uri of previous.keys()) if (!next.has(uri)) changed.add(uri);
-      return [...changed];
+      return changedUris(previous, next);
     },
   };
+}
+
+/** A file of the resolution as a resource. */
+function resolvedEntry(file: ResolvedFile, workDir: string): Listed {
+  return {
+    uri: resourceUri(file.path, workDir),
+    name: shown(workDir, file.path),
+    description: `${file.layer} layer (entry ${JSON.stringify(file.entry)}): part of every answer's project instructions`,
+    mimeType: mimeTypeOf(file.path),
+    size: file.bytes,
+    file: file.realPath,
+    maxBytes: MAX_INLINE_BYTES,
+    nested: false,
+  };
+}
+
+/** A nested file of the resolution as a resource. */
+function nestedEntry(fs: FileSystem, file: NestedFile, workDir: string, maxBytes: number): Listed {
+  return {
+    uri: resourceUri(file.path, workDir),
+    name: file.relativePath,
+    description: `nested: governs ${shown(workDir, file.ownerDir)}/${file.label === '' ? '' : ` (${file.label})`}`,
+    mimeType: mimeTypeOf(file.path),
+    size: probe(fs, file.path)?.size ?? 0,
+    file: file.path,
+    maxBytes,
+    nested: true,
+  };
+}
+
+/** A path relative to the work dir when it is inside, else as it is. */
+function shown(workDir: string, file: string): string {
+  return isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
+}
+
+/** Reads a listed resource through the bounded reader; a nested file reached by a symlink is refused. */
+function readEntry(fs: FileSystem, entry: Listed, uri: string): ResourceRead {
+  try {
+    if (entry.nested && fs.realpath(entry.file) !== entry.file)
+      return { ok: false, message: `${entry.name} is now reached through a symlink and is not served` };
+  } catch {
+    return { ok: false, message: `${entry.name} no longer exists` };
+  }
+  const read = readInstruction(fs, entry.file, { maxBytes: entry.maxBytes });
+  if (!read.ok) return { ok: false, message: `${entry.name} cannot be served (${read.fault})` };
+  return { ok: true, uri, mimeType: entry.mimeType, text: read.text };
+}
+
+/** Size and mtime of each listed file, by URI (`absent` when it cannot be probed). */
+function probeSignature(fs: FileSystem, entries: readonly Listed[]): Map<string, string> {
+  const signatures = new Map<string, string>();
+  for (const entry of entries) {
+    const info = probe(fs, entry.file);
+    signatures.set(entry.uri, info === null ? 'absent' : `${info.size}:${info.mtimeMs}`);
+  }
+  return signatures;
+}
+
+/** The URIs whose signature changed, appeared or disappeared, in that order. */
+function changedUris(previous: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): string[] {
+  const changed = new Set<string>();
+  for (const [uri, value] of next) if (previous.get(uri) !== value) changed.add(uri);
+  for (const uri of previous.keys()) if (!next.has(uri)) changed.add(uri);
+  return [...changed];
 }
 
 function probe(fs: FileSystem, file: string) {

@@ -58,14 +58,52 @@ export const SERVER_INSTRUCTIONS =
  */
 export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<ServedMcp> {
   const { sdk, connection } = options;
-  const { types } = sdk;
-  // Requests being answered: shutting down waits for them, so no answer is lost when the
-  // client closes stdin right after its last request.
+  const requests = createInFlight();
+  const server = new sdk.Server(
+    { name: 'ctxfiles', version: options.version },
+    {
+      capabilities: { tools: {}, resources: { listChanged: connection.resources.trackChanges } },
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+  registerHandlers(server, sdk.types, connection, requests.tracked);
+
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  server.onclose = () => resolveClosed();
+  server.onerror = (error) => options.onError?.(error);
+
+  const timer = connection.resources.trackChanges ? await startPolling(server, options) : undefined;
+  await server.connect(options.transport);
+  return {
+    closed,
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      await requests.drained();
+      // The SDK sends an answer a few microtasks after its handler settles.
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    },
+  };
+}
+
+type Server = InstanceType<McpSdk['Server']>;
+type Tracked = <A extends unknown[], R>(
+  handler: (...args: A) => Promise<R> | R,
+) => (...args: A) => Promise<R>;
+
+/**
+ * Requests being answered: shutting down waits for them, so no answer is lost when the client
+ * closes stdin right after its last request.
+ */
+function createInFlight(): { tracked: Tracked; drained(): Promise<void> } {
   let inFlight = 0;
   let idle: (() => void) | null = null;
-  const tracked =
-    <A extends unknown[], R>(handler: (...args: A) => Promise<R> | R) =>
-    async (...args: A): Promise<R> => {
+  const tracked: Tracked =
+    (handler) =>
+    async (...args) => {
       inFlight += 1;
       try {
         return await handler(...args);
@@ -74,13 +112,24 @@ export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<Serv
         if (inFlight === 0) idle?.();
       }
     };
-  const server = new sdk.Server(
-    { name: 'ctxfiles', version: options.version },
-    {
-      capabilities: { tools: {}, resources: { listChanged: connection.resources.trackChanges } },
-      instructions: SERVER_INSTRUCTIONS,
+  return {
+    tracked,
+    async drained() {
+      if (inFlight > 0)
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+        });
     },
-  );
+  };
+}
+
+/** The four tools and the instruction files as resources, answered by the connection. */
+function registerHandlers(
+  server: Server,
+  types: TypesModule,
+  connection: McpConnection,
+  tracked: Tracked,
+): void {
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
     tools: TOOL_DEFINITIONS.map((tool) => structuredClone(tool)) as never,
   }));
@@ -109,46 +158,31 @@ export async function serveMcp(options: Readonly<ServeMcpOptions>): Promise<Serv
       return { contents: [{ uri: read.uri, mimeType: read.mimeType, text: read.text }] };
     }),
   );
+}
 
-  let resolveClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
-  server.onclose = () => resolveClosed();
-  server.onerror = (error) => options.onError?.(error);
-
-  let timer: ReturnType<typeof setInterval> | undefined;
-  if (connection.resources.trackChanges) {
-    await connection.resources.checkForChanges();
-    let busy = false;
-    timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      connection.resources
-        .checkForChanges()
-        .then((changed) => (changed.length > 0 ? server.sendResourceListChanged() : undefined))
-        .catch((error: unknown) =>
-          options.onError?.(error instanceof Error ? error : new Error(String(error))),
-        )
-        .finally(() => {
-          busy = false;
-        });
-    }, options.pollMs ?? 1000);
-    // Polling never keeps the process alive: the server ends when its input ends.
-    timer.unref();
-  }
-  await server.connect(options.transport);
-  return {
-    closed,
-    async close() {
-      if (timer !== undefined) clearInterval(timer);
-      if (inFlight > 0)
-        await new Promise<void>((resolve) => {
-          idle = resolve;
-        });
-      // The SDK sends an answer a few microtasks after its handler settles.
-      await new Promise((resolve) => setImmediate(resolve));
-      await server.close();
-    },
-  };
+/**
+ * Takes the baseline of the tracked files, then checks them every `pollMs` and sends
+ * `notifications/resources/list_changed` after a change; one check at a time.
+ */
+async function startPolling(
+  server: Server,
+  options: Readonly<ServeMcpOptions>,
+): Promise<ReturnType<typeof setInterval>> {
+  const { connection } = options;
+  await connection.resources.checkForChanges();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    connection.resources
+      .checkForChanges()
+      .then((changed) => (changed.length > 0 ? server.sendResourceListChanged() : undefined))
+      .catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        busy = false;
+      });
+  }, options.pollMs ?? 1000);
+  // Polling never keeps the process alive: the server ends when its input ends.
+  timer.unref();
+  return timer;
 }

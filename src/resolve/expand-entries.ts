@@ -152,14 +152,8 @@ function walkDirectory(
       );
       break;
     }
-    let entries;
-    try {
-      entries = context.fs.readdir(real);
-    } catch (error) {
-      if (!isAbsent(error))
-        report('warn', 'unreadable', `${dir} cannot be listed (${errorCode(error)})`, dir);
-      continue;
-    }
+    const entries = listDirectory(context, dir, real, report);
+    if (entries === null) continue;
     for (const child of entries) {
       const located = locateChild(context, dir, real, child, report);
       if (located === null) continue;
@@ -186,6 +180,21 @@ function walkDirectory(
     }
   }
   return found;
+}
+
+/** The names in one directory of a walk; `null` when it is gone or cannot be listed (reported). */
+function listDirectory(
+  context: ExpandContext,
+  dir: string,
+  real: string,
+  report: Report,
+): readonly DirEntry[] | null {
+  try {
+    return context.fs.readdir(real);
+  } catch (error) {
+    if (!isAbsent(error)) report('warn', 'unreadable', `${dir} cannot be listed (${errorCode(error)})`, dir);
+    return null;
+  }
 }
 
 /**

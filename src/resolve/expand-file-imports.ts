@@ -5,7 +5,12 @@ import type { SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { describeHidden } from '../fs/hidden-unicode.js';
 import { MAX_INLINE_BYTES } from '../fs/read-instruction.js';
-import { identityKey, type ImportingFile } from '../imports/expand-imports.js';
+import {
+  identityKey,
+  type ImportedFile,
+  type ImportExpansion,
+  type ImportingFile,
+} from '../imports/expand-imports.js';
 import { placeImports } from '../imports/place-imports.js';
 import type { ContextFile } from './read-context-file.js';
 
@@ -82,58 +87,69 @@ export function expandFileImports(
     placed.add(identityKey(info));
     for (const diagnostic of expansion.diagnostics) diagnostics.push({ layer: file.layer, ...diagnostic });
     const inline = options.imports.mode === 'inline';
-    out.push(
-      inline && expansion.files.length > 0
-        ? Object.freeze({
-            ...file,
-            text: expansion.text,
-            inlined: Object.freeze(
-              expansion.files.map((imported) =>
-                Object.freeze({
-                  path: imported.path,
-                  sha256: imported.sha256,
-                  bytes: imported.bytes,
-                  mtimeMs: imported.info.mtimeMs,
-                }),
-              ),
-            ),
-          })
-        : file,
-    );
+    out.push(inline && expansion.files.length > 0 ? withInlined(file, expansion) : file);
     for (const imported of expansion.files) {
       placed.add(identityKey(imported.info));
-      const where = { layer: file.layer, entry: `@${imported.reference}`, path: imported.path };
-      if (imported.invalidUtf8)
-        diagnostics.push({
-          level: 'warn',
-          code: 'invalid-utf8',
-          message: `${imported.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
-          ...where,
-        });
-      if (imported.hidden.length > 0)
-        diagnostics.push({
-          level: 'warn',
-          code: 'hidden-unicode',
-          message: `${imported.path} holds invisible or direction-changing characters: ${describeHidden(imported.hidden)}`,
-          ...where,
-        });
+      diagnostics.push(...importedFileDiagnostics(file, imported));
       if (inline) continue;
-      out.push(
-        Object.freeze({
-          path: imported.path,
-          realPath: imported.realPath,
-          source: file.source,
-          layer: file.layer,
-          entry: `@${imported.reference}`,
-          depth: file.depth,
-          importedBy: imported.importedBy,
-          mtimeMs: imported.info.mtimeMs,
-          bytes: imported.bytes,
-          sha256: imported.sha256,
-          text: imported.text,
-        }),
-      );
+      out.push(importedEntry(file, imported));
     }
   }
   return out;
+}
+
+/** The importer with the imported text inline (`inline` mode), and what it inlined. */
+function withInlined(file: ContextFile, expansion: ImportExpansion): ContextFile {
+  return Object.freeze({
+    ...file,
+    text: expansion.text,
+    inlined: Object.freeze(
+      expansion.files.map((imported) =>
+        Object.freeze({
+          path: imported.path,
+          sha256: imported.sha256,
+          bytes: imported.bytes,
+          mtimeMs: imported.info.mtimeMs,
+        }),
+      ),
+    ),
+  });
+}
+
+/** The faults of one imported file's text (invalid UTF-8, hidden Unicode), in its importer's layer. */
+function importedFileDiagnostics(file: ContextFile, imported: ImportedFile): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const where = { layer: file.layer, entry: `@${imported.reference}`, path: imported.path };
+  if (imported.invalidUtf8)
+    diagnostics.push({
+      level: 'warn',
+      code: 'invalid-utf8',
+      message: `${imported.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
+      ...where,
+    });
+  if (imported.hidden.length > 0)
+    diagnostics.push({
+      level: 'warn',
+      code: 'hidden-unicode',
+      message: `${imported.path} holds invisible or direction-changing characters: ${describeHidden(imported.hidden)}`,
+      ...where,
+    });
+  return diagnostics;
+}
+
+/** An imported file as an entry of the list (`entries` mode), right after its importer. */
+function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
+  return Object.freeze({
+    path: imported.path,
+    realPath: imported.realPath,
+    source: file.source,
+    layer: file.layer,
+    entry: `@${imported.reference}`,
+    depth: file.depth,
+    importedBy: imported.importedBy,
+    mtimeMs: imported.info.mtimeMs,
+    bytes: imported.bytes,
+    sha256: imported.sha256,
+    text: imported.text,
+  });
 }
