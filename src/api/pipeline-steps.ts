@@ -2,7 +2,7 @@ import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import path from 'node:path';
-import { findProjectRoot } from '../discover/chain-walk.js';
+import { belowCeiling, findProjectRoot } from '../discover/chain-walk.js';
 import { isInside } from '../fs/contain.js';
 import { identityOf } from '../resolve/expand-entries.js';
 import { readContextFile } from '../resolve/read-context-file.js';
@@ -130,7 +130,7 @@ export function collect(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir, env, layerRoot, rules },
+      { instructions: config.instructions, homeDir, env, layerRoot, rules, ceiling: context.trust.ceiling },
       diagnostics,
     );
     const listed = inline
@@ -226,7 +226,7 @@ export function contextRootOf(context: ResolverContext, diagnostics: Diagnostic[
     });
     return context.workDir;
   }
-  return root;
+  return belowCeiling(root, context.trust.ceiling);
 }
 
 /** render: the block in `format`, within the budget. */

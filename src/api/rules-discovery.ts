@@ -27,6 +27,7 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
       candidates: [],
+      ceiling: context.trust.ceiling,
     });
     for (let dir = workDir; ; dir = path.dirname(dir)) {
       owners.push(dir);

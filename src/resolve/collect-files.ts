@@ -32,6 +32,8 @@ export interface SourceOptions {
    * project root with `contextRoot: project`. Default: the work dir.
    */
   readonly layerRoot?: string;
+  /** The highest directory the chain may start at (see `ChainOptions.ceiling`). */
+  readonly ceiling?: string | undefined;
   /**
    * Fills an `@rules` slot of the chain with that directory's `always` rules, in order
    * (docs/chains.md, "@rules"). Absent: the slot yields nothing.
@@ -99,6 +101,7 @@ export function collectSources(
       candidates: instructions.candidates,
       select: instructions.select ?? 'first',
       symlinks,
+      ceiling: options.ceiling,
     });
     chainStart = chain.start;
     diagnostics.push(...chain.diagnostics);
