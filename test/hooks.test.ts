@@ -129,7 +129,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
       source: 'startup',
     });
     expect(start.stdout).toContain('# Rules on Request');
-    expect(start.stdout).toContain('- db: Database work');
+    expect(start.stdout).toContain('- db (.cursor/rules/db.mdc): Database work');
     // Shown and nothing new: the quick check must not hide the glob rule that is still pending.
     await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }));
     expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }))).stdout).toBe(

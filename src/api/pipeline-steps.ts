@@ -304,7 +304,13 @@ export async function renderDisclosure(
     const catalog =
       rules === undefined
         ? ''
-        : renderRuleCatalog(rules.catalog().filter((rule) => !inlined.has(rule.realPath)));
+        : renderRuleCatalog(
+            rules
+              .catalog()
+              .filter((rule) => !inlined.has(rule.realPath))
+              .map((rule) => ({ name: rule.name, path: rule.relativePath, description: rule.description })),
+            context.config.wording.ruleCatalogIntro,
+          );
     return {
       index,
       manifest: [manifest, catalog].filter((part) => part !== '').join('\n\n'),

@@ -75,30 +75,33 @@ function byteLength(text: string): number {
 /** Heading of the catalog of rules fetched on request (docs/rules.md, "How each kind surfaces"). */
 export const RULE_CATALOG_HEADING = '# Rules on Request';
 
-/** The sentence under the catalog heading: what the list is and how to fetch a rule. */
-export const RULE_CATALOG_INTRO =
-  'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
-  'describes, fetch it by name with the session event {"tool":"rule","input":{"name":"NAME"}}.';
-
-/** One catalog line's data: a rule's name and description. */
+/** One catalog line's data: a rule's name, file and description. */
 export interface CatalogEntry {
   readonly name: string;
+  /**
+   * The rule file relative to the work dir: the model reads it with its own read tool, which
+   * works in every context (hooks, prompts, sessions); runners may also send the session event
+   * `{"tool":"rule","input":{"name":…}}` (docs/rules.md).
+   */
+  readonly path: string;
   readonly description: string;
 }
 
 /**
- * Renders the catalog of `requested` rules: heading, intro, one `- name: description` line per rule
+ * Renders the catalog of `requested` rules: heading, `intro` (`wording.ruleCatalogIntro`), one
+ * `- name (path): description` line per rule
  * (each on one line; control characters and `system-reminder` tags escaped as in a session frame's
  * path). No rules → the empty string.
  */
-export function renderRuleCatalog(entries: readonly CatalogEntry[]): string {
+export function renderRuleCatalog(entries: readonly CatalogEntry[], intro: string): string {
   if (entries.length === 0) return '';
   const oneLine = (text: string) => escapeFramePath(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
   return [
     RULE_CATALOG_HEADING,
-    RULE_CATALOG_INTRO,
-    ...entries.map(({ name, description }) =>
-      description.trim() === '' ? `- ${oneLine(name)}` : `- ${oneLine(name)}: ${oneLine(description)}`,
-    ),
+    ...(intro === '' ? [] : [intro]),
+    ...entries.map(({ name, path, description }) => {
+      const head = `- ${oneLine(name)} (${oneLine(path)})`;
+      return description.trim() === '' ? head : `${head}: ${oneLine(description)}`;
+    }),
   ].join('\n');
 }
