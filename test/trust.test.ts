@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { mergeLayers, sanitizeProjectConfig, WIDENING_KEYS } from '../src/config/trust.js';
+import { knownKeysAt } from '../src/config/validate-config.js';
 import { CtxfilesError, type Diagnostic } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { cli } from './helpers/cli.js';
@@ -152,8 +153,6 @@ describe('trust tiers', () => {
       'instructions.extraFiles': [['/x.md'], []],
       'instructions.projectRootMarkers': [['.git'], undefined],
       'instructions.symlinks': ['follow', 'inside'],
-      'imports.allowOutside': [true, false],
-      'imports.trustOutside': [true, false],
       trustedProjects: [['/'], undefined],
       'contextDiscovery.maxFileBytes': [32_769, 100],
       'contextDiscovery.maxSessionBytes': [131_073, 100],
@@ -161,6 +160,9 @@ describe('trust tiers', () => {
       'contextDiscovery.maxFiles': [101, 10],
     };
     expect(Object.keys(values)).toEqual(WIDENING_KEYS.map((row) => row.keyPath.join('.')));
+    // Every row names a key the schema knows: a row for a key that does not exist protects nothing.
+    for (const row of WIDENING_KEYS)
+      expect(knownKeysAt(row.keyPath.slice(0, -1))).toContain(row.keyPath[row.keyPath.length - 1]);
     for (const row of WIDENING_KEYS) {
       const [wide, narrow] = values[row.keyPath.join('.')] ?? [];
       const nest = (value: unknown) =>
