@@ -129,3 +129,17 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] ?? 0;
 }
+
+/**
+ * Why a text is not JSON, without any of its bytes: `JSON.parse` quotes the text it failed on, and
+ * that text may be a secret or terminal escapes. `not valid JSON at position 12`, or `not valid
+ * JSON` when the engine names no position.
+ */
+export function describeJsonError(error: unknown, text?: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const position = /\bat position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return `not valid JSON at position ${position}`;
+  if (/end of (?:JSON )?input/i.test(message) && text !== undefined)
+    return `not valid JSON at position ${text.length} (it ends too early)`;
+  return 'not valid JSON';
+}

@@ -149,6 +149,18 @@ describe('chain additions', () => {
     [{ CODEX_HOME: '/c' }, { '/c/AGENTS.md': 'c', '/h/.codex/AGENTS.md': 'home' }, '/c/AGENTS.md'],
     [{ CODEX_HOME: '/c' }, { '/c/AGENTS.md': '', '/h/.codex/AGENTS.md': 'home' }, '/h/.codex/AGENTS.md'],
     [{ CODEX_HOME: '' }, { '/h/.codex/AGENTS.md': 'home' }, '/h/.codex/AGENTS.md'],
+    // Whitespace only is blank, as for Codex: the next file is tried.
+    [
+      { CODEX_HOME: '/c' },
+      { '/c/AGENTS.md': ' \n\t\r\n', '/h/.codex/AGENTS.md': 'home' },
+      '/h/.codex/AGENTS.md',
+    ],
+    [
+      { CODEX_HOME: '/c' },
+      { '/c/AGENTS.md': '\ufeff \n', '/h/.codex/AGENTS.md': 'home' },
+      '/h/.codex/AGENTS.md',
+    ],
+    [{ CODEX_HOME: '/c' }, { '/c/AGENTS.md': ' x ', '/h/.codex/AGENTS.md': 'home' }, '/c/AGENTS.md'],
     [{}, {}, null],
   ])('userFile list with env %j', async (env, files, expected) => {
     const { resolver } = await memoryResolver(
@@ -160,6 +172,17 @@ describe('chain additions', () => {
     expect(result.files.map((file) => file.path)).toEqual(expected === null ? [] : [expected]);
     expect(JSON.stringify(result.diagnostics)).not.toContain('"/c');
   });
+});
+
+test('codex preset: a whitespace-only $CODEX_HOME/AGENTS.override.md does not hide AGENTS.md', async () => {
+  const { resolver } = await memoryResolver(
+    { '/c/AGENTS.override.md': '\n   \n', '/c/AGENTS.md': 'user rules', '/w/x.ts': '' },
+    { preset: 'codex' } as never,
+    { env: { CODEX_HOME: '/c' }, homeDir: '/h' },
+  );
+  const result = await resolver.resolve();
+  expect(result.files.map((file) => file.path)).toEqual(['/c/AGENTS.md']);
+  expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: 'blank-file', level: 'debug' }));
 });
 
 describe('AGENTS.local.md in the default contextPaths', () => {

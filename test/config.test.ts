@@ -143,6 +143,24 @@ describe('config errors name file, line, column and key path', () => {
       '.opencode.json:1:23: contextDiscovery.maxFile: unknown key "maxFile". Did you mean "maxFiles"?',
     ],
     [
+      'an unknown key under imports lists the real keys',
+      { '.opencode.json': '{"imports": {"allowOutside": true}}' },
+      'config-invalid',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode".',
+    ],
+    [
+      'an unknown key under rules lists the real keys',
+      { '.opencode.json': '{"rules": {"foo": 1}}' },
+      'config-invalid',
+      '.opencode.json:1:12: rules.foo: unknown key "foo". Known keys: "sources", "nested".',
+    ],
+    [
+      'an unknown key of a session tool lists the real keys',
+      { '.opencode.json': '{"session": {"tools": {"edit": {"as": "edit", "paths": ["file"]}}}}' },
+      'config-invalid',
+      '.opencode.json:1:47: session.tools.edit.paths: unknown key "paths". Known keys: "as", "pathKeys".',
+    ],
+    [
       'nested must be a boolean',
       { '.opencode.yaml': 'agents:\n  coder:\n    context:\n      nested: "no"\n' },
       'config-invalid',

@@ -129,7 +129,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
       source: 'startup',
     });
     expect(start.stdout).toContain('# Rules on Request');
-    expect(start.stdout).toContain('- db: Database work');
+    expect(start.stdout).toContain('- db (.cursor/rules/db.mdc): Database work');
     // Shown and nothing new: the quick check must not hide the glob rule that is still pending.
     await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }));
     expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/a.ts` }))).stdout).toBe(
@@ -369,13 +369,21 @@ describe('faults never break the agent', () => {
     ['gemini-cli', 'not json', '{}\n'],
     ['claude-code', '[1]', ''],
     ['claude-code', '{"hook_event_name":"PostToolUse"}', ''],
-  ])('%s, input %s: exit 0, %j, one stderr line', async (agent, input, stdout) => {
+    // Terminal escapes and a newline in the input: never echoed, one line per warning.
+    ['claude-code', 'x\u001b]0;T\u0007\u001b[2J', ''],
+    ['claude-code', 'not\njson', ''],
+  ])('%s, input %j: exit 0, %j, one stderr line without the input', async (agent, input, stdout) => {
     const root = tempTree(tree);
     const result = await cli(['hook', agent], { cwd: root, env: {}, stdin: Readable.from([input]) });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(stdout);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^ctxfiles: warning: the hook input /);
+    expect(result.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f]/);
+    if (input.startsWith('not') || input.startsWith('x')) {
+      expect(result.stderr).toMatch(/the hook input is not valid JSON( at position \d+)?\n$/);
+      expect(result.stderr).not.toContain('json');
+    }
   });
 
   test.each([
@@ -454,8 +462,16 @@ describe('faults never break the agent', () => {
     const result = await hook('claude-code', read(root, 'web/x.ts'));
     expect(result.stdout).toContain('web rules');
     expect(result.stderr).toMatch(
-      /^ctxfiles: warning: the session state .* is ignored: it is not JSON .*\n$/,
+      /^ctxfiles: warning: the session state .* is ignored: it is not valid JSON at position 28 \(it ends too early\); a fresh session starts\n$/,
     );
+    // Bytes of a corrupt state never reach the terminal.
+    writeTree(stateDir, { [path.basename(file)]: '\u001b]0;TITLE\u0007\u001b[2J' });
+    const escaped = await hook('claude-code', read(root, 'web/x.ts'));
+    expect(escaped.stderr).toMatch(
+      /is ignored: it is not valid JSON( at position \d+)?; a fresh session starts\n$/,
+    );
+    expect(escaped.stderr).not.toContain('TITLE');
+    expect(escaped.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f]/);
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { disclosure: { injected: unknown[] } };
     expect(state.disclosure.injected).toEqual([
       { path: 'web/AGENTS.md', sha256: expect.any(String), bytes: 9 },

@@ -92,6 +92,22 @@ describe('instructions_for_path', () => {
     expect(answer.match(/<\/system-reminder>/g)).toHaveLength(2);
   });
 
+  test.each([
+    [
+      'gemini',
+      '--- Newly Discovered Project Context ---\n--- Context from: /w/AGENTS.md ---\nroot rules\n--- End of Context from: /w/AGENTS.md ---\n--- End Project Context ---\n' +
+        '--- Newly Discovered Project Context ---\n--- Context from: /w/svc/AGENTS.md ---\n# Service\nsvc rules\n--- End of Context from: /w/svc/AGENTS.md ---\n--- End Project Context ---',
+    ],
+    [
+      'claude-code',
+      '<system-reminder>\nContents of /w/AGENTS.md:\n\nroot rules\n</system-reminder>\n' +
+        '<system-reminder>\nContents of /w/svc/AGENTS.md:\n\n# Service\nsvc rules\n</system-reminder>',
+    ],
+  ])("%s: project-wide and nested files share the format's session frame", async (format, expected) => {
+    const { connection } = await connect(tree, { format });
+    expect(text(await connection.callTool('instructions_for_path', { path: 'svc/x.ts' }))).toBe(expected);
+  });
+
   test('maxSessionBytes bounds the connection, and the answer says so', async () => {
     const { connection } = await connect(
       { 'AGENTS.md': 'root', 'big/AGENTS.md': 'x'.repeat(300) },

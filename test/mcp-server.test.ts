@@ -53,9 +53,10 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     expect(result.isError).toBeFalsy();
     const block = (file: string, text: string) =>
       `--- Context from: ${root}/${file} ---\n${text}\n--- End of Context from: ${root}/${file} ---`;
+    // One frame style for the whole answer: Gemini CLI's own, never a <system-reminder>.
     expect(textOf(result)).toBe(
       [
-        `<system-reminder>\nAdditional instructions from: GEMINI.md\n\nThese apply to work under \`${root}\`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions.\n\nroot gemini\n</system-reminder>`,
+        `--- Newly Discovered Project Context ---\n${block('GEMINI.md', 'root gemini')}\n--- End Project Context ---`,
         `--- Newly Discovered Project Context ---\n${block('svc/GEMINI.md', 'svc gemini')}\n--- End Project Context ---`,
       ].join('\n'),
     );

@@ -131,8 +131,8 @@ describe('a monorepo with rule folders of all five vendors', () => {
     expect(section).toContain('no path matched');
     expect(section).toContain(`nested, no path inside packages/api/\n`);
     const prompt = await cli(['prompt'], { cwd: root });
-    expect(prompt.stdout).toContain('- release: How to cut a release');
-    expect(prompt.stdout).not.toContain('legacy: manual only');
+    expect(prompt.stdout).toContain('- release (.cursor/rules/release.mdc): How to cut a release');
+    expect(prompt.stdout).not.toContain('- legacy (');
     const named = await cli(['prompt', '--rule', 'legacy'], { cwd: root });
     expect(named.stdout).toContain('legacy: manual only');
   });

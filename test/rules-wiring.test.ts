@@ -221,8 +221,8 @@ describe('the manifest and sessions', () => {
         '',
         '# Rules on Request',
         'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
-          'describes, fetch it by name with the session event {"tool":"rule","input":{"name":"NAME"}}.',
-        '- db: Database migrations',
+          'describes, read its file (paths are relative to the working directory).',
+        '- db (.cursor/rules/db.mdc): Database migrations',
       ].join('\n'),
     );
   });

@@ -23,6 +23,11 @@ const OUTSIDE: Record<string, string> = {
   '/s/rules/x.mdc': SENTINEL,
   '/AGENTS.md': SENTINEL,
   '/CLAUDE.md': SENTINEL,
+  // A project root marker above the work dir, with secrets beside it: a project config's walk,
+  // contextRoot or candidates must not climb to them.
+  '/.git/HEAD': 'ref: refs/heads/main',
+  '/.netrc': SENTINEL,
+  '/.ssh/id_test': SENTINEL,
 };
 
 const NAMES = [
@@ -81,6 +86,8 @@ const ENTRIES = [
   '${env.HOME}/x.md',
   '.cursor/rules/',
   '</system-reminder>/AGENTS.md',
+  '.netrc',
+  '.ssh/id_test',
 ];
 
 const segment = fc.constantFrom(...NAMES);
@@ -102,8 +109,14 @@ const projectConfig = fc.record(
         walk: fc.constantFrom('off', 'root', 'project'),
         userFile: fc.constantFrom('/s/SECRET.md', '~/../s/AGENTS.md', null),
         extraFiles: fc.constantFrom(['/s/SECRET.md'], [] as string[]),
-        candidates: fc.constantFrom(['AGENTS.md'], ['CLAUDE.md', 'AGENTS.md'], ['SECRET.md']),
-        projectRootMarkers: fc.constantFrom(['s'], ['w'], ['SECRET.md'], ['AGENTS.md']),
+        candidates: fc.constantFrom(
+          ['AGENTS.md'],
+          ['CLAUDE.md', 'AGENTS.md'],
+          ['SECRET.md'],
+          ['.ssh/id_test', 'AGENTS.md'],
+          ['.netrc'],
+        ),
+        projectRootMarkers: fc.constantFrom(['s'], ['w'], ['SECRET.md'], ['AGENTS.md'], ['.git']),
         trackChanges: fc.constantFrom(true, true, false),
       },
       { requiredKeys: [] },
@@ -112,6 +125,7 @@ const projectConfig = fc.record(
       { maxFileBytes: fc.constantFrom(1, 100, 1e11), maxDepth: fc.constantFrom(0, 3, 100) },
       { requiredKeys: [] },
     ),
+    contextRoot: fc.constantFrom('workDir', 'project'),
     trustedProjects: fc.constantFrom(['/'], ['/w']),
     format: fc.constantFrom(...FORMATS),
   },

@@ -57,7 +57,7 @@ describe('ctxfiles session (JSON Lines)', () => {
     expect(lines[0]).toEqual({
       inject: `<system-reminder>\n# From:${root}/svc/AGENTS.md\n# Service\nsvc rules\n</system-reminder>\n<system-reminder>\n# From:${root}/svc/auth/AGENTS.md\nauth rules\n</system-reminder>`,
     });
-    expect(lines[1]).toMatchObject({ error: expect.stringMatching(/^not JSON: /) });
+    expect(lines[1]).toMatchObject({ error: expect.stringMatching(/^not valid JSON( at position \d+)?$/) });
     expect(lines[2]).toEqual({ error: 'expected a JSON object' });
     expect(lines[3]).toEqual({ inject: '' });
     expect(lines[4]).toEqual({ error: 'expected "tool" (a string) or "op": "state"' });
@@ -111,6 +111,15 @@ describe('ctxfiles session (JSON Lines)', () => {
     const bad = await cli(['session', '--state', 'missing.json'], { cwd: root, stdin: Readable.from([]) });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^ctxfiles: error: .*missing\.json: cannot read the session state/);
+    // A file that is not JSON: the error says where, never what it holds.
+    fs.writeFileSync(path.join(root, 'vm.json'), 'vm SECRET-BYTES');
+    const garbled = await cli(['session', '--state', 'vm.json'], { cwd: root, stdin: Readable.from([]) });
+    expect(garbled.code).toBe(1);
+    expect(garbled.stderr).toMatch(
+      /vm\.json: cannot read the session state \(it is not valid JSON( at position \d+)?\)/,
+    );
+    expect(garbled.stderr).not.toContain('SECRET');
+    expect(garbled.stderr).not.toContain('"vm');
   });
 
   test('the built bin answers each line before the next one is sent (flushed)', async () => {

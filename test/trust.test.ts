@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { mergeLayers, sanitizeProjectConfig, WIDENING_KEYS } from '../src/config/trust.js';
+import { knownKeysAt } from '../src/config/validate-config.js';
 import { CtxfilesError, type Diagnostic } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { cli } from './helpers/cli.js';
@@ -55,7 +56,7 @@ describe('trust tiers', () => {
     );
     expect(loaded.config.instructions).toMatchObject({ walk: 'off', userFile: null, extraFiles: [] });
     expect(loaded.config.contextDiscovery.maxFileBytes).toBe(32_768);
-    expect(loaded.trust).toEqual({ project: 'untrusted' });
+    expect(loaded.trust).toEqual({ project: 'untrusted', ceiling: '/home/u/w' });
     const resolver = await createResolver({ workDir: '/home/u/w', config: loaded, fs: memory, env: {} });
     const result = await resolver.resolve({ format: 'xml' });
     expect(result.text).toContain('project rules');
@@ -104,7 +105,10 @@ describe('trust tiers', () => {
         (error: unknown) => error,
       );
       if (loaded instanceof CtxfilesError) return expect(loaded.code).toBe('config-invalid'); // not absolute
-      expect((loaded as Awaited<ReturnType<typeof loadConfig>>).trust).toEqual({ project: 'untrusted' });
+      expect((loaded as Awaited<ReturnType<typeof loadConfig>>).trust).toEqual({
+        project: 'untrusted',
+        ceiling: '/home/u/w',
+      });
     },
   );
 
@@ -149,8 +153,6 @@ describe('trust tiers', () => {
       'instructions.extraFiles': [['/x.md'], []],
       'instructions.projectRootMarkers': [['.git'], undefined],
       'instructions.symlinks': ['follow', 'inside'],
-      'imports.allowOutside': [true, false],
-      'imports.trustOutside': [true, false],
       trustedProjects: [['/'], undefined],
       'contextDiscovery.maxFileBytes': [32_769, 100],
       'contextDiscovery.maxSessionBytes': [131_073, 100],
@@ -158,6 +160,9 @@ describe('trust tiers', () => {
       'contextDiscovery.maxFiles': [101, 10],
     };
     expect(Object.keys(values)).toEqual(WIDENING_KEYS.map((row) => row.keyPath.join('.')));
+    // Every row names a key the schema knows: a row for a key that does not exist protects nothing.
+    for (const row of WIDENING_KEYS)
+      expect(knownKeysAt(row.keyPath.slice(0, -1))).toContain(row.keyPath[row.keyPath.length - 1]);
     for (const row of WIDENING_KEYS) {
       const [wide, narrow] = values[row.keyPath.join('.')] ?? [];
       const nest = (value: unknown) =>
@@ -195,6 +200,67 @@ describe('trust tiers', () => {
     expect(ok.stdout).toContain('.opencode.json (0 flows; not trusted, ignored: instructions.userFile)');
     expect(ok.stdout).toContain('user.json (user)');
     expect(ok.stderr).toContain('instructions.userFile: ignored');
+  });
+});
+
+describe('a project config does not climb above its own directory', () => {
+  /** A marker and secrets at /a, the repository config at /a/repo, the work dir /a/repo/sub. */
+  const climbTree = (project: unknown, user?: unknown) =>
+    createMemoryFileSystem({
+      '/a/.git/HEAD': 'x',
+      '/a/.netrc': SECRET,
+      '/a/.ssh/id_test': SECRET,
+      '/a/AGENTS.md': 'root rule',
+      '/a/repo/AGENTS.md': 'repo rule',
+      '/a/repo/sub/x.ts': '',
+      '/a/repo/.opencode.json': JSON.stringify(project),
+      ...(user === undefined ? {} : { '/cfg/ctxfiles/config.json': JSON.stringify(user) }),
+    });
+  const at = { cwd: '/a/repo/sub', stopDir: '/a/repo', homeDir: '/home/u', env: { XDG_CONFIG_HOME: '/cfg' } };
+
+  test.each([
+    [
+      'walk project, sub-path candidate',
+      { instructions: { walk: 'project', candidates: ['.ssh/id_test', 'AGENTS.md'] } },
+    ],
+    ['walk project, dotfile candidate', { instructions: { walk: 'project', candidates: ['.netrc'] } }],
+    [
+      'contextRoot project, dotfile entry',
+      { contextRoot: 'project', contextPaths: ['.netrc', '.ssh/id_test'] },
+    ],
+    ['contextRoot project, default entries', { contextRoot: 'project' }],
+  ])('%s: nothing above the config is read', async (_name, project) => {
+    const memory = climbTree(project);
+    const loaded = await loadConfig({ ...at, fs: memory });
+    expect(loaded.trust).toEqual({ project: 'untrusted', ceiling: '/a/repo' });
+    const resolver = await createResolver({ workDir: '/a/repo/sub', config: loaded, fs: memory, env: {} });
+    const result = await resolver.resolve({ format: 'xml' });
+    expect(result.text).not.toContain(SECRET);
+    expect(result.files.every((file) => file.path.startsWith('/a/repo/'))).toBe(true);
+  });
+
+  test('the walk still reaches the config directory; the user config and trusted projects climb to the marker', async () => {
+    const project = { instructions: { walk: 'project', candidates: ['AGENTS.md'] } };
+    const untrusted = await createResolver({
+      workDir: '/a/repo/sub',
+      config: await loadConfig({ ...at, fs: climbTree(project) }),
+      fs: climbTree(project),
+      env: {},
+    });
+    expect((await untrusted.resolve()).files.map((file) => file.path)).toEqual(['/a/repo/AGENTS.md']);
+    for (const [projectConfig, user] of [
+      [{}, { instructions: { walk: 'project' } }],
+      [project, { trustedProjects: ['/a'] }],
+    ] as const) {
+      const memory = climbTree(projectConfig, user);
+      const loaded = await loadConfig({ ...at, fs: memory });
+      expect(loaded.trust?.ceiling).toBeUndefined();
+      const resolver = await createResolver({ workDir: '/a/repo/sub', config: loaded, fs: memory, env: {} });
+      expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
+        '/a/AGENTS.md',
+        '/a/repo/AGENTS.md',
+      ]);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import path from 'node:path';
-import { findProjectRoot } from '../discover/chain-walk.js';
+import { belowCeiling, findProjectRoot } from '../discover/chain-walk.js';
 import { isInside } from '../fs/contain.js';
 import { identityOf } from '../resolve/expand-entries.js';
 import { readContextFile } from '../resolve/read-context-file.js';
@@ -130,7 +130,7 @@ export function collect(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir, env, layerRoot, rules },
+      { instructions: config.instructions, homeDir, env, layerRoot, rules, ceiling: context.trust.ceiling },
       diagnostics,
     );
     const listed = inline
@@ -235,7 +235,7 @@ export function contextRootOf(context: ResolverContext, diagnostics: Diagnostic[
     });
     return context.workDir;
   }
-  return root;
+  return belowCeiling(root, context.trust.ceiling);
 }
 
 /** render: the block in `format`, within the budget. */
@@ -295,17 +295,7 @@ export async function renderDisclosure(
       : walk === null || kept.length === walk.files.length
         ? walk
         : { ...walk, files: kept, byOwner: groupByOwner(kept) };
-    const entries = kept.map((file) => ({ path: file.relativePath, label: file.label }));
-    // Nested owners' `always` rules are disclosed like nested files (docs/rules.md).
-    if (rules !== undefined) {
-      for (const rule of rules.nested())
-        if (!inlined.has(rule.realPath))
-          entries.push({
-            path: rule.relativePath,
-            label: rule.description || `${rule.source} rule ${rule.name}`,
-          });
-      entries.sort((a, b) => compareCodeUnits(a.path, b.path));
-    }
+    const entries = manifestEntries(kept, rules, inlined, compareCodeUnits);
     const manifest = renderManifest(entries, {
       maxBytes: contextDiscovery.maxManifestBytes,
       truncatedAt: walk?.truncatedAt,
@@ -313,7 +303,13 @@ export async function renderDisclosure(
     const catalog =
       rules === undefined
         ? ''
-        : renderRuleCatalog(rules.catalog().filter((rule) => !inlined.has(rule.realPath)));
+        : renderRuleCatalog(
+            rules
+              .catalog()
+              .filter((rule) => !inlined.has(rule.realPath))
+              .map((rule) => ({ name: rule.name, path: rule.relativePath, description: rule.description })),
+            context.config.wording.ruleCatalogIntro,
+          );
     return {
       index,
       manifest: [manifest, catalog].filter((part) => part !== '').join('\n\n'),
@@ -322,6 +318,30 @@ export async function renderDisclosure(
       ...(rules === undefined ? {} : { rules: Object.freeze({ set: rules, inlined }) }),
     };
   });
+}
+
+/**
+ * The manifest's lines: the nested files kept, and nested owners' `always` rules, which are
+ * disclosed like nested files (docs/rules.md), in code-unit order of their paths.
+ */
+function manifestEntries(
+  kept: readonly NestedFile[],
+  rules: RuleSet | undefined,
+  inlined: ReadonlySet<string>,
+  compareCodeUnits: (a: string, b: string) => number,
+): { path: string; label: string }[] {
+  const entries: { path: string; label: string }[] = kept.map((file) => ({
+    path: file.relativePath,
+    label: file.label,
+  }));
+  if (rules === undefined) return entries;
+  for (const rule of rules.nested())
+    if (!inlined.has(rule.realPath))
+      entries.push({
+        path: rule.relativePath,
+        label: rule.description || `${rule.source} rule ${rule.name}`,
+      });
+  return entries.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /** `nested` of the step when set, else of the agent, else true. */

@@ -72,6 +72,7 @@ function ruleOwners(
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
       candidates: [],
+      ceiling: context.trust.ceiling,
     });
     for (let dir = workDir; ; dir = path.dirname(dir)) {
       owners.push(dir);

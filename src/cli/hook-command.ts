@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { runHook } from '../hooks/run-hook.js';
+import { escapeControl } from '../render/escape.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
@@ -38,7 +39,9 @@ Options:
  * exit 2); each problem is one `ctxfiles: warning:` line on stderr.
  */
 export async function hookCommand(argv: readonly string[], io: HookIo): Promise<number> {
-  const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${message}\n`);
+  // One line per warning, and no terminal control: a message may carry a path or a value from the
+  // event or the state file (docs/hooks.md).
+  const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${escapeControl(message)}\n`);
   const options: { cwd?: string; config?: string; preset?: string; stateDir?: string } = {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {

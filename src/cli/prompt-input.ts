@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseSourceText, type SourceText } from '../config/source-text.js';
 import { readSourceFile } from '../config/read-source.js';
 import { toProblems } from '../config/zod-issues.js';
-import { CtxfilesError, formatProblem } from '../errors.js';
+import { CtxfilesError, describeJsonError, formatProblem } from '../errors.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import type { McpServerInfo } from '../prompt/mcp.js';
 
@@ -122,7 +122,7 @@ function parseJson(text: string, name: string): SourceText {
     JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new CtxfilesError('prompt-invalid', [
-      formatProblem({ file: name }, `not JSON (${(error as Error).message})`),
+      formatProblem({ file: name }, describeJsonError(error, text)),
     ]);
   }
   return source;

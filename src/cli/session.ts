@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
-import { CtxfilesError, type Diagnostic } from '../errors.js';
+import { CtxfilesError, describeJsonError, type Diagnostic } from '../errors.js';
 import { writeDiagnostics, type CliIo } from './io.js';
 
 /** Options of {@link runSession}. */
@@ -35,7 +35,15 @@ export async function runSession(options: RunSessionOptions): Promise<number> {
       const size = statSync(options.statePath).size;
       if (size > MAX_STATE_BYTES)
         throw new Error(`it is ${size} bytes; at most ${MAX_STATE_BYTES} are accepted`);
-      state = unwrapState(JSON.parse(readFileSync(options.statePath, 'utf8')) as unknown);
+      const text = readFileSync(options.statePath, 'utf8');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        // Never the engine's message: it quotes the file's bytes.
+        throw new Error(`it is ${describeJsonError(error, text)}`);
+      }
+      state = unwrapState(parsed);
     } catch (error) {
       throw new CtxfilesError(
         'session-state-invalid',
@@ -92,7 +100,7 @@ async function answer(
   try {
     message = JSON.parse(line);
   } catch (error) {
-    return { error: `not JSON: ${(error as Error).message}` };
+    return { error: describeJsonError(error, line) };
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message))
     return { error: 'expected a JSON object' };

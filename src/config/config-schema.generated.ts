@@ -383,6 +383,11 @@ export default {
           "description": "Opens the \"claude-code\" format.",
           "type": "string",
           "default": "Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."
+        },
+        "ruleCatalogIntro": {
+          "description": "Heads the catalog of rules fetched on request: how the model reads one.",
+          "type": "string",
+          "default": "These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."
         }
       },
       "additionalProperties": false,

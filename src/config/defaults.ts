@@ -69,6 +69,9 @@ export const DEFAULT_CONFIG = Object.freeze({
     claudeCodeIntro:
       'Instruction files from this workspace and from the user follow. Follow them; they take precedence ' +
       'over default behaviour.',
+    ruleCatalogIntro:
+      'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
+      'describes, read its file (paths are relative to the working directory).',
   }),
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
   rules: Object.freeze({ sources: Object.freeze([]) as readonly string[], nested: true }),

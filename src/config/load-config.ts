@@ -94,6 +94,12 @@ export interface ConfigTrust {
    * may let the project's files import from outside it. `untrusted` otherwise.
    */
   readonly project: 'trusted' | 'untrusted';
+  /**
+   * Set when an untrusted project config chose where instructions are looked for
+   * ({@link SCOPE_KEYS}): its directory (real path). The chain walk and `contextRoot: project`
+   * never climb above it.
+   */
+  readonly ceiling?: string;
 }
 
 /** A validated config, its flows, and what loading noticed. */
@@ -201,7 +207,14 @@ export async function loadConfig(
     });
   }
   const config = normalizeConfig(merged as ConfigInput);
-  const trust: ConfigTrust = { project: trusted ? 'trusted' : 'untrusted' };
+  const ceiling =
+    tier === 'project' && !trusted && filepath !== null && setsScope(own)
+      ? realDir(fs, path.dirname(filepath))
+      : undefined;
+  const trust: ConfigTrust = {
+    project: trusted ? 'trusted' : 'untrusted',
+    ...(ceiling === undefined ? {} : { ceiling }),
+  };
   const flowRoot = filepath === null ? cwd : path.dirname(filepath);
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
   const loadFlows = () => {
@@ -213,6 +226,37 @@ export async function loadConfig(
   const common = { filepath, config, diagnostics, layers, dropped, trust };
   if (options.lazyFlows === true) return { ...common, loadFlows };
   return { ...common, flows: await loadFlows() };
+}
+
+/**
+ * The keys that choose which files above the work dir are read: from an untrusted project config,
+ * any of them bounds the chain walk and `contextRoot: project` by the config's own directory
+ * (docs/security.md, "Trust tiers").
+ */
+export const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
+  ['instructions', 'walk'],
+  ['instructions', 'candidates'],
+  ['contextRoot'],
+  ['contextPaths'],
+]);
+
+function setsScope(value: Readonly<Record<string, unknown>>): boolean {
+  return SCOPE_KEYS.some((keyPath) => {
+    let node: unknown = value;
+    for (const key of keyPath) {
+      if (!isPlainObject(node) || !Object.hasOwn(node, key)) return false;
+      node = node[key];
+    }
+    return true;
+  });
+}
+
+function realDir(fs: FileSystem, dir: string): string {
+  try {
+    return fs.realpath(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /**

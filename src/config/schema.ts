@@ -214,6 +214,7 @@ const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording,
   magiEmpty: 'The "magi" block when no file was found.',
   budgetNotice: 'Ends a block the budget cut.',
   claudeCodeIntro: 'Opens the "claude-code" format.',
+  ruleCatalogIntro: 'Heads the catalog of rules fetched on request: how the model reads one.',
 };
 
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */

@@ -42,16 +42,6 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
     widens: (value) => value === 'follow',
     reason: 'it follows links out of the project',
   },
-  {
-    keyPath: ['imports', 'allowOutside'],
-    widens: (value) => value === true,
-    reason: 'it imports files outside the project',
-  },
-  {
-    keyPath: ['imports', 'trustOutside'],
-    widens: (value) => value === true,
-    reason: 'it imports files outside the project',
-  },
   { keyPath: ['trustedProjects'], widens: () => true, reason: 'only the user config names trusted projects' },
   {
     keyPath: ['contextDiscovery', 'maxFileBytes'],

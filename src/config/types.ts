@@ -123,6 +123,8 @@ export interface WordingConfig {
   readonly budgetNotice: string;
   /** The sentence before the files in the `claude-code` format. */
   readonly claudeCodeIntro: string;
+  /** The sentence under `# Rules on Request`: how the model gets a rule's text. */
+  readonly ruleCatalogIntro: string;
 }
 
 /** A validated config with every default applied. */

@@ -1,5 +1,5 @@
 import { CtxfilesError, suggest, type Diagnostic } from '../errors.js';
-import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
+import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { normalizeConfig } from './normalize-config.js';
 import { configSchema } from './schema.js';
 import { findForbiddenKey } from './forbidden-keys.js';
@@ -50,13 +50,72 @@ export function validateConfig(
   return normalizeConfig(parsed.data);
 }
 
-function knownKeysAt(keyPath: readonly PropertyKey[]): readonly string[] {
-  const last = keyPath[keyPath.length - 1];
+/**
+ * The keys the schema allows in the object at `keyPath` (for "Known keys" in an unknown-key error),
+ * read from the schema itself so that every nested object (`imports`, `rules`, `agents.<id>`, …)
+ * lists its real keys.
+ */
+export function knownKeysAt(keyPath: readonly PropertyKey[]): readonly string[] {
   if (keyPath.length === 0) return KNOWN_TOP_LEVEL_KEYS;
-  if (last === 'context') return ['paths', 'mode', 'nested'];
-  if (last === 'contextDiscovery') return Object.keys(DEFAULT_CONFIG.contextDiscovery);
-  if (last === 'instructions') return Object.keys(DEFAULT_CONFIG.instructions);
-  if (last === 'budget') return Object.keys(DEFAULT_CONFIG.budget);
-  if (last === 'wording') return Object.keys(DEFAULT_CONFIG.wording);
+  let node: SchemaNode | undefined = configSchema as unknown as SchemaNode;
+  for (const key of keyPath) {
+    node = childOf(node, key);
+    if (node === undefined) return [];
+  }
+  return [...new Set(objectsOf(node).flatMap((object) => Object.keys(object._zod.def.shape ?? {})))];
+}
+
+/** The part of a zod 4 schema's definition this walk reads. */
+interface SchemaNode {
+  readonly _zod: {
+    readonly def: {
+      readonly type: string;
+      readonly shape?: Readonly<Record<string, SchemaNode>>;
+      readonly innerType?: SchemaNode;
+      readonly in?: SchemaNode;
+      readonly valueType?: SchemaNode;
+      readonly element?: SchemaNode;
+      readonly options?: readonly SchemaNode[];
+      readonly getter?: () => SchemaNode;
+    };
+  };
+}
+
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+function unwrap(node: SchemaNode): SchemaNode {
+  for (let depth = 0; depth < 32; depth += 1) {
+    const def = node._zod.def;
+    const inner = WRAPPERS.has(def.type)
+      ? def.innerType
+      : def.type === 'pipe'
+        ? def.in
+        : def.type === 'lazy'
+          ? def.getter?.()
+          : undefined;
+    if (inner === undefined) return node;
+    node = inner;
+  }
+  return node;
+}
+
+function objectsOf(node: SchemaNode): SchemaNode[] {
+  const plain = unwrap(node);
+  const def = plain._zod.def;
+  if (def.type === 'object') return [plain];
+  if (def.type === 'union') return (def.options ?? []).flatMap(objectsOf);
   return [];
+}
+
+function childOf(node: SchemaNode, key: PropertyKey): SchemaNode | undefined {
+  const def = unwrap(node)._zod.def;
+  if (def.type === 'object') return typeof key === 'string' ? def.shape?.[key] : undefined;
+  if (def.type === 'record') return def.valueType;
+  if (def.type === 'array') return def.element;
+  if (def.type === 'union')
+    for (const option of def.options ?? []) {
+      const child = childOf(option, key);
+      if (child !== undefined) return child;
+    }
+  return undefined;
 }

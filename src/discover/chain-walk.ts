@@ -17,6 +17,12 @@ export interface ChainOptions {
   readonly select?: CandidateSelect;
   /** Default `inside`: a symlinked candidate is followed when its real path stays below the start. */
   readonly symlinks?: SymlinkPolicy;
+  /**
+   * The highest directory the chain may start at (canonical). Set when an untrusted project config
+   * chose the walk or its candidates: the chain then never climbs above that config's directory
+   * (docs/security.md, "Trust tiers").
+   */
+  readonly ceiling?: string | undefined;
 }
 
 /** One instruction file of the chain. */
@@ -96,6 +102,7 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   if (options.walk === 'project') {
     start = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics) ?? options.workDir;
   }
+  start = belowCeiling(start, options.ceiling);
   const select = options.select ?? 'first';
   const symlinks = options.symlinks ?? 'inside';
   const files: ChainFile[] = [];
@@ -194,6 +201,15 @@ function locate(
       return refuse(`${file} is a symlink to ${realPath}, outside ${start}; it is not followed`);
   }
   return target.kind === 'file' ? { realPath, info: target } : null;
+}
+
+/**
+ * `start`, or `ceiling` when `start` lies above it: a walk or project root chosen by an untrusted
+ * project config stops at that config's directory (docs/security.md, "Trust tiers").
+ */
+export function belowCeiling(start: string, ceiling: string | undefined): string {
+  if (ceiling === undefined || start === ceiling || !isInside(start, ceiling)) return start;
+  return ceiling;
 }
 
 /** `/`, `/a`, `/a/b` for `/a/b`. */

@@ -1,3 +1,4 @@
+import { describeJsonError } from '../errors.js';
 import type { HookAgent } from './tool-names.js';
 
 /** One hook event, reduced to what ctxfiles uses. */
@@ -35,7 +36,7 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: `the hook input is not JSON (${(error as Error).message})` };
+    return { error: `the hook input is ${describeJsonError(error, text)}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { error: 'the hook input is not a JSON object' };

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeJsonError } from '../errors.js';
 
 /** Sessions whose state file was not written for this long are deleted (7 days). */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -135,7 +136,7 @@ export function readStateFile(state: StateFile): ReadOutcome {
   try {
     return { kind: 'ok', value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { kind: 'corrupt', reason: `it is not JSON (${(error as Error).message})` };
+    return { kind: 'corrupt', reason: `it is ${describeJsonError(error, text)}` };
   }
 }
 

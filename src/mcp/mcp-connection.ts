@@ -8,8 +8,7 @@ import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { explain, formatExplain } from '../prompt/explain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
-import { renderEvent } from '../render/render-events.js';
-import { renderInjection } from '../render/render-injection.js';
+import { renderSessionFrame } from '../render/render-session-frame.js';
 import { baselineRecords } from '../session/change-tracking.js';
 import type { DisclosureState } from '../session/disclosure.js';
 import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
@@ -61,10 +60,11 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   let baselineSent = false;
   let queue: Promise<unknown> = Promise.resolve();
 
+  // The project-wide files of the first answer use the same frame as the nested files the session
+  // adds after them: the format's own session frame (docs/formats.md#session-frames).
+  const format = request.format ?? resolver.config.format;
   const frame = (file: { path: string; text: string }) =>
-    (request.format ?? resolver.config.format) === 'opencode'
-      ? renderInjection([file])
-      : renderEvent({ kind: 'new', path: file.path, dir: path.dirname(file.path), text: file.text }, context);
+    renderSessionFrame(format, { path: file.path, dir: path.dirname(file.path), text: file.text }, context);
 
   /** The session's starting point: the resolved files count as shown, against the byte cap. */
   function initialState(result: ResolveResult, frames: readonly string[]): DisclosureState {
@@ -79,7 +79,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
     const result = await resolver.resolve(request);
     const frames: string[] = [];
     if (session === null) {
-      frames.push(...result.files.map(frame));
+      frames.push(...result.files.map(frame).filter((text) => text !== ''));
       session = await resolver.openSession({ ...request, state: initialState(result, frames) });
       baselineSent = true;
     }

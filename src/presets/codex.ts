@@ -19,7 +19,7 @@ export const codex: Preset = frozen({
       // The first candidate that is a regular file wins; one file per directory.
       candidates: ['AGENTS.override.md', 'AGENTS.md'],
       select: 'first',
-      // `$CODEX_HOME` (default `~/.codex`): the override file first, the first non-empty file wins.
+      // `$CODEX_HOME` (default `~/.codex`): the override file first, the first non-blank file wins.
       userFile: [
         '${env.CODEX_HOME}/AGENTS.override.md',
         '${env.CODEX_HOME}/AGENTS.md',

@@ -1,4 +1,4 @@
-import { escapeControl } from './escape.js';
+import { escapeFramePath } from './escape.js';
 
 /** Heading of the nested-file manifest (docs/disclosure.md, "The manifest"). */
 export const MANIFEST_HEADING = '# Nested Context Files';
@@ -24,13 +24,18 @@ export interface ManifestOptions {
 }
 
 /**
- * Renders the manifest: heading, intro, one `- path: label` line per file, and a note when the
- * walk was truncated. Over `maxBytes` it degrades to paths only, then keeps as many paths as fit
+ * Renders the manifest: heading, intro, one `- path: label` line per file (control characters and
+ * `system-reminder` tags escaped as `\uXXXX`), and a note when the walk was truncated. Over `maxBytes` it degrades to paths only, then keeps as many paths as fit
  * and ends with `... N more files not shown`. No files → the empty string. Deterministic.
  */
 export function renderManifest(entries: readonly ManifestEntry[], options: ManifestOptions): string {
   if (entries.length === 0) return '';
-  entries = entries.map((entry) => ({ path: escapeControl(entry.path), label: entry.label }));
+  // Paths and labels come from the repository; the manifest lands in `<system-reminder>` frames
+  // (sessions, hooks), so neither may hold a control character or a frame tag.
+  entries = entries.map((entry) => ({
+    path: escapeFramePath(entry.path),
+    label: escapeFramePath(entry.label),
+  }));
   const head = [MANIFEST_HEADING, MANIFEST_INTRO];
   const tail =
     options.truncatedAt === undefined
@@ -70,29 +75,33 @@ function byteLength(text: string): number {
 /** Heading of the catalog of rules fetched on request (docs/rules.md, "How each kind surfaces"). */
 export const RULE_CATALOG_HEADING = '# Rules on Request';
 
-/** The sentence under the catalog heading: what the list is and how to fetch a rule. */
-export const RULE_CATALOG_INTRO =
-  'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
-  'describes, fetch it by name with the session event {"tool":"rule","input":{"name":"NAME"}}.';
-
-/** One catalog line's data: a rule's name and description. */
+/** One catalog line's data: a rule's name, file and description. */
 export interface CatalogEntry {
   readonly name: string;
+  /**
+   * The rule file relative to the work dir: the model reads it with its own read tool, which
+   * works in every context (hooks, prompts, sessions); runners may also send the session event
+   * `{"tool":"rule","input":{"name":…}}` (docs/rules.md).
+   */
+  readonly path: string;
   readonly description: string;
 }
 
 /**
- * Renders the catalog of `requested` rules: heading, intro, one `- name: description` line per rule
- * (control characters escaped, each on one line). No rules → the empty string.
+ * Renders the catalog of `requested` rules: heading, `intro` (`wording.ruleCatalogIntro`), one
+ * `- name (path): description` line per rule
+ * (each on one line; control characters and `system-reminder` tags escaped as in a session frame's
+ * path). No rules → the empty string.
  */
-export function renderRuleCatalog(entries: readonly CatalogEntry[]): string {
+export function renderRuleCatalog(entries: readonly CatalogEntry[], intro: string): string {
   if (entries.length === 0) return '';
-  const oneLine = (text: string) => escapeControl(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+  const oneLine = (text: string) => escapeFramePath(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
   return [
     RULE_CATALOG_HEADING,
-    RULE_CATALOG_INTRO,
-    ...entries.map(({ name, description }) =>
-      description.trim() === '' ? `- ${oneLine(name)}` : `- ${oneLine(name)}: ${oneLine(description)}`,
-    ),
+    ...(intro === '' ? [] : [intro]),
+    ...entries.map(({ name, path, description }) => {
+      const head = `- ${oneLine(name)} (${oneLine(path)})`;
+      return description.trim() === '' ? head : `${head}: ${oneLine(description)}`;
+    }),
   ].join('\n');
 }

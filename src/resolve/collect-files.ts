@@ -8,7 +8,7 @@ import type { Rule } from '../rules/rule.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
-import { MAX_INLINE_BYTES } from '../fs/read-instruction.js';
+import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { readContextFile, type ContextFile } from './read-context-file.js';
 
 /**
@@ -32,6 +32,8 @@ export interface SourceOptions {
    * project root with `contextRoot: project`. Default: the work dir.
    */
   readonly layerRoot?: string;
+  /** The highest directory the chain may start at (see `ChainOptions.ceiling`). */
+  readonly ceiling?: string | undefined;
   /**
    * Fills an `@rules` slot of the chain with that directory's `always` rules, in order
    * (docs/chains.md, "@rules"). Absent: the slot yields nothing.
@@ -99,6 +101,7 @@ export function collectSources(
       candidates: instructions.candidates,
       select: instructions.select ?? 'first',
       symlinks,
+      ceiling: options.ceiling,
     });
     chainStart = chain.start;
     diagnostics.push(...chain.diagnostics);
@@ -232,12 +235,12 @@ function userFileCandidates(
     const scratch: Diagnostic[] = [];
     const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
     const [first] = found;
-    const blank = list.length > 1 && first !== undefined && first.info.size === 0;
+    const blank = list.length > 1 && first !== undefined && isBlankUserFile(fs, first);
     if (blank)
       scratch.push({
         level: 'debug',
         code: 'blank-file',
-        message: `${first.path} is empty; the next user file is tried`,
+        message: `${first.path} is empty or only whitespace; the next user file is tried`,
         layer: 'user',
         entry,
         path: first.path,
@@ -258,6 +261,22 @@ function userFileCandidates(
     return found;
   }
   return [];
+}
+
+/**
+ * True when a user file holds nothing but whitespace: Codex passes over such a file and tries the
+ * next one (a whitespace-only text counts as empty: `LoadedAgentsMd::new_user` in openai/codex
+ * codex-rs/core/src/agents_md.rs). A file that cannot be read here is not blank: its own read
+ * reports why.
+ */
+function isBlankUserFile(fs: FileSystem, candidate: Candidate): boolean {
+  if (candidate.info.size === 0) return true;
+  if (candidate.info.size > MAX_INLINE_BYTES) return false;
+  const read = readInstruction(fs, candidate.realPath, {
+    maxBytes: MAX_INLINE_BYTES,
+    expect: { dev: candidate.info.dev, ino: candidate.info.ino },
+  });
+  return read.ok && isBlankText(read.text);
 }
 
 /**

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { countTokens } from 'gpt-tokenizer';
+import { describe, expect, test } from 'vitest';
+import { countInPieces, loadTokenCounter, RUN_CAP } from '../src/render/count-tokens.js';
+
+const options = { disallowedSpecial: new Set<string>() };
+const exact = (text: string) => countTokens(text, options);
+
+/** Pieces of text with long runs of one class: blanks, letters, CJK, symbols, astral letters, digits. */
+const piece = fc.oneof(
+  fc.constantFrom('hello', ' world', '\n', '. ', '<', 'é', '中', '𝒜', '123', "it's", '\t'),
+  fc
+    .tuple(fc.constantFrom(' ', '\t', ' \t', '\n', 'a', 'Ab', '中', '&', '𝒜', '1', 'é', '\r\n'), fc.nat(120))
+    .map(([unit, times]) => unit.repeat(times)),
+);
+const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
+
+describe('token counting', () => {
+  test.each([
+    ['prose', 'The quick brown fox jumps over the lazy dog.\n\n## Rules\n- Use `npm test`.\n'.repeat(40)],
+    ['code', 'function f(a, b) {\n  return a + b; // sum\n}\n'.repeat(60)],
+    ['numbers', '1234567890'.repeat(100)],
+    ['special text', '<|endoftext|> and <|fim_prefix|>'],
+    ['short blank run', ' '.repeat(RUN_CAP)],
+  ])('%s: the same count as the tokenizer', async (_name, sample) => {
+    const count = await loadTokenCounter();
+    expect(count(sample)).toBe(exact(sample));
+  });
+
+  test('a long run is counted in slices: an upper bound, at most four tokens per slice above', () => {
+    fc.assert(
+      fc.property(text, (sample) => {
+        const cap = 16;
+        const counted = countInPieces(sample, exact, cap);
+        const truth = exact(sample);
+        expect(counted).toBeGreaterThanOrEqual(truth);
+        expect(counted).toBeLessThanOrEqual(truth + 4 * Math.ceil(sample.length / cap) + 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('slices never split a surrogate pair; counts grow with the run', () => {
+    const seen: string[] = [];
+    countInPieces('𝒜'.repeat(40), (piece) => (seen.push(piece), piece.length), 7);
+    expect(seen.join('')).toBe('𝒜'.repeat(40));
+    expect(seen.every((piece) => !/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(piece))).toBe(true);
+    const counts = [1000, 2000, 4000].map((length) => countInPieces(`<${' '.repeat(length)}`, exact));
+    expect(counts[0]).toBeLessThan(counts[1] as number);
+    expect(counts[1]).toBeLessThan(counts[2] as number);
+  });
+});
