@@ -140,6 +140,8 @@ export async function loadConfig(
   options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true },
 ): Promise<LazyLoadedConfig>;
 export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
+// Long because the layering is read best in one place, in its order: find the file, read the user
+// config, sanitize the project tier, merge over the preset, clamp caps, then wire the flows.
 export async function loadConfig(
   options: Readonly<LoadConfigOptions> = {},
 ): Promise<LoadedConfig | LazyLoadedConfig> {

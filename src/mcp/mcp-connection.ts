@@ -44,6 +44,8 @@ export interface McpConnection {
   readonly resources: InstructionResources;
 }
 
+// Long because every tool handler of a connection shares its state (the disclosure session, the
+// queue that serializes calls, what was returned): they are short closures over one scope.
 /**
  * Creates the per-connection state of `ctxfiles mcp`: one disclosure session (opened by the first
  * `instructions_for_path`), so each file is returned at most once per connection and

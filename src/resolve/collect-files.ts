@@ -86,81 +86,115 @@ export function collectSources(
   diagnostics: Diagnostic[],
 ): CollectedSources {
   const { instructions, homeDir, rules } = options;
-  const symlinks = instructions.symlinks ?? 'inside';
   const layerRoot = options.layerRoot ?? workDir;
   const ordered: Candidate[] = [];
   const ruleOf = new Map<Candidate, Rule>();
+  const addRule = (rule: Rule) => {
+    const candidate = ruleCandidate(fs, rule, diagnostics);
+    if (candidate === null) return;
+    ruleOf.set(candidate, rule);
+    ordered.push(candidate);
+  };
   if (instructions.userFile !== null)
     ordered.push(...userFileCandidates(fs, instructions.userFile, options, diagnostics));
-  let chainStart: string | null = null;
-  if (instructions.walk !== 'off') {
-    const chain = walkChain(fs, {
-      workDir,
-      walk: instructions.walk,
-      projectRootMarkers: instructions.projectRootMarkers,
-      candidates: instructions.candidates,
-      select: instructions.select ?? 'first',
-      symlinks,
-      ceiling: options.ceiling,
-    });
-    chainStart = chain.start;
-    diagnostics.push(...chain.diagnostics);
-    for (const item of chain.items) {
-      if (item.kind === 'rules') {
-        // `@rules`: this directory's `always` rules stand here in the chain (docs/chains.md).
-        for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) {
-          const candidate = ruleCandidate(fs, rule, diagnostics);
-          if (candidate === null) continue;
-          ruleOf.set(candidate, rule);
-          ordered.push(candidate);
-        }
-        ordered.push(...(options.rulesAt?.(item.dir, item.depth) ?? []));
-        continue;
-      }
-      ordered.push({
-        path: item.path,
-        realPath: item.realPath ?? item.path,
-        source: 'chain',
-        layer: 'chain',
-        entry: item.candidate,
-        depth: item.depth,
-        identity: identityOf(item.info),
-        info: item.info,
-      });
-    }
-  }
-  if (rules !== undefined)
-    for (const rule of rules.layer) {
-      const candidate = ruleCandidate(fs, rule, diagnostics);
-      if (candidate === null) continue;
-      ruleOf.set(candidate, rule);
-      ordered.push(candidate);
-    }
-  for (const layer of plan.layers) {
-    const layerFiles: Candidate[] = [];
-    for (const { entry, expanded } of layer.entries) {
-      if (rules !== undefined && rules.folders.has(path.resolve(layerRoot, expanded))) {
-        diagnostics.push({
-          level: 'info',
-          code: 'rule-folder-entry',
-          message: `${entry} is a rule folder: the rules engine reads it (docs/rules.md), so it is not inlined as files`,
-          layer: layer.name,
-          entry,
-        });
-        continue;
-      }
-      layerFiles.push(
-        ...expandEntry({ fs, workDir: layerRoot, diagnostics, symlinks }, layer.name, entry, expanded),
-      );
-    }
-    layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
-    ordered.push(...layerFiles);
-  }
+  const chainStart =
+    instructions.walk === 'off' ? null : chainCandidates(fs, workDir, options, ordered, addRule, diagnostics);
+  for (const rule of rules?.layer ?? []) addRule(rule);
+  for (const layer of plan.layers)
+    ordered.push(...layerCandidates(fs, layer, layerRoot, options, diagnostics));
   for (const extra of instructions.extraFiles)
     ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
+  return { files: readWithinCap(fs, kept, ruleOf, diagnostics), chainStart };
+}
+
+/**
+ * The chain's candidates, ancestors first, pushed onto `ordered`; an `@rules` slot adds that
+ * directory's `always` rules through `addRule` (docs/chains.md). Returns where the chain started.
+ */
+function chainCandidates(
+  fs: FileSystem,
+  workDir: string,
+  options: SourceOptions,
+  ordered: Candidate[],
+  addRule: (rule: Rule) => void,
+  diagnostics: Diagnostic[],
+): string {
+  const { instructions, rules } = options;
+  const chain = walkChain(fs, {
+    workDir,
+    walk: instructions.walk as 'root' | 'project',
+    projectRootMarkers: instructions.projectRootMarkers,
+    candidates: instructions.candidates,
+    select: instructions.select ?? 'first',
+    symlinks: instructions.symlinks ?? 'inside',
+    ceiling: options.ceiling,
+  });
+  diagnostics.push(...chain.diagnostics);
+  for (const item of chain.items) {
+    if (item.kind === 'rules') {
+      for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) addRule(rule);
+      ordered.push(...(options.rulesAt?.(item.dir, item.depth) ?? []));
+      continue;
+    }
+    ordered.push({
+      path: item.path,
+      realPath: item.realPath ?? item.path,
+      source: 'chain',
+      layer: 'chain',
+      entry: item.candidate,
+      depth: item.depth,
+      identity: identityOf(item.info),
+      info: item.info,
+    });
+  }
+  return chain.start;
+}
+
+/**
+ * One contextPaths layer's files, by absolute path in code-unit order; an entry naming an enabled
+ * rule source's folder is left to the rules engine (an `info`).
+ */
+function layerCandidates(
+  fs: FileSystem,
+  layer: ResolutionPlan['layers'][number],
+  layerRoot: string,
+  options: SourceOptions,
+  diagnostics: Diagnostic[],
+): Candidate[] {
+  const { rules } = options;
+  const symlinks = options.instructions.symlinks ?? 'inside';
+  const layerFiles: Candidate[] = [];
+  for (const { entry, expanded } of layer.entries) {
+    if (rules !== undefined && rules.folders.has(path.resolve(layerRoot, expanded))) {
+      diagnostics.push({
+        level: 'info',
+        code: 'rule-folder-entry',
+        message: `${entry} is a rule folder: the rules engine reads it (docs/rules.md), so it is not inlined as files`,
+        layer: layer.name,
+        entry,
+      });
+      continue;
+    }
+    layerFiles.push(
+      ...expandEntry({ fs, workDir: layerRoot, diagnostics, symlinks }, layer.name, entry, expanded),
+    );
+  }
+  return layerFiles.sort((a, b) => compareCodeUnits(a.path, b.path));
+}
+
+/**
+ * Reads the kept candidates in order within the total read cap (files past it are reported, not
+ * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped.
+ */
+function readWithinCap(
+  fs: FileSystem,
+  kept: readonly Candidate[],
+  ruleOf: ReadonlyMap<Candidate, Rule>,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
   const files: ContextFile[] = [];
   let total = 0;
   const over: Candidate[] = [];
@@ -193,7 +227,7 @@ export function collectSources(
     files.push(file);
   }
   reportReadCap(over, total, diagnostics);
-  return { files, chainStart };
+  return files;
 }
 
 /** `${env.NAME}` in a user file entry. */
