@@ -20,8 +20,6 @@ const TEMPORARILY_EXEMPT: readonly string[] = [
   'rules/create-rule-set.ts:createRuleSet', // TODO(lead): split or give a reason
   'rules/discover-rules.ts:collect', // TODO(lead): split or give a reason
   'rules/discover-rules.ts:readCandidate', // TODO(lead): split or give a reason
-  'session/disclosure.ts:afterTool', // TODO(lead): split or give a reason
-  'session/disclosure.ts:createDisclosure', // TODO(lead): split or give a reason
 ];
 
 interface LongFunction {
