@@ -17,8 +17,6 @@ const TEMPORARILY_EXEMPT: readonly string[] = [
   'mcp/mcp-connection.ts:createMcpConnection', // TODO(lead): split or give a reason
   'render/apply-budget.ts:applyBudget', // TODO(lead): split or give a reason
   'resolve/collect-files.ts:collectSources', // TODO(lead): split or give a reason
-  'rules/discover-rules.ts:collect', // TODO(lead): split or give a reason
-  'rules/discover-rules.ts:readCandidate', // TODO(lead): split or give a reason
 ];
 
 interface LongFunction {
