@@ -15,7 +15,6 @@ const SRC = 'src';
 const TEMPORARILY_EXEMPT: readonly string[] = [
   'config/load-config.ts:loadConfig', // TODO(lead): split or give a reason
   'mcp/mcp-connection.ts:createMcpConnection', // TODO(lead): split or give a reason
-  'render/apply-budget.ts:applyBudget', // TODO(lead): split or give a reason
   'resolve/collect-files.ts:collectSources', // TODO(lead): split or give a reason
 ];
 
