@@ -71,120 +71,189 @@ export function applyBudget(
   fits: (measured: string) => boolean,
   options: BudgetOptions = {},
 ): BudgetResult {
-  const counted = (file: BudgetFile) =>
-    options.scope !== 'project' || (file.layer !== 'user' && file.layer !== 'extra');
-  const measure = (kept: readonly BudgetFile[], notice?: string) =>
-    options.counts === 'content'
-      ? kept
-          .filter(counted)
-          .map((file) => file.text)
-          .join('')
-      : renderFormat(format, kept.filter(counted), context, notice);
-  const underCap = (text: string) =>
-    text.length <= MAX_RENDERED_BYTES && Buffer.byteLength(text, 'utf8') <= MAX_RENDERED_BYTES;
   const full = renderFormat(format, files, context);
   const capped = !underCap(full);
-  if (!capped && fits(measure(files)))
+  const budget: Budget = { format, files, context, fits, options, capped };
+  if (!capped && fits(measure(budget, files)))
     return { text: full, kept: files, dropped: [], truncated: null, capped };
-  /** Within the budget and under the hard cap. */
-  const fitsAll = (attempt: { text: string; measured: string }) =>
-    underCap(attempt.text) && fits(attempt.measured);
+  const candidates = files.flatMap((file, index) => (counted(budget, file) ? [index] : []));
+  const outcome =
+    options.strategy === 'root-first' ? rootFirst(budget, candidates) : specificFirst(budget, candidates);
+  return Array.isArray(outcome) ? fallback(budget, outcome) : outcome;
+}
 
-  const show = (file: string) => escapeControl(displayPath(file, context.workDir, context.homeDir));
-  const notice = (dropped: readonly string[], truncated: string | null, short = false) => {
-    if (context.wording.budgetNotice === '') return undefined;
-    const parts = [context.wording.budgetNotice];
-    if (dropped.length > 0)
-      parts.push(
-        short
-          ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.`
-          : `Left out: ${dropped.map(show).join(', ')}.`,
-      );
-    if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
-    return parts.join(' ');
-  };
-  /** The files left after dropping `dropped` (indexes), with file `cut.index` holding `cut.text`. */
-  const keep = (dropped: ReadonlySet<number>, cut?: { index: number; text: string }) =>
-    files.flatMap((file, index) =>
-      dropped.has(index) ? [] : index === cut?.index ? [{ ...file, text: cut.text }] : [file],
-    );
-  const result = (
-    dropped: readonly number[],
-    cut?: { index: number; text: string },
-    short = false,
-  ): BudgetResult & { measured: string } => {
-    const kept = keep(new Set(dropped), cut);
-    const paths = dropped.map((index) => (files[index] as BudgetFile).path);
-    const truncated = cut === undefined ? null : (files[cut.index] as BudgetFile).path;
-    const shown = notice(paths, truncated, short);
-    return {
-      text: renderFormat(format, kept, context, shown),
-      measured: measure(kept, shown),
-      kept,
-      dropped: paths,
-      truncated,
-      capped,
-    };
-  };
-  /** The longest cut of file `index` (at least one character) that fits, if any. */
-  const cutToFit = (dropped: readonly number[], index: number) => {
-    const chars = Array.from((files[index] as BudgetFile).text);
-    const attempt = (count: number) => result(dropped, { index, text: chars.slice(0, count).join('') });
-    if (chars.length === 0 || !fitsAll(attempt(1))) return null;
-    let low = 1;
-    let high = chars.length - 1;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      if (fitsAll(attempt(middle))) low = middle;
-      else high = middle - 1;
-    }
-    return attempt(low);
-  };
-  const done = ({ measured: _measured, ...budget }: BudgetResult & { measured: string }): BudgetResult =>
-    budget;
+/** What one call of {@link applyBudget} works with. */
+interface Budget {
+  readonly format: Format;
+  readonly files: readonly BudgetFile[];
+  readonly context: RenderContext;
+  readonly fits: (measured: string) => boolean;
+  readonly options: BudgetOptions;
+  /** True when the whole block was over the hard cap. */
+  readonly capped: boolean;
+}
 
-  const candidates = files.flatMap((file, index) => (counted(file) ? [index] : []));
-  let dropped: number[];
-  if (options.strategy === 'root-first') {
-    let whole = 0;
-    while (whole < candidates.length && fitsAll(result(candidates.slice(whole + 1)))) whole += 1;
-    if (whole < candidates.length) {
-      const cut = cutToFit(candidates.slice(whole + 1), candidates[whole] as number);
-      if (cut !== null) return done(cut);
-    }
-    dropped = candidates.slice(whole);
-    if (whole > 0) return done(result(dropped));
-  } else {
-    const order = candidates.sort(
-      (a, b) =>
-        (BREADTH[(files[a] as BudgetFile).layer] ?? 3) - (BREADTH[(files[b] as BudgetFile).layer] ?? 3) ||
-        ((files[a] as BudgetFile).depth ?? 0) - ((files[b] as BudgetFile).depth ?? 0) ||
-        a - b,
-    );
-    dropped = [];
-    for (const index of order.slice(0, -1)) {
-      dropped.push(index);
-      const attempt = result(dropped);
-      if (fitsAll(attempt)) return done(attempt);
-    }
-    const last = order[order.length - 1];
-    if (last !== undefined) {
-      const cut = cutToFit(dropped, last);
-      if (cut !== null) return done(cut);
-      dropped.push(last);
-    }
+/** A file cut short: its index and the text it keeps. */
+interface Cut {
+  readonly index: number;
+  readonly text: string;
+}
+
+/** An attempt with the text the budget measured. */
+type Attempt = BudgetResult & { measured: string };
+
+/**
+ * Keeps files in list order until the cap; the one that crosses it is cut and every later one
+ * dropped. Returns the result, or the files to drop when the fallback must decide.
+ */
+function rootFirst(budget: Budget, candidates: readonly number[]): BudgetResult | number[] {
+  let whole = 0;
+  while (whole < candidates.length && fitsAll(budget, result(budget, candidates.slice(whole + 1))))
+    whole += 1;
+  if (whole < candidates.length) {
+    const cut = cutToFit(budget, candidates.slice(whole + 1), candidates[whole] as number);
+    if (cut !== null) return done(cut);
   }
+  const dropped = candidates.slice(whole);
+  if (whole > 0) return done(result(budget, dropped));
+  return dropped;
+}
+
+/**
+ * Drops whole files broadest first, then cuts the most specific one. Returns the result, or the
+ * files to drop when the fallback must decide.
+ */
+function specificFirst(budget: Budget, candidates: number[]): BudgetResult | number[] {
+  const files = budget.files;
+  const order = candidates.sort(
+    (a, b) =>
+      (BREADTH[(files[a] as BudgetFile).layer] ?? 3) - (BREADTH[(files[b] as BudgetFile).layer] ?? 3) ||
+      ((files[a] as BudgetFile).depth ?? 0) - ((files[b] as BudgetFile).depth ?? 0) ||
+      a - b,
+  );
+  const dropped: number[] = [];
+  for (const index of order.slice(0, -1)) {
+    dropped.push(index);
+    const attempt = result(budget, dropped);
+    if (fitsAll(budget, attempt)) return done(attempt);
+  }
+  const last = order[order.length - 1];
+  if (last !== undefined) {
+    const cut = cutToFit(budget, dropped, last);
+    if (cut !== null) return done(cut);
+    dropped.push(last);
+  }
+  return dropped;
+}
+
+/**
+ * With `dropped` left out: the notice in full, else the short notice, else (not even the notice
+ * fits) only the unmeasured files.
+ */
+function fallback(budget: Budget, dropped: readonly number[]): BudgetResult {
   for (const short of [false, true]) {
-    const attempt = result(dropped, undefined, short);
-    if (fitsAll(attempt)) return done(attempt);
+    const attempt = result(budget, dropped, undefined, short);
+    if (fitsAll(budget, attempt)) return done(attempt);
   }
-  const kept = keep(new Set(dropped));
-  const paths = dropped.map((index) => (files[index] as BudgetFile).path);
+  const kept = keep(budget.files, new Set(dropped));
+  const paths = dropped.map((index) => (budget.files[index] as BudgetFile).path);
   return {
-    text: kept.length === 0 ? '' : renderFormat(format, kept, context),
+    text: kept.length === 0 ? '' : renderFormat(budget.format, kept, budget.context),
     kept,
     dropped: paths,
     truncated: null,
-    capped,
+    capped: budget.capped,
   };
+}
+
+/** Whether a file is measured: with `scope: project`, user and extra files are not. */
+function counted(budget: Budget, file: BudgetFile): boolean {
+  return budget.options.scope !== 'project' || (file.layer !== 'user' && file.layer !== 'extra');
+}
+
+/** What the budget measures of `kept`: the rendered block, or with `counts: content` the text. */
+function measure(budget: Budget, kept: readonly BudgetFile[], notice?: string): string {
+  return budget.options.counts === 'content'
+    ? kept
+        .filter((file) => counted(budget, file))
+        .map((file) => file.text)
+        .join('')
+    : renderFormat(
+        budget.format,
+        kept.filter((file) => counted(budget, file)),
+        budget.context,
+        notice,
+      );
+}
+
+function underCap(text: string): boolean {
+  return text.length <= MAX_RENDERED_BYTES && Buffer.byteLength(text, 'utf8') <= MAX_RENDERED_BYTES;
+}
+
+/** Within the budget and under the hard cap. */
+function fitsAll(budget: Budget, attempt: { text: string; measured: string }): boolean {
+  return underCap(attempt.text) && budget.fits(attempt.measured);
+}
+
+/** The visible notice of what was left out and cut; none when `wording.budgetNotice` is empty. */
+function notice(
+  context: RenderContext,
+  dropped: readonly string[],
+  truncated: string | null,
+  short = false,
+): string | undefined {
+  if (context.wording.budgetNotice === '') return undefined;
+  const show = (file: string) => escapeControl(displayPath(file, context.workDir, context.homeDir));
+  const parts = [context.wording.budgetNotice];
+  if (dropped.length > 0)
+    parts.push(
+      short
+        ? `Left out: ${dropped.length} file${dropped.length === 1 ? '' : 's'}.`
+        : `Left out: ${dropped.map(show).join(', ')}.`,
+    );
+  if (truncated !== null) parts.push(`Cut short: ${show(truncated)}.`);
+  return parts.join(' ');
+}
+
+/** The files left after dropping `dropped` (indexes), with file `cut.index` holding `cut.text`. */
+function keep(files: readonly BudgetFile[], dropped: ReadonlySet<number>, cut?: Cut): BudgetFile[] {
+  return files.flatMap((file, index) =>
+    dropped.has(index) ? [] : index === cut?.index ? [{ ...file, text: cut.text }] : [file],
+  );
+}
+
+/** The attempt that drops `dropped` and cuts `cut`, with its notice. */
+function result(budget: Budget, dropped: readonly number[], cut?: Cut, short = false): Attempt {
+  const { files, format, context } = budget;
+  const kept = keep(files, new Set(dropped), cut);
+  const paths = dropped.map((index) => (files[index] as BudgetFile).path);
+  const truncated = cut === undefined ? null : (files[cut.index] as BudgetFile).path;
+  const shown = notice(context, paths, truncated, short);
+  return {
+    text: renderFormat(format, kept, context, shown),
+    measured: measure(budget, kept, shown),
+    kept,
+    dropped: paths,
+    truncated,
+    capped: budget.capped,
+  };
+}
+
+/** The longest cut of file `index` (at least one character) that fits, if any. */
+function cutToFit(budget: Budget, dropped: readonly number[], index: number): Attempt | null {
+  const chars = Array.from((budget.files[index] as BudgetFile).text);
+  const attempt = (count: number) => result(budget, dropped, { index, text: chars.slice(0, count).join('') });
+  if (chars.length === 0 || !fitsAll(budget, attempt(1))) return null;
+  let low = 1;
+  let high = chars.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fitsAll(budget, attempt(middle))) low = middle;
+    else high = middle - 1;
+  }
+  return attempt(low);
+}
+
+function done({ measured: _measured, ...budget }: Attempt): BudgetResult {
+  return budget;
 }

@@ -65,6 +65,44 @@ const EMPTY: readonly RuleMatch[] = Object.freeze([]);
 export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetOptions>): RuleSet {
   const workDir = options.workDir;
   const frozen = Object.freeze([...rules]);
+  const { always, nested, catalog, names, ownerIndex } = groupRules(frozen, workDir);
+  const planFor = createPlanner(ownerIndex);
+  const orderOf = new Map<Rule, number>(frozen.map((rule, order) => [rule, order]));
+  const byOrder = (a: RuleMatch, b: RuleMatch) =>
+    (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
+  const answers = new Map<string, readonly RuleMatch[]>();
+  const answerFor = (given: string): readonly RuleMatch[] => {
+    const cached = answers.get(given);
+    if (cached !== undefined) return cached;
+    const answer = Object.freeze(matchPath(given, workDir, planFor).sort(byOrder));
+    if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
+    answers.set(given, answer);
+    return answer;
+  };
+
+  const frozenAlways = Object.freeze(always);
+  const frozenNested = Object.freeze(nested);
+  const frozenCatalog = Object.freeze(catalog);
+  return Object.freeze({
+    rules: frozen,
+    always: () => frozenAlways,
+    nested: () => frozenNested,
+    catalog: () => frozenCatalog,
+    byName: (name: string) => Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]),
+    rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
+      if (typeof paths === 'string') return answerFor(paths);
+      if (paths.length === 1) return answerFor(paths[0] as string);
+      const byRule = new Map<Rule, RuleMatch>();
+      for (const given of paths)
+        for (const match of answerFor(given)) if (!byRule.has(match.rule)) byRule.set(match.rule, match);
+      if (byRule.size === 0) return EMPTY;
+      return Object.freeze([...byRule.values()].sort(byOrder));
+    },
+  });
+}
+
+/** Rules grouped by kind, by name, and (glob and nested `always` rules) by owner directory. */
+function groupRules(rules: readonly Rule[], workDir: string) {
   const owners = new Map<
     string,
     {
@@ -77,7 +115,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
   const nested: Rule[] = [];
   const catalog: Rule[] = [];
   const names = new Map<string, Rule[]>();
-  for (const rule of frozen) {
+  for (const rule of rules) {
     for (const key of new Set([rule.name, rule.relativePath])) {
       const list = names.get(key) ?? [];
       list.push(rule);
@@ -100,15 +138,20 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
         ...owner,
         prefix: owner.ownerDir.endsWith(path.sep) ? owner.ownerDir : owner.ownerDir + path.sep,
       });
+  return { always, nested, catalog, names, ownerIndex };
+}
 
-  // Per directory: the owners holding it and, per owner, the glob rules whose base can contain it.
-  type Plan = readonly {
-    readonly owner: OwnerIndex;
-    readonly relativeDir: string;
-    readonly candidates: OwnerIndex['globRules'];
-  }[];
+/** Per directory: the owners holding it and, per owner, the glob rules whose base can contain it. */
+type Plan = readonly {
+  readonly owner: OwnerIndex;
+  readonly relativeDir: string;
+  readonly candidates: OwnerIndex['globRules'];
+}[];
+
+/** The plan of a directory, cached per directory. */
+function createPlanner(ownerIndex: ReadonlyMap<string, OwnerIndex>): (dir: string) => Plan {
   const plans = new Map<string, Plan>();
-  const planFor = (dir: string): Plan => {
+  return (dir) => {
     let plan = plans.get(dir);
     if (plan !== undefined) return plan;
     const found: { owner: OwnerIndex; relativeDir: string; candidates: OwnerIndex['globRules'] }[] = [];
@@ -130,54 +173,23 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     plans.set(dir, plan);
     return plan;
   };
+}
 
-  const orderOf = new Map<Rule, number>(frozen.map((rule, order) => [rule, order]));
-  const byOrder = (a: RuleMatch, b: RuleMatch) =>
-    (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
-  const answers = new Map<string, readonly RuleMatch[]>();
-  const answerFor = (given: string): readonly RuleMatch[] => {
-    const cached = answers.get(given);
-    if (cached !== undefined) return cached;
-    const answer: RuleMatch[] = [];
-    if (!given.includes('\0') && given !== '') {
-      const absolute = path.resolve(workDir, given);
-      const base = path.basename(absolute);
-      for (const { owner, relativeDir, candidates } of planFor(path.dirname(absolute))) {
-        const relative = relativeDir === '' ? base : `${relativeDir}/${base}`;
-        for (const { rule } of owner.nestedAlways)
-          answer.push(Object.freeze({ rule, path: given, glob: null }));
-        for (const { rule, globs } of candidates) {
-          const glob = globs.find((candidate) => candidate.test(relative));
-          if (glob !== undefined) answer.push(Object.freeze({ rule, path: given, glob: glob.pattern }));
-        }
-      }
-      answer.sort(byOrder);
+/** The rules one path brings in, unsorted: none for an empty path or one holding a NUL. */
+function matchPath(given: string, workDir: string, planFor: (dir: string) => Plan): RuleMatch[] {
+  const answer: RuleMatch[] = [];
+  if (given.includes('\0') || given === '') return answer;
+  const absolute = path.resolve(workDir, given);
+  const base = path.basename(absolute);
+  for (const { owner, relativeDir, candidates } of planFor(path.dirname(absolute))) {
+    const relative = relativeDir === '' ? base : `${relativeDir}/${base}`;
+    for (const { rule } of owner.nestedAlways) answer.push(Object.freeze({ rule, path: given, glob: null }));
+    for (const { rule, globs } of candidates) {
+      const glob = globs.find((candidate) => candidate.test(relative));
+      if (glob !== undefined) answer.push(Object.freeze({ rule, path: given, glob: glob.pattern }));
     }
-    const frozenAnswer = Object.freeze(answer);
-    if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
-    answers.set(given, frozenAnswer);
-    return frozenAnswer;
-  };
-
-  const frozenAlways = Object.freeze(always);
-  const frozenNested = Object.freeze(nested);
-  const frozenCatalog = Object.freeze(catalog);
-  return Object.freeze({
-    rules: frozen,
-    always: () => frozenAlways,
-    nested: () => frozenNested,
-    catalog: () => frozenCatalog,
-    byName: (name: string) => Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]),
-    rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
-      if (typeof paths === 'string') return answerFor(paths);
-      if (paths.length === 1) return answerFor(paths[0] as string);
-      const byRule = new Map<Rule, RuleMatch>();
-      for (const given of paths)
-        for (const match of answerFor(given)) if (!byRule.has(match.rule)) byRule.set(match.rule, match);
-      if (byRule.size === 0) return EMPTY;
-      return Object.freeze([...byRule.values()].sort(byOrder));
-    },
-  });
+  }
+  return answer;
 }
 
 /** True when a directory (relative to the owner) can hold a match of a glob starting at `base`. */

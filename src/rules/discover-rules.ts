@@ -124,6 +124,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   return freeze(rules, skipped, diagnostics);
 }
 
+/** Reads one rule file into `rules`, or records why it is skipped. */
 function readCandidate(
   fs: FileSystem,
   candidate: Candidate,
@@ -168,8 +169,48 @@ function readCandidate(
       parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
       parsed.problem,
     );
+  reportText(candidate, relativePath, parsed.lenient, read, diagnostics);
+  rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
+}
+
+/** The frozen rule of a file read and parsed; its compiled globs are remembered for the rule set. */
+function ruleOf(
+  candidate: Candidate,
+  relativePath: string,
+  ownerDir: string,
+  parsed: Extract<ReturnType<typeof parseRule>, { ok: true }>,
+  read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
+): Rule {
+  const rule: Rule = Object.freeze({
+    path: candidate.path,
+    realPath: candidate.realPath,
+    relativePath,
+    ownerDir,
+    name: candidate.name,
+    source: candidate.adapter.source,
+    kind: parsed.kind,
+    globs: Object.freeze([...parsed.globs]),
+    description: parsed.description,
+    text: parsed.text,
+    bytes: read.bytes,
+    sha256: read.sha256,
+    mtimeMs: read.mtimeMs,
+    hidden: Object.freeze([...read.hidden]),
+  });
+  rememberCompiledGlobs(rule, parsed.compiled);
+  return rule;
+}
+
+/** What a rule's text deserves a note about: lenient frontmatter, invalid UTF-8, hidden characters. */
+function reportText(
+  candidate: Candidate,
+  relativePath: string,
+  lenient: boolean,
+  read: { readonly invalidUtf8: boolean; readonly hidden: Parameters<typeof describeHidden>[0] },
+  diagnostics: Diagnostic[],
+): void {
   // Unquoted globs are the vendors' own format (Cursor, Windsurf): worth a trace, not a complaint.
-  if (parsed.lenient)
+  if (lenient)
     diagnostics.push({
       level: 'debug',
       code: 'rule-frontmatter',
@@ -190,24 +231,6 @@ function readCandidate(
       message: `${relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
       path: candidate.path,
     });
-  const rule: Rule = Object.freeze({
-    path: candidate.path,
-    realPath: candidate.realPath,
-    relativePath,
-    ownerDir,
-    name: candidate.name,
-    source: candidate.adapter.source,
-    kind: parsed.kind,
-    globs: Object.freeze([...parsed.globs]),
-    description: parsed.description,
-    text: parsed.text,
-    bytes: read.bytes,
-    sha256: read.sha256,
-    mtimeMs: read.mtimeMs,
-    hidden: Object.freeze([...read.hidden]),
-  });
-  rememberCompiledGlobs(rule, parsed.compiled);
-  rules.push(rule);
 }
 
 /** Adds the rule files of one location below one owner. */
@@ -225,11 +248,11 @@ function collect(
   const start = path.join(ownerDir, location.path);
   const target = follow(fs, root, start, symlinks, diagnostics);
   if (target === null) return;
-  const base = { adapter, location };
   if (location.type === 'file') {
     if (target.info.kind === 'file')
       candidates.push({
-        ...base,
+        adapter,
+        location,
         path: start,
         realPath: target.realPath,
         info: target.info,
@@ -239,65 +262,53 @@ function collect(
     return;
   }
   if (target.info.kind !== 'directory') return;
-  // Depth-first over the folder; a directory already entered (by real path) is not entered again.
-  const entered = new Set<string>([target.realPath]);
-  // Each directory is listed by the path it was reached by and known by its real path, so a plain
-  // file below costs one lstat: only symlinks are resolved (and checked against the root).
-  interface Folder {
-    readonly dir: string;
-    readonly real: string;
-    readonly relative: string;
-    readonly depth: number;
-  }
-  const stack: Folder[] = [{ dir: start, real: target.realPath, relative: '', depth: 0 }];
+  const walk = { fs, root, symlinks, adapter, location, maxDepth, candidates, diagnostics };
+  walkFolder(walk, { dir: start, real: target.realPath, relative: '', depth: 0 });
+}
+
+/** One folder walk: where it looks, under which policy, and where it puts what it finds. */
+interface Walk {
+  readonly fs: FileSystem;
+  readonly root: string;
+  readonly symlinks: SymlinkPolicy;
+  readonly adapter: RuleAdapter;
+  readonly location: Extract<RuleLocation, { type: 'folder' }>;
+  readonly maxDepth: number;
+  readonly candidates: Candidate[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * A directory of a walk, listed by the path it was reached by and known by its real path, so a plain
+ * file below costs one lstat: only symlinks are resolved (and checked against the root).
+ */
+interface Folder {
+  readonly dir: string;
+  readonly real: string;
+  readonly relative: string;
+  readonly depth: number;
+}
+
+/** Depth-first over a rules folder; a directory already entered (by real path) is not entered again. */
+function walkFolder(walk: Walk, top: Folder): void {
+  const { location } = walk;
+  const entered = new Set<string>([top.real]);
+  const stack: Folder[] = [top];
   while (stack.length > 0) {
     const { dir, real, relative, depth } = stack.pop() as Folder;
-    let entries;
-    try {
-      entries = fs.readdir(dir);
-    } catch (error) {
-      if (!isAbsent(error))
-        diagnostics.push({
-          level: 'warn',
-          code: 'unreadable',
-          message: `${dir} cannot be listed (${errorCode(error)})`,
-          path: dir,
-        });
-      continue;
-    }
-    for (const entry of entries) {
+    const entries = listFolder(walk, dir);
+    for (const entry of entries ?? []) {
       const name = entry.name;
       // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
       if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
       if (entry.kind === 'file' && !name.endsWith(location.extension)) continue;
       const child = path.join(dir, name);
       const childRelative = relative === '' ? name : `${relative}/${name}`;
-      let kind = entry.kind;
-      let realPath = path.join(real, name);
-      let info: FileInfo | null = null;
-      if (kind === 'symlink') {
-        const resolved = follow(fs, root, child, symlinks, diagnostics);
-        if (resolved === null) continue;
-        kind = resolved.info.kind;
-        realPath = resolved.realPath;
-        info = resolved.info;
-      } else if (kind === 'file') {
-        try {
-          info = fs.lstat(child);
-        } catch (error) {
-          if (!isAbsent(error))
-            diagnostics.push({
-              level: 'warn',
-              code: 'unreadable',
-              message: `${child} cannot be read (${errorCode(error)})`,
-              path: child,
-            });
-          continue;
-        }
-        if (info.kind !== 'file') continue;
-      }
+      const resolved = resolveEntry(walk, child, entry.kind, path.join(real, name));
+      if (resolved === null) continue;
+      const { kind, realPath, info } = resolved;
       if (kind === 'directory') {
-        if (depth + 1 > maxDepth || entered.has(realPath)) continue;
+        if (depth + 1 > walk.maxDepth || entered.has(realPath)) continue;
         entered.add(realPath);
         stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
         continue;
@@ -305,8 +316,9 @@ function collect(
       if (kind !== 'file' || info === null || !name.endsWith(location.extension)) continue;
       const stem = childRelative.slice(0, -location.extension.length);
       if (stem === '' || stem.endsWith('/')) continue;
-      candidates.push({
-        ...base,
+      walk.candidates.push({
+        adapter: walk.adapter,
+        location,
         path: child,
         realPath,
         info,
@@ -315,6 +327,55 @@ function collect(
       });
     }
   }
+}
+
+/** The entries of a folder; `null` when it is gone (quietly) or cannot be listed (a `warn`). */
+function listFolder(walk: Walk, dir: string): ReturnType<FileSystem['readdir']> | null {
+  try {
+    return walk.fs.readdir(dir);
+  } catch (error) {
+    if (!isAbsent(error))
+      walk.diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${dir} cannot be listed (${errorCode(error)})`,
+        path: dir,
+      });
+    return null;
+  }
+}
+
+/**
+ * What a folder entry is: a symlink is followed under the policy, a file is lstat-ed (its info is
+ * needed to read it), a directory is taken as listed. `null` when it is to be passed over.
+ */
+function resolveEntry(
+  walk: Walk,
+  child: string,
+  listed: string,
+  realPath: string,
+): { kind: string; realPath: string; info: FileInfo | null } | null {
+  if (listed === 'symlink') {
+    const resolved = follow(walk.fs, walk.root, child, walk.symlinks, walk.diagnostics);
+    return resolved === null
+      ? null
+      : { kind: resolved.info.kind, realPath: resolved.realPath, info: resolved.info };
+  }
+  if (listed !== 'file') return { kind: listed, realPath, info: null };
+  let info: FileInfo;
+  try {
+    info = walk.fs.lstat(child);
+  } catch (error) {
+    if (!isAbsent(error))
+      walk.diagnostics.push({
+        level: 'warn',
+        code: 'unreadable',
+        message: `${child} cannot be read (${errorCode(error)})`,
+        path: child,
+      });
+    return null;
+  }
+  return info.kind === 'file' ? { kind: 'file', realPath, info } : null;
 }
 
 /**

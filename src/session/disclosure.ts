@@ -11,6 +11,7 @@ import {
   createChangeTracker,
   isTrackable,
   trackingContainment,
+  type ChangeTracker,
   type TrackedRecord,
 } from './change-tracking.js';
 import { dueNestedFiles, readNested } from './injection.js';
@@ -119,23 +120,11 @@ export function emptyDisclosureState(): DisclosureState {
  */
 export function createDisclosure(options: DisclosureOptions, resumed: DisclosureState | null): Disclosure {
   const { fs, workDir } = options;
-  const tools = options.tools ?? BUILT_IN_TOOLS;
   const initial = resumed ?? emptyDisclosureState();
   const injected = [...initial.injected];
   const skipped = new Set(initial.skipped);
-  const done = new Set<string>([...injected.map((record) => record.path), ...skipped]);
   const opened: Diagnostic[] = [];
-  // A resumed state is input (docs/security.md, "A crafted --state"): it may only name files this
-  // session could track itself.
-  const resumedTracked = (resumed?.tracked ?? []).filter((record) => {
-    if (isTrackable(record, workDir, options.baseline)) return true;
-    opened.push({
-      level: 'warn',
-      code: 'state-record-dropped',
-      message: `the resumed state tracks ${record.path}, outside the work dir and not shown at the start; it is dropped`,
-    });
-    return false;
-  });
+  const resumedTracked = (resumed?.tracked ?? []).filter((record) => keepResumed(record, options, opened));
   const rules = options.rules;
   const rulesByPath = new Map((rules?.set.rules ?? []).map((rule) => [rule.path, rule]));
   const tracker = createChangeTracker(
@@ -149,132 +138,26 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       return rule === undefined ? text : ruleBodyOf(rule, text, diagnostics);
     },
   );
-  const budget = { bytes: initial.bytes, exhausted: initial.exhausted };
-  const nestedRules = rules === undefined ? new Map() : nestedRulesByOwner(rules.set);
-  // Under a symlinked cwd, injected paths are shown as the caller spelled them.
-  const shown = displayUnder(options.spelledWorkDir, workDir);
-  const frameOptions =
-    options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
-  // The rule file is read when it is injected: an edit since the session started shows, a deleted
-  // file is a warning and is not injected.
-  const frameRule = (rule: Rule, note: string, diagnostics: Diagnostic[]) => {
-    const body = readRule(fs, rule, options.maxFileBytes, diagnostics);
-    if (body === null) return null;
-    const frame = renderSessionFrame(
-      options.format,
-      { path: shown(rule.path), dir: shown(rule.ownerDir), text: `${note}\n\n${body.text}` },
-      frameOptions,
-    );
-    return { frame, read: body.read };
+  const session: Session = {
+    options,
+    tools: options.tools ?? BUILT_IN_TOOLS,
+    injected,
+    skipped,
+    done: new Set<string>([...injected.map((record) => record.path), ...skipped]),
+    tracker,
+    budget: { bytes: initial.bytes, exhausted: initial.exhausted },
+    nestedRules: rules === undefined ? new Map() : nestedRulesByOwner(rules.set),
+    // Under a symlinked cwd, injected paths are shown as the caller spelled them.
+    shown: displayUnder(options.spelledWorkDir, workDir),
+    frameOptions:
+      options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir },
   };
 
   return {
     opened,
-    afterTool(event) {
-      const diagnostics: Diagnostic[] = [];
-      if (budget.exhausted) return { text: '', diagnostics };
-      if (rules !== undefined && isRuleEvent(event)) {
-        // An explicit request is answered every time it is made (docs/rules.md, "requested").
-        const frames = createFrames(budget, options.maxSessionBytes, diagnostics);
-        const name = ruleName(event);
-        const named = name === null ? [] : rules.set.byName(name);
-        if (named.length === 0)
-          diagnostics.push({
-            level: 'warn',
-            code: 'unknown-rule',
-            message: `no rule is named ${JSON.stringify(name ?? '')}`,
-          });
-        for (const rule of named) {
-          const shown = frameRule(rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
-          if (shown === null) continue;
-          if (!frames.add(shown.frame, rule.relativePath)) break;
-          if (!done.has(rule.relativePath)) {
-            done.add(rule.relativePath);
-            injected.push({ path: rule.relativePath, sha256: shown.read.sha256, bytes: shown.read.bytes });
-            tracker.add(rule, shown.read);
-          }
-        }
-        return frames.done();
-      }
-      const touched = touchedPaths(event, workDir, tools);
-      diagnostics.push(...touched.diagnostics);
-      const toCanonical = canonicalUnder(options.spelledWorkDir, workDir);
-      const dirs = touched.directories.map(toCanonical);
-      if (dirs.length === 0) return { text: '', diagnostics };
-      // Reading an instruction file shows its text already: it is not injected again (sst/opencode
-      // does the same, packages/opencode/src/session/instruction.ts).
-      const readFiles = new Set(
-        typeof event.tool === 'string' && tools[event.tool.toLowerCase()]?.as === 'read'
-          ? touched.files.map(toCanonical)
-          : [],
-      );
-      const frames = createFrames(budget, options.maxSessionBytes, diagnostics);
-      if (!tracker.empty) {
-        for (const change of tracker.check(diagnostics)) {
-          if (!frames.add(renderEvent(change.event, options), change.event.path)) return frames.done();
-          tracker.accept(change);
-        }
-      }
-      for (const file of dueNestedFiles(options.index, workDir, dirs, done)) {
-        if (readFiles.has(file.path)) {
-          skipped.add(file.relativePath);
-          done.add(file.relativePath);
-          continue;
-        }
-        const body = readNested(fs, file, options.maxFileBytes, diagnostics);
-        if (body === null) {
-          skipped.add(file.relativePath);
-          done.add(file.relativePath);
-          continue;
-        }
-        const expanded = options.expandBody?.(file, body, diagnostics);
-        const frame = renderSessionFrame(
-          options.format,
-          { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
-          frameOptions,
-        );
-        if (frame !== '' && !frames.add(frame, file.relativePath)) break;
-        done.add(file.relativePath);
-        injected.push({ path: file.relativePath, sha256: body.sha256, bytes: body.bytes });
-        tracker.add(file, body);
-        for (const imported of expanded?.imported ?? []) {
-          const relative = path.relative(workDir, imported.path);
-          if (done.has(relative)) continue;
-          const importedFrame = renderSessionFrame(
-            options.format,
-            { path: shown(imported.path), dir: shown(file.ownerDir), text: imported.text },
-            frameOptions,
-          );
-          if (importedFrame !== '' && !frames.add(importedFrame, relative)) return frames.done();
-          done.add(relative);
-          injected.push({ path: relative, sha256: imported.sha256, bytes: imported.bytes });
-          tracker.add({ path: imported.path, ownerDir: file.ownerDir }, { ...body, ...imported });
-        }
-      }
-      if (rules !== undefined && !budget.exhausted)
-        for (const { rule, note } of dueRules(
-          rules,
-          nestedRules,
-          workDir,
-          touched.files.map(toCanonical),
-          dirs,
-          done,
-        )) {
-          const shown = frameRule(rule, note, diagnostics);
-          if (shown === null) {
-            skipped.add(rule.relativePath);
-            done.add(rule.relativePath);
-            continue;
-          }
-          if (!frames.add(shown.frame, rule.relativePath)) break;
-          done.add(rule.relativePath);
-          injected.push({ path: rule.relativePath, sha256: shown.read.sha256, bytes: shown.read.bytes });
-          tracker.add(rule, shown.read);
-        }
-      return frames.done();
-    },
+    afterTool: (event) => afterTool(session, event),
     state() {
-      const { bytes, exhausted } = budget;
+      const { bytes, exhausted } = session.budget;
       return {
         version: 1,
         injected: [...injected],
@@ -285,6 +168,212 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       };
     },
   };
+}
+
+/** The state one disclosure engine shares between its tool calls. */
+interface Session {
+  readonly options: DisclosureOptions;
+  readonly tools: ToolTable;
+  readonly injected: InjectedRecord[];
+  readonly skipped: Set<string>;
+  /** Relative paths injected or skipped: never injected again by a tool call. */
+  readonly done: Set<string>;
+  readonly tracker: ChangeTracker;
+  readonly budget: { bytes: number; exhausted: boolean };
+  readonly nestedRules: ReturnType<typeof nestedRulesByOwner>;
+  /** Shows a canonical path as the caller spelled the work dir. */
+  readonly shown: (file: string) => string;
+  readonly frameOptions: DisclosureOptions;
+}
+
+/**
+ * Whether a record of a resumed state may be tracked. A resumed state is input (docs/security.md,
+ * "A crafted --state"): it may only name files this session could track itself.
+ */
+function keepResumed(record: TrackedRecord, options: DisclosureOptions, opened: Diagnostic[]): boolean {
+  if (isTrackable(record, options.workDir, options.baseline)) return true;
+  opened.push({
+    level: 'warn',
+    code: 'state-record-dropped',
+    message: `the resumed state tracks ${record.path}, outside the work dir and not shown at the start; it is dropped`,
+  });
+  return false;
+}
+
+/** One tool call: a rule request, or tracked changes, nested files and due rules, in that order. */
+function afterTool(session: Session, event: ToolEvent): { text: string; diagnostics: Diagnostic[] } {
+  const { options } = session;
+  const diagnostics: Diagnostic[] = [];
+  if (session.budget.exhausted) return { text: '', diagnostics };
+  if (options.rules !== undefined && isRuleEvent(event))
+    return answerRuleRequest(session, options.rules, event, diagnostics);
+  const touched = touchedPaths(event, options.workDir, session.tools);
+  diagnostics.push(...touched.diagnostics);
+  const toCanonical = canonicalUnder(options.spelledWorkDir, options.workDir);
+  const dirs = touched.directories.map(toCanonical);
+  if (dirs.length === 0) return { text: '', diagnostics };
+  // Reading an instruction file shows its text already: it is not injected again (sst/opencode
+  // does the same, packages/opencode/src/session/instruction.ts).
+  const readFiles = new Set(
+    typeof event.tool === 'string' && session.tools[event.tool.toLowerCase()]?.as === 'read'
+      ? touched.files.map(toCanonical)
+      : [],
+  );
+  const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics);
+  // Each step stops the call when it exhausts the session budget.
+  reportTrackedChanges(session, frames, diagnostics);
+  if (session.budget.exhausted) return frames.done();
+  injectNestedFiles(session, frames, dirs, readFiles, diagnostics);
+  if (options.rules !== undefined && !session.budget.exhausted) {
+    const files = touched.files.map(toCanonical);
+    injectDueRules(session, options.rules, frames, files, dirs, diagnostics);
+  }
+  return frames.done();
+}
+
+type Frames = ReturnType<typeof createFrames>;
+
+/** Answers a rule request; an explicit request is answered every time (docs/rules.md, "requested"). */
+function answerRuleRequest(
+  session: Session,
+  rules: SessionRules,
+  event: ToolEvent,
+  diagnostics: Diagnostic[],
+): { text: string; diagnostics: Diagnostic[] } {
+  const frames = createFrames(session.budget, session.options.maxSessionBytes, diagnostics);
+  const name = ruleName(event);
+  const named = name === null ? [] : rules.set.byName(name);
+  if (named.length === 0)
+    diagnostics.push({
+      level: 'warn',
+      code: 'unknown-rule',
+      message: `no rule is named ${JSON.stringify(name ?? '')}`,
+    });
+  for (const rule of named) {
+    const shown = frameRule(session, rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
+    if (shown === null) continue;
+    if (!frames.add(shown.frame, rule.relativePath)) break;
+    if (!session.done.has(rule.relativePath)) record(session, rule.relativePath, rule, shown.read);
+  }
+  return frames.done();
+}
+
+/** Reports the changes of tracked files, until the session budget runs out. */
+function reportTrackedChanges(session: Session, frames: Frames, diagnostics: Diagnostic[]): void {
+  if (session.tracker.empty) return;
+  for (const change of session.tracker.check(diagnostics)) {
+    if (!frames.add(renderEvent(change.event, session.options), change.event.path)) return;
+    session.tracker.accept(change);
+  }
+}
+
+/** Injects the nested files owning `dirs` not shown yet, each followed by the files it imports. */
+function injectNestedFiles(
+  session: Session,
+  frames: Frames,
+  dirs: readonly string[],
+  readFiles: ReadonlySet<string>,
+  diagnostics: Diagnostic[],
+): void {
+  const { options, done, shown } = session;
+  for (const file of dueNestedFiles(options.index, options.workDir, dirs, done)) {
+    const body = readFiles.has(file.path)
+      ? null
+      : readNested(options.fs, file, options.maxFileBytes, diagnostics);
+    if (body === null) {
+      session.skipped.add(file.relativePath);
+      done.add(file.relativePath);
+      continue;
+    }
+    const expanded = options.expandBody?.(file, body, diagnostics);
+    const frame = renderSessionFrame(
+      options.format,
+      { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
+      session.frameOptions,
+    );
+    if (frame !== '' && !frames.add(frame, file.relativePath)) return;
+    record(session, file.relativePath, file, body);
+    if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) return;
+  }
+}
+
+/** Injects the files a nested file imports; false when the session budget ran out. */
+function injectImports(
+  session: Session,
+  frames: Frames,
+  file: NestedFile,
+  body: Parameters<ChangeTracker['add']>[1],
+  imported: readonly ImportedBody[],
+): boolean {
+  for (const entry of imported) {
+    const relative = path.relative(session.options.workDir, entry.path);
+    if (session.done.has(relative)) continue;
+    const frame = renderSessionFrame(
+      session.options.format,
+      { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text },
+      session.frameOptions,
+    );
+    if (frame !== '' && !frames.add(frame, relative)) return false;
+    record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry });
+  }
+  return true;
+}
+
+/** Injects the rules the touched files and directories make due, until the budget runs out. */
+function injectDueRules(
+  session: Session,
+  rules: SessionRules,
+  frames: Frames,
+  files: readonly string[],
+  dirs: readonly string[],
+  diagnostics: Diagnostic[],
+): void {
+  const { done } = session;
+  for (const { rule, note } of dueRules(
+    rules,
+    session.nestedRules,
+    session.options.workDir,
+    files,
+    dirs,
+    done,
+  )) {
+    const shown = frameRule(session, rule, note, diagnostics);
+    if (shown === null) {
+      session.skipped.add(rule.relativePath);
+      done.add(rule.relativePath);
+      continue;
+    }
+    if (!frames.add(shown.frame, rule.relativePath)) return;
+    record(session, rule.relativePath, rule, shown.read);
+  }
+}
+
+/** Records an injected file: done, in the state, and tracked. */
+function record(
+  session: Session,
+  relative: string,
+  file: Parameters<ChangeTracker['add']>[0],
+  read: Parameters<ChangeTracker['add']>[1],
+): void {
+  session.done.add(relative);
+  session.injected.push({ path: relative, sha256: read.sha256, bytes: read.bytes });
+  session.tracker.add(file, read);
+}
+
+/**
+ * The frame of a rule. The rule file is read when it is injected: an edit since the session
+ * started shows, a deleted file is a warning and is not injected.
+ */
+function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diagnostic[]) {
+  const { options, shown } = session;
+  const body = readRule(options.fs, rule, options.maxFileBytes, diagnostics);
+  if (body === null) return null;
+  const frame = renderSessionFrame(
+    options.format,
+    { path: shown(rule.path), dir: shown(rule.ownerDir), text: `${note}\n\n${body.text}` },
+    session.frameOptions,
+  );
+  return { frame, read: body.read };
 }
 
 /** Maps a path under the spelled work dir to the same path under the canonical one. */
