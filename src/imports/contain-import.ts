@@ -32,15 +32,7 @@ export function containImport(
   try {
     realPath = fs.realpath(target);
   } catch (error) {
-    if (isAbsent(error)) {
-      return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
-    }
-    return {
-      ok: false,
-      level: 'warn',
-      code: 'import-unreadable',
-      message: `${target} cannot be resolved (${errorCode(error)})`,
-    };
+    return lookupFault(target, error, 'resolved');
   }
   if (realPath !== target) {
     if (settings.symlinks === 'reject') {
@@ -67,18 +59,22 @@ export function containImport(
   try {
     info = fs.stat(realPath);
   } catch (error) {
-    if (isAbsent(error)) {
-      return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
-    }
-    return {
-      ok: false,
-      level: 'warn',
-      code: 'import-unreadable',
-      message: `${target} cannot be read (${errorCode(error)})`,
-    };
+    return lookupFault(target, error, 'read');
   }
   if (info.kind !== 'file') {
     return { ok: false, level: 'debug', code: 'import-missing', message: `${target} is not a regular file` };
   }
   return { ok: true, realPath, info };
+}
+
+/** A failed realpath or stat of an import target: absent is a `debug`, anything else a `warn`. */
+function lookupFault(target: string, error: unknown, verb: 'resolved' | 'read'): Containment {
+  if (isAbsent(error))
+    return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
+  return {
+    ok: false,
+    level: 'warn',
+    code: 'import-unreadable',
+    message: `${target} cannot be ${verb} (${errorCode(error)})`,
+  };
 }
