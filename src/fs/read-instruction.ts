@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { decodeText } from './decode-text.js';
 import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-system.js';
-import { findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
+import type { Diagnostic } from '../errors.js';
+import { describeHidden, findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
 
 /** The largest context file inlined by a layer or tracked by a session; larger files are skipped. */
 export const MAX_INLINE_BYTES = 1_048_576;
@@ -53,4 +54,32 @@ export function readInstruction(fs: FileSystem, file: string, options: ReadOptio
     invalidUtf8: decoded.invalid,
     hidden: findHiddenUnicode(decoded.text),
   };
+}
+
+/**
+ * The warnings about a file that is used anyway: invalid UTF-8 (shown as U+FFFD) and hidden
+ * Unicode. `shown` names the file in the messages; `where` (path, layer, entry) is copied onto
+ * each diagnostic. Every source words these two the same way (docs/diagnostics.md).
+ */
+export function decodingWarnings(
+  shown: string,
+  read: { readonly invalidUtf8: boolean; readonly hidden: readonly HiddenCharacter[] },
+  where: Pick<Diagnostic, 'path' | 'layer' | 'entry'>,
+): Diagnostic[] {
+  const warnings: Diagnostic[] = [];
+  if (read.invalidUtf8)
+    warnings.push({
+      level: 'warn',
+      code: 'invalid-utf8',
+      message: `${shown} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
+      ...where,
+    });
+  if (read.hidden.length > 0)
+    warnings.push({
+      level: 'warn',
+      code: 'hidden-unicode',
+      message: `${shown} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
+      ...where,
+    });
+  return warnings;
 }

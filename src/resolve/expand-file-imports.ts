@@ -3,8 +3,7 @@ import type { ImportsConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { describeHidden } from '../fs/hidden-unicode.js';
-import { MAX_INLINE_BYTES } from '../fs/read-instruction.js';
+import { decodingWarnings, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import {
   identityKey,
   type ImportedFile,
@@ -118,23 +117,11 @@ function withInlined(file: ContextFile, expansion: ImportExpansion): ContextFile
 
 /** The faults of one imported file's text (invalid UTF-8, hidden Unicode), in its importer's layer. */
 function importedFileDiagnostics(file: ContextFile, imported: ImportedFile): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const where = { layer: file.layer, entry: `@${imported.reference}`, path: imported.path };
-  if (imported.invalidUtf8)
-    diagnostics.push({
-      level: 'warn',
-      code: 'invalid-utf8',
-      message: `${imported.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
-      ...where,
-    });
-  if (imported.hidden.length > 0)
-    diagnostics.push({
-      level: 'warn',
-      code: 'hidden-unicode',
-      message: `${imported.path} holds invisible or direction-changing characters: ${describeHidden(imported.hidden)}`,
-      ...where,
-    });
-  return diagnostics;
+  return decodingWarnings(imported.path, imported, {
+    layer: file.layer,
+    entry: `@${imported.reference}`,
+    path: imported.path,
+  });
 }
 
 /** An imported file as an entry of the list (`entries` mode), right after its importer. */

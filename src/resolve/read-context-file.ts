@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { describeHidden } from '../fs/hidden-unicode.js';
-import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
+import { decodingWarnings, MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import type { Candidate, Provenance } from './expand-entries.js';
 
 /** A context file with its content and provenance. */
@@ -56,13 +55,13 @@ export function readContextFile(
     warn(read.fault, messages[read.fault]);
     return null;
   }
-  if (read.invalidUtf8)
-    warn('invalid-utf8', `${candidate.path} is not valid UTF-8; invalid bytes are shown as U+FFFD`);
-  if (read.hidden.length > 0)
-    warn(
-      'hidden-unicode',
-      `${candidate.path} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
-    );
+  diagnostics.push(
+    ...decodingWarnings(candidate.path, read, {
+      layer: candidate.layer,
+      entry: candidate.entry,
+      path: candidate.path,
+    }),
+  );
   return Object.freeze({
     path: candidate.path,
     realPath: candidate.realPath,

@@ -3,8 +3,8 @@ import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside, realInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
-import { describeHidden } from '../fs/hidden-unicode.js';
-import { readInstruction } from '../fs/read-instruction.js';
+import type { HiddenCharacter } from '../fs/hidden-unicode.js';
+import { decodingWarnings, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs } from './compile-rule-globs.js';
 import { parseRule } from './parse-rule.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
@@ -206,7 +206,7 @@ function reportText(
   candidate: Candidate,
   relativePath: string,
   lenient: boolean,
-  read: { readonly invalidUtf8: boolean; readonly hidden: Parameters<typeof describeHidden>[0] },
+  read: { readonly invalidUtf8: boolean; readonly hidden: readonly HiddenCharacter[] },
   diagnostics: Diagnostic[],
 ): void {
   // Unquoted globs are the vendors' own format (Cursor, Windsurf): worth a trace, not a complaint.
@@ -217,20 +217,7 @@ function reportText(
       message: `${relativePath}: the frontmatter is not valid YAML; its ${candidate.adapter.keys.join(', ')} lines were read as plain text`,
       path: candidate.path,
     });
-  if (read.invalidUtf8)
-    diagnostics.push({
-      level: 'warn',
-      code: 'invalid-utf8',
-      message: `${relativePath} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
-      path: candidate.path,
-    });
-  if (read.hidden.length > 0)
-    diagnostics.push({
-      level: 'warn',
-      code: 'hidden-unicode',
-      message: `${relativePath} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
-      path: candidate.path,
-    });
+  diagnostics.push(...decodingWarnings(relativePath, read, { path: candidate.path }));
 }
 
 /** Adds the rule files of one location below one owner. */

@@ -133,3 +133,16 @@ export function show(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
+
+/**
+ * The classification shared by vendors whose rules are scoped by a `paths` key (Claude Code,
+ * Cline): `paths` → glob; no `paths` → always; an empty list is refused.
+ */
+export const classifyByPaths: RuleAdapter['classify'] = ({ data }) => {
+  const globs = globList(data['paths'], 'paths');
+  if (!globs.ok) return globs;
+  const description = descriptionOf(data);
+  if (globs.globs === null) return { ok: true, kind: 'always', globs: [], description };
+  if (globs.globs.length === 0) return { ok: false, problem: 'paths is an empty list' };
+  return { ok: true, kind: 'glob', globs: globs.globs, description };
+};

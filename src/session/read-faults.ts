@@ -1,8 +1,7 @@
 import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import { describeHidden } from '../fs/hidden-unicode.js';
 import { errorCode, isAbsent } from '../fs/file-system.js';
-import type { InstructionRead } from '../fs/read-instruction.js';
+import { decodingWarnings, type InstructionRead } from '../fs/read-instruction.js';
 
 /** Why a session could not use a file: a thrown filesystem error, or a failed bounded read. */
 export type ReadFailure = { readonly error: unknown } | Extract<InstructionRead, { ok: false }>;
@@ -51,21 +50,5 @@ export function notInjected(
 
 /** Warnings about a file that is injected anyway: invalid UTF-8, hidden Unicode. */
 export function readWarnings(file: Pick<NestedFile, 'path' | 'relativePath'>, read: ReadBody): Diagnostic[] {
-  const warnings: Diagnostic[] = [];
-  const shown = file.relativePath;
-  if (read.invalidUtf8)
-    warnings.push({
-      level: 'warn',
-      code: 'invalid-utf8',
-      message: `${shown} is not valid UTF-8; invalid bytes are shown as U+FFFD`,
-      path: file.path,
-    });
-  if (read.hidden.length > 0)
-    warnings.push({
-      level: 'warn',
-      code: 'hidden-unicode',
-      message: `${shown} holds invisible or direction-changing characters: ${describeHidden(read.hidden)}`,
-      path: file.path,
-    });
-  return warnings;
+  return decodingWarnings(file.relativePath, read, { path: file.path });
 }
