@@ -152,6 +152,15 @@ describe('--paths and --rule', () => {
     const off = await setup(TREE);
     expect(await off.resolver.rule('db')).toEqual([]);
   });
+
+  test('resolver.rule(name) reads the file now: an edit shows, a deleted file is left out', async () => {
+    const { fs, resolver } = await setup(TREE, ALL);
+    expect((await resolver.rule('db')).map((rule) => rule.text)).toEqual(['db rule']);
+    fs.set(`${W}/.cursor/rules/db.mdc`, '---\ndescription: Database migrations\n---\ndb rule, edited');
+    expect((await resolver.rule('db')).map((rule) => rule.text)).toEqual(['db rule, edited']);
+    fs.remove(`${W}/.cursor/rules/db.mdc`);
+    expect(await resolver.rule('db')).toEqual([]);
+  });
 });
 
 describe('the plain resolve and the @rules seam', () => {

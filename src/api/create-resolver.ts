@@ -82,7 +82,9 @@ export interface Resolver {
   openSession(options?: Readonly<SessionOptions>): Promise<Session>;
   /**
    * The rules named `name` (their name below the vendor folder, or their path relative to the work
-   * dir), whatever their kind; two rules may share a name. Empty when none has it or rules are off.
+   * dir), whatever their kind; two rules may share a name. Each carries its file's body as read now
+   * (MCP `get_rule` and sessions see edits); a file gone or no longer parsing is left out. Empty when
+   * none has it or rules are off.
    */
   rule(name: string): Promise<readonly Rule[]>;
   /** Forgets every memoized render, walk and rule so the next call re-reads the files. */
@@ -118,7 +120,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
     rule: async (name: string) => {
       const rules = await discoverRulesOnce(context, caches.rules, true);
-      return rules === null ? Object.freeze([]) : rules.set.byName(name);
+      return rules === null ? Object.freeze([]) : currentRules(context, rules.set.byName(name));
     },
     refresh: () => memo.clear(),
   });
@@ -137,6 +139,35 @@ function createCaches(memo: ReturnType<typeof createMemo>) {
 }
 
 type Caches = ReturnType<typeof createCaches>;
+
+/**
+ * Named rules as their files read now (as a session injects them): the body of an edited file is
+ * its new text; a file that vanished or no longer parses is left out.
+ */
+async function currentRules(context: ResolverContext, named: readonly Rule[]): Promise<readonly Rule[]> {
+  const [{ readRule }, { recallCompiledGlobs, rememberCompiledGlobs }] = await Promise.all([
+    import('../session/rule-injection.js'),
+    import('../rules/compile-rule-globs.js'),
+  ]);
+  const scratch: Diagnostic[] = [];
+  const current: Rule[] = [];
+  for (const rule of named) {
+    const read = readRule(context.fs, rule, context.config.contextDiscovery.maxFileBytes, scratch);
+    if (read === null) continue;
+    const fresh = Object.freeze({
+      ...rule,
+      text: read.text,
+      bytes: read.read.bytes,
+      sha256: read.read.sha256,
+      mtimeMs: read.read.mtimeMs,
+    });
+    // The globs are the ones discovery compiled (a copy must not compile them again).
+    const compiled = recallCompiledGlobs(rule);
+    if (compiled !== undefined) rememberCompiledGlobs(fresh, compiled);
+    current.push(fresh);
+  }
+  return Object.freeze(current);
+}
 
 /** One request through the pipeline: plan → discover (and rules) → collect → render. */
 async function resolveRequest(
