@@ -177,15 +177,13 @@ describe('other tools', () => {
   test('without a rules engine: list_rules says so, get_rule is an error result', async () => {
     const { connection } = await connect();
     expect(await connection.callTool('list_rules', {})).toEqual({
-      content: [
-        { type: 'text', text: 'No rules are available: this version of ctxfiles reads no rule folders yet.' },
-      ],
+      content: [{ type: 'text', text: 'No rules are available on this connection.' }],
     });
     expect(await connection.callTool('get_rule', { name: 'testing' })).toEqual({
       content: [
         {
           type: 'text',
-          text: 'No rule named "testing". No rules are available: this version of ctxfiles reads no rule folders yet.',
+          text: 'No rule named "testing". No rules are available on this connection.',
         },
       ],
       isError: true,
@@ -262,7 +260,7 @@ describe('other tools', () => {
         '  not returned yet svc/auth/AGENTS.md (nested: governs svc/auth/)',
         '',
         'Rules:',
-        '  No rules are available: this version of ctxfiles reads no rule folders yet.',
+        '  No rules are available on this connection.',
         '',
       ].join('\n'),
     );

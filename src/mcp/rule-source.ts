@@ -34,13 +34,13 @@ export interface RuleSource {
 }
 
 /**
- * The rule source of this build: an empty catalog. Replaced by one backed by the rules engine
- * once `rules.sources` is implemented (see docs/mcp.md).
+ * An empty rule source: the default of a connection created without one (embedders and tests);
+ * `ctxfiles mcp` always passes {@link rulesOfResolver}.
  */
 export const NO_RULES: RuleSource = Object.freeze({
   catalog: () => Promise.resolve([]),
   byName: () => Promise.resolve([]),
-  emptyNote: 'No rules are available: this version of ctxfiles reads no rule folders yet.',
+  emptyNote: 'No rules are available on this connection.',
 });
 
 /** What {@link rulesOfResolver} needs of a resolver. */
