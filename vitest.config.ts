@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +8,10 @@ export default defineConfig({
     testTimeout: 20_000,
     pool: 'forks',
     // Tests never read the developer's own user config (~/.config/ctxfiles/config.json).
-    env: { XDG_CONFIG_HOME: '/nonexistent-ctxfiles-test-config' },
+    // The bins they spawn keep their compile cache in a temp dir, not in ~/.cache (docs/performance.md).
+    env: {
+      XDG_CONFIG_HOME: '/nonexistent-ctxfiles-test-config',
+      XDG_CACHE_HOME: path.join(os.tmpdir(), 'ctxfiles-test-cache'),
+    },
   },
 });

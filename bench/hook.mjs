@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'dist/bin/ctxfiles.js');
+const bin = path.join(here, '..', 'dist/bin/ctxfiles.cjs');
 const work = path.join(here, '.work');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const sizes = process.argv.slice(2).filter((arg) => arg in SIZES);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '..', 'dist');
 const { createResolver, createMemoryFileSystem, parseConfig } = await import(path.join(dist, 'index.js'));
-const bin = path.join(dist, 'bin/ctxfiles.js');
+const bin = path.join(dist, 'bin/ctxfiles.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 
 function median(values) {

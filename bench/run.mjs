@@ -11,7 +11,7 @@ import { generate, SIZES } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const bin = path.join(repo, 'dist/bin/ctxfiles.js');
+const bin = path.join(repo, 'dist/bin/ctxfiles.cjs');
 const work = path.join(here, '.work');
 const sizes = process.argv.slice(2).filter((arg) => arg in SIZES);
 const runs = Number(process.env.BENCH_RUNS ?? 9);

@@ -1,7 +1,11 @@
-// Bundles the CLI into dist/bin/ctxfiles.js (plus chunks for its lazy imports). One file starts
-// far faster than ~40 separately resolved ES modules: this is what keeps a cold `ctxfiles resolve`
-// close to Node's own start-up. The library (dist/index.js) stays unbundled for embedders.
+// Bundles the CLI into CommonJS (docs/performance.md, "Start-up"):
+// - dist/bin/cli.cjs: every command but `hook`; dist/bin/hook.cjs: the hook command alone;
+// - dist/bin/ctxfiles.cjs: the bin, a small loader that picks one of them and loads it through the
+//   compile cache (src/cli/compile-cache.ts), with the bundles' digests built in.
+// CommonJS, because starting Node's ES module loader and linking a graph of ES modules costs a cold
+// run more than the whole bundle does; the library (dist/index.js) stays ES modules for embedders.
 import { build } from 'esbuild';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,24 +13,65 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
 // Dependencies and peer dependencies stay external (loaded lazily, most of them never);
-// commander, which every command needs, is a dev dependency and bundled.
+// commander, which every command but `hook` needs, is a dev dependency and bundled.
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})];
 const outdir = path.join(repo, 'dist/bin');
 fs.rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { ctxfiles: path.join(repo, 'src/cli/bin.ts') },
-  outdir,
+
+/**
+ * commander loads `node:child_process` (and with it `net` and `dgram`) when it starts, for
+ * subcommands that are separate programs, which ctxfiles has none of: the bundle gets it on first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager)) throw new Error(`${args.path}: the child_process import was not found`);
+      const lazy =
+        "const childProcess = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external,
-  // Bundled CommonJS code (commander) calls require(): give every output file a real one.
-  banner: {
-    js: "import { createRequire as __ctxfilesCreateRequire } from 'node:module';\nconst require = __ctxfilesCreateRequire(import.meta.url);",
-  },
   logLevel: 'warning',
   legalComments: 'none',
+  // Dynamic imports of dependencies become require() calls: every dependency has a CommonJS build,
+  // and code compiled through vm.Script has no loader for import().
+  supported: { 'dynamic-import': false },
+};
+
+const digests = {};
+for (const name of ['cli', 'hook']) {
+  const outfile = path.join(outdir, `${name}.cjs`);
+  await build({
+    ...common,
+    entryPoints: [path.join(repo, `src/cli/entry-${name}.ts`)],
+    outfile,
+    external,
+    plugins: [lazyChildProcess],
+    // The sources are ES modules: `import.meta.url` is the bundle's own file URL.
+    define: { 'import.meta.url': '__ctxfilesImportMetaUrl' },
+    banner: { js: "var __ctxfilesImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  const text = fs.readFileSync(outfile, 'utf8');
+  if (/\bimport\(/.test(text)) throw new Error(`${outfile} still holds an import() call`);
+  // The bin reads the bundles as Latin-1 (src/cli/compile-cache.ts): esbuild escapes non-ASCII.
+  if (/[^\x00-\x7f]/.test(text)) throw new Error(`${outfile} is not ASCII`);
+  digests[name] = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+await build({
+  ...common,
+  entryPoints: [path.join(repo, 'src/cli/bin.ts')],
+  outfile: path.join(outdir, 'ctxfiles.cjs'),
+  define: { CTXFILES_BUNDLE_DIGESTS: JSON.stringify(digests) },
 });
-fs.chmodSync(path.join(outdir, 'ctxfiles.js'), 0o755);
+fs.chmodSync(path.join(outdir, 'ctxfiles.cjs'), 0o755);

@@ -204,7 +204,7 @@ describe('ctxfiles mcp: options and a missing SDK', () => {
     // The bundled CLI copied where no node_modules can be found.
     const root = tempTree({ 'package.json': '{"version":"0.0.0","type":"module"}' });
     fs.cpSync(path.dirname(BIN), path.join(root, 'dist/bin'), { recursive: true });
-    const result = spawnSync(process.execPath, [path.join(root, 'dist/bin/ctxfiles.js'), 'mcp'], {
+    const result = spawnSync(process.execPath, [path.join(root, 'dist/bin/ctxfiles.cjs'), 'mcp'], {
       cwd: root,
       input: '',
       encoding: 'utf8',

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../../src/cli/run.js';
 
 /** Absolute path of the built bin. `npm test` builds before it runs vitest. */
-export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/ctxfiles.js');
+export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/ctxfiles.cjs');
 
 /** Runs the CLI in-process and captures its output. */
 export async function cli(
@@ -32,7 +32,15 @@ export function spawnBin(
     cwd: options.cwd,
     input: options.input ?? '',
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '', HOME: options.cwd, ...options.env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: options.cwd,
+      // The compile cache (docs/performance.md) goes where vitest.config.ts says, not into `cwd`.
+      ...(process.env['XDG_CACHE_HOME'] === undefined
+        ? {}
+        : { XDG_CACHE_HOME: process.env['XDG_CACHE_HOME'] }),
+      ...options.env,
+    },
     timeout: 20_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -1,0 +1,192 @@
+import fs from 'node:fs';
+import nodeModule from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/**
+ * The compile cache of the CLI bundles (docs/performance.md, "Compile cache"). Most of a cold
+ * `ctxfiles resolve` beyond Node's own start-up is V8 compiling the bundle; V8 can keep the code it
+ * compiled and reuse it on the next run. Node 22.1+ does that itself (`module.enableCompileCache`);
+ * on Node 20 the bundle is compiled through `vm.Script` with V8's code cache, stored per bundle,
+ * command, bundle build and Node version in a directory only the user can write.
+ */
+
+/** A cache file larger than this is not read (one holds the code of one command: under 2 MB). */
+export const MAX_CACHE_FILE_BYTES = 16 * 1024 * 1024;
+/** When a cache file is written, other cache files not written for this long are deleted. */
+export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The cache directory: `$XDG_CACHE_HOME/ctxfiles/compile-cache`, else
+ * `~/.cache/ctxfiles/compile-cache` (`%LOCALAPPDATA%\ctxfiles\compile-cache` on Windows); `null`
+ * when `CTXFILES_NO_CACHE` or Node's own `NODE_DISABLE_COMPILE_CACHE` is set to anything, or when
+ * there is no absolute base directory. Relative variables are ignored, as the XDG base directory
+ * specification asks.
+ */
+export function compileCacheDirectory(
+  env: Env,
+  homeDir: string = os.homedir(),
+  platform: NodeJS.Platform = process.platform,
+): string | null {
+  if (isSet(env['CTXFILES_NO_CACHE']) || isSet(env['NODE_DISABLE_COMPILE_CACHE'])) return null;
+  const variable = platform === 'win32' ? env['LOCALAPPDATA'] : env['XDG_CACHE_HOME'];
+  const base =
+    variable !== undefined && path.isAbsolute(variable)
+      ? variable
+      : platform !== 'win32' && homeDir !== '' && path.isAbsolute(homeDir)
+        ? path.join(homeDir, '.cache')
+        : null;
+  return base === null ? null : path.join(base, 'ctxfiles', 'compile-cache');
+}
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value !== '';
+}
+
+/**
+ * Creates `dir` (mode 0700) when missing and says whether cached code may be read from it: a real
+ * directory (not a symlink), owned by the current user and writable by no one else. Never throws.
+ */
+export function isPrivateDirectory(dir: string): boolean {
+  try {
+    let info = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (info === undefined) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      info = fs.lstatSync(dir);
+    }
+    return info.isDirectory() && isOwnAndUnshared(info);
+  } catch {
+    return false;
+  }
+}
+
+/** On POSIX: owned by this process's user, and not writable by its group or others. */
+function isOwnAndUnshared(info: fs.Stats): boolean {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return true;
+  return info.uid === process.getuid() && (info.mode & 0o022) === 0;
+}
+
+/**
+ * The cached code in `file`, or `undefined` when it is absent, a symlink, not a regular file, not
+ * the user's own, writable by others or too large. Never throws.
+ */
+export function readCacheFile(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || !isOwnAndUnshared(info) || info.size > MAX_CACHE_FILE_BYTES) return undefined;
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `file` atomically (a new file in the same directory, mode 0600, then a rename), then
+ * deletes the directory's other `.bin` files not written for {@link STALE_CACHE_MS}. Never throws:
+ * a cache that cannot be written only means the next run compiles again.
+ */
+export function writeCacheFile(file: string, data: Uint8Array, now: number = Date.now()): void {
+  const temp = `${file}.${process.pid}.${now.toString(36)}.tmp`;
+  try {
+    fs.writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temp, file);
+  } catch {
+    fs.rmSync(temp, { force: true });
+    return;
+  }
+  try {
+    const dir = path.dirname(file);
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.endsWith('.bin') || name === path.basename(file)) continue;
+      const entry = path.join(dir, name);
+      const info = fs.lstatSync(entry, { throwIfNoEntry: false });
+      if (info?.isFile() === true && now - info.mtimeMs > STALE_CACHE_MS) fs.rmSync(entry, { force: true });
+    }
+  } catch {
+    // Pruning is best effort.
+  }
+}
+
+/** What {@link loadBundle} needs to know about one CLI bundle. */
+export interface Bundle {
+  /** Absolute path of the CommonJS bundle. */
+  readonly file: string;
+  /** A digest of the bundle's text, fixed at build time (scripts/bundle-cli.mjs). */
+  readonly digest: string;
+  /** The command about to run: each command keeps the code it compiled in its own cache file. */
+  readonly command: string;
+}
+
+/**
+ * Loads a CommonJS bundle and returns its exports, through the compile cache when there is a
+ * private cache directory (see {@link compileCacheDirectory}), else with a plain `require`.
+ */
+export function loadBundle(bundle: Bundle, env: Env): unknown {
+  const requireFromBundle = nodeModule.createRequire(bundle.file);
+  const dir = compileCacheDirectory(env);
+  if (dir === null || !isPrivateDirectory(dir)) return requireFromBundle(bundle.file);
+  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (enable !== undefined) {
+    // Node 22.1+: Node keeps and checks the cache itself, in a subdirectory of ours.
+    enable(path.join(dir, 'node'));
+    return requireFromBundle(bundle.file);
+  }
+  return runWithCodeCache(bundle, path.join(dir, cacheFileName(bundle)), requireFromBundle);
+}
+
+/**
+ * The cache file of one bundle build, command, Node version and architecture. The bundle's size
+ * and modification time are part of it too: V8 checks cached code only against the length of the
+ * text, so an edited bundle must never meet the code of the old one.
+ */
+export function cacheFileName(bundle: Bundle, info: fs.Stats = fs.statSync(bundle.file)): string {
+  const command = /^[a-z][a-z-]{0,31}$/.test(bundle.command) ? bundle.command : 'other';
+  const base = path.basename(bundle.file, '.cjs');
+  const stamp = `${info.size.toString(36)}${Math.trunc(info.mtimeMs).toString(36)}`;
+  return `${base}-${command}-${bundle.digest}-${stamp}-${process.version}-${process.arch}.bin`;
+}
+
+/**
+ * Compiles the bundle with the cached code when there is some, runs it as a CommonJS module, and
+ * on exit writes the code V8 compiled during the run when there was none or V8 rejected it.
+ */
+function runWithCodeCache(bundle: Bundle, cacheFile: string, requireFromBundle: NodeJS.Require): unknown {
+  // The bundles are ASCII (scripts/bundle-cli.mjs checks it): read as Latin-1, the text is the same
+  // and no UTF-8 decoding runs over ~650 kB.
+  const source = fs.readFileSync(bundle.file, 'latin1');
+  const cachedData = readCacheFile(cacheFile);
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    cachedData === undefined ? { filename: bundle.file } : { filename: bundle.file, cachedData },
+  );
+  if (cachedData === undefined || script.cachedDataRejected === true)
+    process.once('exit', () => {
+      try {
+        writeCacheFile(cacheFile, script.createCachedData());
+      } catch {
+        // Never fail a command over its cache.
+      }
+    });
+  const module = { exports: {} };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(
+    module.exports,
+    module.exports,
+    requireFromBundle,
+    module,
+    bundle.file,
+    path.dirname(bundle.file),
+  );
+  return module.exports;
+}

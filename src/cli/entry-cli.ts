@@ -1,0 +1,21 @@
+import { fdWriter, guardStream } from './fd-writer.js';
+import { run } from './run.js';
+
+/**
+ * The entry of the CLI bundle (`dist/bin/cli.cjs`): every command but `hook`, on the real process
+ * descriptors. The bin (src/cli/bin.ts) loads this bundle and sets the exit code it returns.
+ */
+export function main(argv: readonly string[]): Promise<number> {
+  // `mcp` hands stdout to the MCP SDK, which needs a stream; every other command only writes.
+  const streams = argv[0] === 'mcp';
+  return run(argv, {
+    stdout: streams ? guardStream(process.stdout) : fdWriter(1),
+    stderr: streams ? guardStream(process.stderr) : fdWriter(2),
+    // process.stdin builds a stream on first access; only `session` reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+
+/** The status a shell reports for a process ended by SIGPIPE (128 + 13). */
+export const SIGPIPE_STATUS = 141;
+
+const guarded = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * Returns `stream` with a handler for its write faults: a reader that stops early
+ * (`ctxfiles resolve | head -1`) closes the pipe, and the process ends quietly with the status a
+ * shell gives a process killed by SIGPIPE (Node ignores the signal and reports EPIPE instead).
+ */
+export function guardStream(stream: NodeJS.WritableStream): NodeJS.WritableStream {
+  if (!guarded.has(stream)) {
+    guarded.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      process.exit(error.code === 'EPIPE' ? SIGPIPE_STATUS : 1);
+    });
+  }
+  return stream;
+}
+
+/**
+ * A writer for the process's stdout (fd 1) or stderr (fd 2) that writes with `fs.writeSync`, so a
+ * command that prints its answer once never builds Node's stream for the descriptor (with a pipe,
+ * that loads the network modules: a few ms of every cold run; docs/performance.md, "Start-up").
+ * When the descriptor is non-blocking and full (`EAGAIN`), the rest and every later write go
+ * through the stream, in order. A reader that went away (`EPIPE`) ends the process quietly with
+ * {@link SIGPIPE_STATUS}, any other write fault with status 1, as {@link guardStream} does.
+ */
+export function fdWriter(fd: 1 | 2, system: WriterSystem = NODE_SYSTEM): { write(text: string): boolean } {
+  let fallback: NodeJS.WritableStream | undefined;
+  return {
+    write(text: string): boolean {
+      if (fallback !== undefined) return fallback.write(text);
+      const bytes = Buffer.from(text, 'utf8');
+      let offset = 0;
+      try {
+        while (offset < bytes.length) offset += system.writeSync(fd, bytes, offset);
+        return true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') {
+          fallback = system.stream(fd);
+          return fallback.write(bytes.subarray(offset));
+        }
+        return system.exit(code === 'EPIPE' ? SIGPIPE_STATUS : 1);
+      }
+    },
+  };
+}
+
+/** What {@link fdWriter} uses of the process; tests replace it. */
+export interface WriterSystem {
+  writeSync(fd: number, bytes: Uint8Array, offset: number): number;
+  /** The stream of `fd`, once writing to it directly would block. */
+  stream(fd: 1 | 2): NodeJS.WritableStream;
+  exit(status: number): never;
+}
+
+const NODE_SYSTEM: WriterSystem = {
+  writeSync: (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
+  stream: (fd) => guardStream(fd === 1 ? process.stdout : process.stderr),
+  exit: (status) => process.exit(status),
+};

@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  cacheFileName,
+  compileCacheDirectory,
+  isPrivateDirectory,
+  MAX_CACHE_FILE_BYTES,
+  readCacheFile,
+  STALE_CACHE_MS,
+  writeCacheFile,
+} from '../src/cli/compile-cache.js';
+import { fdWriter, SIGPIPE_STATUS, type WriterSystem } from '../src/cli/fd-writer.js';
+import { spawnBin } from './helpers/cli.js';
+
+// The CLI's start-up path (docs/performance.md, "Start-up"): the compile cache of the bundles and
+// the direct writes to stdout and stderr.
+
+const temps: string[] = [];
+function temp(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-startup-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+describe('compileCacheDirectory', () => {
+  test.each([
+    [
+      'XDG_CACHE_HOME when absolute',
+      { XDG_CACHE_HOME: '/x/cache' },
+      'linux',
+      '/x/cache/ctxfiles/compile-cache',
+    ],
+    [
+      '~/.cache when XDG_CACHE_HOME is relative',
+      { XDG_CACHE_HOME: 'rel' },
+      'linux',
+      '/h/.cache/ctxfiles/compile-cache',
+    ],
+    ['~/.cache when XDG_CACHE_HOME is unset', {}, 'darwin', '/h/.cache/ctxfiles/compile-cache'],
+    ['none with CTXFILES_NO_CACHE', { CTXFILES_NO_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
+    ['none with NODE_DISABLE_COMPILE_CACHE', { NODE_DISABLE_COMPILE_CACHE: 'yes' }, 'linux', null],
+    ['an empty switch is unset', { CTXFILES_NO_CACHE: '' }, 'linux', '/h/.cache/ctxfiles/compile-cache'],
+    ['LOCALAPPDATA on Windows', { LOCALAPPDATA: '/appdata' }, 'win32', '/appdata/ctxfiles/compile-cache'],
+    ['none on Windows without LOCALAPPDATA', {}, 'win32', null],
+  ] as const)('%s', (_name, env, platform, expected) => {
+    const found = compileCacheDirectory(env, '/h', platform);
+    expect(found === null ? null : found.split(path.sep).join('/')).toBe(expected);
+  });
+
+  test('no home directory and no variable: no cache', () => {
+    expect(compileCacheDirectory({}, '', 'linux')).toBeNull();
+  });
+});
+
+describe('the cache directory and files', () => {
+  test('a missing directory is created with mode 0700, parents included', () => {
+    const dir = path.join(temp(), 'a', 'b');
+    expect(isPrivateDirectory(dir)).toBe(true);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  test('a symlink, a file, or a directory others may write is refused', () => {
+    const root = temp();
+    const real = path.join(root, 'real');
+    fs.mkdirSync(real, { mode: 0o700 });
+    fs.symlinkSync(real, path.join(root, 'link'));
+    fs.writeFileSync(path.join(root, 'file'), '');
+    const shared = path.join(root, 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o777);
+    expect(isPrivateDirectory(real)).toBe(true);
+    expect(isPrivateDirectory(path.join(root, 'link'))).toBe(false);
+    expect(isPrivateDirectory(path.join(root, 'file'))).toBe(false);
+    expect(isPrivateDirectory(shared)).toBe(false);
+  });
+
+  test.runIf(isRoot)("another user's directory is refused", () => {
+    const dir = path.join(temp(), 'theirs');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.chownSync(dir, 65534, 65534);
+    expect(isPrivateDirectory(dir)).toBe(false);
+  });
+
+  test('a cache file is read back; a symlink, a directory, a shared or oversized file is not', () => {
+    const dir = temp();
+    const file = path.join(dir, 'a.bin');
+    writeCacheFile(file, Buffer.from('code'));
+    expect(readCacheFile(file)?.toString()).toBe('code');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.symlinkSync(file, path.join(dir, 'link.bin'));
+    expect(readCacheFile(path.join(dir, 'link.bin'))).toBeUndefined();
+    expect(readCacheFile(dir)).toBeUndefined();
+    expect(readCacheFile(path.join(dir, 'absent.bin'))).toBeUndefined();
+    const shared = path.join(dir, 'shared.bin');
+    fs.writeFileSync(shared, 'code');
+    fs.chmodSync(shared, 0o666);
+    expect(readCacheFile(shared)).toBeUndefined();
+    const large = path.join(dir, 'large.bin');
+    fs.writeFileSync(large, '', { mode: 0o600 });
+    fs.truncateSync(large, MAX_CACHE_FILE_BYTES + 1);
+    expect(readCacheFile(large)).toBeUndefined();
+  });
+
+  test('writing replaces the file atomically and prunes only stale .bin files', () => {
+    const dir = temp();
+    const now = Date.now();
+    const stale = path.join(dir, 'old.bin');
+    const fresh = path.join(dir, 'recent.bin');
+    const other = path.join(dir, 'notes.txt');
+    for (const file of [stale, fresh, other]) fs.writeFileSync(file, 'x');
+    const old = new Date(now - STALE_CACHE_MS - 60_000);
+    fs.utimesSync(stale, old, old);
+    fs.utimesSync(other, old, old);
+    writeCacheFile(path.join(dir, 'new.bin'), Buffer.from('new'), now);
+    expect(fs.readdirSync(dir).sort()).toEqual(['new.bin', 'notes.txt', 'recent.bin']);
+  });
+
+  test('a write into a directory that cannot take it fails silently', () => {
+    expect(() => writeCacheFile(path.join(temp(), 'missing', 'a.bin'), Buffer.from('x'))).not.toThrow();
+  });
+
+  test('the file name changes with the bundle digest, its size and time, and names the command', () => {
+    const dir = temp();
+    const file = path.join(dir, 'cli.cjs');
+    fs.writeFileSync(file, 'a');
+    const name = cacheFileName({ file, digest: 'd1', command: 'resolve' });
+    expect(name).toMatch(new RegExp(`^cli-resolve-d1-\\w+-${process.version}-${process.arch}\\.bin$`));
+    expect(cacheFileName({ file, digest: 'd2', command: 'resolve' })).not.toBe(name);
+    expect(cacheFileName({ file, digest: 'd1', command: '--version' })).toMatch(/^cli-other-d1-/);
+    expect(cacheFileName({ file, digest: 'd1', command: '../x' })).toMatch(/^cli-other-d1-/);
+    fs.writeFileSync(file, 'b');
+    fs.utimesSync(file, new Date(1_000_000), new Date(1_000_000));
+    expect(cacheFileName({ file, digest: 'd1', command: 'resolve' })).not.toBe(name);
+  });
+});
+
+describe('the bin with its compile cache', () => {
+  function project(): { root: string; cache: string } {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    return { root, cache: path.join(temp(), 'cache') };
+  }
+  const cacheFiles = (cache: string) =>
+    fs.existsSync(path.join(cache, 'ctxfiles/compile-cache'))
+      ? fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache')).filter((name) => name.endsWith('.bin'))
+      : [];
+
+  test('the first run writes the cache, the next runs use it unchanged and print the same bytes', () => {
+    const { root, cache } = project();
+    const env = { XDG_CACHE_HOME: cache };
+    const first = spawnBin(['resolve'], { cwd: root, env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('# Rules');
+    const files = cacheFiles(cache);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^cli-resolve-/);
+    const file = path.join(cache, 'ctxfiles/compile-cache', files[0] as string);
+    const before = fs.statSync(file);
+    const second = spawnBin(['resolve'], { cwd: root, env });
+    expect(second).toEqual(first);
+    // Accepted cached code is not written again: same inode, same time.
+    const after = fs.statSync(file);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(spawnBin(['manifest'], { cwd: root, env }).code).toBe(0);
+    expect(cacheFiles(cache).sort()).toEqual([files[0], expect.stringMatching(/^cli-manifest-/)].sort());
+  });
+
+  test('a corrupt cache file is rejected by V8 and replaced; the output does not change', () => {
+    const { root, cache } = project();
+    const env = { XDG_CACHE_HOME: cache };
+    const expected = spawnBin(['resolve'], { cwd: root, env });
+    const file = path.join(cache, 'ctxfiles/compile-cache', cacheFiles(cache)[0] as string);
+    fs.writeFileSync(file, Buffer.alloc(4096, 7));
+    expect(spawnBin(['resolve'], { cwd: root, env })).toEqual(expected);
+    expect(fs.readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
+    expect(fs.statSync(file).size).toBeGreaterThan(4096);
+  });
+
+  test('CTXFILES_NO_CACHE, or a cache dir others may write, writes nothing and changes nothing', () => {
+    const { root, cache } = project();
+    const expected = spawnBin(['resolve'], { cwd: root, env: { XDG_CACHE_HOME: cache } });
+    const off = path.join(temp(), 'off');
+    expect(
+      spawnBin(['resolve'], { cwd: root, env: { XDG_CACHE_HOME: off, CTXFILES_NO_CACHE: '1' } }),
+    ).toEqual(expected);
+    expect(fs.existsSync(off)).toBe(false);
+    const shared = path.join(temp(), 'shared');
+    fs.mkdirSync(path.join(shared, 'ctxfiles/compile-cache'), { recursive: true });
+    fs.chmodSync(path.join(shared, 'ctxfiles/compile-cache'), 0o777);
+    expect(spawnBin(['resolve'], { cwd: root, env: { XDG_CACHE_HOME: shared } })).toEqual(expected);
+    expect(cacheFiles(shared)).toEqual([]);
+  });
+
+  test('the hook runs from its own bundle and cache file', () => {
+    const { root, cache } = project();
+    const result = spawnBin(['hook', 'claude-code', '--state-dir', path.join(root, '.state')], {
+      cwd: root,
+      env: { XDG_CACHE_HOME: cache },
+      input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: root }),
+    });
+    expect(result.code).toBe(0);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^hook-hook-/)]);
+  });
+});
+
+describe('fdWriter', () => {
+  function system(script: (fd: number, bytes: Uint8Array, offset: number) => number) {
+    const streamed: string[] = [];
+    const exits: number[] = [];
+    const fake: WriterSystem = {
+      writeSync: script,
+      stream: () =>
+        ({
+          write: (chunk: Uint8Array | string) => {
+            streamed.push(Buffer.from(chunk).toString());
+            return true;
+          },
+        }) as unknown as NodeJS.WritableStream,
+      exit: (status) => {
+        exits.push(status);
+        return undefined as never;
+      },
+    };
+    return { fake, streamed, exits };
+  }
+  const fault = (code: string) => Object.assign(new Error(code), { code });
+
+  test('short writes are continued until every byte is written', () => {
+    const written: Buffer[] = [];
+    const { fake } = system((_fd, bytes, offset) => {
+      const end = Math.min(bytes.length, offset + 2);
+      written.push(Buffer.from(bytes.subarray(offset, end)));
+      return end - offset;
+    });
+    expect(fdWriter(1, fake).write('héllo')).toBe(true);
+    expect(written).toHaveLength(3);
+    expect(Buffer.concat(written).toString()).toBe('héllo');
+  });
+
+  test('EAGAIN sends the rest, and every later write, through the stream in order', () => {
+    let calls = 0;
+    const { fake, streamed } = system((_fd, _bytes, offset) => {
+      calls += 1;
+      if (calls === 1) return 3;
+      throw fault('EAGAIN');
+    });
+    const writer = fdWriter(1, fake);
+    writer.write('abcdef');
+    writer.write('gh');
+    expect(streamed).toEqual(['def', 'gh']);
+    expect(calls).toBe(2);
+  });
+
+  test.each([
+    ['EPIPE', SIGPIPE_STATUS],
+    ['EIO', 1],
+  ])('%s ends the process with status %i', (code, status) => {
+    const { fake, exits } = system(() => {
+      throw fault(code);
+    });
+    fdWriter(2, fake).write('x');
+    expect(exits).toEqual([status]);
+  });
+});
