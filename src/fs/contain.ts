@@ -8,7 +8,8 @@ export type LexicalRefusal =
 // Windows opens a device for these stems whatever follows the first dot, and ignores blanks and
 // dots before it: `aux.md`, `aux .md`, `CONIN$`, `com1  .. .txt`. (Microsoft, "Naming Files,
 // Paths, and Namespaces", learn.microsoft.com/windows/win32/fileio/naming-a-file.)
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|conin\$|conout\$|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
+const WINDOWS_DEVICE =
+  /^(?:con|prn|aux|nul|conin\$|conout\$|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
 
 /** True when `segment` names a reserved Windows device (see {@link WINDOWS_DEVICE}). Linear time. */
 export function isWindowsDeviceName(segment: string): boolean {
