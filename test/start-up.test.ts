@@ -12,7 +12,10 @@ import {
   writeCacheFile,
 } from '../src/cli/compile-cache.js';
 import { fdWriter, SIGPIPE_STATUS, type WriterSystem } from '../src/cli/fd-writer.js';
-import { spawnBin } from './helpers/cli.js';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { lazySha256 } from '../src/fs/read-instruction.js';
+import { BIN, spawnBin } from './helpers/cli.js';
 
 // The CLI's start-up path (docs/performance.md, "Start-up"): the compile cache of the bundles and
 // the direct writes to stdout and stderr.
@@ -267,5 +270,55 @@ describe('fdWriter', () => {
     });
     fdWriter(2, fake).write('x');
     expect(exits).toEqual([status]);
+  });
+});
+
+describe('what a cold run loads', () => {
+  // A preload script reports, when the process ends, which of Node's own modules were loaded.
+  function loadedModules(argv: readonly string[], cwd: string): string[] {
+    const probe = path.join(temp(), 'probe.cjs');
+    fs.writeFileSync(
+      probe,
+      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(process.moduleLoadList)));",
+    );
+    const result = spawnSync(process.execPath, ['--require', probe, BIN, ...argv], { cwd, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
+    return JSON.parse((line as string).slice('LOADED '.length)) as string[];
+  }
+
+  test('resolve and manifest load neither node:crypto nor the network and stream modules', () => {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    fs.mkdirSync(path.join(root, 'pkg'));
+    fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), '---\ndescription: Package rules\n---\n');
+    for (const argv of [['resolve'], ['manifest']]) {
+      const loaded = loadedModules(argv, root);
+      expect(loaded).toContain('NativeModule vm');
+      for (const name of ['crypto', 'net', 'stream', 'child_process'])
+        expect(loaded, `${argv[0]} loads ${name}`).not.toContain(`NativeModule ${name}`);
+    }
+  });
+
+  test('resolve --json still prints every digest', () => {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    const result = spawnBin(['resolve', '--json'], { cwd: root });
+    const digest = createHash('sha256').update('# Rules\n').digest('hex');
+    expect(
+      (JSON.parse(result.stdout) as { files: { sha256: string }[] }).files.map((file) => file.sha256),
+    ).toEqual([digest]);
+  });
+});
+
+describe('lazySha256', () => {
+  test('computes the digest of the bytes given, once', () => {
+    const bytes = new TextEncoder().encode('héllo\r\n\u{feff}');
+    const digest = lazySha256(bytes);
+    const expected = createHash('sha256').update(bytes).digest('hex');
+    expect(digest()).toBe(expected);
+    bytes.fill(0);
+    expect(digest()).toBe(expected);
+    expect(lazySha256(new Uint8Array())()).toBe(createHash('sha256').digest('hex'));
   });
 });

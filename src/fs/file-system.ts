@@ -59,7 +59,8 @@ export interface FileSystem {
   readdir(path: string): readonly DirEntry[];
   /**
    * Reads a regular file without following a final symlink and without blocking on FIFOs.
-   * Fails with `EINVAL` for anything that is not a regular file.
+   * Fails with `EINVAL` for anything that is not a regular file. The bytes returned belong to the
+   * caller: an implementation never reuses or changes them (digests are computed later).
    */
   readFile(path: string, options: ReadOptions): ReadResult;
 }

@@ -1,8 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { decodeText } from './decode-text.js';
 import { errorCode, isAbsent, type FileSystem, type ReadOptions } from './file-system.js';
 import type { Diagnostic } from '../errors.js';
 import { describeHidden, findHiddenUnicode, type HiddenCharacter } from './hidden-unicode.js';
+
+// node:crypto loads on the first digest anyone reads, not with the first file: loading it costs a
+// cold `ctxfiles resolve` more than reading its files (docs/performance.md, "Start-up").
+const require = createRequire(import.meta.url);
+let createHash: typeof import('node:crypto').createHash | undefined;
+
+/**
+ * The hex SHA-256 of `bytes`, computed on the first call and kept; the bytes are let go then. The
+ * filesystem port hands out a fresh buffer per read (src/fs/file-system.ts), so they cannot change
+ * in between.
+ */
+export function lazySha256(bytes: Uint8Array): () => string {
+  let pending: Uint8Array | undefined = bytes;
+  let digest: string | undefined;
+  return () => {
+    if (digest === undefined) {
+      createHash ??= (require('node:crypto') as typeof import('node:crypto')).createHash;
+      digest = createHash('sha256')
+        .update(pending ?? new Uint8Array())
+        .digest('hex');
+      pending = undefined;
+    }
+    return digest;
+  };
+}
 
 /** The largest context file inlined by a layer or tracked by a session; larger files are skipped. */
 export const MAX_INLINE_BYTES = 1_048_576;
@@ -12,7 +37,7 @@ export type InstructionRead =
   | {
       readonly ok: true;
       readonly text: string;
-      /** SHA-256 of the raw bytes (a BOM included), hex. */
+      /** SHA-256 of the raw bytes (a BOM included), hex; computed when first read. */
       readonly sha256: string;
       readonly bytes: number;
       readonly mtimeMs: number;
@@ -31,7 +56,7 @@ export type InstructionRead =
 /**
  * Reads an instruction file the one way every source does: a bounded read (at most `maxBytes`,
  * of the checked file when `expect` is given), decoded by the documented policy, digested over
- * the raw bytes, scanned for hidden Unicode. Never throws; each caller words its own diagnostics.
+ * the raw bytes (lazily: a getter), scanned for hidden Unicode. Never throws; each caller words its own diagnostics.
  */
 export function readInstruction(fs: FileSystem, file: string, options: ReadOptions): InstructionRead {
   let result;
@@ -45,10 +70,13 @@ export function readInstruction(fs: FileSystem, file: string, options: ReadOptio
   if (result.truncated) return { ok: false, fault: 'too-large' };
   const decoded = decodeText(result.bytes);
   if (!decoded.ok) return { ok: false, fault: 'binary' };
+  const sha256 = lazySha256(result.bytes);
   return {
     ok: true,
     text: decoded.text,
-    sha256: createHash('sha256').update(result.bytes).digest('hex'),
+    get sha256() {
+      return sha256();
+    },
     bytes: result.bytes.byteLength,
     mtimeMs: result.info.mtimeMs,
     invalidUtf8: decoded.invalid,

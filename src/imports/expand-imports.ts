@@ -221,22 +221,36 @@ function follow(
     return null;
   }
   expansion.placed.add(key);
-  expansion.files.push({
+  expansion.files.push(
+    importedFile(target, checked, read, { importedBy: importer, depth, chain, reference }),
+  );
+  const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
+  return `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`;
+}
+
+/** The record of a placed import; its digest stays lazy (src/fs/read-instruction.ts). */
+function importedFile(
+  target: string,
+  checked: { readonly realPath: string; readonly info: FileInfo },
+  read: Extract<InstructionRead, { ok: true }>,
+  where: { importedBy: string; depth: number; chain: readonly string[]; reference: ImportReference },
+): ImportedFile {
+  return {
     path: target,
     realPath: checked.realPath,
     info: checked.info,
     text: read.text,
-    sha256: read.sha256,
+    get sha256() {
+      return read.sha256;
+    },
     bytes: read.bytes,
     invalidUtf8: read.invalidUtf8,
     hidden: read.hidden,
-    importedBy: importer,
-    reference: reference.spelled,
-    depth,
-    chain: [...chain, target],
-  });
-  const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
-  return `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`;
+    importedBy: where.importedBy,
+    reference: where.reference.spelled,
+    depth: where.depth,
+    chain: [...where.chain, target],
+  };
 }
 
 /** Why a contained target is not placed: a cycle, already placed, or too deep; `null` to place it. */

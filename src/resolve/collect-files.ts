@@ -404,7 +404,9 @@ function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
     depth: candidate.depth,
     mtimeMs: rule.mtimeMs,
     bytes: rule.bytes,
-    sha256: rule.sha256,
+    get sha256() {
+      return rule.sha256;
+    },
     text: rule.text,
   });
 }

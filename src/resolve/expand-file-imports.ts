@@ -136,7 +136,9 @@ function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
     importedBy: imported.importedBy,
     mtimeMs: imported.info.mtimeMs,
     bytes: imported.bytes,
-    sha256: imported.sha256,
+    get sha256() {
+      return imported.sha256;
+    },
     text: imported.text,
   });
 }

@@ -71,7 +71,9 @@ export function readContextFile(
     depth: candidate.depth,
     mtimeMs: read.mtimeMs,
     bytes: read.bytes,
-    sha256: read.sha256,
+    get sha256() {
+      return read.sha256;
+    },
     text: read.text,
   });
 }

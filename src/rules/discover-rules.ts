@@ -193,7 +193,9 @@ function ruleOf(
     description: parsed.description,
     text: parsed.text,
     bytes: read.bytes,
-    sha256: read.sha256,
+    get sha256() {
+      return read.sha256;
+    },
     mtimeMs: read.mtimeMs,
     hidden: Object.freeze([...read.hidden]),
   });
