@@ -71,7 +71,14 @@ function readFile(path: string, options: ReadOptions): ReadResult {
 }
 
 function toInfo(stats: fs.Stats): FileInfo {
-  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
+  return {
+    kind: kindOf(stats),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    dev: stats.dev,
+    ino: stats.ino,
+  };
 }
 
 function kindOf(value: fs.Stats | fs.Dirent): FileKind {
