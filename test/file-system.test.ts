@@ -238,3 +238,10 @@ describe('memory filesystem times (as a real disk keeps them)', () => {
     expect(memory.lstat('/a.md')).toMatchObject({ mtimeMs: first + 1, ctimeMs: first + 1 });
   });
 });
+
+test('memory filesystem: lstat of a symlinked directory stays a symlink after a stat through it', () => {
+  const memory = createMemoryFileSystem({ 'a/x': 'x', l: { symlink: 'a' } });
+  expect(memory.stat('/l').kind).toBe('directory');
+  expect(memory.lstat('/l').kind).toBe('symlink');
+  expect(memory.lstat('/l/x').kind).toBe('file');
+});

@@ -57,6 +57,12 @@ export interface MemoryFileSystem extends FileSystem {
    */
   rename(from: string, to: string): void;
   /**
+   * Sets a node's `mtimeMs`, as `utimes(2)` does (`touch -d`); its `ctimeMs` takes the clock, which
+   * no call can set back.
+   * @throws Error when the path is absent.
+   */
+  utimes(filePath: string, mtimeMs: number): void;
+  /**
    * Makes the next calls of `op` (or of every operation, `'*'`) on `filePath` fail with `code`.
    * `times` bounds how many calls fail (default: every call).
    */
@@ -274,7 +280,9 @@ export function createMemoryFileSystem(
       .filter((part) => part !== '')
       .reverse();
     let hops = 0;
-    let followed = false;
+    // Set when the last segment was a symlink that was followed: then the answer holds for `stat`
+    // only, and is not cached (an `lstat` of the same path must see the link).
+    let followedFinal = false;
     while (pending.length > 0) {
       const part = pending.pop() as string;
       if (part === '.') continue;
@@ -288,7 +296,7 @@ export function createMemoryFileSystem(
       if (child === undefined) throw fsError('ENOENT', op, filePath);
       if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
         hops += 1;
-        followed = true;
+        if (pending.length === 0) followedFinal = true;
         if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
         const target = child.node.target;
         if (target.startsWith('/')) {
@@ -304,8 +312,7 @@ export function createMemoryFileSystem(
       node = child.node;
     }
     const found = { node, real: real === '' ? '/' : real };
-    if (node.type === 'dir' && (followFinal || !followed))
-      directories.set(key, found as { node: DirNode; real: string });
+    if (node.type === 'dir' && !followedFinal) directories.set(key, found as { node: DirNode; real: string });
     return found;
   }
 
@@ -340,6 +347,11 @@ export function createMemoryFileSystem(
     set,
     remove,
     rename,
+    utimes(filePath, mtimeMs) {
+      const node = lookup(filePath, 'utimes', false).node;
+      touch(node);
+      node.mtimeMs = mtimeMs;
+    },
     fail(filePath, op, code, times = Infinity) {
       faults.set(`${op}\0${absolute(filePath)}`, { code, remaining: times });
     },
