@@ -89,6 +89,15 @@ describe('walk index store: reading and writing', () => {
     expect(fs.readdirSync(path.join(elsewhere, 'walk-index'))).toEqual(['x']);
   });
 
+  posixOnly('nothing is created through a symlinked cache dir', () => {
+    const { cache, store } = storeIn();
+    const elsewhere = tempTree();
+    fs.symlinkSync(elsewhere, path.join(cache, 'ctxfiles'));
+    expect(store.load()).toEqual({ problem: expect.stringMatching(/is a symlink; it is not used$/) });
+    expect(store.save('{}')).toMatch(/ctxfiles is a symlink; it is not used$/);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
   posixOnly.each([0o770, 0o777, 0o757])(
     'a cache dir with mode %o (writable by others) is refused',
     (bits) => {

@@ -78,8 +78,8 @@ export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions):
   return {
     file,
     load: () => {
-      if (!fs.existsSync(dir)) return {};
       const problem = unsafeDirectory(dir, checkOwner);
+      if (problem === null) return {}; // No cache dir yet.
       return problem === undefined ? readIndex(file, checkOwner) : { problem };
     },
     save: (text) => {
@@ -94,34 +94,55 @@ export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions):
   };
 }
 
-/** Creates the directory and its `ctxfiles` parent (mode 0700) when missing, then checks both. */
+/**
+ * Creates the cache dir and its `ctxfiles` parent (mode 0700) when missing, one level at a time so
+ * that nothing is ever created through a symlink, and checks both.
+ */
 function ensureDirectory(dir: string, checkOwner: boolean): string | undefined {
+  const parent = path.dirname(dir);
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(parent), { recursive: true, mode: 0o700 });
   } catch (error) {
-    return `the cache dir ${dir} cannot be created (${code(error)})`;
+    return `the cache dir ${path.dirname(parent)} cannot be created (${code(error)})`;
   }
-  return unsafeDirectory(dir, checkOwner);
+  for (const level of [parent, dir]) {
+    let problem = checkDirectory(level, checkOwner);
+    if (problem === null) {
+      try {
+        fs.mkdirSync(level, { mode: 0o700 });
+      } catch (error) {
+        if (code(error) !== 'EEXIST') return `the cache dir ${level} cannot be created (${code(error)})`;
+      }
+      problem = checkDirectory(level, checkOwner);
+    }
+    if (problem !== undefined) return problem ?? `the cache dir ${level} vanished`;
+  }
+  return undefined;
 }
 
 /**
- * Why the cache dir (or its `ctxfiles` parent) must not be trusted: a symlink, not a directory, not
- * owned by this user, or writable by others (who could plant an index that hides files). Undefined
- * when it is safe.
+ * Why the cache dir and its `ctxfiles` parent must not be trusted, for reading: `null` when either
+ * does not exist (no index yet), undefined when both are safe.
  */
-function unsafeDirectory(dir: string, checkOwner: boolean): string | undefined {
-  for (const checked of [path.dirname(dir), dir]) {
-    let info: fs.Stats;
-    try {
-      info = fs.lstatSync(checked);
-    } catch (error) {
-      return `the cache dir ${checked} cannot be checked (${code(error)})`;
-    }
-    const problem = unsafe(info, checkOwner);
-    if (problem !== undefined) return `the cache dir ${checked} ${problem}; it is not used`;
-    if (!info.isDirectory()) return `the cache dir ${checked} is not a directory; it is not used`;
+function unsafeDirectory(dir: string, checkOwner: boolean): string | null | undefined {
+  const parent = checkDirectory(path.dirname(dir), checkOwner);
+  return parent !== undefined ? parent : checkDirectory(dir, checkOwner);
+}
+
+/**
+ * Why one directory of the cache must not be trusted: a symlink, not a directory, not owned by this
+ * user, or writable by others (who could plant an index that hides files). `null` when it does not
+ * exist; undefined when it is safe.
+ */
+function checkDirectory(dir: string, checkOwner: boolean): string | null | undefined {
+  let info: fs.Stats;
+  try {
+    info = fs.lstatSync(dir);
+  } catch (error) {
+    return code(error) === 'ENOENT' ? null : `the cache dir ${dir} cannot be checked (${code(error)})`;
   }
-  return undefined;
+  const problem = unsafe(info, checkOwner) ?? (info.isDirectory() ? undefined : 'is not a directory');
+  return problem === undefined ? undefined : `the cache dir ${dir} ${problem}; it is not used`;
 }
 
 /** A symlink, or (where modes mean something) another user's or others-writable entry. */
