@@ -174,4 +174,20 @@ describe('walk index store: reading and writing', () => {
       [path.basename(fresh), path.basename(store.file), 'README'].sort(),
     );
   });
+
+  posixOnly('loading an index older than a day marks it as in use, so the sweep keeps it', () => {
+    const { store } = storeIn();
+    expect(store.save('{}')).toBeUndefined();
+    const old = (Date.now() - WALK_INDEX_MAX_AGE_MS - 60_000) / 1000;
+    fs.utimesSync(store.file, old, old);
+    expect(store.load()).toEqual({ text: '{}' });
+    expect(Date.now() - fs.statSync(store.file).mtimeMs).toBeLessThan(WALK_INDEX_MAX_AGE_MS);
+    // Another work dir's save sweeps the directory: this index stays.
+    const other = openWalkIndexStore('/another/dir', {
+      env: { XDG_CACHE_HOME: path.dirname(path.dirname(path.dirname(store.file))) },
+      homeDir: '/nonexistent-home',
+    });
+    expect(other.save('{}')).toBeUndefined();
+    expect(store.load()).toEqual({ text: '{}' });
+  });
 });

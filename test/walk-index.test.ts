@@ -278,12 +278,8 @@ describe('walk index: loading', () => {
     ['another key', valid([row], { key: '/elsewhere' }), 'it belongs to another work dir'],
     ['names not strings', valid([row], { names: [1] }), 'its names are malformed'],
     ['dirs not a list', valid([row], { dirs: {} }), 'its directories are malformed'],
-    ['a short row', valid([['a', 1, 2, 3, 'dsub']]), 'a directory record is malformed'],
-    ['an absolute path', valid([['/etc', 1, 2, 3, 4, '']]), 'a directory record is malformed'],
-    ['a climbing path', valid([['a/../..', 1, 2, 3, 4, '']]), 'a directory record is malformed'],
-    ['a time that is not a number', valid([['a', 1, 2, '3', 4, '']]), 'a directory record is malformed'],
-    ['an unknown kind letter', valid([['a', 1, 2, 3, 4, 'zsub']]), 'a directory record is malformed'],
-    ['an entry named ..', valid([['a', 1, 2, 3, 4, 'd..']]), 'a directory record is malformed'],
+    ['a row that is not a list', valid([{ a: 1 }]), 'a directory record is malformed'],
+    ['a row without a path', valid([[1, 1, 2, 3, 4, '']]), 'a directory record is malformed'],
   ])('an index that is %s is ignored, then replaced', (_, text, reason) => {
     const { memory, clock } = clocked({ 'a/sub': { dir: true } });
     clock.now += LATER;
@@ -299,5 +295,46 @@ describe('walk index: loading', () => {
     const { memory, clock } = clocked({});
     const index = open(memory, clock, 'garbage');
     expect(index.serialize()).not.toBeNull();
+  });
+
+  test.each([
+    // [what is wrong, the row stored for /w/a (recorded times and identity replaced by the real ones)]
+    ['an unknown kind letter', (row: unknown[]) => [...row.slice(0, 5), 'zsub']],
+    ['an entry named ..', (row: unknown[]) => [...row.slice(0, 5), 'd..']],
+    ['an empty name', (row: unknown[]) => [...row.slice(0, 5), 'dsub/f']],
+    ['a listing that is not a string', (row: unknown[]) => [...row.slice(0, 5), ['dsub']]],
+    ['a short row', (row: unknown[]) => row.slice(0, 5)],
+    [
+      'a time that is not a number',
+      (row: unknown[]) => [...row.slice(0, 3), String(row[3]), ...row.slice(4)],
+    ],
+  ])('a record with %s is no record: listed afresh, and replaced', (_, spoil) => {
+    const { memory, clock } = clocked({ 'a/sub': { dir: true } });
+    clock.now += LATER;
+    const first = open(memory, clock, undefined);
+    first.fsFor([]).readdir('/w/a');
+    const saved = JSON.parse(first.serialize() ?? '{}');
+    saved.dirs[0] = spoil(saved.dirs[0]);
+    const second = open(memory, clock, JSON.stringify(saved));
+    expect(second.rejected).toBeUndefined();
+    expect(names(second.fsFor([]).readdir('/w/a'))).toEqual(['directory:sub']);
+    expect(second.stats).toEqual({ hits: 0, misses: 1 });
+    expect(JSON.parse(second.serialize() ?? '{}').dirs[0][5]).toBe('dsub');
+  });
+
+  test('records of paths no walk asks for (absolute, climbing, malformed) are never used, and dropped', () => {
+    const { memory, clock } = clocked({ 'a/sub': { dir: true } });
+    clock.now += LATER;
+    const first = open(memory, clock, undefined);
+    first.fsFor([]).readdir('/w/a');
+    const saved = JSON.parse(first.serialize() ?? '{}');
+    const [, ...identity] = saved.dirs[0];
+    for (const bogus of ['/etc', 'a/../..', 'a//sub', 'a/', 'a/./sub', '../w/a'])
+      saved.dirs.push([bogus, ...identity]);
+    const second = open(memory, clock, JSON.stringify(saved));
+    expect(second.rejected).toBeUndefined();
+    expect(names(second.fsFor([]).readdir('/w/a'))).toEqual(['directory:sub']);
+    expect(second.stats).toEqual({ hits: 1, misses: 0 });
+    expect(JSON.parse(second.serialize() ?? '{}').dirs.map((row: unknown[]) => row[0])).toEqual(['a']);
   });
 });

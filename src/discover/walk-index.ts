@@ -1,5 +1,5 @@
 import type { DirEntry, FileInfo, FileKind, FileSystem } from '../fs/file-system.js';
-import { MAX_WALK_DIRECTORIES, under } from './nested-walk.js';
+import { MAX_WALK_DIRECTORIES } from './nested-walk.js';
 
 /**
  * The walk index (`contextDiscovery.cache`, docs/disclosure.md "The walk index"): a record of the
@@ -61,24 +61,25 @@ export interface WalkIndex {
   readonly rejected: string | undefined;
 }
 
-/** One recorded directory: its identity and times when it was listed, and the kept entries. */
-interface Entry {
-  readonly dev: number;
-  readonly ino: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  /** Decoded on first reuse. */
-  listing: readonly DirEntry[] | string;
-}
+/**
+ * One recorded directory as stored: `[path relative to the root, dev, ino, mtimeMs, ctimeMs, listing]`.
+ * The listing is a string when loaded and decoded in place when first reused. Loaded rows are the
+ * arrays `JSON.parse` made, checked when first used: copying 100,000 of them into objects at load
+ * would cost more than the listings they save.
+ */
+type Row = [string, number, number, number, number, string | readonly DirEntry[]];
 
 interface State {
   readonly fs: FileSystem;
   readonly options: WalkIndexOptions;
+  /** `root` with a trailing `/`: what every indexed path below it starts with. */
+  readonly below: string;
   readonly maxEntries: number;
   names: Set<string>;
-  /** By absolute path. */
-  readonly entries: Map<string, Entry>;
-  readonly visited: Set<string>;
+  /** Rows by path relative to the root; a loaded row is unchecked until first used. */
+  readonly rows: Map<string, unknown>;
+  /** The rows listed or reused since the index was opened: the ones kept when it is saved. */
+  readonly visited: Set<Row>;
   changed: boolean;
   hits: number;
   misses: number;
@@ -86,16 +87,18 @@ interface State {
 
 /**
  * Opens a walk index over `fs`, from what `options.load()` returns. A corrupt, truncated, foreign
- * or other-version index is ignored (`rejected` says why) and replaced at the next `serialize`.
+ * or other-version index is ignored (`rejected` says why) and replaced at the next `serialize`; a
+ * malformed directory record is treated as no record.
  */
 export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIndex {
   const loaded = parseIndex(options.load(), options);
   const state: State = {
     fs,
     options,
+    below: options.root.endsWith('/') ? options.root : `${options.root}/`,
     maxEntries: options.maxEntries ?? MAX_WALK_DIRECTORIES,
     names: new Set(loaded.names),
-    entries: loaded.entries,
+    rows: loaded.rows,
     visited: new Set(),
     changed: loaded.rejected !== undefined,
     hits: 0,
@@ -116,7 +119,7 @@ export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIn
         // Listings recorded for fewer names lack the files now wanted: start over with all of them.
         const union = new Set([...state.names, ...wanted]);
         state.names = union.size > MAX_KEPT_NAMES ? new Set(wanted) : union;
-        state.entries.clear();
+        state.rows.clear();
         state.visited.clear();
         state.changed = true;
       }
@@ -132,29 +135,36 @@ export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIn
 
 /** The decorated `readdir`: the recorded listing when the directory is unchanged, else a fresh one. */
 function readdirThrough(state: State, dir: string): readonly DirEntry[] {
-  const { fs, options, entries } = state;
-  if (!isBelow(options.root, dir)) return fs.readdir(dir);
+  const { fs, options, rows } = state;
+  const relative =
+    dir === options.root ? '' : dir.startsWith(state.below) ? dir.slice(state.below.length) : null;
+  if (relative === null) return fs.readdir(dir);
   const started = options.now();
   let info: FileInfo;
   try {
     info = fs.lstat(dir);
   } catch {
-    forget(state, dir);
+    forget(state, relative);
     return fs.readdir(dir); // Fails as a plain listing would (or lists what appeared meanwhile).
   }
-  const entry = entries.get(dir);
-  if (entry !== undefined && info.kind === 'directory' && sameDirectory(entry, info)) {
-    state.hits += 1;
-    state.visited.add(dir);
-    if (typeof entry.listing === 'string') entry.listing = decodeListing(entry.listing);
-    return entry.listing;
+  const stored = rows.get(relative);
+  const row = isRow(stored) ? stored : undefined;
+  if (row !== undefined && info.kind === 'directory' && sameDirectory(row, info)) {
+    const listing = typeof row[5] === 'string' ? decodeListing(row[5]) : row[5];
+    if (listing !== null) {
+      row[5] = listing;
+      state.hits += 1;
+      state.visited.add(row);
+      return listing;
+    }
+    // A malformed stored listing: listed afresh below, and replaced.
   }
   state.misses += 1;
   let listing: readonly DirEntry[];
   try {
     listing = fs.readdir(dir);
   } catch (error) {
-    forget(state, dir);
+    forget(state, relative);
     throw error;
   }
   const { ctimeMs } = info;
@@ -162,56 +172,71 @@ function readdirThrough(state: State, dir: string): readonly DirEntry[] {
     info.kind === 'directory' &&
     ctimeMs !== undefined &&
     Math.max(info.mtimeMs, ctimeMs) < started - RACY_MARGIN_MS;
-  if (!settled || (entry === undefined && entries.size >= state.maxEntries)) {
-    forget(state, dir);
+  if (!settled || (stored === undefined && rows.size >= state.maxEntries)) {
+    forget(state, relative);
     return listing;
   }
-  const kept = listing
-    .filter((item) => item.kind !== 'file' || state.names.has(item.name))
-    .map((item) => Object.freeze({ name: item.name, kind: item.kind }));
-  entries.set(dir, { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs, ctimeMs, listing: kept });
-  state.visited.add(dir);
+  forget(state, relative);
+  const fresh: Row = [relative, info.dev, info.ino, info.mtimeMs, ctimeMs, keep(listing, state.names)];
+  rows.set(relative, fresh);
+  state.visited.add(fresh);
   state.changed = true;
   return listing;
 }
 
-function forget(state: State, dir: string): void {
-  if (state.entries.delete(dir)) state.changed = true;
-  state.visited.delete(dir);
+/**
+ * The entries of a listing a walk can use: all but the plain files whose name is not kept. Copied
+ * (the port's own entry objects may be reused by it) into one frozen list; a loop, as this runs on
+ * every entry of every directory the first time.
+ */
+function keep(listing: readonly DirEntry[], names: ReadonlySet<string>): readonly DirEntry[] {
+  const kept: DirEntry[] = [];
+  for (const item of listing)
+    if (item.kind !== 'file' || names.has(item.name)) kept.push({ name: item.name, kind: item.kind });
+  return Object.freeze(kept);
 }
 
-function sameDirectory(entry: Entry, info: FileInfo): boolean {
+function forget(state: State, relative: string): void {
+  const stored = state.rows.get(relative);
+  if (stored === undefined) return;
+  state.rows.delete(relative);
+  state.visited.delete(stored as Row);
+  state.changed = true;
+}
+
+/**
+ * A well-formed row. Its listing is a string as loaded (checked when decoded), or the frozen list
+ * this module made; `JSON.parse` never returns a frozen array, so a stored list is not taken for one.
+ */
+function isRow(value: unknown): value is Row {
   return (
-    entry.dev === info.dev &&
-    entry.ino === info.ino &&
-    entry.mtimeMs === info.mtimeMs &&
-    entry.ctimeMs === info.ctimeMs
+    Array.isArray(value) &&
+    value.length === 6 &&
+    typeof value[1] === 'number' &&
+    typeof value[2] === 'number' &&
+    typeof value[3] === 'number' &&
+    typeof value[4] === 'number' &&
+    (typeof value[5] === 'string' || (Array.isArray(value[5]) && Object.isFrozen(value[5])))
   );
 }
 
-function isBelow(root: string, dir: string): boolean {
-  return dir === root || dir.startsWith(root.endsWith('/') ? root : `${root}/`);
+function sameDirectory(row: Row, info: FileInfo): boolean {
+  return row[1] === info.dev && row[2] === info.ino && row[3] === info.mtimeMs && row[4] === info.ctimeMs;
 }
 
 /** The index as JSON: only directories visited since it was opened; `null` when nothing changed. */
 function serializeIndex(state: State): string | null {
-  const { entries, visited, options } = state;
-  for (const dir of entries.keys())
-    if (!visited.has(dir)) {
-      entries.delete(dir);
+  const { rows, visited, options } = state;
+  for (const [relative, row] of rows)
+    if (!visited.has(row as Row)) {
+      rows.delete(relative);
       state.changed = true;
     }
   if (!state.changed) return null;
   state.changed = false;
-  const prefix = options.root.endsWith('/') ? options.root.length : options.root.length + 1;
-  const dirs = [...entries].map(([dir, entry]) => [
-    dir === options.root ? '' : dir.slice(prefix),
-    entry.dev,
-    entry.ino,
-    entry.mtimeMs,
-    entry.ctimeMs,
-    typeof entry.listing === 'string' ? entry.listing : encodeListing(entry.listing),
-  ]);
+  const dirs = [...visited].map((row) =>
+    typeof row[5] === 'string' ? row : [...row.slice(0, 5), encodeListing(row[5])],
+  );
   return JSON.stringify({ version: WALK_INDEX_VERSION, key: options.key, names: [...state.names], dirs });
 }
 
@@ -233,35 +258,38 @@ function encodeListing(listing: readonly DirEntry[]): string {
   return listing.map((item) => KIND_CODES[item.kind] + item.name).join('/');
 }
 
-function decodeListing(text: string): readonly DirEntry[] {
+/**
+ * The entries of an encoded listing, or `null` when it is malformed (an unknown kind letter, an empty
+ * name, `.`, `..` or a NUL). Checked when first reused, not when loaded: loading stays one parse.
+ */
+function decodeListing(text: string): readonly DirEntry[] | null {
   if (text === '') return Object.freeze([]);
-  return Object.freeze(
-    text
-      .split('/')
-      .map((item) => Object.freeze({ name: item.slice(1), kind: KINDS.get(item[0] as string) as FileKind })),
-  );
-}
-
-/** A valid encoded listing: each item a known kind letter and a name other than `.` and `..`. */
-function validListing(text: string): boolean {
-  if (text === '') return true;
-  for (const item of text.split('/')) {
+  const items = text.split('/');
+  const entries: DirEntry[] = new Array(items.length);
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index] as string;
+    const kind = KINDS.get(item.charAt(0));
     const name = item.slice(1);
-    if (!KINDS.has(item[0] ?? '') || name === '' || name === '.' || name === '..' || name.includes('\0'))
-      return false;
+    if (kind === undefined || name === '' || name === '.' || name === '..' || name.includes('\0'))
+      return null;
+    entries[index] = { name, kind };
   }
-  return true;
+  return Object.freeze(entries);
 }
 
 interface Loaded {
   readonly names: readonly string[];
-  readonly entries: Map<string, Entry>;
+  readonly rows: Map<string, unknown>;
   readonly rejected: string | undefined;
 }
 
-/** A serialized index, checked whole: one bad part rejects it all (the walk then lists afresh). */
+/**
+ * A serialized index: its version, key and names checked whole (a fault rejects it all), its rows
+ * by path, each checked when first used. A row whose path no walk asks for is never used, and is
+ * dropped at the next save.
+ */
 function parseIndex(text: string | undefined, options: WalkIndexOptions): Loaded {
-  const empty = (rejected: string | undefined): Loaded => ({ names: [], entries: new Map(), rejected });
+  const empty = (rejected: string | undefined): Loaded => ({ names: [], rows: new Map(), rejected });
   if (text === undefined) return empty(undefined);
   let data: unknown;
   try {
@@ -277,32 +305,10 @@ function parseIndex(text: string | undefined, options: WalkIndexOptions): Loaded
     return empty('its names are malformed');
   if (!Array.isArray(dirs) || dirs.length > (options.maxEntries ?? MAX_WALK_DIRECTORIES))
     return empty('its directories are malformed');
-  const entries = new Map<string, Entry>();
+  const rows = new Map<string, unknown>();
   for (const row of dirs) {
-    const entry = parseRow(row, options.root);
-    if (entry === null) return empty('a directory record is malformed');
-    entries.set(entry[0], entry[1]);
+    if (!Array.isArray(row) || typeof row[0] !== 'string') return empty('a directory record is malformed');
+    rows.set(row[0], row);
   }
-  return { names, entries, rejected: undefined };
-}
-
-function parseRow(row: unknown, root: string): [string, Entry] | null {
-  if (!Array.isArray(row) || row.length !== 6) return null;
-  const [relative, dev, ino, mtimeMs, ctimeMs, listing] = row as unknown[];
-  if (typeof relative !== 'string' || relative.startsWith('/') || relative.includes('\0')) return null;
-  if (relative !== '' && relative.split('/').some((part) => part === '' || part === '.' || part === '..'))
-    return null;
-  const numbers = [dev, ino, mtimeMs, ctimeMs];
-  if (!numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) return null;
-  if (typeof listing !== 'string' || !validListing(listing)) return null;
-  return [
-    relative === '' ? root : under(root, relative),
-    {
-      dev: dev as number,
-      ino: ino as number,
-      mtimeMs: mtimeMs as number,
-      ctimeMs: ctimeMs as number,
-      listing,
-    },
-  ];
+  return { names, rows, rejected: undefined };
 }

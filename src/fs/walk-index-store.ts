@@ -14,8 +14,11 @@ import { errorCode as code } from './file-system.js';
 /** The largest index file read; a bigger one is treated as corrupt (about 30 times a 100,000-directory index). */
 export const MAX_WALK_INDEX_BYTES = 64 * 1024 * 1024;
 
-/** Index files not written for this long are deleted when another index is saved (30 days). */
+/** Index files not used for this long are deleted when another index is saved (30 days). */
 export const WALK_INDEX_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A loaded index whose file is older than this (a day) has its time set to now. */
+const KEEP_ALIVE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Temp files left by a process that died are deleted after this long (one hour). */
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
@@ -175,11 +178,23 @@ function readIndex(file: string, checkOwner: boolean): { text?: string; problem?
     if (problem !== undefined) return { problem: `the walk index ${file} ${problem}; it is not used` };
     // Too large to be ours: ignored like a corrupt index, and replaced at the next save.
     if (info.size > MAX_WALK_INDEX_BYTES) return {};
-    return { text: fs.readFileSync(fd, 'utf8') };
+    const text = fs.readFileSync(fd, 'utf8');
+    // An index in use is kept from the sweep though a run that changes nothing never rewrites it.
+    const now = Date.now();
+    if (now - info.mtimeMs > KEEP_ALIVE_AFTER_MS) keepAlive(fd, now);
+    return { text };
   } catch (error) {
     return { problem: `the walk index ${file} cannot be read (${code(error)})` };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+function keepAlive(fd: number, now: number): void {
+  try {
+    fs.futimesSync(fd, now / 1000, now / 1000);
+  } catch {
+    // Only the sweep cares; it may delete this index in a month, and the walk rebuilds it.
   }
 }
 
