@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { parseConfig } from '../src/config/load-config.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { RACY_MARGIN_MS } from '../src/discover/walk-index.js';
-import { spawnBin } from './helpers/cli.js';
+import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree } from './helpers/disk.js';
 
 /**
@@ -197,6 +198,45 @@ describe('contextDiscovery.cache', () => {
 });
 
 describe('contextDiscovery.cache through the CLI', () => {
+  test('ctxfiles hook injects the same with the index on and off', async () => {
+    const workDir = tempTree({
+      ...TREE,
+      '.opencode.json': JSON.stringify({ contextDiscovery: { cache: true } }),
+    });
+    const cacheHome = tempTree();
+    const stateDir = path.join(tempTree(), 'sessions');
+    settle();
+    const run = async (session: string, event: Record<string, unknown>, env: Record<string, string> = {}) => {
+      const input = { session_id: session, cwd: workDir, ...event };
+      const result = await cli(['hook', 'claude-code'], {
+        cwd: workDir,
+        env: { CTXFILES_STATE_DIR: stateDir, XDG_CACHE_HOME: cacheHome, ...env },
+        stdin: Readable.from([JSON.stringify(input)]),
+      });
+      return { ...result, stdout: result.stdout.split(workDir).join('<root>') };
+    };
+    const events = [
+      { hook_event_name: 'SessionStart', source: 'startup' },
+      {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: `${workDir}/svc/auth/login.ts` },
+        tool_response: { success: true },
+      },
+    ];
+    const off = [];
+    for (const event of events) off.push(await run('off', event, { CTXFILES_NO_CACHE: '1' }));
+    expect(fs.readdirSync(cacheHome)).toEqual([]);
+    for (const session of ['on-1', 'on-2']) {
+      const on = [];
+      for (const event of events) on.push(await run(session, event));
+      expect(on).toEqual(off);
+    }
+    expect(fs.existsSync(indexFile(cacheHome, workDir))).toBe(true);
+    expect(off[0]?.stdout).toContain('svc/auth/CLAUDE.md');
+    expect(off[1]?.stdout).toContain('# auth');
+  });
+
   test('ctxfiles manifest prints the same bytes with the key on and off; a new nested file shows up', async () => {
     const on = JSON.stringify({ contextDiscovery: { cache: true } });
     const workDir = tempTree({ ...TREE, '.opencode.json': on });

@@ -6,7 +6,7 @@ import { MAX_WALK_DIRECTORIES } from './nested-walk.js';
  * directory listings of earlier walks, so that a later walk lists a directory that did not change
  * by one `lstat` instead of a directory read. It is a decorator of the {@link FileSystem} port, so
  * the walks stay as they are, and its one law is that `readdir(dir)` gives what a fresh `readdir`
- * would for every entry a walk can use (test/walk-index.test.ts proves it on random mutations).
+ * would for every entry a walk can use (test/walk-index-law.test.ts checks it on random changes).
  * This module is pure: it reads and writes the serialized index through its caller.
  */
 
@@ -44,10 +44,10 @@ export interface WalkIndex {
   /**
    * The decorated filesystem for a walk that looks for files named in `names` (basenames and
    * marker names): its `readdir` answers from the index for a directory whose device, inode,
-   * `mtimeMs` and `ctimeMs` are those recorded, and lists every other one; its listings hold every
-   * entry that is not a regular file plus the regular files named in `names` (or in the names of
-   * an earlier walk). Every other method is the underlying port's. A walk naming a file the index
-   * does not keep starts the index over.
+   * `mtimeMs` and `ctimeMs` are those recorded, and lists every other one through the port. A
+   * reused listing holds every entry that is not a regular file plus the regular files named in
+   * `names` (or by an earlier walk); a fresh one is the port's whole listing. Every other method is
+   * the underlying port's. A walk naming a file the index does not keep starts the index over.
    */
   fsFor(names: Iterable<string>): FileSystem;
   /**
@@ -64,8 +64,8 @@ export interface WalkIndex {
 /**
  * One recorded directory as stored: `[path relative to the root, dev, ino, mtimeMs, ctimeMs, listing]`.
  * The listing is a string when loaded and decoded in place when first reused. Loaded rows are the
- * arrays `JSON.parse` made, checked when first used: copying 100,000 of them into objects at load
- * would cost more than the listings they save.
+ * arrays `JSON.parse` made, checked when first used: copying each into an object at load doubled
+ * the cost of opening an index.
  */
 type Row = [string, number, number, number, number, string | readonly DirEntry[]];
 
