@@ -72,6 +72,7 @@ export const DIAGNOSTICS = [
   { code: 'untrusted-key', level: 'warn', meaning: 'A config found in the project sets a key that reads outside the project (or raises a size cap); it is ignored.', action: 'Set the key in the user config, or list the project in the user config\'s trustedProjects; see docs/security.md, "Trust tiers".' },
   { code: 'cap-clamped', level: 'warn', meaning: 'A configured cap is above the most it may be and is lowered to that maximum.', action: 'Use a value within the maxima of docs/security.md, "Caps".' },
   { code: 'state-record-dropped', level: 'warn', meaning: 'A resumed session state tracks a file this session would not read (outside the work dir and not shown at its start); the record is dropped.', action: 'None; resume only states this runner saved, stored where the repository cannot write.' },
+  { code: 'walk-cache', level: 'info', meaning: 'The walk index in the cache dir (contextDiscovery.cache) cannot be used or saved, or was corrupt and is rebuilt; the walk lists every directory, as without it.', action: 'Fix the cache dir\'s owner or mode (chmod 700), or delete it; see docs/disclosure.md, "The walk index".' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

@@ -32,6 +32,7 @@ describe('config search', () => {
       maxManifestBytes: 8192,
       mode: 'manifest',
       respectGitignore: false,
+      cache: false,
     });
     expect(loaded.config.imports).toEqual({ enabled: false, maxDepth: 5, mode: 'entries' });
     expect(loaded.config.contextRoot).toBe('workDir');

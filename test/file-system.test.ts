@@ -176,3 +176,72 @@ describe('memory filesystem', () => {
     expect(() => memory.realpath('/x')).toThrow(expect.objectContaining({ code: 'ELOOP' }));
   });
 });
+
+describe('memory filesystem times (as a real disk keeps them)', () => {
+  const times = (memory: ReturnType<typeof createMemoryFileSystem>, file: string) => {
+    const info = memory.lstat(file);
+    return [info.mtimeMs, info.ctimeMs];
+  };
+
+  test.each([
+    // [change, the path whose times it sets to the clock, a path it leaves alone]
+    ['add a file', (m: ReturnType<typeof createMemoryFileSystem>) => m.set('/d/new.md', 'n'), '/d', '/d/e'],
+    [
+      'write a file',
+      (m: ReturnType<typeof createMemoryFileSystem>) => m.set('/d/a.md', 'b'),
+      '/d/a.md',
+      '/d',
+    ],
+    ['remove an entry', (m: ReturnType<typeof createMemoryFileSystem>) => m.remove('/d/e'), '/d', '/'],
+    [
+      'replace a file by a dir',
+      (m: ReturnType<typeof createMemoryFileSystem>) => m.set('/d/a.md', { dir: true }),
+      '/d',
+      '/',
+    ],
+    [
+      'rename within a dir',
+      (m: ReturnType<typeof createMemoryFileSystem>) => m.rename('/d/a.md', '/d/b.md'),
+      '/d',
+      '/d/e',
+    ],
+  ])('%s stamps %s with the clock', (_, change, stamped, untouched) => {
+    let now = 5_000;
+    const memory = createMemoryFileSystem({ 'd/a.md': 'a', 'd/e/f.md': 'f' }, { clock: () => now });
+    const before = times(memory, untouched);
+    now = 9_000;
+    change(memory);
+    expect(times(memory, stamped)).toEqual([9_000, 9_000]);
+    expect(times(memory, untouched)).toEqual(before);
+  });
+
+  test('rename keeps the inode and mtime, sets its ctime, and changes both directories', () => {
+    let now = 1;
+    const memory = createMemoryFileSystem({ 'a/x/f.md': 'f', 'b/keep': 'k' }, { clock: () => now });
+    const moved = memory.lstat('/a/x');
+    now = 7;
+    memory.rename('/a/x', '/b/y');
+    const after = memory.lstat('/b/y');
+    expect([after.ino, after.mtimeMs, after.ctimeMs]).toEqual([moved.ino, moved.mtimeMs, 7]);
+    expect([memory.lstat('/a').mtimeMs, memory.lstat('/b').mtimeMs]).toEqual([7, 7]);
+    expect(memory.readdir('/b/y').map((entry) => entry.name)).toEqual(['f.md']);
+    expect(memory.realpath('/b/y/f.md')).toBe('/b/y/f.md');
+    expect(memory.probe('/a/x')).toBeNull();
+    expect(() => memory.rename('/b', '/b/y/z')).toThrow('below itself');
+    expect(() => memory.rename('/nope', '/b/n')).toThrow('cannot rename');
+  });
+
+  test('without a clock every change counts up by one', () => {
+    const memory = createMemoryFileSystem({ 'a.md': 'a' });
+    const first = memory.lstat('/a.md').mtimeMs;
+    memory.set('/a.md', 'b');
+    expect(memory.lstat('/a.md')).toMatchObject({ mtimeMs: first + 1, ctimeMs: first + 1 });
+  });
+});
+
+test('memory filesystem: lstat of a symlinked directory stays a symlink after a stat through it', () => {
+  const memory = createMemoryFileSystem({ 'a/x': 'x', l: { symlink: 'a' } });
+  expect(memory.stat('/l').kind).toBe('directory');
+  expect(memory.lstat('/l').kind).toBe('symlink');
+  expect(memory.lstat('/l/x').kind).toBe('file');
+});

@@ -29,6 +29,7 @@ import {
   rulesLayer,
   type Rules,
 } from './rules-step.js';
+import { saveWalkCache } from './walk-cache.js';
 
 export type { ResolverOptions } from './load-context.js';
 export type { Session, SessionOptions } from './open-session.js';
@@ -120,6 +121,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
     rule: async (name: string) => {
       const rules = await discoverRulesOnce(context, caches.rules, true);
+      await saveWalkCache(context);
       return rules === null ? Object.freeze([]) : currentRules(context, rules.set.byName(name));
     },
     refresh: () => memo.clear(),
@@ -184,6 +186,8 @@ async function resolveRequest(
     discover(context, planned, inline || wanted, caches.walks),
     discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
   ]);
+  // Once per request, after both walks: the walk index is saved when they changed it.
+  const cacheDiagnostics = await saveWalkCache(context);
   const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
   const collected = collect(
@@ -209,7 +213,10 @@ async function resolveRequest(
   const ruleDiagnostics =
     rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
   return {
-    result: resultOf(context, planned, rendered, disclosed, format, ruleLines, ruleDiagnostics),
+    result: resultOf(context, planned, rendered, disclosed, format, ruleLines, [
+      ruleDiagnostics,
+      cacheDiagnostics,
+    ]),
     rendered,
     disclosed,
     format,
@@ -277,7 +284,7 @@ function resultOf(
   disclosed: Disclosed,
   format: Format,
   rules: readonly RuleExplanation[] | null,
-  ruleDiagnostics: readonly Diagnostic[],
+  [ruleDiagnostics, cacheDiagnostics]: readonly [readonly Diagnostic[], readonly Diagnostic[]],
 ): ResolveResult {
   const { flow, step } = selection;
   return Object.freeze({
@@ -295,6 +302,7 @@ function resultOf(
       ...ruleDiagnostics,
       ...rendered.diagnostics,
       ...disclosed.diagnostics,
+      ...cacheDiagnostics,
     ]),
     ...(rules === null ? {} : { rules }),
   });

@@ -16,6 +16,7 @@ import type { MemoTable } from './memo.js';
 import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
 import { renderBlock } from './render-block.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
+import { walkLister } from './walk-cache.js';
 
 /**
  * The steps of a resolution after `loadContext`, in order: plan → discover → collect → render.
@@ -81,8 +82,9 @@ export async function plan(
 
 /**
  * discover: the nested files below the work dir with the names the plan uses; one walk per set
- * of names (the `walks` table). `null` when the request or the config turns disclosure off.
- * Discovery modules load on the first request that needs them.
+ * of names (the `walks` table), listing through the walk index with `contextDiscovery.cache`.
+ * `null` when the request or the config turns disclosure off. Discovery modules load on the first
+ * request that needs them.
  */
 export async function discover(
   context: ResolverContext,
@@ -93,13 +95,14 @@ export async function discover(
   const discovery = context.config.contextDiscovery;
   if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
     return null;
-  const [{ buildNestedIndex }, gitignore] = await Promise.all([
+  const [{ buildNestedIndex }, gitignore, listThrough] = await Promise.all([
     import('../discover/nested-index.js'),
     discovery.respectGitignore === true ? import('../discover/gitignore.js') : undefined,
+    walkLister(context),
   ]);
   const basenames = nestedBasenames(planned.plan, context.config.instructions);
   return walks([...basenames].sort().join('\0'), () =>
-    buildNestedIndex(context.fs, context.workDir, basenames, discovery, {
+    buildNestedIndex(listThrough(basenames), context.workDir, basenames, discovery, {
       symlinks: context.config.instructions.symlinks ?? 'inside',
       ...(gitignore === undefined
         ? {}

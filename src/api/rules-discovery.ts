@@ -3,6 +3,7 @@ import { walkChain } from '../discover/chain-walk.js';
 import { under, walkNested } from '../discover/nested-walk.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
+import type { FileSystem } from '../fs/file-system.js';
 import { createRuleSet } from '../rules/create-rule-set.js';
 import { discoverRules } from '../rules/discover-rules.js';
 import { RULE_ADAPTERS, ruleEntryNames } from '../rules/rule-adapters.js';
@@ -17,12 +18,16 @@ import type { Rules } from './rules-step.js';
  * as holding a vendor entry (its pruning and caps). Loaded on the first request with rules on, as one
  * chunk of the bundled CLI.
  */
-export function discoverAllRules(context: ResolverContext, nested: boolean): Rules {
+export function discoverAllRules(
+  context: ResolverContext,
+  nested: boolean,
+  listThrough: (names: Iterable<string>) => FileSystem = () => context.fs,
+): Rules {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
   const { instructions, contextDiscovery } = config;
   const diagnostics: Diagnostic[] = [];
-  const owners = ruleOwners(context, rules.nested && nested, diagnostics);
+  const owners = ruleOwners(context, rules.nested && nested, diagnostics, listThrough);
   const found = discoverRules(fs, {
     workDir,
     ownerDirs: owners,
@@ -55,12 +60,13 @@ export function discoverAllRules(context: ResolverContext, nested: boolean): Rul
 /**
  * The directories that own rule folders: the work dir, the chain's directories, with
  * `contextRoot: project` the directories up to the project root, and, when `walkNested`, the
- * directories the nested walk marks as holding a vendor entry.
+ * directories the nested walk (listing through `listThrough`) marks as holding a vendor entry.
  */
 function ruleOwners(
   context: ResolverContext,
   walkNestedOwners: boolean,
   diagnostics: Diagnostic[],
+  listThrough: (names: Iterable<string>) => FileSystem,
 ): string[] {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
@@ -88,12 +94,13 @@ function ruleOwners(
       if (dir === projectRoot || path.dirname(dir) === dir) break;
     }
   if (walkNestedOwners) {
+    const markers = ruleEntryNames(rules.sources);
     const found = walkNested(
-      fs,
+      listThrough(markers),
       workDir,
       new Set(),
       { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
-      { markers: ruleEntryNames(rules.sources) },
+      { markers },
     );
     diagnostics.push(...found.diagnostics);
     for (const relative of found.marked) owners.push(under(workDir, relative));

@@ -5,6 +5,7 @@ import { explainRules, type RuleExplanation } from '../rules/explain-rules.js';
 import type { Rule, SkippedRule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import type { MemoTable } from './memo.js';
+import { walkLister } from './walk-cache.js';
 
 /**
  * The rules step of the pipeline (docs/rules.md, "How each kind surfaces"): rule folders are found
@@ -60,7 +61,8 @@ export function needsNestedRules(
 /**
  * discover (rules): every rule of the enabled sources, once per resolver and per `nested` (the
  * `rules` table, cleared by `refresh()`). `nested: false` reads only the work dir's and the chain
- * directories' folders. `null` when rules are off. Modules load on first use.
+ * directories' folders. `null` when rules are off. Modules load on first use. The marker walk lists
+ * through the walk index with `contextDiscovery.cache`.
  */
 export async function discoverRulesOnce(
   context: ResolverContext,
@@ -68,9 +70,13 @@ export async function discoverRulesOnce(
   nested = true,
 ): Promise<Rules | null> {
   if (!rulesEnabled(context.config)) return null;
-  return table(nested ? 'all' : 'local', async () =>
-    (await import('./rules-discovery.js')).discoverAllRules(context, nested),
-  );
+  return table(nested ? 'all' : 'local', async () => {
+    const [{ discoverAllRules }, listThrough] = await Promise.all([
+      import('./rules-discovery.js'),
+      walkLister(context),
+    ]);
+    return discoverAllRules(context, nested, listThrough);
+  });
 }
 
 /**

@@ -142,6 +142,11 @@ export default {
           "description": "Skip nested files that .gitignore files or .git/info/exclude ignore.",
           "default": false,
           "type": "boolean"
+        },
+        "cache": {
+          "description": "Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.",
+          "default": false,
+          "type": "boolean"
         }
       },
       "additionalProperties": false,

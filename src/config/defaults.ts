@@ -30,6 +30,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxManifestBytes: 8_192,
     mode: 'manifest' as 'manifest' | 'inline' | 'off',
     respectGitignore: false,
+    cache: false,
   }),
   flows: Object.freeze(['.ctxfiles/flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({

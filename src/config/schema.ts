@@ -80,6 +80,11 @@ export const contextDiscoverySchema = z.strictObject({
     'Skip nested files that .gitignore files or .git/info/exclude ignore.',
     false,
   ),
+  cache: doc(
+    z.boolean().optional(),
+    'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
+    false,
+  ),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the

@@ -28,6 +28,12 @@ export interface ContextDiscoveryConfig {
   readonly mode?: 'manifest' | 'inline' | 'off' | undefined;
   /** Skip what `.gitignore` files and `.git/info/exclude` ignore. Absent: false. */
   readonly respectGitignore?: boolean | undefined;
+  /**
+   * Keep an index of the walk's directory listings in the user's cache dir, so the next run reuses
+   * the listing of every directory that did not change (docs/disclosure.md, "The walk index").
+   * Never changes what is found. Absent: false.
+   */
+  readonly cache?: boolean | undefined;
 }
 
 /** Chain discovery and change tracking (docs/chains.md). */

@@ -15,6 +15,13 @@ export interface FileInfo {
   readonly kind: FileKind;
   readonly size: number;
   readonly mtimeMs: number;
+  /**
+   * When the file's metadata last changed (a write, a rename, a change of mode or owner, and for a
+   * directory any entry added, removed or renamed). Unlike `mtimeMs` no program can set it back.
+   * Optional so that ports written before it keep working: the walk index (docs/disclosure.md,
+   * "The walk index") trusts no listing of a port that leaves it out.
+   */
+  readonly ctimeMs?: number;
   readonly dev: number;
   readonly ino: number;
 }

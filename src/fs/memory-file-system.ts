@@ -34,6 +34,12 @@ export interface MemoryFileSystemOptions {
    * the order a filesystem lists entries in. Default: creation order.
    */
   readonly listOrder?: (names: readonly string[], directory: string) => readonly string[];
+  /**
+   * The time each change is stamped with (`mtimeMs` and `ctimeMs`), to model a real clock: it may
+   * stand still between changes, as a coarse kernel clock does. Default: a counter that goes up by
+   * one per change.
+   */
+  readonly clock?: () => number;
 }
 
 /** An in-memory {@link FileSystem} for tests and embedders, with call recording and faults. */
@@ -44,6 +50,18 @@ export interface MemoryFileSystem extends FileSystem {
   set(filePath: string, spec: MemoryNodeSpec): void;
   /** Removes a node and everything below it. No error when absent. */
   remove(filePath: string): void;
+  /**
+   * Moves a node (the same inode) to `to`, replacing what is there, as `rename(2)` does; parents of
+   * `to` are created. Changes the node's `ctimeMs` and both parent directories' times.
+   * @throws Error when `from` is absent or `to` lies below `from`.
+   */
+  rename(from: string, to: string): void;
+  /**
+   * Sets a node's `mtimeMs`, as `utimes(2)` does (`touch -d`); its `ctimeMs` takes the clock, which
+   * no call can set back.
+   * @throws Error when the path is absent.
+   */
+  utimes(filePath: string, mtimeMs: number): void;
   /**
    * Makes the next calls of `op` (or of every operation, `'*'`) on `filePath` fail with `code`.
    * `times` bounds how many calls fail (default: every call).
@@ -56,6 +74,7 @@ export interface MemoryFileSystem extends FileSystem {
 interface BaseNode {
   readonly ino: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 interface FileNode extends BaseNode {
   readonly type: 'file';
@@ -65,7 +84,7 @@ interface DirNode extends BaseNode {
   readonly type: 'dir';
   readonly children: Map<string, { name: string; node: Node }>;
   /** The directory holding this one (`null` for the root): `..` without a stack. */
-  readonly parent: DirNode | null;
+  parent: DirNode | null;
 }
 interface LinkNode extends BaseNode {
   readonly type: 'symlink';
@@ -86,7 +105,9 @@ const MAX_LINK_HOPS = 40;
 
 /**
  * Creates an in-memory filesystem from a tree. Deterministic: inode numbers follow creation
- * order and `mtimeMs` increases by one on every write.
+ * order and, without a `clock`, `mtimeMs` increases by one on every write. As on a real disk, a
+ * write changes the file's `mtimeMs` and `ctimeMs`, and adding, removing or renaming an entry
+ * changes both times of the directory holding it.
  */
 // Long because the body is one object of short methods (the port plus `set`, `remove`, `fail`,
 // `before`) sharing the node table, the directory cache, the recording and the fault queue;
@@ -99,8 +120,17 @@ export function createMemoryFileSystem(
   const fold =
     options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
   let nextIno = 1;
-  let clock = 1_000;
-  const root: DirNode = { type: 'dir', ino: nextIno++, mtimeMs: clock, children: new Map(), parent: null };
+  let counter = 1_000;
+  const stamp = options.clock ?? (() => ++counter);
+  const start = options.clock?.() ?? counter;
+  const root: DirNode = {
+    type: 'dir',
+    ino: nextIno++,
+    mtimeMs: start,
+    ctimeMs: start,
+    children: new Map(),
+    parent: null,
+  };
   // Resolved directories by absolute path, so deep walks cost O(1) lookups per step. Any change
   // to the tree clears it.
   const directories = new Map<string, { node: DirNode; real: string }>();
@@ -118,14 +148,33 @@ export function createMemoryFileSystem(
       .split('/')
       .filter((part) => part !== '');
 
+  /** Stamps a changed node (and, when given, the directory whose entries changed) with one time. */
+  function touch(node: BaseNode, parent?: DirNode): number {
+    const time = stamp();
+    node.mtimeMs = time;
+    node.ctimeMs = time;
+    if (parent !== undefined) {
+      parent.mtimeMs = time;
+      parent.ctimeMs = time;
+    }
+    return time;
+  }
+
   function makeNode(spec: MemoryNodeSpec, parent: DirNode): Node {
     const ino = nextIno++;
-    const mtimeMs = ++clock;
-    if (typeof spec === 'string') return { type: 'file', ino, mtimeMs, data: new TextEncoder().encode(spec) };
-    if (spec instanceof Uint8Array) return { type: 'file', ino, mtimeMs, data: spec };
-    if ('symlink' in spec) return { type: 'symlink', ino, mtimeMs, target: spec.symlink };
-    if ('dir' in spec) return { type: 'dir', ino, mtimeMs, children: new Map(), parent };
-    return { type: 'fifo' in spec ? 'fifo' : 'socket', ino, mtimeMs };
+    const base = { ino, mtimeMs: 0, ctimeMs: 0 };
+    const node: Node =
+      typeof spec === 'string'
+        ? { ...base, type: 'file', data: new TextEncoder().encode(spec) }
+        : spec instanceof Uint8Array
+          ? { ...base, type: 'file', data: spec }
+          : 'symlink' in spec
+            ? { ...base, type: 'symlink', target: spec.symlink }
+            : 'dir' in spec
+              ? { ...base, type: 'dir', children: new Map(), parent }
+              : { ...base, type: 'fifo' in spec ? 'fifo' : 'socket' };
+    touch(node, parent);
+    return node;
   }
 
   function ensureDir(parts: readonly string[]): DirNode {
@@ -136,10 +185,12 @@ export function createMemoryFileSystem(
         const created: DirNode = {
           type: 'dir',
           ino: nextIno++,
-          mtimeMs: ++clock,
+          mtimeMs: 0,
+          ctimeMs: 0,
           children: new Map(),
           parent: dir,
         };
+        touch(created, dir);
         dir.children.set(fold(part), { name: part, node: created });
         dir = created;
       } else if (child.node.type === 'dir') {
@@ -161,7 +212,7 @@ export function createMemoryFileSystem(
     // Writing to an existing file keeps its inode, as a real write would.
     if (existing?.node.type === 'file' && (typeof spec === 'string' || spec instanceof Uint8Array)) {
       existing.node.data = typeof spec === 'string' ? new TextEncoder().encode(spec) : spec;
-      existing.node.mtimeMs = ++clock;
+      touch(existing.node);
       return;
     }
     dir.children.set(fold(name), { name: existing?.name ?? name, node: makeNode(spec, dir) });
@@ -172,14 +223,44 @@ export function createMemoryFileSystem(
     const parts = split(filePath);
     const name = parts.pop();
     if (name === undefined) return;
+    const dir = parentOf(parts);
+    if (dir?.children.delete(fold(name)) === true) touch(dir);
+  }
+
+  /** The directory at `parts` (no symlink followed), or undefined. */
+  function parentOf(parts: readonly string[]): DirNode | undefined {
     let dir: Node = root;
     for (const part of parts) {
-      if (dir.type !== 'dir') return;
+      if (dir.type !== 'dir') return undefined;
       const child: { node: Node } | undefined = dir.children.get(fold(part));
-      if (child === undefined) return;
+      if (child === undefined) return undefined;
       dir = child.node;
     }
-    if (dir.type === 'dir') dir.children.delete(fold(name));
+    return dir.type === 'dir' ? dir : undefined;
+  }
+
+  function rename(from: string, to: string): void {
+    directories.clear();
+    const source = split(from);
+    const target = split(to);
+    const sourceName = source.pop();
+    const targetName = target.pop();
+    const sourceDir = parentOf(source);
+    const entry = sourceName === undefined ? undefined : sourceDir?.children.get(fold(sourceName));
+    if (sourceDir === undefined || entry === undefined || targetName === undefined)
+      throw new Error(`memory fs: cannot rename ${from}`);
+    const below = [...target, targetName].map(fold).join('/');
+    if (below === [...source, sourceName ?? ''].map(fold).join('/')) return;
+    if (below.startsWith(`${[...source, sourceName ?? ''].map(fold).join('/')}/`))
+      throw new Error(`memory fs: cannot move ${from} below itself`);
+    sourceDir.children.delete(fold(sourceName ?? ''));
+    touch(sourceDir);
+    const targetDir = ensureDir(target);
+    targetDir.children.set(fold(targetName), { name: targetName, node: entry.node });
+    if (entry.node.type === 'dir') entry.node.parent = targetDir;
+    // rename(2) changes the moved inode's ctime and both directories' times, never its mtime.
+    const time = touch(targetDir);
+    entry.node.ctimeMs = time;
   }
 
   /** Walks to a node; returns it with its canonical path. */
@@ -199,7 +280,9 @@ export function createMemoryFileSystem(
       .filter((part) => part !== '')
       .reverse();
     let hops = 0;
-    let followed = false;
+    // Set when the last segment was a symlink that was followed: then the answer holds for `stat`
+    // only, and is not cached (an `lstat` of the same path must see the link).
+    let followedFinal = false;
     while (pending.length > 0) {
       const part = pending.pop() as string;
       if (part === '.') continue;
@@ -213,7 +296,7 @@ export function createMemoryFileSystem(
       if (child === undefined) throw fsError('ENOENT', op, filePath);
       if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
         hops += 1;
-        followed = true;
+        if (pending.length === 0) followedFinal = true;
         if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
         const target = child.node.target;
         if (target.startsWith('/')) {
@@ -229,8 +312,7 @@ export function createMemoryFileSystem(
       node = child.node;
     }
     const found = { node, real: real === '' ? '/' : real };
-    if (node.type === 'dir' && (followFinal || !followed))
-      directories.set(key, found as { node: DirNode; real: string });
+    if (node.type === 'dir' && !followedFinal) directories.set(key, found as { node: DirNode; real: string });
     return found;
   }
 
@@ -257,13 +339,19 @@ export function createMemoryFileSystem(
     const kind: FileKind = node.type === 'dir' ? 'directory' : node.type;
     const size =
       node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
-    return { kind, size, mtimeMs: node.mtimeMs, dev: DEV, ino: node.ino };
+    return { kind, size, mtimeMs: node.mtimeMs, ctimeMs: node.ctimeMs, dev: DEV, ino: node.ino };
   }
 
   const fileSystem: MemoryFileSystem = {
     calls,
     set,
     remove,
+    rename,
+    utimes(filePath, mtimeMs) {
+      const node = lookup(filePath, 'utimes', false).node;
+      touch(node);
+      node.mtimeMs = mtimeMs;
+    },
     fail(filePath, op, code, times = Infinity) {
       faults.set(`${op}\0${absolute(filePath)}`, { code, remaining: times });
     },

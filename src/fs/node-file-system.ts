@@ -4,13 +4,25 @@ import { fsError } from './file-system.js';
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
+/** The ports this module made: they list the real disk of this machine. */
+const nodePorts = new WeakSet<FileSystem>();
+
+/**
+ * True when `fs` is a port made by {@link createNodeFileSystem}: its listings are of this machine's
+ * disk, so an index of them may be kept in the user's cache dir (docs/disclosure.md, "The walk
+ * index"). An embedder's own port never gets one.
+ */
+export function isNodeFileSystem(fs: FileSystem): boolean {
+  return nodePorts.has(fs);
+}
+
 /**
  * The Node.js implementation of {@link FileSystem}. Reads open the file with `O_NOFOLLOW` and
  * `O_NONBLOCK` where the platform has them, check with `fstat` that the opened descriptor is a
  * regular file (and the expected one), and never read more than `maxBytes + 1` bytes.
  */
 export function createNodeFileSystem(): FileSystem {
-  return {
+  const port: FileSystem = {
     lstat: (path) => toInfo(fs.lstatSync(path, { bigint: false })),
     probe: (path) => {
       try {
@@ -26,6 +38,8 @@ export function createNodeFileSystem(): FileSystem {
     readdir,
     readFile,
   };
+  nodePorts.add(port);
+  return port;
 }
 
 /**
@@ -71,7 +85,14 @@ function readFile(path: string, options: ReadOptions): ReadResult {
 }
 
 function toInfo(stats: fs.Stats): FileInfo {
-  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
+  return {
+    kind: kindOf(stats),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    dev: stats.dev,
+    ino: stats.ino,
+  };
 }
 
 function kindOf(value: fs.Stats | fs.Dirent): FileKind {

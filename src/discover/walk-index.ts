@@ -1,0 +1,314 @@
+import type { DirEntry, FileInfo, FileKind, FileSystem } from '../fs/file-system.js';
+import { MAX_WALK_DIRECTORIES } from './nested-walk.js';
+
+/**
+ * The walk index (`contextDiscovery.cache`, docs/disclosure.md "The walk index"): a record of the
+ * directory listings of earlier walks, so that a later walk lists a directory that did not change
+ * by one `lstat` instead of a directory read. It is a decorator of the {@link FileSystem} port, so
+ * the walks stay as they are, and its one law is that `readdir(dir)` gives what a fresh `readdir`
+ * would for every entry a walk can use (test/walk-index-law.test.ts checks it on random changes).
+ * This module is pure: it reads and writes the serialized index through its caller.
+ */
+
+/** Format version of a serialized index; an index of another version is ignored. */
+export const WALK_INDEX_VERSION = 1;
+
+/**
+ * How much older than the start of a listing a directory's `mtimeMs` and `ctimeMs` must be for the
+ * listing to be reused by a later walk. A change made in the same clock tick as the last recorded
+ * change leaves the times as they were (git's "racy" problem); the margin covers coarse kernel clocks
+ * (a file time can lag the wall clock by a tick) and filesystems that keep times to the second (HFS+,
+ * ext3) or to two seconds (FAT). A listing younger than that is used for this walk only.
+ */
+export const RACY_MARGIN_MS = 2_000;
+
+/** Most distinct file names an index keeps; past it the index starts over with a walk's own names. */
+export const MAX_KEPT_NAMES = 256;
+
+/** Options of {@link openWalkIndex}. */
+export interface WalkIndexOptions {
+  /** What the index belongs to (the canonical work dir); a serialized index with another key is ignored. */
+  readonly key: string;
+  /** Only directories at or below this absolute path are indexed; the index stores paths relative to it. */
+  readonly root: string;
+  /** The serialized index of an earlier run, or undefined when there is none. */
+  load(): string | undefined;
+  /** The current time in ms, on the clock that stamps file times (`Date.now` for a real disk). */
+  now(): number;
+  /** Most directories held. Default: the walk's own cap, {@link MAX_WALK_DIRECTORIES}. */
+  readonly maxEntries?: number;
+}
+
+/** An opened walk index. */
+export interface WalkIndex {
+  /**
+   * The decorated filesystem for a walk that looks for files named in `names` (basenames and
+   * marker names): its `readdir` answers from the index for a directory whose device, inode,
+   * `mtimeMs` and `ctimeMs` are those recorded, and lists every other one through the port. A
+   * reused listing holds every entry that is not a regular file plus the regular files named in
+   * `names` (or by an earlier walk); a fresh one is the port's whole listing. Every other method is
+   * the underlying port's. A walk naming a file the index does not keep starts the index over.
+   */
+  fsFor(names: Iterable<string>): FileSystem;
+  /**
+   * The index to store: the directories listed or reused since it was opened, with the names it
+   * keeps; `null` when it holds nothing new since it was loaded or last serialized.
+   */
+  serialize(): string | null;
+  /** Listings reused (`hits`) and read (`misses`) since the index was opened. */
+  readonly stats: { readonly hits: number; readonly misses: number };
+  /** Why the loaded index was not used (corrupt, another version or key); undefined otherwise. */
+  readonly rejected: string | undefined;
+}
+
+/**
+ * One recorded directory as stored: `[path relative to the root, dev, ino, mtimeMs, ctimeMs, listing]`.
+ * The listing is a string when loaded and decoded in place when first reused. Loaded rows are the
+ * arrays `JSON.parse` made, checked when first used: copying each into an object at load doubled
+ * the cost of opening an index.
+ */
+type Row = [string, number, number, number, number, string | readonly DirEntry[]];
+
+interface State {
+  readonly fs: FileSystem;
+  readonly options: WalkIndexOptions;
+  /** `root` with a trailing `/`: what every indexed path below it starts with. */
+  readonly below: string;
+  readonly maxEntries: number;
+  names: Set<string>;
+  /** Rows by path relative to the root; a loaded row is unchecked until first used. */
+  readonly rows: Map<string, unknown>;
+  /** The rows listed or reused since the index was opened: the ones kept when it is saved. */
+  readonly visited: Set<Row>;
+  changed: boolean;
+  hits: number;
+  misses: number;
+}
+
+/**
+ * Opens a walk index over `fs`, from what `options.load()` returns. A corrupt, truncated, foreign
+ * or other-version index is ignored (`rejected` says why) and replaced at the next `serialize`; a
+ * malformed directory record is treated as no record.
+ */
+export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIndex {
+  const loaded = parseIndex(options.load(), options);
+  const state: State = {
+    fs,
+    options,
+    below: options.root.endsWith('/') ? options.root : `${options.root}/`,
+    maxEntries: options.maxEntries ?? MAX_WALK_DIRECTORIES,
+    names: new Set(loaded.names),
+    rows: loaded.rows,
+    visited: new Set(),
+    changed: loaded.rejected !== undefined,
+    hits: 0,
+    misses: 0,
+  };
+  const decorated: FileSystem = {
+    lstat: (path) => fs.lstat(path),
+    probe: (path) => fs.probe(path),
+    stat: (path) => fs.stat(path),
+    realpath: (path) => fs.realpath(path),
+    readFile: (path, readOptions) => fs.readFile(path, readOptions),
+    readdir: (path) => readdirThrough(state, path),
+  };
+  return {
+    fsFor(names) {
+      const wanted = [...names];
+      if (wanted.some((name) => !state.names.has(name))) {
+        // Listings recorded for fewer names lack the files now wanted: start over with all of them.
+        const union = new Set([...state.names, ...wanted]);
+        state.names = union.size > MAX_KEPT_NAMES ? new Set(wanted) : union;
+        state.rows.clear();
+        state.visited.clear();
+        state.changed = true;
+      }
+      return decorated;
+    },
+    serialize: () => serializeIndex(state),
+    get stats() {
+      return { hits: state.hits, misses: state.misses };
+    },
+    rejected: loaded.rejected,
+  };
+}
+
+/** The decorated `readdir`: the recorded listing when the directory is unchanged, else a fresh one. */
+function readdirThrough(state: State, dir: string): readonly DirEntry[] {
+  const { fs, options, rows } = state;
+  const relative =
+    dir === options.root ? '' : dir.startsWith(state.below) ? dir.slice(state.below.length) : null;
+  if (relative === null) return fs.readdir(dir);
+  const started = options.now();
+  let info: FileInfo;
+  try {
+    info = fs.lstat(dir);
+  } catch {
+    forget(state, relative);
+    return fs.readdir(dir); // Fails as a plain listing would (or lists what appeared meanwhile).
+  }
+  const stored = rows.get(relative);
+  const row = isRow(stored) ? stored : undefined;
+  if (row !== undefined && info.kind === 'directory' && sameDirectory(row, info)) {
+    const listing = typeof row[5] === 'string' ? decodeListing(row[5]) : row[5];
+    if (listing !== null) {
+      row[5] = listing;
+      state.hits += 1;
+      state.visited.add(row);
+      return listing;
+    }
+    // A malformed stored listing: listed afresh below, and replaced.
+  }
+  state.misses += 1;
+  let listing: readonly DirEntry[];
+  try {
+    listing = fs.readdir(dir);
+  } catch (error) {
+    forget(state, relative);
+    throw error;
+  }
+  const { ctimeMs } = info;
+  const settled =
+    info.kind === 'directory' &&
+    ctimeMs !== undefined &&
+    Math.max(info.mtimeMs, ctimeMs) < started - RACY_MARGIN_MS;
+  if (!settled || (stored === undefined && rows.size >= state.maxEntries)) {
+    forget(state, relative);
+    return listing;
+  }
+  forget(state, relative);
+  const fresh: Row = [relative, info.dev, info.ino, info.mtimeMs, ctimeMs, keep(listing, state.names)];
+  rows.set(relative, fresh);
+  state.visited.add(fresh);
+  state.changed = true;
+  return listing;
+}
+
+/**
+ * The entries of a listing a walk can use: all but the plain files whose name is not kept. Copied
+ * (the port's own entry objects may be reused by it) into one frozen list; a loop, as this runs on
+ * every entry of every directory the first time.
+ */
+function keep(listing: readonly DirEntry[], names: ReadonlySet<string>): readonly DirEntry[] {
+  const kept: DirEntry[] = [];
+  for (const item of listing)
+    if (item.kind !== 'file' || names.has(item.name)) kept.push({ name: item.name, kind: item.kind });
+  return Object.freeze(kept);
+}
+
+function forget(state: State, relative: string): void {
+  const stored = state.rows.get(relative);
+  if (stored === undefined) return;
+  state.rows.delete(relative);
+  state.visited.delete(stored as Row);
+  state.changed = true;
+}
+
+/**
+ * A well-formed row. Its listing is a string as loaded (checked when decoded), or the frozen list
+ * this module made; `JSON.parse` never returns a frozen array, so a stored list is not taken for one.
+ */
+function isRow(value: unknown): value is Row {
+  return (
+    Array.isArray(value) &&
+    value.length === 6 &&
+    typeof value[1] === 'number' &&
+    typeof value[2] === 'number' &&
+    typeof value[3] === 'number' &&
+    typeof value[4] === 'number' &&
+    (typeof value[5] === 'string' || (Array.isArray(value[5]) && Object.isFrozen(value[5])))
+  );
+}
+
+function sameDirectory(row: Row, info: FileInfo): boolean {
+  return row[1] === info.dev && row[2] === info.ino && row[3] === info.mtimeMs && row[4] === info.ctimeMs;
+}
+
+/** The index as JSON: only directories visited since it was opened; `null` when nothing changed. */
+function serializeIndex(state: State): string | null {
+  const { rows, visited, options } = state;
+  for (const [relative, row] of rows)
+    if (!visited.has(row as Row)) {
+      rows.delete(relative);
+      state.changed = true;
+    }
+  if (!state.changed) return null;
+  state.changed = false;
+  const dirs = [...visited].map((row) =>
+    typeof row[5] === 'string' ? row : [...row.slice(0, 5), encodeListing(row[5])],
+  );
+  return JSON.stringify({ version: WALK_INDEX_VERSION, key: options.key, names: [...state.names], dirs });
+}
+
+const KIND_CODES: Readonly<Record<FileKind, string>> = {
+  file: 'f',
+  directory: 'd',
+  symlink: 'l',
+  fifo: 'p',
+  socket: 's',
+  device: 'b',
+  other: 'o',
+};
+const KINDS: ReadonlyMap<string, FileKind> = new Map(
+  Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as FileKind]),
+);
+
+/** Entries as one string: a kind letter before each name, `/` between them (no name holds one). */
+function encodeListing(listing: readonly DirEntry[]): string {
+  return listing.map((item) => KIND_CODES[item.kind] + item.name).join('/');
+}
+
+/**
+ * The entries of an encoded listing, or `null` when it is malformed (an unknown kind letter, an empty
+ * name, `.`, `..` or a NUL). Checked when first reused, not when loaded: loading stays one parse.
+ */
+function decodeListing(text: string): readonly DirEntry[] | null {
+  if (text === '') return Object.freeze([]);
+  const items = text.split('/');
+  const entries: DirEntry[] = new Array(items.length);
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index] as string;
+    const kind = KINDS.get(item.charAt(0));
+    const name = item.slice(1);
+    if (kind === undefined || name === '' || name === '.' || name === '..' || name.includes('\0'))
+      return null;
+    entries[index] = { name, kind };
+  }
+  return Object.freeze(entries);
+}
+
+interface Loaded {
+  readonly names: readonly string[];
+  readonly rows: Map<string, unknown>;
+  readonly rejected: string | undefined;
+}
+
+/**
+ * A serialized index: its version, key and names checked whole (a fault rejects it all), its rows
+ * by path, each checked when first used. A row whose path no walk asks for is never used, and is
+ * dropped at the next save.
+ */
+function parseIndex(text: string | undefined, options: WalkIndexOptions): Loaded {
+  const empty = (rejected: string | undefined): Loaded => ({ names: [], rows: new Map(), rejected });
+  if (text === undefined) return empty(undefined);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return empty('it is not valid JSON');
+  }
+  if (typeof data !== 'object' || data === null) return empty('it is not an index');
+  const { version, key, names, dirs } = data as Record<string, unknown>;
+  if (version !== WALK_INDEX_VERSION) return empty(`it has version ${String(version)}`);
+  if (key !== options.key) return empty('it belongs to another work dir');
+  if (!Array.isArray(names) || names.length > MAX_KEPT_NAMES || !names.every((n) => typeof n === 'string'))
+    return empty('its names are malformed');
+  if (!Array.isArray(dirs) || dirs.length > (options.maxEntries ?? MAX_WALK_DIRECTORIES))
+    return empty('its directories are malformed');
+  const rows = new Map<string, unknown>();
+  for (const row of dirs) {
+    if (!Array.isArray(row) || typeof row[0] !== 'string') return empty('a directory record is malformed');
+    rows.set(row[0], row);
+  }
+  return { names, rows, rejected: undefined };
+}
