@@ -50,8 +50,14 @@ describe('compileCacheDirectory', () => {
     ['none with CTXFILES_NO_CACHE', { CTXFILES_NO_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
     ['none with NODE_DISABLE_COMPILE_CACHE', { NODE_DISABLE_COMPILE_CACHE: 'yes' }, 'linux', null],
     ['an empty switch is unset', { CTXFILES_NO_CACHE: '' }, 'linux', '/h/.cache/ctxfiles/compile-cache'],
+    ['CTXFILES_NO_CACHE=0 is unset', { CTXFILES_NO_CACHE: '0' }, 'linux', '/h/.cache/ctxfiles/compile-cache'],
     ['LOCALAPPDATA on Windows', { LOCALAPPDATA: '/appdata' }, 'win32', '/appdata/ctxfiles/compile-cache'],
-    ['none on Windows without LOCALAPPDATA', {}, 'win32', null],
+    [
+      '~/AppData/Local on Windows without LOCALAPPDATA',
+      {},
+      'win32',
+      '/h/AppData/Local/ctxfiles/compile-cache',
+    ],
   ] as const)('%s', (_name, env, platform, expected) => {
     const found = compileCacheDirectory(env, '/h', platform);
     expect(found === null ? null : found.split(path.sep).join('/')).toBe(expected);

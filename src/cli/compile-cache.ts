@@ -3,6 +3,12 @@ import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import {
+  cacheDisabledByEnv,
+  ensurePrivateDirectory,
+  unsafeEntry,
+  userCacheDirectory,
+} from '../fs/user-cache.js';
 
 /**
  * The compile cache of the CLI bundles (docs/performance.md, "Compile cache"). Most of a cold
@@ -20,53 +26,29 @@ export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * The cache directory: `$XDG_CACHE_HOME/ctxfiles/compile-cache`, else
- * `~/.cache/ctxfiles/compile-cache` (`%LOCALAPPDATA%\ctxfiles\compile-cache` on Windows); `null`
- * when `CTXFILES_NO_CACHE` or Node's own `NODE_DISABLE_COMPILE_CACHE` is set to anything, or when
- * there is no absolute base directory. Relative variables are ignored, as the XDG base directory
- * specification asks.
+ * The cache directory: `compile-cache` in the user's cache directory (src/fs/user-cache.ts:
+ * `$XDG_CACHE_HOME/ctxfiles/compile-cache`, else `~/.cache/ctxfiles/compile-cache`); `null` when
+ * `CTXFILES_NO_CACHE` is set or Node's own `NODE_DISABLE_COMPILE_CACHE` is set to anything, or when
+ * there is no absolute base directory.
  */
 export function compileCacheDirectory(
   env: Env,
   homeDir: string = os.homedir(),
   platform: NodeJS.Platform = process.platform,
 ): string | null {
-  if (isSet(env['CTXFILES_NO_CACHE']) || isSet(env['NODE_DISABLE_COMPILE_CACHE'])) return null;
-  const variable = platform === 'win32' ? env['LOCALAPPDATA'] : env['XDG_CACHE_HOME'];
-  const base =
-    variable !== undefined && path.isAbsolute(variable)
-      ? variable
-      : platform !== 'win32' && homeDir !== '' && path.isAbsolute(homeDir)
-        ? path.join(homeDir, '.cache')
-        : null;
-  return base === null ? null : path.join(base, 'ctxfiles', 'compile-cache');
+  const nodeSwitch = env['NODE_DISABLE_COMPILE_CACHE'];
+  if (cacheDisabledByEnv(env) || (nodeSwitch !== undefined && nodeSwitch !== '')) return null;
+  return userCacheDirectory('compile-cache', { env, homeDir, platform });
 }
 
-function isSet(value: string | undefined): boolean {
-  return value !== undefined && value !== '';
-}
+const CHECK_OWNER = process.platform !== 'win32';
 
 /**
- * Creates `dir` (mode 0700) when missing and says whether cached code may be read from it: a real
- * directory (not a symlink), owned by the current user and writable by no one else. Never throws.
+ * Creates `dir` and its `ctxfiles` parent (mode 0700) when missing and says whether cached code may
+ * be read from it: both real directories, the user's own and writable by no one else. Never throws.
  */
 export function isPrivateDirectory(dir: string): boolean {
-  try {
-    let info = fs.lstatSync(dir, { throwIfNoEntry: false });
-    if (info === undefined) {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      info = fs.lstatSync(dir);
-    }
-    return info.isDirectory() && isOwnAndUnshared(info);
-  } catch {
-    return false;
-  }
-}
-
-/** On POSIX: owned by this process's user, and not writable by its group or others. */
-function isOwnAndUnshared(info: fs.Stats): boolean {
-  if (process.platform === 'win32' || typeof process.getuid !== 'function') return true;
-  return info.uid === process.getuid() && (info.mode & 0o022) === 0;
+  return ensurePrivateDirectory(dir, CHECK_OWNER) === undefined;
 }
 
 /**
@@ -82,7 +64,8 @@ export function readCacheFile(file: string): Buffer | undefined {
   }
   try {
     const info = fs.fstatSync(fd);
-    if (!info.isFile() || !isOwnAndUnshared(info) || info.size > MAX_CACHE_FILE_BYTES) return undefined;
+    if (!info.isFile() || unsafeEntry(info, CHECK_OWNER) !== undefined || info.size > MAX_CACHE_FILE_BYTES)
+      return undefined;
     return fs.readFileSync(fd);
   } catch {
     return undefined;

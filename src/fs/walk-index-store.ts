@@ -2,6 +2,20 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorCode as code } from './file-system.js';
+import {
+  ensurePrivateDirectory,
+  unsafeEntry,
+  unsafePrivateDirectory,
+  userCacheDirectory,
+  type UserCacheOptions,
+} from './user-cache.js';
+
+export { cacheDisabledByEnv } from './user-cache.js';
+
+/** The directory of walk indexes (`walk-index` in the user's cache directory), or `null` when there is none. */
+export function walkIndexDirectory(options: WalkIndexStoreOptions): string | null {
+  return userCacheDirectory('walk-index', options);
+}
 
 /**
  * Where the walk index (`contextDiscovery.cache`, docs/disclosure.md "The walk index") is kept
@@ -26,15 +40,8 @@ const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 /** The sweep looks at no more entries than this per save. */
 const MAX_SWEEP_ENTRIES = 2_000;
 
-/** Where the cache lives; see {@link walkIndexDirectory}. */
-export interface WalkIndexStoreOptions {
-  /** Read for `CTXFILES_NO_CACHE`, `XDG_CACHE_HOME` and, on Windows, `LOCALAPPDATA`. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The user's home directory, for the default locations. */
-  readonly homeDir: string;
-  /** Default: `process.platform`. */
-  readonly platform?: NodeJS.Platform;
-}
+/** Where the cache lives: `walk-index` in the user's cache directory (src/fs/user-cache.ts). */
+export type WalkIndexStoreOptions = UserCacheOptions;
 
 /** The index file of one key, and how it is read and replaced. */
 export interface WalkIndexStore {
@@ -45,117 +52,38 @@ export interface WalkIndexStore {
   save(text: string): string | undefined;
 }
 
-/** True when `CTXFILES_NO_CACHE` is set to anything but empty or `0`: no index for this run. */
-export function cacheDisabledByEnv(env: Readonly<Record<string, string | undefined>>): boolean {
-  const value = env['CTXFILES_NO_CACHE'];
-  return value !== undefined && value !== '' && value !== '0';
-}
-
-/**
- * The directory holding walk indexes: `$XDG_CACHE_HOME/ctxfiles/walk-index`, else
- * `~/.cache/ctxfiles/walk-index`; on Windows `%LOCALAPPDATA%\ctxfiles\walk-index`, else
- * `~\AppData\Local\ctxfiles\walk-index`. Relative values of the variables are ignored, as the XDG
- * base directory specification asks.
- */
-export function walkIndexDirectory(options: WalkIndexStoreOptions): string {
-  const { env, homeDir } = options;
-  const windows = (options.platform ?? process.platform) === 'win32';
-  const given = windows ? env['LOCALAPPDATA'] : env['XDG_CACHE_HOME'];
-  const base =
-    given !== undefined && path.isAbsolute(given)
-      ? given
-      : windows
-        ? path.join(homeDir, 'AppData', 'Local')
-        : path.join(homeDir, '.cache');
-  return path.join(base, 'ctxfiles', 'walk-index');
-}
-
 /**
  * The store of the index for `key` (the work dir): a file named by the SHA-256 of the key, so no
  * key can name a path. Nothing on disk is touched until `load` or `save`.
  */
 export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions): WalkIndexStore {
-  const dir = walkIndexDirectory(options);
+  const found = walkIndexDirectory(options);
+  if (found === null)
+    return {
+      file: '',
+      load: () => ({}),
+      save: () => 'there is no cache directory (no absolute XDG_CACHE_HOME or home directory)',
+    };
+  const dir = found;
   const file = path.join(dir, `${createHash('sha256').update(key).digest('hex')}.json`);
   const checkOwner = (options.platform ?? process.platform) !== 'win32';
   return {
     file,
     load: () => {
-      const problem = unsafeDirectory(dir, checkOwner);
+      const problem = unsafePrivateDirectory(dir, checkOwner);
       if (problem === null) return {}; // No cache dir yet.
       return problem === undefined ? readIndex(file, checkOwner) : { problem };
     },
     save: (text) => {
       if (text.length > MAX_WALK_INDEX_BYTES)
         return `the walk index would pass ${MAX_WALK_INDEX_BYTES} bytes; it is not saved`;
-      const problem = ensureDirectory(dir, checkOwner);
+      const problem = ensurePrivateDirectory(dir, checkOwner);
       if (problem !== undefined) return problem;
       const failed = writeIndex(file, text);
       if (failed === undefined) sweep(dir, Date.now());
       return failed;
     },
   };
-}
-
-/**
- * Creates the cache dir and its `ctxfiles` parent (mode 0700) when missing, one level at a time so
- * that nothing is ever created through a symlink, and checks both.
- */
-function ensureDirectory(dir: string, checkOwner: boolean): string | undefined {
-  const parent = path.dirname(dir);
-  try {
-    fs.mkdirSync(path.dirname(parent), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    return `the cache dir ${path.dirname(parent)} cannot be created (${code(error)})`;
-  }
-  for (const level of [parent, dir]) {
-    let problem = checkDirectory(level, checkOwner);
-    if (problem === null) {
-      try {
-        fs.mkdirSync(level, { mode: 0o700 });
-      } catch (error) {
-        if (code(error) !== 'EEXIST') return `the cache dir ${level} cannot be created (${code(error)})`;
-      }
-      problem = checkDirectory(level, checkOwner);
-    }
-    if (problem !== undefined) return problem ?? `the cache dir ${level} vanished`;
-  }
-  return undefined;
-}
-
-/**
- * Why the cache dir and its `ctxfiles` parent must not be trusted, for reading: `null` when either
- * does not exist (no index yet), undefined when both are safe.
- */
-function unsafeDirectory(dir: string, checkOwner: boolean): string | null | undefined {
-  const parent = checkDirectory(path.dirname(dir), checkOwner);
-  return parent !== undefined ? parent : checkDirectory(dir, checkOwner);
-}
-
-/**
- * Why one directory of the cache must not be trusted: a symlink, not a directory, not owned by this
- * user, or writable by others (who could plant an index that hides files). `null` when it does not
- * exist; undefined when it is safe.
- */
-function checkDirectory(dir: string, checkOwner: boolean): string | null | undefined {
-  let info: fs.Stats;
-  try {
-    info = fs.lstatSync(dir);
-  } catch (error) {
-    return code(error) === 'ENOENT' ? null : `the cache dir ${dir} cannot be checked (${code(error)})`;
-  }
-  const problem = unsafe(info, checkOwner) ?? (info.isDirectory() ? undefined : 'is not a directory');
-  return problem === undefined ? undefined : `the cache dir ${dir} ${problem}; it is not used`;
-}
-
-/** A symlink, or (where modes mean something) another user's or others-writable entry. */
-function unsafe(info: fs.Stats, checkOwner: boolean): string | undefined {
-  if (info.isSymbolicLink()) return 'is a symlink';
-  if (!checkOwner) return undefined;
-  const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) return 'is owned by another user';
-  if ((info.mode & 0o022) !== 0) return 'is writable by others';
-  return undefined;
 }
 
 function readIndex(file: string, checkOwner: boolean): { text?: string; problem?: string } {
@@ -174,7 +102,7 @@ function readIndex(file: string, checkOwner: boolean): { text?: string; problem?
   }
   try {
     const info = fs.fstatSync(fd);
-    const problem = info.isFile() ? unsafe(info, checkOwner) : 'is not a regular file';
+    const problem = info.isFile() ? unsafeEntry(info, checkOwner) : 'is not a regular file';
     if (problem !== undefined) return { problem: `the walk index ${file} ${problem}; it is not used` };
     // Too large to be ours: ignored like a corrupt index, and replaced at the next save.
     if (info.size > MAX_WALK_INDEX_BYTES) return {};

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { errorCode as code } from './file-system.js';
+
+/**
+ * The user's cache directory, where ctxfiles keeps its own state between runs: the walk index
+ * (src/fs/walk-index-store.ts) and the CLI's compile cache (src/cli/compile-cache.ts). Both are
+ * read back as trusted input (a listing that hides files, code that runs), so every directory and
+ * file here must be the user's own and writable by no one else (docs/cli.md, "Files the CLI writes
+ * outside the project"). This is not the user's project: it is read with node:fs, not the port.
+ */
+
+/** Where the caches live. */
+export interface UserCacheOptions {
+  /** Read for `CTXFILES_NO_CACHE`, `XDG_CACHE_HOME` and, on Windows, `LOCALAPPDATA`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The user's home directory, for the default locations. */
+  readonly homeDir: string;
+  /** Default: `process.platform`. */
+  readonly platform?: NodeJS.Platform;
+}
+
+/** True when `CTXFILES_NO_CACHE` is set to anything but empty or `0`: no cache is read or written. */
+export function cacheDisabledByEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env['CTXFILES_NO_CACHE'];
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+/**
+ * The directory of one cache: `$XDG_CACHE_HOME/ctxfiles/<name>`, else `~/.cache/ctxfiles/<name>`;
+ * on Windows `%LOCALAPPDATA%\ctxfiles\<name>`, else `~\AppData\Local\ctxfiles\<name>`. Relative
+ * values of the variables are ignored, as the XDG base directory specification asks; `null` when
+ * no absolute directory is left (no home directory either).
+ */
+export function userCacheDirectory(name: string, options: UserCacheOptions): string | null {
+  const { env, homeDir } = options;
+  const windows = (options.platform ?? process.platform) === 'win32';
+  const given = windows ? env['LOCALAPPDATA'] : env['XDG_CACHE_HOME'];
+  const base =
+    given !== undefined && path.isAbsolute(given)
+      ? given
+      : windows
+        ? path.join(homeDir, 'AppData', 'Local')
+        : path.join(homeDir, '.cache');
+  return path.isAbsolute(base) ? path.join(base, 'ctxfiles', name) : null;
+}
+
+/**
+ * Creates a cache dir and its `ctxfiles` parent (mode 0700) when missing, one level at a time so
+ * that nothing is ever created through a symlink, and checks both; returns why it cannot be used.
+ */
+export function ensurePrivateDirectory(dir: string, checkOwner: boolean): string | undefined {
+  const parent = path.dirname(dir);
+  try {
+    fs.mkdirSync(path.dirname(parent), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    return `the cache dir ${path.dirname(parent)} cannot be created (${code(error)})`;
+  }
+  for (const level of [parent, dir]) {
+    let problem = checkDirectory(level, checkOwner);
+    if (problem === null) {
+      try {
+        fs.mkdirSync(level, { mode: 0o700 });
+      } catch (error) {
+        if (code(error) !== 'EEXIST') return `the cache dir ${level} cannot be created (${code(error)})`;
+      }
+      problem = checkDirectory(level, checkOwner);
+    }
+    if (problem !== undefined) return problem ?? `the cache dir ${level} vanished`;
+  }
+  return undefined;
+}
+
+/**
+ * Why the cache dir and its `ctxfiles` parent must not be trusted, for reading: `null` when either
+ * does not exist (no index yet), undefined when both are safe.
+ */
+export function unsafePrivateDirectory(dir: string, checkOwner: boolean): string | null | undefined {
+  const parent = checkDirectory(path.dirname(dir), checkOwner);
+  return parent !== undefined ? parent : checkDirectory(dir, checkOwner);
+}
+
+/**
+ * Why one directory of the cache must not be trusted: a symlink, not a directory, not owned by this
+ * user, or writable by others (who could plant an index that hides files). `null` when it does not
+ * exist; undefined when it is safe.
+ */
+function checkDirectory(dir: string, checkOwner: boolean): string | null | undefined {
+  let info: fs.Stats;
+  try {
+    info = fs.lstatSync(dir);
+  } catch (error) {
+    return code(error) === 'ENOENT' ? null : `the cache dir ${dir} cannot be checked (${code(error)})`;
+  }
+  const problem = unsafeEntry(info, checkOwner) ?? (info.isDirectory() ? undefined : 'is not a directory');
+  return problem === undefined ? undefined : `the cache dir ${dir} ${problem}; it is not used`;
+}
+
+/** A symlink, or (where modes mean something) another user's or others-writable entry. */
+export function unsafeEntry(info: fs.Stats, checkOwner: boolean): string | undefined {
+  if (info.isSymbolicLink()) return 'is a symlink';
+  if (!checkOwner) return undefined;
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) return 'is owned by another user';
+  if ((info.mode & 0o022) !== 0) return 'is writable by others';
+  return undefined;
+}
