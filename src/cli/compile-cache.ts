@@ -6,6 +6,7 @@ import vm from 'node:vm';
 import {
   cacheDisabledByEnv,
   ensurePrivateDirectory,
+  sweepDirectory,
   unsafeEntry,
   userCacheDirectory,
 } from '../fs/user-cache.js';
@@ -88,17 +89,10 @@ export function writeCacheFile(file: string, data: Uint8Array, now: number = Dat
     fs.rmSync(temp, { force: true });
     return;
   }
-  try {
-    const dir = path.dirname(file);
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.endsWith('.bin') || name === path.basename(file)) continue;
-      const entry = path.join(dir, name);
-      const info = fs.lstatSync(entry, { throwIfNoEntry: false });
-      if (info?.isFile() === true && now - info.mtimeMs > STALE_CACHE_MS) fs.rmSync(entry, { force: true });
-    }
-  } catch {
-    // Pruning is best effort.
-  }
+  const own = path.basename(file);
+  sweepDirectory(path.dirname(file), now, (name) =>
+    name.endsWith('.bin') && name !== own ? STALE_CACHE_MS : null,
+  );
 }
 
 /** What {@link loadBundle} needs to know about one CLI bundle. */

@@ -105,3 +105,34 @@ export function unsafeEntry(info: fs.Stats, checkOwner: boolean): string | undef
   if ((info.mode & 0o022) !== 0) return 'is writable by others';
   return undefined;
 }
+
+/**
+ * Deletes the entries of `dir` (regular files and symlinks, never directories) older than what
+ * `maxAgeOf(name)` allows; `null` keeps an entry whatever its age. Cheap and bounded: one listing,
+ * one `lstat` per entry, at most `maxEntries` entries looked at. Never throws: a sweep that fails
+ * only leaves old files behind.
+ */
+export function sweepDirectory(
+  dir: string,
+  now: number,
+  maxAgeOf: (name: string) => number | null,
+  maxEntries: number = 2_000,
+): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.slice(0, maxEntries)) {
+    const maxAge = maxAgeOf(name);
+    if (maxAge === null) continue;
+    const file = path.join(dir, name);
+    try {
+      const info = fs.lstatSync(file);
+      if (!info.isDirectory() && now - info.mtimeMs > maxAge) fs.unlinkSync(file);
+    } catch {
+      // Gone already, or another process removed it.
+    }
+  }
+}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { errorCode as code } from './file-system.js';
 import {
   ensurePrivateDirectory,
+  sweepDirectory,
   unsafeEntry,
   unsafePrivateDirectory,
   userCacheDirectory,
@@ -149,24 +150,15 @@ function writeIndex(file: string, text: string): string | undefined {
 
 /** Deletes indexes of work dirs not walked for {@link WALK_INDEX_MAX_AGE_MS} and stale temp files. */
 function sweep(dir: string, now: number): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names.slice(0, MAX_SWEEP_ENTRIES)) {
-    const maxAge = /^[0-9a-f]{64}\.json$/.test(name)
-      ? WALK_INDEX_MAX_AGE_MS
-      : name.endsWith('.tmp')
-        ? TEMP_MAX_AGE_MS
-        : null;
-    if (maxAge === null) continue;
-    const file = path.join(dir, name);
-    try {
-      if (now - fs.lstatSync(file).mtimeMs > maxAge) fs.unlinkSync(file);
-    } catch {
-      // Gone already, or another process removed it.
-    }
-  }
+  sweepDirectory(
+    dir,
+    now,
+    (name) =>
+      /^[0-9a-f]{64}\.json$/.test(name)
+        ? WALK_INDEX_MAX_AGE_MS
+        : name.endsWith('.tmp')
+          ? TEMP_MAX_AGE_MS
+          : null,
+    MAX_SWEEP_ENTRIES,
+  );
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeJsonError } from '../errors.js';
+import { sweepDirectory } from '../fs/user-cache.js';
 
 /** Sessions whose state file was not written for this long are deleted (7 days). */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -253,23 +254,17 @@ function isAlive(pid: number): boolean {
  * and locks: older than {@link LOCK_STALE_MS}). Cheap: one listing, one lstat per entry, bounded.
  */
 export function sweepStateDirectory(dir: string, now: number): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names.slice(0, MAX_SWEEP_ENTRIES)) {
-    const maxAge = name.endsWith('.json')
-      ? SESSION_MAX_AGE_MS
-      : name.endsWith('.tmp') || name.endsWith('.lock')
-        ? LOCK_STALE_MS * 4
-        : null;
-    if (maxAge === null) continue;
-    const info = lstatOrNull(path.join(dir, name));
-    if (info !== null && !info.isDirectory() && now - info.mtimeMs > maxAge)
-      removeQuietly(path.join(dir, name));
-  }
+  sweepDirectory(
+    dir,
+    now,
+    (name) =>
+      name.endsWith('.json')
+        ? SESSION_MAX_AGE_MS
+        : name.endsWith('.tmp') || name.endsWith('.lock')
+          ? LOCK_STALE_MS * 4
+          : null,
+    MAX_SWEEP_ENTRIES,
+  );
 }
 
 function lstatOrNull(file: string): fs.Stats | null {
