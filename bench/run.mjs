@@ -25,7 +25,21 @@ fs.writeFileSync(
   // The caps at the most they may be (docs/security.md, "Caps"): higher values are clamped with a warning.
   JSON.stringify({ contextDiscovery: { maxDepth: 64, maxFiles: 10000, maxManifestBytes: 1048576 } }),
 );
-const treeEnv = { ...process.env, XDG_CONFIG_HOME: userConfigHome };
+// The compile cache (docs/performance.md, "Start-up") goes in the bench's own cache dir: the first,
+// untimed run of each command writes it, as a user's first run would.
+const cacheHome = path.join(work, 'cache');
+const treeEnv = { ...process.env, XDG_CONFIG_HOME: userConfigHome, XDG_CACHE_HOME: cacheHome };
+// The same caps with the walk index on (`contextDiscovery.cache`, docs/disclosure.md): a second
+// set of rows measures `manifest` once the index of the previous run is on disk.
+const indexConfigHome = path.join(work, 'xdg-index');
+fs.mkdirSync(path.join(indexConfigHome, 'ctxfiles'), { recursive: true });
+fs.writeFileSync(
+  path.join(indexConfigHome, 'ctxfiles/config.json'),
+  JSON.stringify({
+    contextDiscovery: { maxDepth: 64, maxFiles: 10000, maxManifestBytes: 1048576, cache: true },
+  }),
+);
+const indexEnv = { ...process.env, XDG_CONFIG_HOME: indexConfigHome, XDG_CACHE_HOME: cacheHome };
 
 const { createResolver, parseConfig, createNodeFileSystem } = await import(path.join(repo, 'dist/index.js'));
 const { walkNested, PRUNED_DIRECTORIES } = await import(path.join(repo, 'dist/discover/nested-walk.js'));
@@ -147,6 +161,10 @@ for (const size of sizes.length > 0 ? sizes : Object.keys(SIZES)) {
   const tree = generate(path.join(work, size), size);
   fs.writeFileSync(path.join(tree.root, '.opencode.json'), benchConfig);
   trees[size] = tree;
+  // The walk index records only directories older than its racy margin (2 s, docs/disclosure.md):
+  // a tree written a moment ago must age first, or the indexed rows would measure no index.
+  const age = Date.now() - fs.statSync(path.join(tree.root, '.bench-tree.json')).mtimeMs;
+  if (age < 2500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500 - age);
   const root = fs.realpathSync(tree.root);
   const found = walkNested(createNodeFileSystem(), root, new Set(['AGENTS.md']), limits).files.map(
     (file) => file.relativePath,
@@ -177,9 +195,11 @@ if (fd === undefined) console.log('(fd is not installed: its baseline and target
 
 // 2. The cold start, paired with Node's own start-up.
 const example = path.join(repo, 'examples/monorepo');
-const [nodeStart, cold] = timeCommands([
+const exampleEnv = { ...process.env, XDG_CACHE_HOME: cacheHome };
+const [nodeStart, cold, uncached] = timeCommands([
   [process.execPath, ['-e', '0']],
-  [process.execPath, [bin, 'resolve'], { cwd: example }],
+  [process.execPath, [bin, 'resolve'], { cwd: example, env: exampleEnv }],
+  [process.execPath, [bin, 'resolve'], { cwd: example, env: { ...exampleEnv, CTXFILES_NO_CACHE: '1' } }],
 ]);
 line('baseline: node -e 0', ms(nodeStart));
 line(
@@ -187,8 +207,14 @@ line(
   ms(cold),
   `${(cold / nodeStart).toFixed(2)}× node -e 0, target ≤ 1.3×: ${verdict('coldResolveVsNode', cold / nodeStart, 1.3)}`,
 );
+line(
+  '  the same without the compile cache (a first run)',
+  ms(uncached),
+  `${(uncached / nodeStart).toFixed(2)}× node -e 0`,
+);
 report.figures.nodeStart = nodeStart;
 report.figures.coldResolve = cold;
+report.figures.coldResolveUncached = uncached;
 
 // 3. Walk and manifest against find (and fd, rg), per tree; the huge tree is only walked.
 const walkTimes = {};
@@ -200,14 +226,26 @@ const manifestTargets = {
 for (const [size, tree] of Object.entries(trees)) {
   const root = fs.realpathSync(tree.root);
   if (size === 'huge') continue;
+  // The walk index must not change a byte of the answer: its first run writes the index, its
+  // second reads it, and both must print what the run without it prints.
+  const manifestArgs = [bin, 'manifest'];
+  const plainOut = spawnSync(process.execPath, manifestArgs, { cwd: root, env: treeEnv, encoding: 'utf8' });
+  for (const pass of ['writes', 'reads']) {
+    const out = spawnSync(process.execPath, manifestArgs, { cwd: root, env: indexEnv, encoding: 'utf8' });
+    if (out.status !== 0 || out.stdout !== plainOut.stdout) {
+      console.log(`${size}: manifest with the walk index (run that ${pass} it) differs from the plain run`);
+      process.exit(1);
+    }
+  }
   const commands = [
     [process.execPath, ['-e', '0']],
     ['find', findArgs(root)],
-    [process.execPath, [bin, 'manifest'], { cwd: root, env: treeEnv }],
+    [process.execPath, manifestArgs, { cwd: root, env: treeEnv }],
+    [process.execPath, manifestArgs, { cwd: root, env: indexEnv }],
   ];
   if (fd !== undefined) commands.push([fd, fdArgs(root)]);
   if (hasRg) commands.push(['rg', ['-j1', '--files', '-g', 'AGENTS.md', root]]);
-  const [node, find, manifest, ...rest] = timeCommands(commands);
+  const [node, find, manifest, indexed, ...rest] = timeCommands(commands);
   const fdTime = fd !== undefined ? rest.shift() : undefined;
   const rg = hasRg ? rest.shift() : undefined;
   line(`${size}: find with equivalent pruning`, ms(find));
@@ -222,18 +260,32 @@ for (const [size, tree] of Object.entries(trees)) {
       `target ≤ ${goal.target.toFixed(1)}× ${goal.against === 'node' ? 'node -e 0' : 'find'}: ` +
       verdict(goal.name, manifest / base, goal.target),
   );
-  if (size === 'large' && fdTime !== undefined)
+  line(
+    `${size}: ctxfiles manifest, walk index on`,
+    ms(indexed),
+    `${(indexed / find).toFixed(2)}× find, ${(indexed / node).toFixed(2)}× node -e 0, ` +
+      `target ≤ ${goal.target.toFixed(1)}× ${goal.against === 'node' ? 'node -e 0' : 'find'}: ` +
+      verdict(`${goal.name}.index`, indexed / base, goal.target),
+  );
+  if (size === 'large' && fdTime !== undefined) {
     line(
       `${size}: ctxfiles manifest / ${fd}`,
       `${(manifest / fdTime).toFixed(2)}×`,
       `target ≤ 1.0×: ${verdict('manifestVsFdLarge', manifest / fdTime, 1.0)}`,
     );
+    line(
+      `${size}: ctxfiles manifest, walk index on / ${fd}`,
+      `${(indexed / fdTime).toFixed(2)}×`,
+      `target ≤ 1.0×: ${verdict('manifestVsFdLarge.index', indexed / fdTime, 1.0)}`,
+    );
+  }
   report.figures[size] = {
     node,
     find,
     fd: fdTime ?? null,
     rg: rg ?? null,
     manifest,
+    manifestIndexed: indexed,
     manifestVsFind: manifest / find,
     manifestVsNode: manifest / node,
   };
@@ -377,8 +429,8 @@ for (const [from, to] of [
   if (answers.length !== many || answers.some((answer) => answer !== '{"inject":""}'))
     throw new Error(`session: expected ${many} empty injections, got ${answers.length}: ${answers[0]}`);
   const [short, long] = timeCommands([
-    [process.execPath, [bin, 'session'], { cwd: root, input: one }],
-    [process.execPath, [bin, 'session'], { cwd: root, input: all }],
+    [process.execPath, [bin, 'session'], { cwd: root, input: one, env: exampleEnv }],
+    [process.execPath, [bin, 'session'], { cwd: root, input: all, env: exampleEnv }],
   ]);
   const perSecond = (many - 1) / ((long - short) / 1000);
   line(
