@@ -12,11 +12,13 @@ import {
 } from '../fs/user-cache.js';
 
 /**
- * The compile cache of the CLI bundles (docs/performance.md, "Compile cache"). Most of a cold
+ * The compile cache of the CLI bundles (docs/performance.md, "Start-up"). Most of a cold
  * `ctxfiles resolve` beyond Node's own start-up is V8 compiling the bundle; V8 can keep the code it
- * compiled and reuse it on the next run. Node 22.1+ does that itself (`module.enableCompileCache`);
- * on Node 20 the bundle is compiled through `vm.Script` with V8's code cache, stored per bundle,
- * command, bundle build and Node version in a directory only the user can write.
+ * compiled and reuse it on the next run. The bundle is compiled through `vm.Script` with V8's code
+ * cache, taken when the command ends so that it holds every function the command ran, and stored
+ * per bundle, command, bundle build and Node version in a directory only the user can write. Node
+ * 22's own `module.enableCompileCache` keeps only what was compiled before the bundle ran: measured
+ * on Node 22.23, a cached `resolve` took 1.92× `node -e 0` with it and 1.52× with this cache.
  */
 
 /** A cache file larger than this is not read (one holds the code of one command: under 2 MB). */
@@ -113,12 +115,6 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
   const requireFromBundle = nodeModule.createRequire(bundle.file);
   const dir = compileCacheDirectory(env);
   if (dir === null || !isPrivateDirectory(dir)) return requireFromBundle(bundle.file);
-  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
-  if (enable !== undefined) {
-    // Node 22.1+: Node keeps and checks the cache itself, in a subdirectory of ours.
-    enable(path.join(dir, 'node'));
-    return requireFromBundle(bundle.file);
-  }
   return runWithCodeCache(bundle, path.join(dir, cacheFileName(bundle)), requireFromBundle);
 }
 
