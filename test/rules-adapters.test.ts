@@ -299,6 +299,10 @@ describe('comma-separated globs', () => {
     ['a/[,]/*.md, b', ['a/[,]/*.md', 'b']], // a comma in a bracket class is part of the glob
     ['*.ts,', ['*.ts']], // a trailing comma adds nothing
     [' , ', []],
+    ['  src/**/*.ts  ', ['src/**/*.ts']], // one glob: trimmed
+    ['{a,b}/*.ts', ['{a,b}/*.ts']],
+    ['', []],
+    [' \t ', []],
   ])('%j', (text, expected) => {
     expect(splitGlobs(text)).toEqual(expected);
   });

@@ -226,6 +226,37 @@ describe('discovery', () => {
     expect(found.rules.map((r) => r.ownerDir)).toEqual(['/w/a', '/w/a', '/w/a', '/w/a', '/w/b']);
   });
 
+  test.each([
+    // work dir, owner dirs, relative paths of the rules and skipped files: what path.relative gives
+    ['/w', ['/w', '/w/a/b'], ['.cursor/rules/r.mdc', 'a/b/.cursor/rules/r.mdc']],
+    ['/w/a', ['/w', '/w/a'], ['../.cursor/rules/r.mdc', '.cursor/rules/r.mdc']],
+    // The work dir inside an owner's rules folder: the path does not climb out and back in.
+    ['/w/.cursor/rules/sub', ['/w'], ['../r.mdc']],
+    ['/w/x', ['/w/y'], ['../y/.cursor/rules/r.mdc']],
+  ])('relative paths, work dir %s, owners %j', (workDir, ownerDirs, expected) => {
+    const fs = createMemoryFileSystem({});
+    for (const owner of ['/w', '/w/a', '/w/a/b', '/w/y']) fs.set(`${owner}/.cursor/rules/r.mdc`, 'r');
+    fs.set('/w/.cursor/rules/sub', { dir: true });
+    fs.set('/w/x', { dir: true });
+    const found = discoverRules(fs, {
+      workDir,
+      ownerDirs,
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+      root: '/w',
+    });
+    expect(found.rules.map((rule) => rule.relativePath)).toEqual(expected);
+    const first = ownerDirs[0] as string;
+    fs.set(`${first}/.cursor/rules/r.mdc`, '---\nalwaysApply: 1\n---\nbad');
+    const skipped = discoverRules(fs, {
+      workDir,
+      ownerDirs: [first],
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+    });
+    expect(skipped.skipped.map((rule) => rule.relativePath)).toEqual([expected[0]]);
+  });
+
   test('the filesystem calls are a contract: one lstat per plain file, links resolved', () => {
     const { fs } = discover({});
     fs.set('/w/.cursor/rules/a.mdc', 'a');

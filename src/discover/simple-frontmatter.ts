@@ -1,5 +1,8 @@
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+// Most values: words, paths and globs that YAML cannot read as anything but themselves, unless they
+// spell null or a boolean. Tested first; the patterns below decide the rest.
+const WORDS = /^[A-Za-z_/][A-Za-z0-9_./*?, -]*$/;
 // The characters a one-line scalar holds as themselves: tab, printable ASCII and printable non-ASCII,
 // less what some readers take for a line break (U+0085, U+2028, U+2029) and the byte order mark. C0
 // and C1 controls, lone surrogates, U+FFFE and U+FFFF are not printable in YAML 1.2.
@@ -14,6 +17,8 @@ const NOT_STRING =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const BOOLEAN = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
+// Keys match LINE's key pattern, so only null and the booleans among NOT_STRING can be spelled.
+const KEYWORD = /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 // YAML limits an implicit key to 1024 characters; longer keys go to the parser, which refuses them.
 const MAX_KEY_LENGTH = 1_000;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -35,12 +40,7 @@ export function readSimpleFrontmatter(block: string): Record<string, unknown> | 
     const pair = LINE.exec(line);
     if (pair === null) return null;
     const key = pair[1] as string;
-    if (
-      key.length > MAX_KEY_LENGTH ||
-      UNSAFE_KEYS.has(key) ||
-      NOT_STRING.test(key) ||
-      Object.hasOwn(data, key)
-    )
+    if (key.length > MAX_KEY_LENGTH || UNSAFE_KEYS.has(key) || KEYWORD.test(key) || Object.hasOwn(data, key))
       return null;
     const value = scalarOf(pair[2] ?? '');
     if (value === undefined) return null;
@@ -51,7 +51,9 @@ export function readSimpleFrontmatter(block: string): Record<string, unknown> | 
 
 /** What YAML reads from a one-line value, when it is a string, a boolean or null; else `undefined`. */
 function scalarOf(value: string): string | boolean | null | undefined {
-  if (value === '' || NULL.test(value)) return null;
+  if (value === '') return null;
+  if (WORDS.test(value) && !KEYWORD.test(value)) return value;
+  if (NULL.test(value)) return null;
   if (BOOLEAN.test(value)) return value.charAt(0).toLowerCase() === 't';
   if (!PRINTABLE.test(value)) return undefined;
   const first = value.charAt(0);

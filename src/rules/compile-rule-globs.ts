@@ -83,6 +83,7 @@ function makeRegex(glob: string, options: object): RegExp {
 
 /** The leading directories of a glob that hold no glob syntax (`src/api` for `src/api/**\/*.ts`). */
 function literalBase(glob: string): string {
+  if (!glob.includes('/')) return '';
   const segments = glob.split('/');
   const literal: string[] = [];
   for (const segment of segments.slice(0, -1)) {
@@ -92,12 +93,13 @@ function literalBase(glob: string): string {
   return literal.join('/');
 }
 
+const CLIMBS = /(?:^|\/)\.\.(?:\/|$)/;
+
 function refuse(glob: string): string | null {
   if (glob.trim() === '') return 'the glob is empty';
   if (glob.startsWith('/') || glob.startsWith('\\') || /^[A-Za-z]:/.test(glob) || glob.startsWith('~'))
     return 'absolute globs are not allowed (globs are relative to the directory holding the rules folder)';
-  if (glob.split('/').includes('..'))
-    return 'a glob may not climb out of the directory holding the rules folder';
+  if (CLIMBS.test(glob)) return 'a glob may not climb out of the directory holding the rules folder';
   return null;
 }
 
