@@ -34,7 +34,11 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  */
 export function readSimpleFrontmatter(block: string): Record<string, unknown> | null {
   const data: Record<string, unknown> = {};
-  for (const raw of block.split('\n')) {
+  for (let start = 0; start <= block.length;) {
+    let end = block.indexOf('\n', start);
+    if (end < 0) end = block.length;
+    const raw = block.slice(start, end);
+    start = end + 1;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (BLANK.test(line) || line.startsWith('#')) continue;
     const pair = LINE.exec(line);
