@@ -235,6 +235,9 @@ describe('frontmatter is split linearly, as gray-matter splits it', () => {
       'b: [x',
       '# c',
       '#',
+      '#\t',
+      '\t',
+      '\u00a0',
       'x',
       '\n---\n',
     );

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { labelOf } from '../src/discover/label.js';
 import { PRUNED_DIRECTORIES } from '../src/discover/nested-walk.js';
@@ -419,6 +420,41 @@ describe('labels', () => {
     ['malformed frontmatter', '---\ndescription: [unclosed\n---\n# H', '# H'.slice(2)],
   ])('%s', (_name, text, label) => {
     expect(labelOf(text)).toBe(label);
+  });
+
+  // The label of a heading, by the rule in words: control characters become spaces, blank runs one
+  // space, trimmed, cut to 120 code points with an ellipsis. labelOf skips steps that change nothing.
+  test('property: a heading label is its text cleaned and cut, whatever blanks and characters it holds', () => {
+    const reference = (text: string) => {
+      const cleaned = text
+        .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const chars = [...cleaned];
+      return chars.length <= 120 ? cleaned : `${chars.slice(0, 119).join('').trimEnd()}…`;
+    };
+    const unit = fc.constantFrom(
+      'a',
+      'Z',
+      ' ',
+      '  ',
+      '\t',
+      '\u0001',
+      '\u007f',
+      '\u00a0',
+      '\u2028',
+      'é',
+      '😀',
+      '#',
+      'x'.repeat(40),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (units) => {
+        const text = `a${units.join('')}b`;
+        expect(labelOf(`# ${text}`)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test('---js frontmatter is never evaluated', () => {

@@ -10,7 +10,8 @@ import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { createRuleSet } from '../src/rules/create-rule-set.js';
 import { discoverRules, type DiscoverRulesOptions } from '../src/rules/discover-rules.js';
 import { explainRules } from '../src/rules/explain-rules.js';
-import { RULE_SOURCES } from '../src/rules/rule-adapters.js';
+import { compileRuleGlobs } from '../src/rules/compile-rule-globs.js';
+import { RULE_ADAPTERS, RULE_SOURCES } from '../src/rules/rule-adapters.js';
 import { tempTree } from './helpers/disk.js';
 
 const W = '/w';
@@ -47,6 +48,8 @@ describe('glob semantics', () => {
     ['.cursor/rules/r.mdc', '---\nglobs: src/*.ts\n---\n', 'lib/src/a.ts', false], // a slash anchors to the owner
     ['.cursor/rules/r.mdc', '---\nglobs: src/*.ts, lib/*.ts\n---\n', 'lib/b.ts', true], // comma-separated
     ['.cursor/rules/r.mdc', '---\nglobs: "*.ts"\n---\n', '.eslintrc.ts', true], // dot files match
+    ['.cursor/rules/r.mdc', '---\nglobs: "*.gen7.ts"\n---\n', 'src/a.ts', false], // refused before compiling
+    ['.cursor/rules/r.mdc', '---\nglobs: "***a.*"\n---\n', 'b', true], // as picomatch 2.3 reads three stars
     ['.claude/rules/r.md', '---\npaths: ["*.md"]\n---\n', 'README.md', true],
     ['.claude/rules/r.md', '---\npaths: ["*.md"]\n---\n', 'docs/a.md', false], // Claude: root only
     ['.claude/rules/r.md', '---\npaths: ["src/**"]\n---\n', 'src/.env', true],
@@ -64,6 +67,56 @@ describe('glob semantics', () => {
     expect(found.diagnostics.filter((d) => d.level === 'warn')).toEqual([]);
     expect(names(set.rulesFor(touched))).toEqual(applies ? [file] : []);
     expect(names(set.rulesFor(`${W}/${touched}`))).toEqual(applies ? [file] : []); // absolute spelling
+  });
+
+  // A glob's test refuses a path that lacks the glob's literal text before compiling it; the answer
+  // must be the compiled expression's, whatever the glob and the vendor's dialect. Paths are drawn
+  // from the glob itself (each wildcard replaced by some text or by none, a slash sometimes left out) and at random.
+  test('property: the literal prefilter never changes an answer', () => {
+    const piece = fc.constantFrom('a', 'b', 'ab', '.', '.ts', 'x.ts', '-', ' ', 'é', 'A');
+    const special = fc.constantFrom('{a,b}', '[ab]', '!', '+(a)', '"a"', '|', '\\*', '..');
+    const token = fc.oneof(
+      { weight: 6, arbitrary: piece },
+      { weight: 6, arbitrary: fc.constantFrom('*', '**', '?', '/') },
+      special,
+    );
+    const filler = fc.constantFrom('', 'a', 'b/', 'a/b', '.', 'x.ts', '/');
+    const path = fc.oneof(
+      fc
+        .array(fc.oneof(piece, fc.constant('/')), { minLength: 1, maxLength: 6 })
+        .map((parts) => parts.join('')),
+      fc.constant(null), // derived from the glob
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...RULE_SOURCES),
+        fc.array(token, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(path, fc.array(filler, { minLength: 6, maxLength: 6 })), { maxLength: 4 }),
+        (source, tokens, drawn) => {
+          const adapter = RULE_ADAPTERS.get(source)!;
+          const compiled = compileRuleGlobs([tokens.join('')], adapter.globs, source);
+          if (!compiled.ok) return;
+          const [glob] = compiled.globs;
+          for (const [given, fillers] of drawn) {
+            const path =
+              given ??
+              tokens
+                .map((t, i) =>
+                  t === '/' && fillers[i] === ''
+                    ? ''
+                    : t === '*' || t === '**' || t === '?'
+                      ? fillers[i]!
+                      : t,
+                )
+                .join('');
+            const { source: pattern, flags, basename } = glob!.regex();
+            const tested = basename ? path.slice(path.lastIndexOf('/') + 1) : path;
+            expect(glob!.test(path)).toBe(new RegExp(pattern, flags).test(tested));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 
   test('a nested owner scopes its globs and its always rules to its subtree', () => {
@@ -224,6 +277,37 @@ describe('discovery', () => {
       'b/.cursor/rules/z.mdc',
     ]);
     expect(found.rules.map((r) => r.ownerDir)).toEqual(['/w/a', '/w/a', '/w/a', '/w/a', '/w/b']);
+  });
+
+  test.each([
+    // work dir, owner dirs, relative paths of the rules and skipped files: what path.relative gives
+    ['/w', ['/w', '/w/a/b'], ['.cursor/rules/r.mdc', 'a/b/.cursor/rules/r.mdc']],
+    ['/w/a', ['/w', '/w/a'], ['../.cursor/rules/r.mdc', '.cursor/rules/r.mdc']],
+    // The work dir inside an owner's rules folder: the path does not climb out and back in.
+    ['/w/.cursor/rules/sub', ['/w'], ['../r.mdc']],
+    ['/w/x', ['/w/y'], ['../y/.cursor/rules/r.mdc']],
+  ])('relative paths, work dir %s, owners %j', (workDir, ownerDirs, expected) => {
+    const fs = createMemoryFileSystem({});
+    for (const owner of ['/w', '/w/a', '/w/a/b', '/w/y']) fs.set(`${owner}/.cursor/rules/r.mdc`, 'r');
+    fs.set('/w/.cursor/rules/sub', { dir: true });
+    fs.set('/w/x', { dir: true });
+    const found = discoverRules(fs, {
+      workDir,
+      ownerDirs,
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+      root: '/w',
+    });
+    expect(found.rules.map((rule) => rule.relativePath)).toEqual(expected);
+    const first = ownerDirs[0] as string;
+    fs.set(`${first}/.cursor/rules/r.mdc`, '---\nalwaysApply: 1\n---\nbad');
+    const skipped = discoverRules(fs, {
+      workDir,
+      ownerDirs: [first],
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+    });
+    expect(skipped.skipped.map((rule) => rule.relativePath)).toEqual([expected[0]]);
   });
 
   test('the filesystem calls are a contract: one lstat per plain file, links resolved', () => {

@@ -78,19 +78,25 @@ export async function openSession(
   );
   const diagnostics: Diagnostic[] = [...disclosure.opened];
   for (const diagnostic of disclosure.opened) options.onDiagnostic?.(diagnostic);
+  const report = async (outcome: ReturnType<Disclosure['afterTool']>): Promise<string> => {
+    for (const diagnostic of outcome.diagnostics) {
+      diagnostics.push(diagnostic);
+      options.onDiagnostic?.(diagnostic);
+    }
+    return outcome.text;
+  };
   return {
     diagnostics,
-    async afterTool(event) {
+    afterTool(event) {
       const outcome = afterToolSafely(disclosure, event);
-      for (const diagnostic of outcome.diagnostics) {
-        diagnostics.push(diagnostic);
-        options.onDiagnostic?.(diagnostic);
-      }
-      return outcome.text;
+      // Most calls show nothing: they share one settled promise.
+      return outcome.text === '' && outcome.diagnostics.length === 0 ? NOTHING_NEW : report(outcome);
     },
     state: () => disclosure.state(),
   };
 }
+
+const NOTHING_NEW: Promise<string> = Promise.resolve('');
 
 /** `afterTool` of the disclosure, with any fault turned into an `internal` diagnostic. */
 function afterToolSafely(disclosure: Disclosure, event: ToolEvent): ReturnType<Disclosure['afterTool']> {

@@ -101,10 +101,11 @@ export function rulesLayer(
     if (named.length === 0) unknown.push(name);
     for (const rule of named) brought.add(rule);
   }
-  const order = new Map(set.rules.map((rule, index) => [rule, index]));
-  const extra = [...brought]
-    .filter((rule) => !chosen.has(rule))
-    .sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+  const extra = [...brought].filter((rule) => !chosen.has(rule));
+  if (extra.length > 1) {
+    const order = new Map(set.rules.map((rule, index) => [rule, index]));
+    extra.sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+  }
   return Object.freeze({ rules: Object.freeze([...chosen, ...extra]), unknown: Object.freeze(unknown) });
 }
 

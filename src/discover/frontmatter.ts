@@ -85,12 +85,11 @@ export function parseFrontmatter(text: string): Frontmatter {
  * gray-matter's `block.replace(/^\s*#[^\n]+/gm, '').trim() === ''` decides, in linear time.
  */
 function commentsOnly(block: string): boolean {
-  for (const line of block.split('\n')) {
-    const trimmed = line.trimStart();
-    if (trimmed !== '' && !(trimmed.startsWith('#') && trimmed.length > 1)) return false;
-  }
-  return true;
+  return !NOT_COMMENT.test(block);
 }
+
+// A line (between `\n`s) whose first non-blank character is not `#`, or is a `#` that ends the line.
+const NOT_COMMENT = /(?:^|\n)[^\S\n]*(?:[^\s#]|#(?:\n|$))/;
 
 /** The engine gray-matter would pick for a fence language (its `lib/engine.js` aliases), or none. */
 function engineFor(language: string): typeof safeYaml | undefined {

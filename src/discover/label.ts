@@ -12,10 +12,12 @@ export const LABEL_MAX_CHARS = 120;
 export function labelOf(text: string): string {
   const { data, body } = parseFrontmatter(text);
   const description = data['description'];
-  if (typeof description === 'string' && clean(description) !== '') return cut(clean(description));
+  const cleaned = typeof description === 'string' ? clean(description) : '';
+  if (cleaned !== '') return cut(cleaned);
   for (const line of body.split('\n')) {
     const heading = headingText(line);
-    if (heading !== null && clean(heading) !== '') return cut(clean(heading));
+    const text = heading === null ? '' : clean(heading);
+    if (text !== '') return cut(text);
   }
   return '';
 }
@@ -36,7 +38,11 @@ function headingText(line: string): string | null {
   return end > from ? line.slice(from, end) : null;
 }
 
+// Text that needs no cleaning but a trim: no control character, no blank other than single spaces.
+const CLEAN = /^[^\s\u0000-\u001f\u007f]*(?: [^\s\u0000-\u001f\u007f]+)*[ ]?$/;
+
 function clean(text: string): string {
+  if (CLEAN.test(text)) return text.trim();
   return text
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -44,6 +50,8 @@ function clean(text: string): string {
 }
 
 function cut(text: string): string {
+  // A text no longer than the limit in code units is no longer in code points.
+  if (text.length <= LABEL_MAX_CHARS) return text;
   const chars = [...text];
   return chars.length <= LABEL_MAX_CHARS
     ? text

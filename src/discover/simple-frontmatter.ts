@@ -1,45 +1,71 @@
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
-// A plain scalar that YAML 1.2 (core schema) reads as this very string: no indicator at the start,
-// no `: ` or ` #` inside, and nothing a number, null or boolean could be read from.
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./*?, -]*$/;
-const KEYWORD = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
+const BLANK = /^[ \t]*$/;
+// Most values: words, paths and globs that YAML cannot read as anything but themselves, unless they
+// spell null or a boolean. Tested first; the patterns below decide the rest.
+const WORDS = /^[A-Za-z_/][A-Za-z0-9_./*?, -]*$/;
+// The characters a one-line scalar holds as themselves: tab, printable ASCII and printable non-ASCII,
+// less what some readers take for a line break (U+0085, U+2028, U+2029) and the byte order mark. C0
+// and C1 controls, lone surrogates, U+FFFE and U+FFFF are not printable in YAML 1.2.
+const PRINTABLE = /^[\t\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+// A plain scalar starts with no indicator (`-`, `?` and `:` do when a non-blank follows them) and holds
+// no `: ` (a nested mapping), no trailing `:` and no ` #` (a comment).
+const PLAIN_START = /^(?:[^-?:,[\]{}#&*!|>'"%@`\t ]|[-?:][^\t ])/;
+const PLAIN_BREAK = /:(?:[\t ]|$)|[\t ]#/;
+// What YAML 1.2's core schema reads as something other than a string (the `yaml` package's
+// schema/core and schema/common tags): null, booleans, integers, floats, infinities, NaN.
+const NOT_STRING =
+  /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const BOOLEAN = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const NULL = /^(?:~|[Nn]ull|NULL)$/;
+// Keys match LINE's key pattern, so only null and the booleans among NOT_STRING can be spelled.
+const KEYWORD = /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+// YAML limits an implicit key to 1024 characters; longer keys go to the parser, which refuses them.
+const MAX_KEY_LENGTH = 1_000;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Reads a frontmatter block made only of one-line `key: value` pairs whose values YAML would read
- * as a string, `true`, `false` or null (`key:` alone) — the shape of nearly every rule file — and
- * returns exactly what the YAML parser would. Returns `null` for anything else (lists, nesting,
- * escapes, numbers, anchors, duplicate keys, …), which then goes to YAML. It spares the YAML parser
- * on hundreds of rule files; a property test checks it against YAML.
+ * Reads a frontmatter block made only of one-line `key: value` pairs whose values YAML 1.2 (core
+ * schema) reads as a string, a boolean or null — the shape of nearly every rule file and label — and
+ * returns exactly what the YAML parser would: plain scalars with any printable text (punctuation,
+ * parentheses, non-ASCII letters), quoted scalars without escapes, `key:` alone as null. Returns
+ * `null` for anything else (lists, nesting, escapes, numbers, anchors, tags, comments after a value,
+ * duplicate keys, …), which then goes to YAML. It spares loading and running the YAML parser on
+ * hundreds of rule files; a property test (test/rules-adapters.test.ts) checks it against YAML.
  */
 export function readSimpleFrontmatter(block: string): Record<string, unknown> | null {
   const data: Record<string, unknown> = {};
-  for (const raw of block.split('\n')) {
+  for (let start = 0; start <= block.length;) {
+    let end = block.indexOf('\n', start);
+    if (end < 0) end = block.length;
+    const raw = block.slice(start, end);
+    start = end + 1;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '' || line.startsWith('#')) continue;
+    if (BLANK.test(line) || line.startsWith('#')) continue;
     const pair = LINE.exec(line);
     if (pair === null) return null;
     const key = pair[1] as string;
-    if (UNSAFE_KEYS.has(key) || KEYWORD.test(key) || Object.hasOwn(data, key)) return null;
-    const value = pair[2] ?? '';
-    if (value === '') data[key] = null;
-    else if (value === 'true' || value === 'false') data[key] = value === 'true';
-    else if (
-      value.length >= 2 &&
-      value.startsWith('"') &&
-      value.endsWith('"') &&
-      !/["\\]/.test(value.slice(1, -1))
-    )
-      data[key] = value.slice(1, -1);
-    else if (
-      value.length >= 2 &&
-      value.startsWith("'") &&
-      value.endsWith("'") &&
-      !value.slice(1, -1).includes("'")
-    )
-      data[key] = value.slice(1, -1);
-    else if (PLAIN.test(value) && !KEYWORD.test(value) && !value.includes(' #')) data[key] = value;
-    else return null;
+    if (key.length > MAX_KEY_LENGTH || UNSAFE_KEYS.has(key) || KEYWORD.test(key) || Object.hasOwn(data, key))
+      return null;
+    const value = scalarOf(pair[2] ?? '');
+    if (value === undefined) return null;
+    data[key] = value;
   }
   return data;
+}
+
+/** What YAML reads from a one-line value, when it is a string, a boolean or null; else `undefined`. */
+function scalarOf(value: string): string | boolean | null | undefined {
+  if (value === '') return null;
+  if (WORDS.test(value) && !KEYWORD.test(value)) return value;
+  if (NULL.test(value)) return null;
+  if (BOOLEAN.test(value)) return value.charAt(0).toLowerCase() === 't';
+  if (!PRINTABLE.test(value)) return undefined;
+  const first = value.charAt(0);
+  if ((first === '"' || first === "'") && value.length >= 2 && value.endsWith(first)) {
+    const inner = value.slice(1, -1);
+    // Without `\` (double quotes) or `''` (single quotes) the text between the quotes is the value.
+    return inner.includes(first) || (first === '"' && inner.includes('\\')) ? undefined : inner;
+  }
+  if (!PLAIN_START.test(value) || PLAIN_BREAK.test(value) || NOT_STRING.test(value)) return undefined;
+  return value;
 }

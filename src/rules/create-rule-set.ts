@@ -65,11 +65,15 @@ const EMPTY: readonly RuleMatch[] = Object.freeze([]);
 export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetOptions>): RuleSet {
   const workDir = options.workDir;
   const frozen = Object.freeze([...rules]);
-  const { always, nested, catalog, names, ownerIndex } = groupRules(frozen, workDir);
+  const { always, nested, catalog, ownerIndex } = groupRules(frozen, workDir);
   const planFor = createPlanner(ownerIndex);
-  const orderOf = new Map<Rule, number>(frozen.map((rule, order) => [rule, order]));
-  const byOrder = (a: RuleMatch, b: RuleMatch) =>
-    (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
+  // Built on first use: a plain resolution asks neither for an order nor for a name.
+  let orderOf: Map<Rule, number> | undefined;
+  const byOrder = (a: RuleMatch, b: RuleMatch) => {
+    orderOf ??= new Map<Rule, number>(frozen.map((rule, order) => [rule, order]));
+    return (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
+  };
+  let names: Map<string, Rule[]> | undefined;
   const answers = new Map<string, readonly RuleMatch[]>();
   const answerFor = (given: string): readonly RuleMatch[] => {
     const cached = answers.get(given);
@@ -88,7 +92,10 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     always: () => frozenAlways,
     nested: () => frozenNested,
     catalog: () => frozenCatalog,
-    byName: (name: string) => Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]),
+    byName(name: string) {
+      names ??= rulesByName(frozen);
+      return Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]);
+    },
     rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
       if (typeof paths === 'string') return answerFor(paths);
       if (paths.length === 1) return answerFor(paths[0] as string);
@@ -101,7 +108,19 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
   });
 }
 
-/** Rules grouped by kind, by name, and (glob and nested `always` rules) by owner directory. */
+/** Rules by name below their vendor folder and by relative path. */
+function rulesByName(rules: readonly Rule[]): Map<string, Rule[]> {
+  const names = new Map<string, Rule[]>();
+  for (const rule of rules)
+    for (const key of new Set([rule.name, rule.relativePath])) {
+      const list = names.get(key) ?? [];
+      list.push(rule);
+      names.set(key, list);
+    }
+  return names;
+}
+
+/** Rules grouped by kind and (glob and nested `always` rules) by owner directory. */
 function groupRules(rules: readonly Rule[], workDir: string) {
   const owners = new Map<
     string,
@@ -114,13 +133,7 @@ function groupRules(rules: readonly Rule[], workDir: string) {
   const always: Rule[] = [];
   const nested: Rule[] = [];
   const catalog: Rule[] = [];
-  const names = new Map<string, Rule[]>();
   for (const rule of rules) {
-    for (const key of new Set([rule.name, rule.relativePath])) {
-      const list = names.get(key) ?? [];
-      list.push(rule);
-      names.set(key, list);
-    }
     const owner = owners.get(rule.ownerDir) ?? { ownerDir: rule.ownerDir, globRules: [], nestedAlways: [] };
     owners.set(rule.ownerDir, owner);
     if (rule.kind === 'requested') catalog.push(rule);
@@ -138,7 +151,7 @@ function groupRules(rules: readonly Rule[], workDir: string) {
         ...owner,
         prefix: owner.ownerDir.endsWith(path.sep) ? owner.ownerDir : owner.ownerDir + path.sep,
       });
-  return { always, nested, catalog, names, ownerIndex };
+  return { always, nested, catalog, ownerIndex };
 }
 
 /** Per directory: the owners holding it and, per owner, the glob rules whose base can contain it. */

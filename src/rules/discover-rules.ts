@@ -99,6 +99,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   let total = 0;
   for (const ownerDir of owners) {
     const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
+    const relativeOf = relativeTo(options.workDir, ownerDir);
     const candidates: Candidate[] = [];
     for (const adapter of adapters)
       for (const location of adapter.locations)
@@ -118,7 +119,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
         return freeze(rules, skipped, diagnostics);
       }
       total += 1;
-      readCandidate(fs, candidate, ownerDir, options, rules, skipped, diagnostics);
+      readCandidate(fs, candidate, ownerDir, relativeOf(candidate), options, rules, skipped, diagnostics);
     }
   }
   return freeze(rules, skipped, diagnostics);
@@ -129,19 +130,12 @@ function readCandidate(
   fs: FileSystem,
   candidate: Candidate,
   ownerDir: string,
+  relativePath: string,
   options: Readonly<DiscoverRulesOptions>,
   rules: Rule[],
   skipped: SkippedRule[],
   diagnostics: Diagnostic[],
 ): void {
-  const relativePath = toPosix(path.relative(options.workDir, candidate.path));
-  const where = {
-    path: candidate.path,
-    relativePath,
-    ownerDir,
-    name: candidate.name,
-    source: candidate.adapter.source,
-  };
   const skip = (reason: SkipReason, code: DiagnosticCode, problem: string) => {
     diagnostics.push({
       level: 'warn',
@@ -149,7 +143,10 @@ function readCandidate(
       message: `${relativePath}: ${problem}; the rule is skipped`,
       path: candidate.path,
     });
-    skipped.push(Object.freeze({ ...where, reason, problem }));
+    const { path, name, adapter } = candidate;
+    skipped.push(
+      Object.freeze({ path, relativePath, ownerDir, name, source: adapter.source, reason, problem }),
+    );
   };
   const read = readInstruction(fs, candidate.realPath, {
     maxBytes: options.maxFileBytes,
@@ -291,9 +288,9 @@ function walkFolder(walk: Walk, top: Folder): void {
       // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
       if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
       if (entry.kind === 'file' && !name.endsWith(location.extension)) continue;
-      const child = path.join(dir, name);
+      const child = joinName(dir, name);
       const childRelative = relative === '' ? name : `${relative}/${name}`;
-      const resolved = resolveEntry(walk, child, entry.kind, path.join(real, name));
+      const resolved = resolveEntry(walk, child, entry.kind, joinName(real, name));
       if (resolved === null) continue;
       const { kind, realPath, info } = resolved;
       if (kind === 'directory') {
@@ -391,6 +388,24 @@ function freeze(rules: Rule[], skipped: SkippedRule[], diagnostics: Diagnostic[]
     skipped: Object.freeze(skipped),
     diagnostics: Object.freeze(diagnostics),
   });
+}
+
+/**
+ * `path.relative(workDir, file)` with `/` separators, for the files below one owner: the owner's part is
+ * computed once when the owner is the work dir or below it (each file's path then only extends it).
+ */
+function relativeTo(workDir: string, ownerDir: string): (candidate: Candidate) => string {
+  if (ownerDir === workDir) return (candidate) => candidate.key;
+  if (isInside(workDir, ownerDir)) {
+    const prefix = `${toPosix(path.relative(workDir, ownerDir))}/`;
+    return (candidate) => prefix + candidate.key;
+  }
+  return (candidate) => toPosix(path.relative(workDir, candidate.path));
+}
+
+/** `path.join(dir, name)` for a normalized `dir` and a directory entry's name (no separator, never `.` or `..`). */
+function joinName(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 function toPosix(value: string): string {

@@ -49,7 +49,7 @@ export function readRuleFrontmatter(text: string, keys: readonly string[]): Rule
     const parsed = parseFrontmatter(probe);
     if (parsed.body !== probe) return { ok: true, data: parsed.data, body: afterFence, lenient: false };
   }
-  const lenient = readLeniently(block, new Set(keys));
+  const lenient = readLeniently(block, keys);
   if (typeof lenient === 'string') return { ok: false, problem: lenient };
   return { ok: true, data: lenient, body: afterFence, lenient: true };
 }
@@ -67,12 +67,14 @@ function closingFence(text: string): { start: number; end: number } | null {
   }
 }
 
-function readLeniently(block: string, keys: ReadonlySet<string>): Record<string, unknown> | string {
+function readLeniently(block: string, keys: readonly string[]): Record<string, unknown> | string {
   const data: Record<string, unknown> = {};
   let list: string[] | null = null;
+  let lists = false;
   const lines = block.split('\n');
   for (let index = 0; index < lines.length; index += 1) {
-    const line = (lines[index] as string).replace(/\r$/, '');
+    const raw = lines[index] as string;
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const item = ITEM_LINE.exec(line);
     if (item !== null) {
@@ -89,16 +91,19 @@ function readLeniently(block: string, keys: ReadonlySet<string>): Record<string,
     list = null;
     const key = pair[1] as string;
     const value = stripComment(pair[2] ?? '');
-    if (!keys.has(key)) continue;
+    if (!keys.includes(key)) continue;
     if (!looksPlain(value)) return notPlain(index, value);
-    if (value === '') data[key] = list = [];
-    else if (value.startsWith('[') && value.endsWith(']'))
+    if (value === '') {
+      data[key] = list = [];
+      lists = true;
+    } else if (value.startsWith('[') && value.endsWith(']'))
       data[key] = splitGlobs(value.slice(1, -1)).map(unquote);
     else data[key] = unquote(value);
   }
   // `key:` with no items below has no value (YAML reads it as null), not an empty list.
-  for (const [key, value] of Object.entries(data))
-    if (Array.isArray(value) && value.length === 0) data[key] = null;
+  if (lists)
+    for (const [key, value] of Object.entries(data))
+      if (Array.isArray(value) && value.length === 0) data[key] = null;
   return data;
 }
 
@@ -112,6 +117,7 @@ function looksPlain(value: string): boolean {
   if (/^["']/.test(value) && !(value.length >= 2 && value.endsWith(value[0] as string))) return false;
   if (value.startsWith('[') !== value.endsWith(']')) return false;
   if (/:[ \t]/.test(value)) return false;
+  if (!/[[\]{}]/.test(value)) return true;
   let brackets = 0;
   let braces = 0;
   for (const char of value) {
@@ -130,7 +136,7 @@ function notPlain(index: number, value: string): string {
 
 // ` #` starts a comment (a `#` inside a glob has no blank before it).
 function stripComment(value: string): string {
-  const at = value.search(/[ \t]#/);
+  const at = value.includes('#') ? value.search(/[ \t]#/) : -1;
   return (at < 0 ? value : value.slice(0, at)).trim();
 }
 

@@ -24,7 +24,8 @@ import {
   type SessionRules,
 } from './rule-injection.js';
 import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
-import { touchedPaths, type ToolEvent } from './triggers.js';
+import { createTouchMemo, type TouchMemo } from './touch-memo.js';
+import type { ToolEvent } from './triggers.js';
 
 export type { TrackedRecord } from './change-tracking.js';
 
@@ -100,7 +101,7 @@ export interface ImportedBody {
 /** The disclosure engine of one session. */
 export interface Disclosure {
   /** The text to append to this tool result (empty when nothing is due) and what happened. */
-  afterTool(event: ToolEvent): { text: string; diagnostics: Diagnostic[] };
+  afterTool(event: ToolEvent): { readonly text: string; readonly diagnostics: readonly Diagnostic[] };
   state(): DisclosureState;
   /** What opening noticed: records of a resumed state that were dropped. */
   readonly opened: readonly Diagnostic[];
@@ -140,7 +141,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   );
   const session: Session = {
     options,
-    tools: options.tools ?? BUILT_IN_TOOLS,
+    memo: createTouchMemo({
+      workDir,
+      spelledWorkDir: options.spelledWorkDir,
+      tools: options.tools ?? BUILT_IN_TOOLS,
+      rules: rules !== undefined,
+    }),
     injected,
     skipped,
     done: new Set<string>([...injected.map((record) => record.path), ...skipped]),
@@ -173,7 +179,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
 /** The state one disclosure engine shares between its tool calls. */
 interface Session {
   readonly options: DisclosureOptions;
-  readonly tools: ToolTable;
+  /** Tool names and touched paths, remembered by the strings the calls use. */
+  readonly memo: TouchMemo;
   readonly injected: InjectedRecord[];
   readonly skipped: Set<string>;
   /** Relative paths injected or skipped: never injected again by a tool call. */
@@ -200,34 +207,45 @@ function keepResumed(record: TrackedRecord, options: DisclosureOptions, opened: 
   return false;
 }
 
-/** One tool call: a rule request, or tracked changes, nested files and due rules, in that order. */
-function afterTool(session: Session, event: ToolEvent): { text: string; diagnostics: Diagnostic[] } {
+/** What a call with nothing to show returns. */
+const NOTHING = Object.freeze({ text: '', diagnostics: Object.freeze([]) as readonly Diagnostic[] });
+
+const NO_FILES: ReadonlySet<string> = new Set();
+
+/**
+ * One tool call: a rule request, or tracked changes, nested files and due rules, in that order. A
+ * call whose paths found nothing due once (a settled {@link Touch}) only checks tracked files.
+ */
+function afterTool(
+  session: Session,
+  event: ToolEvent,
+): { readonly text: string; readonly diagnostics: readonly Diagnostic[] } {
   const { options } = session;
-  const diagnostics: Diagnostic[] = [];
-  if (session.budget.exhausted) return { text: '', diagnostics };
-  if (options.rules !== undefined && isRuleEvent(event))
-    return answerRuleRequest(session, options.rules, event, diagnostics);
-  const touched = touchedPaths(event, options.workDir, session.tools);
-  diagnostics.push(...touched.diagnostics);
-  const toCanonical = canonicalUnder(options.spelledWorkDir, options.workDir);
-  const dirs = touched.directories.map(toCanonical);
-  if (dirs.length === 0) return { text: '', diagnostics };
-  // Reading an instruction file shows its text already: it is not injected again (sst/opencode
-  // does the same, packages/opencode/src/session/instruction.ts).
-  const readFiles = new Set(
-    typeof event.tool === 'string' && session.tools[event.tool.toLowerCase()]?.as === 'read'
-      ? touched.files.map(toCanonical)
-      : [],
-  );
+  if (session.budget.exhausted || typeof event.tool !== 'string') return NOTHING;
+  const spec = session.memo.tool(event.tool);
+  if (spec === 'rule' && options.rules !== undefined)
+    return answerRuleRequest(session, options.rules, event, []);
+  if (spec === null || spec === 'rule' || event.ok !== true || spec.as === 'shell') return NOTHING;
+  const touch = session.memo.touch(event, spec);
+  if (touch.dirs.length === 0)
+    return touch.diagnostics.length === 0 ? NOTHING : { text: '', diagnostics: [...touch.diagnostics] };
+  if (touch.settled && session.tracker.empty) return NOTHING;
+  const diagnostics: Diagnostic[] = [...touch.diagnostics];
   const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics);
   // Each step stops the call when it exhausts the session budget.
   reportTrackedChanges(session, frames, diagnostics);
+  if (session.budget.exhausted || touch.settled) return frames.done();
+  // Reading an instruction file shows its text already: it is not injected again (sst/opencode
+  // does the same, packages/opencode/src/session/instruction.ts).
+  const readFiles = spec.as === 'read' ? new Set(touch.files) : NO_FILES;
+  const nestedDue = injectNestedFiles(session, frames, touch.dirs, readFiles, diagnostics);
   if (session.budget.exhausted) return frames.done();
-  injectNestedFiles(session, frames, dirs, readFiles, diagnostics);
-  if (options.rules !== undefined && !session.budget.exhausted) {
-    const files = touched.files.map(toCanonical);
-    injectDueRules(session, options.rules, frames, files, dirs, diagnostics);
-  }
+  const rulesDue =
+    options.rules !== undefined &&
+    injectDueRules(session, options.rules, frames, touch.files, touch.dirs, diagnostics);
+  // Nothing due now, nothing due ever for these paths: what is due depends only on the nested files
+  // and rules of the session, fixed when it opens, and on what it has shown or skipped, which only grows.
+  if (!nestedDue && !rulesDue) touch.settled = true;
   return frames.done();
 }
 
@@ -267,16 +285,20 @@ function reportTrackedChanges(session: Session, frames: Frames, diagnostics: Dia
   }
 }
 
-/** Injects the nested files owning `dirs` not shown yet, each followed by the files it imports. */
+/**
+ * Injects the nested files owning `dirs` not shown yet, each followed by the files it imports.
+ * True when any was due.
+ */
 function injectNestedFiles(
   session: Session,
   frames: Frames,
   dirs: readonly string[],
   readFiles: ReadonlySet<string>,
   diagnostics: Diagnostic[],
-): void {
+): boolean {
   const { options, done, shown } = session;
-  for (const file of dueNestedFiles(options.index, options.workDir, dirs, done)) {
+  const due = dueNestedFiles(options.index, options.workDir, dirs, done);
+  for (const file of due) {
     const body = readFiles.has(file.path)
       ? null
       : readNested(options.fs, file, options.maxFileBytes, diagnostics);
@@ -291,10 +313,11 @@ function injectNestedFiles(
       { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
       session.frameOptions,
     );
-    if (frame !== '' && !frames.add(frame, file.relativePath)) return;
+    if (frame !== '' && !frames.add(frame, file.relativePath)) break;
     record(session, file.relativePath, file, body);
-    if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) return;
+    if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) break;
   }
+  return due.length > 0;
 }
 
 /** Injects the files a nested file imports; false when the session budget ran out. */
@@ -319,7 +342,10 @@ function injectImports(
   return true;
 }
 
-/** Injects the rules the touched files and directories make due, until the budget runs out. */
+/**
+ * Injects the rules the touched files and directories make due, until the budget runs out. True
+ * when any was due.
+ */
 function injectDueRules(
   session: Session,
   rules: SessionRules,
@@ -327,25 +353,20 @@ function injectDueRules(
   files: readonly string[],
   dirs: readonly string[],
   diagnostics: Diagnostic[],
-): void {
+): boolean {
   const { done } = session;
-  for (const { rule, note } of dueRules(
-    rules,
-    session.nestedRules,
-    session.options.workDir,
-    files,
-    dirs,
-    done,
-  )) {
+  const due = dueRules(rules, session.nestedRules, session.options.workDir, files, dirs, done);
+  for (const { rule, note } of due) {
     const shown = frameRule(session, rule, note, diagnostics);
     if (shown === null) {
       session.skipped.add(rule.relativePath);
       done.add(rule.relativePath);
       continue;
     }
-    if (!frames.add(shown.frame, rule.relativePath)) return;
+    if (!frames.add(shown.frame, rule.relativePath)) break;
     record(session, rule.relativePath, rule, shown.read);
   }
+  return due.length > 0;
 }
 
 /** Records an injected file: done, in the state, and tracked. */
@@ -376,17 +397,6 @@ function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diag
   return { frame, read: body.read };
 }
 
-/** Maps a path under the spelled work dir to the same path under the canonical one. */
-function canonicalUnder(spelled: string | undefined, workDir: string): (file: string) => string {
-  if (spelled === undefined || spelled === workDir) return (file) => file;
-  return (file) =>
-    file === spelled
-      ? workDir
-      : isInside(spelled, file)
-        ? path.join(workDir, path.relative(spelled, file))
-        : file;
-}
-
 /** Maps a path under the canonical work dir to the spelling the caller used. */
 function displayUnder(spelled: string | undefined, workDir: string): (file: string) => string {
   if (spelled === undefined || spelled === workDir) return (file) => file;
@@ -396,14 +406,6 @@ function displayUnder(spelled: string | undefined, workDir: string): (file: stri
       : isInside(workDir, file)
         ? path.join(spelled, path.relative(workDir, file))
         : file;
-}
-
-/**
- * The session event that fetches a rule by name: `{"tool":"rule","input":{"name":"…"}}`. It is a
- * request, not a finished tool call, so `ok` does not matter.
- */
-function isRuleEvent(event: ToolEvent): boolean {
-  return typeof event.tool === 'string' && event.tool.toLowerCase() === 'rule';
 }
 
 function ruleName(event: ToolEvent): string | null {
