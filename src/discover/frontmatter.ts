@@ -65,7 +65,9 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (language !== '') rest = rest.slice(raw.length);
   let close = rest.indexOf('\n---');
   if (close === -1) close = length;
-  const block = rest.slice(0, close);
+  // The `\r` of a CRLF line before the closing fence ends that line. gray-matter leaves it in the
+  // block, where YAML then keeps it at the end of the last value (`description: x\r`): it is dropped.
+  const block = rest.charAt(close - 1) === '\r' ? rest.slice(0, close - 1) : rest.slice(0, close);
   // Blank or comment-only: empty data, whatever the fence's language (as gray-matter does).
   const engine = commentsOnly(block) ? null : engineFor(language === '' ? 'yaml' : language);
   if (engine === undefined) return { data: {}, body: text };
