@@ -135,15 +135,25 @@ describe('the cache directory and files', () => {
     expect(() => writeCacheFile(path.join(temp(), 'missing', 'a.bin'), Buffer.from('x'))).not.toThrow();
   });
 
-  test('the file name changes with the bundle digest, its size and time, and names the command', () => {
+  test('the file name changes with the bundle digest, its size and time, the Node options, and names the command', () => {
     const dir = temp();
     const file = path.join(dir, 'cli.cjs');
     fs.writeFileSync(file, 'a');
     const name = cacheFileName({ file, digest: 'd1', command: 'resolve' });
-    expect(name).toMatch(new RegExp(`^cli-resolve-d1-\\w+-${process.version}-${process.arch}\\.bin$`));
+    expect(name).toMatch(
+      new RegExp(`^cli-resolve-d1-\\w+(-\\w+)?-${process.version}-${process.arch}\\.bin$`),
+    );
     expect(cacheFileName({ file, digest: 'd2', command: 'resolve' })).not.toBe(name);
     expect(cacheFileName({ file, digest: 'd1', command: '--version' })).toMatch(/^cli-other-d1-/);
     expect(cacheFileName({ file, digest: 'd1', command: '../x' })).toMatch(/^cli-other-d1-/);
+    const info = fs.statSync(file);
+    const plain = cacheFileName({ file, digest: 'd1', command: 'resolve' }, info, '\0');
+    expect(
+      cacheFileName({ file, digest: 'd1', command: 'resolve' }, info, '--max-old-space-size=64\0'),
+    ).not.toBe(plain);
+    expect(cacheFileName({ file, digest: 'd1', command: 'resolve' }, info, '\0--no-warnings')).not.toBe(
+      plain,
+    );
     fs.writeFileSync(file, 'b');
     fs.utimesSync(file, new Date(1_000_000), new Date(1_000_000));
     expect(cacheFileName({ file, digest: 'd1', command: 'resolve' })).not.toBe(name);

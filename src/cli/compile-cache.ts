@@ -121,13 +121,28 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
 /**
  * The cache file of one bundle build, command, Node version and architecture. The bundle's size
  * and modification time are part of it too: V8 checks cached code only against the length of the
- * text, so an edited bundle must never meet the code of the old one.
+ * text, so an edited bundle must never meet the code of the old one. So are the Node options the
+ * process runs with (`flags`: `process.execArgv` and `NODE_OPTIONS`): V8 rejects code cached
+ * under other flags, and two ways of running would otherwise replace each other's cache.
  */
-export function cacheFileName(bundle: Bundle, info: fs.Stats = fs.statSync(bundle.file)): string {
+export function cacheFileName(
+  bundle: Bundle,
+  info: fs.Stats = fs.statSync(bundle.file),
+  flags: string = `${process.execArgv.join(' ')}\0${process.env['NODE_OPTIONS'] ?? ''}`,
+): string {
   const command = /^[a-z][a-z-]{0,31}$/.test(bundle.command) ? bundle.command : 'other';
   const base = path.basename(bundle.file, '.cjs');
   const stamp = `${info.size.toString(36)}${Math.trunc(info.mtimeMs).toString(36)}`;
-  return `${base}-${command}-${bundle.digest}-${stamp}-${process.version}-${process.arch}.bin`;
+  const options = flags === '\0' ? '' : `-${fnv1a(flags)}`;
+  return `${base}-${command}-${bundle.digest}-${stamp}${options}-${process.version}-${process.arch}.bin`;
+}
+
+/** The 32-bit FNV-1a hash of a string's UTF-16 code units, in base 36: a name part, not a secret. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  return hash.toString(36);
 }
 
 /**
