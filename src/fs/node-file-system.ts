@@ -72,9 +72,13 @@ function readFile(path: string, options: ReadOptions): ReadResult {
         buffer.copy(grown, 0, 0, filled);
         buffer = grown;
       }
-      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+      const wanted = buffer.length - filled;
+      const read = fs.readSync(fd, buffer, filled, wanted, null);
       if (read === 0) break;
       filled += read;
+      // A short read once the size fstat gave is in is the end of a regular file: no second read
+      // just to see zero bytes (a file that grew since is read as far as this read reached).
+      if (read < wanted && filled >= info.size) break;
     }
     const truncated = filled > maxBytes;
     const length = truncated ? maxBytes : filled;
