@@ -275,3 +275,9 @@ describe('frontmatter is split linearly, as gray-matter splits it', () => {
     expect(labelOf(text)).toBe('Title');
   });
 });
+
+describe('frontmatter lines the fast path leaves to YAML', () => {
+  test('a tab-only line after a key without a value: YAML refuses the block, so it is no data', () => {
+    expect(parseFrontmatter('---\ndescription:\n\t\nalwaysApply: true\n---\nbody').data).toEqual({});
+  });
+});

@@ -349,7 +349,18 @@ describe('the fast path for simple frontmatter', () => {
     const separator = fc.constantFrom(' ', '  ', '\t');
     const line = fc.oneof(
       fc.tuple(key, separator, value).map(([k, blank, v]) => `${k}:${v === '' ? '' : blank}${v}`),
-      fc.constantFrom('# comment', '#', '', '  - item', 'list:\n  - a', '  # indented', '\u00a0', 'k: v\r'),
+      fc.constantFrom(
+        '# comment',
+        '#',
+        '',
+        '  - item',
+        'list:\n  - a',
+        '  # indented',
+        '\u00a0',
+        'k: v\r',
+        '\t',
+        ' \t ',
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 5 }), (lines) => {

@@ -117,18 +117,28 @@ describe('the cache directory and files', () => {
     expect(readCacheFile(large)).toBeUndefined();
   });
 
-  test('writing replaces the file atomically and prunes only stale .bin files', () => {
+  test('a cache file read after a day gets its time refreshed, so the sweep keeps a cache in use', () => {
+    const file = path.join(temp(), 'a.bin');
+    writeCacheFile(file, Buffer.from('code'));
+    const old = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+    fs.utimesSync(file, old, old);
+    expect(readCacheFile(file)?.toString()).toBe('code');
+    expect(Date.now() - fs.statSync(file).mtimeMs).toBeLessThan(60_000);
+  });
+
+  test('writing replaces the file atomically and prunes only stale .bin and leftover .tmp files', () => {
     const dir = temp();
     const now = Date.now();
     const stale = path.join(dir, 'old.bin');
     const fresh = path.join(dir, 'recent.bin');
     const other = path.join(dir, 'notes.txt');
-    for (const file of [stale, fresh, other]) fs.writeFileSync(file, 'x');
+    const leftover = path.join(dir, 'a.bin.123.x.tmp');
+    const writing = path.join(dir, 'b.bin.456.y.tmp');
+    for (const file of [stale, fresh, other, leftover, writing]) fs.writeFileSync(file, 'x');
     const old = new Date(now - STALE_CACHE_MS - 60_000);
-    fs.utimesSync(stale, old, old);
-    fs.utimesSync(other, old, old);
+    for (const file of [stale, other, leftover]) fs.utimesSync(file, old, old);
     writeCacheFile(path.join(dir, 'new.bin'), Buffer.from('new'), now);
-    expect(fs.readdirSync(dir).sort()).toEqual(['new.bin', 'notes.txt', 'recent.bin']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['b.bin.456.y.tmp', 'new.bin', 'notes.txt', 'recent.bin']);
   });
 
   test('a write into a directory that cannot take it fails silently', () => {
@@ -191,6 +201,18 @@ describe('the bin with its compile cache', () => {
     expect(cacheFiles(cache).sort()).toEqual([files[0], expect.stringMatching(/^cli-manifest-/)].sort());
   });
 
+  test('a run that fails writes no cache; the next run that ends well does', () => {
+    const { root, cache } = project();
+    const env = { XDG_CACHE_HOME: cache };
+    expect(spawnBin(['resolve', '--bogus'], { cwd: root, env }).code).toBe(2);
+    expect(
+      spawnBin(['resolve', '--agent', 'x', '--flow', 'none', '--step', 's'], { cwd: root, env }).code,
+    ).not.toBe(0);
+    expect(cacheFiles(cache)).toEqual([]);
+    expect(spawnBin(['resolve'], { cwd: root, env }).code).toBe(0);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^cli-resolve-/)]);
+  });
+
   test('a corrupt cache file is rejected by V8 and replaced; the output does not change', () => {
     const { root, cache } = project();
     const env = { XDG_CACHE_HOME: cache };
@@ -230,7 +252,7 @@ describe('the bin with its compile cache', () => {
 });
 
 describe('fdWriter', () => {
-  function system(script: (fd: number, bytes: Uint8Array, offset: number) => number) {
+  function system(script: (fd: number, bytes: Uint8Array, offset: number) => number, console = false) {
     const streamed: string[] = [];
     const exits: number[] = [];
     const fake: WriterSystem = {
@@ -246,6 +268,7 @@ describe('fdWriter', () => {
         exits.push(status);
         return undefined as never;
       },
+      isWindowsConsole: () => console,
     };
     return { fake, streamed, exits };
   }
@@ -275,6 +298,16 @@ describe('fdWriter', () => {
     writer.write('gh');
     expect(streamed).toEqual(['def', 'gh']);
     expect(calls).toBe(2);
+  });
+
+  test('a Windows console is written through the stream from the start', () => {
+    let direct = 0;
+    const { fake, streamed } = system(() => {
+      direct += 1;
+      return 1;
+    }, true);
+    fdWriter(1, fake).write('héllo');
+    expect([direct, streamed]).toEqual([0, ['héllo']]);
   });
 
   test.each([

@@ -23,8 +23,12 @@ import {
 
 /** A cache file larger than this is not read (one holds the code of one command: under 2 MB). */
 export const MAX_CACHE_FILE_BYTES = 16 * 1024 * 1024;
-/** When a cache file is written, other cache files not written for this long are deleted. */
+/** When a cache file is written, other cache files not used for this long are deleted. */
 export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
+/** A cache file read while older than this (a day) has its time set to now. */
+const KEEP_ALIVE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Temp files of a process that died while writing are deleted after this long (one hour). */
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +62,7 @@ export function isPrivateDirectory(dir: string): boolean {
  * The cached code in `file`, or `undefined` when it is absent, a symlink, not a regular file, not
  * the user's own, writable by others or too large. Never throws.
  */
-export function readCacheFile(file: string): Buffer | undefined {
+export function readCacheFile(file: string, now: number = Date.now()): Buffer | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -69,7 +73,10 @@ export function readCacheFile(file: string): Buffer | undefined {
     const info = fs.fstatSync(fd);
     if (!info.isFile() || unsafeEntry(info, CHECK_OWNER) !== undefined || info.size > MAX_CACHE_FILE_BYTES)
       return undefined;
-    return fs.readFileSync(fd);
+    const data = fs.readFileSync(fd);
+    // A cache in use is not rewritten: its time is refreshed once a day so the sweep keeps it.
+    if (now - info.mtimeMs > KEEP_ALIVE_AFTER_MS) fs.futimesSync(fd, now / 1000, now / 1000);
+    return data;
   } catch {
     return undefined;
   } finally {
@@ -93,7 +100,7 @@ export function writeCacheFile(file: string, data: Uint8Array, now: number = Dat
   }
   const own = path.basename(file);
   sweepDirectory(path.dirname(file), now, (name) =>
-    name.endsWith('.bin') && name !== own ? STALE_CACHE_MS : null,
+    name.endsWith('.tmp') ? TEMP_MAX_AGE_MS : name.endsWith('.bin') && name !== own ? STALE_CACHE_MS : null,
   );
 }
 
@@ -115,7 +122,20 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
   const requireFromBundle = nodeModule.createRequire(bundle.file);
   const dir = compileCacheDirectory(env);
   if (dir === null || !isPrivateDirectory(dir)) return requireFromBundle(bundle.file);
-  return runWithCodeCache(bundle, path.join(dir, cacheFileName(bundle)), requireFromBundle);
+  // The name and the text come from one open file: a bundle replaced meanwhile (an upgrade during
+  // a run) cannot leave its code under the old bundle's name.
+  const fd = fs.openSync(bundle.file, 'r');
+  let info: fs.Stats;
+  let source: string;
+  try {
+    info = fs.fstatSync(fd);
+    // The bundles are ASCII (scripts/bundle-cli.mjs checks it): read as Latin-1, the text is the
+    // same and no UTF-8 decoding runs over ~650 kB.
+    source = fs.readFileSync(fd, 'latin1');
+  } finally {
+    fs.closeSync(fd);
+  }
+  return runWithCodeCache(bundle, source, path.join(dir, cacheFileName(bundle, info)), requireFromBundle);
 }
 
 /**
@@ -147,19 +167,25 @@ function fnv1a(text: string): string {
 
 /**
  * Compiles the bundle with the cached code when there is some, runs it as a CommonJS module, and
- * on exit writes the code V8 compiled during the run when there was none or V8 rejected it.
+ * when the process ends with status 0 writes the code V8 compiled during the run, if there was no
+ * cache or V8 rejected it.
  */
-function runWithCodeCache(bundle: Bundle, cacheFile: string, requireFromBundle: NodeJS.Require): unknown {
-  // The bundles are ASCII (scripts/bundle-cli.mjs checks it): read as Latin-1, the text is the same
-  // and no UTF-8 decoding runs over ~650 kB.
-  const source = fs.readFileSync(bundle.file, 'latin1');
+function runWithCodeCache(
+  bundle: Bundle,
+  source: string,
+  cacheFile: string,
+  requireFromBundle: NodeJS.Require,
+): unknown {
   const cachedData = readCacheFile(cacheFile);
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     cachedData === undefined ? { filename: bundle.file } : { filename: bundle.file, cachedData },
   );
+  // Only a run that ended well leaves its code: a usage error or a closed pipe stops early and
+  // would fix a cache that lacks most of what the command runs.
   if (cachedData === undefined || script.cachedDataRejected === true)
-    process.once('exit', () => {
+    process.once('exit', (status) => {
+      if (status !== 0) return;
       try {
         writeCacheFile(cacheFile, script.createCachedData());
       } catch {

@@ -1,4 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+// node:tty loads only on Windows, to tell a console from a pipe.
+const requireBuiltin = createRequire(import.meta.url);
 
 /** The status a shell reports for a process ended by SIGPIPE (128 + 13). */
 export const SIGPIPE_STATUS = 141;
@@ -29,7 +33,10 @@ export function guardStream(stream: NodeJS.WritableStream): NodeJS.WritableStrea
  * {@link SIGPIPE_STATUS}, any other write fault with status 1, as {@link guardStream} does.
  */
 export function fdWriter(fd: 1 | 2, system: WriterSystem = NODE_SYSTEM): { write(text: string): boolean } {
-  let fallback: NodeJS.WritableStream | undefined;
+  // A Windows console takes text in its code page through WriteFile: only the stream writes UTF-16.
+  let fallback: NodeJS.WritableStream | undefined = system.isWindowsConsole(fd)
+    ? system.stream(fd)
+    : undefined;
   return {
     write(text: string): boolean {
       if (fallback !== undefined) return fallback.write(text);
@@ -56,10 +63,14 @@ export interface WriterSystem {
   /** The stream of `fd`, once writing to it directly would block. */
   stream(fd: 1 | 2): NodeJS.WritableStream;
   exit(status: number): never;
+  /** True for a console on Windows, where the stream must do the writing. */
+  isWindowsConsole(fd: 1 | 2): boolean;
 }
 
 const NODE_SYSTEM: WriterSystem = {
   writeSync: (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
   stream: (fd) => guardStream(fd === 1 ? process.stdout : process.stderr),
   exit: (status) => process.exit(status),
+  isWindowsConsole: (fd) =>
+    process.platform === 'win32' && (requireBuiltin('node:tty') as typeof import('node:tty')).isatty(fd),
 };

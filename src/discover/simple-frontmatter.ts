@@ -1,5 +1,7 @@
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
-const BLANK = /^[ \t]*$/;
+// Spaces only: YAML refuses a tab-indented blank line after a key without a value, so a line with a
+// tab goes to YAML (which decides) rather than being skipped here.
+const BLANK = /^ *$/;
 // Most values: words, paths and globs that YAML cannot read as anything but themselves, unless they
 // spell null or a boolean. Tested first; the patterns below decide the rest.
 const WORDS = /^[A-Za-z_/][A-Za-z0-9_./*?, -]*$/;
