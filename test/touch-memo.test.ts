@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BUILT_IN_TOOLS, toolTable, type SessionToolSpec } from '../src/session/tool-table.js';
-import { canonicalUnder, createTouchMemo, TOUCH_MEMO_SIZE } from '../src/session/touch-memo.js';
+import { canonicalUnder, createTouchMemo, rebaseUnder, TOUCH_MEMO_SIZE } from '../src/session/touch-memo.js';
 import { touchedPaths, type ToolEvent } from '../src/session/triggers.js';
 import { memoryResolver } from './helpers/memory.js';
 
@@ -209,5 +209,22 @@ describe('a session with settled paths', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('rebaseUnder', () => {
+  test.each([
+    ['/link/a/b.ts', '/real/a/b.ts'],
+    ['/link', '/real'],
+    ['/linked/a.ts', '/linked/a.ts'],
+    ['/elsewhere/x', '/elsewhere/x'],
+  ])('%s under /link maps to %s under /real, and back', (from, to) => {
+    expect(rebaseUnder('/link', '/real')(from)).toBe(to);
+    expect(rebaseUnder('/real', '/link')(to)).toBe(from);
+  });
+
+  test('no spelling, or the same directory, maps nothing', () => {
+    expect(rebaseUnder(undefined, '/real')('/link/a')).toBe('/link/a');
+    expect(rebaseUnder('/real', '/real')('/real/a')).toBe('/real/a');
   });
 });

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Format, WordingConfig } from '../config/types.js';
-import { isInside } from '../fs/contain.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
@@ -24,7 +23,7 @@ import {
   type SessionRules,
 } from './rule-injection.js';
 import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
-import { createTouchMemo, type TouchMemo } from './touch-memo.js';
+import { createTouchMemo, rebaseUnder, type TouchMemo } from './touch-memo.js';
 import type { ToolEvent } from './triggers.js';
 
 export type { TrackedRecord } from './change-tracking.js';
@@ -399,13 +398,7 @@ function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diag
 
 /** Maps a path under the canonical work dir to the spelling the caller used. */
 function displayUnder(spelled: string | undefined, workDir: string): (file: string) => string {
-  if (spelled === undefined || spelled === workDir) return (file) => file;
-  return (file) =>
-    file === workDir
-      ? spelled
-      : isInside(workDir, file)
-        ? path.join(spelled, path.relative(workDir, file))
-        : file;
+  return spelled === undefined ? (file) => file : rebaseUnder(workDir, spelled);
 }
 
 function ruleName(event: ToolEvent): string | null {

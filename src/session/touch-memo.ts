@@ -140,13 +140,18 @@ function remember<T>(memo: Map<string, T>, key: string, value: T): void {
   memo.set(key, value);
 }
 
+/**
+ * Maps a path at or under `from` to the same path under `to`; other paths, and every path when
+ * `from` is undefined or `to` itself, stay as they are. With the spelled and the canonical work
+ * dir it turns one spelling of the work dir into the other, either way.
+ */
+export function rebaseUnder(from: string | undefined, to: string): (file: string) => string {
+  if (from === undefined || from === to) return (file) => file;
+  return (file) =>
+    file === from ? to : isInside(from, file) ? path.join(to, path.relative(from, file)) : file;
+}
+
 /** Maps a path under the spelled work dir to the same path under the canonical one. */
 export function canonicalUnder(spelled: string | undefined, workDir: string): (file: string) => string {
-  if (spelled === undefined || spelled === workDir) return (file) => file;
-  return (file) =>
-    file === spelled
-      ? workDir
-      : isInside(spelled, file)
-        ? path.join(workDir, path.relative(spelled, file))
-        : file;
+  return rebaseUnder(spelled, workDir);
 }
