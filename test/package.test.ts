@@ -69,6 +69,17 @@ describe('the published package', () => {
     expect(manifest.exports['.']).toMatchObject({ import: './dist/index.js', default: './dist/index.js' });
   });
 
+  test('the bin, the lock file and the demo script name the built bin', () => {
+    const bin = (manifest['bin'] as Record<string, string>)['ctxfiles'] as string;
+    expect(fs.statSync(path.join(repo, bin)).mode & 0o111).not.toBe(0);
+    expect(fs.readFileSync(path.join(repo, bin), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { bin?: Record<string, string> }>;
+    };
+    expect(lock.packages['']?.bin).toEqual({ ctxfiles: bin });
+    expect((manifest['scripts'] as Record<string, string>)['demo']).toContain(`node ${bin} `);
+  });
+
   test('require() gets a clear answer, never ERR_PACKAGE_PATH_NOT_EXPORTED', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-require-'));
     try {
