@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { CONFIG_SEARCH_PLACES } from '../src/config/load-config.js';
-import { HOOK_CONFIG_PLACES, nothingDue, type HookState } from '../src/hooks/hook-state.js';
+import { nothingDue, type HookState } from '../src/hooks/hook-state.js';
 import {
   hash128,
   sessionFileName,
@@ -348,10 +347,6 @@ describe('the tool tables', () => {
   ] as const)('%s %s %j', (agent, name, input, events) => {
     expect(toToolEvents(agent, name, input, true)).toEqual(events);
     expect(toToolEvents(agent, name, input, false)).toEqual([]);
-  });
-
-  test('the hook probes the same config places as the config search', () => {
-    expect(HOOK_CONFIG_PLACES).toEqual(CONFIG_SEARCH_PLACES);
   });
 });
 

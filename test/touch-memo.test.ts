@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BUILT_IN_TOOLS, toolTable, type SessionToolSpec } from '../src/session/tool-table.js';
-import { canonicalUnder, createTouchMemo, rebaseUnder, TOUCH_MEMO_SIZE } from '../src/session/touch-memo.js';
+import { createTouchMemo, rebaseUnder, TOUCH_MEMO_SIZE } from '../src/session/touch-memo.js';
 import { touchedPaths, type ToolEvent } from '../src/session/triggers.js';
 import { memoryResolver } from './helpers/memory.js';
 
@@ -39,7 +39,7 @@ const input = fc.oneof(
 
 /** What the session read before the memo: touchedPaths, each path mapped to the canonical work dir. */
 function unmemoized(event: ToolEvent, workDir: string, spelled: string | undefined) {
-  const toCanonical = canonicalUnder(spelled, workDir);
+  const toCanonical = rebaseUnder(spelled, workDir);
   const touched = touchedPaths(event, workDir, TABLE);
   return {
     files: touched.files.map(toCanonical),

@@ -15,24 +15,9 @@ import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
-/**
- * Where a config is looked for, in each directory from the work dir upward, in this order
- * (docs/config.md, "Where the config is found"). `package.json` counts only when it has a `ctxfiles` key.
- */
-export const CONFIG_SEARCH_PLACES: readonly string[] = Object.freeze([
-  '.opencode.json',
-  '.opencode.yaml',
-  '.opencode.yml',
-  'opencode.json',
-  'ctxfiles.config.json',
-  'ctxfiles.config.yaml',
-  'ctxfiles.config.yml',
-  'ctxfiles.config.js',
-  'ctxfiles.config.mjs',
-  'ctxfiles.config.cjs',
-  'ctxfiles.config.ts',
-  'package.json',
-]);
+import { CONFIG_SEARCH_PLACES } from './search-places.js';
+
+export { CONFIG_SEARCH_PLACES };
 
 const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts']);
 

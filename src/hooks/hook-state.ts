@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CONFIG_SEARCH_PLACES } from '../config/search-places.js';
 
 /**
  * What `ctxfiles hook` keeps per session between processes. `disclosure` is exactly what
@@ -53,26 +54,6 @@ export interface RuleScope {
 }
 
 /**
- * The config file names the config search probes, in order. A copy of `CONFIG_SEARCH_PLACES`
- * (src/config/load-config.ts) so that a hook with nothing to do never loads the config modules;
- * test/hooks.test.ts fails when the two differ.
- */
-export const HOOK_CONFIG_PLACES: readonly string[] = Object.freeze([
-  '.opencode.json',
-  '.opencode.yaml',
-  '.opencode.yml',
-  'opencode.json',
-  'ctxfiles.config.json',
-  'ctxfiles.config.yaml',
-  'ctxfiles.config.yml',
-  'ctxfiles.config.js',
-  'ctxfiles.config.mjs',
-  'ctxfiles.config.cjs',
-  'ctxfiles.config.ts',
-  'package.json',
-]);
-
-/**
  * The signature (`path size mtime`) of each config file the search could pick: the explicit file,
  * or every search place from the work dir up to `stopDir` (or the filesystem root). Any created,
  * removed or edited config changes it, and the hook then reloads everything.
@@ -97,7 +78,7 @@ export function configFingerprint(
   }
   const stop = path.resolve(stopDir);
   for (let dir = workDir; ;) {
-    for (const place of HOOK_CONFIG_PLACES) sign(path.join(dir, place));
+    for (const place of CONFIG_SEARCH_PLACES) sign(path.join(dir, place));
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) break;
     dir = parent;

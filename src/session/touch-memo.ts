@@ -58,7 +58,7 @@ const NONE: readonly never[] = Object.freeze([]);
  */
 export function createTouchMemo(options: Readonly<TouchMemoOptions>): TouchMemo {
   const { workDir, tools } = options;
-  const toCanonical = canonicalUnder(options.spelledWorkDir, workDir);
+  const toCanonical = rebaseUnder(options.spelledWorkDir, workDir);
   const names = new Map<string, ToolLookup>();
   // One map per kind of path: a file touches its parent, a directory itself.
   const files = new Map<string, Touch>();
@@ -149,9 +149,4 @@ export function rebaseUnder(from: string | undefined, to: string): (file: string
   if (from === undefined || from === to) return (file) => file;
   return (file) =>
     file === from ? to : isInside(from, file) ? path.join(to, path.relative(from, file)) : file;
-}
-
-/** Maps a path under the spelled work dir to the same path under the canonical one. */
-export function canonicalUnder(spelled: string | undefined, workDir: string): (file: string) => string {
-  return rebaseUnder(spelled, workDir);
 }
