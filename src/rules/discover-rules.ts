@@ -59,7 +59,12 @@ export interface DiscoveredRules {
 interface Candidate {
   readonly path: string;
   readonly realPath: string;
-  readonly info: FileInfo;
+  /**
+   * The identity a symlink's target was checked with, so the read refuses a file swapped in since;
+   * `null` for a plain file as listed (its read opens it without following links and checks it is a
+   * regular file).
+   */
+  readonly expect: { readonly dev: number; readonly ino: number } | null;
   /** Path below the owner dir, `/` separators: the sort key. */
   readonly key: string;
   readonly name: string;
@@ -106,9 +111,9 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
         collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
-      const identity = `${candidate.info.dev}:${candidate.info.ino}:${candidate.realPath}`;
-      if (seen.has(identity)) continue;
-      seen.add(identity);
+      // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
+      if (seen.has(candidate.realPath)) continue;
+      seen.add(candidate.realPath);
       if (total >= maxRules) {
         diagnostics.push({
           level: 'warn',
@@ -150,7 +155,7 @@ function readCandidate(
   };
   const read = readInstruction(fs, candidate.realPath, {
     maxBytes: options.maxFileBytes,
-    expect: { dev: candidate.info.dev, ino: candidate.info.ino },
+    ...(candidate.expect === null ? {} : { expect: candidate.expect }),
   });
   if (!read.ok) {
     if (read.fault === 'vanished') return;
@@ -241,7 +246,7 @@ function collect(
         location,
         path: start,
         realPath: target.realPath,
-        info: target.info,
+        expect: identityOf(target.info),
         key: location.path,
         name: location.name,
       });
@@ -266,7 +271,7 @@ interface Walk {
 
 /**
  * A directory of a walk, listed by the path it was reached by and known by its real path, so a plain
- * file below costs one lstat: only symlinks are resolved (and checked against the root).
+ * file below costs no call before its read: only symlinks are resolved (and checked against the root).
  */
 interface Folder {
   readonly dir: string;
@@ -292,14 +297,14 @@ function walkFolder(walk: Walk, top: Folder): void {
       const childRelative = relative === '' ? name : `${relative}/${name}`;
       const resolved = resolveEntry(walk, child, entry.kind, joinName(real, name));
       if (resolved === null) continue;
-      const { kind, realPath, info } = resolved;
+      const { kind, realPath, expect } = resolved;
       if (kind === 'directory') {
         if (depth + 1 > walk.maxDepth || entered.has(realPath)) continue;
         entered.add(realPath);
         stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
         continue;
       }
-      if (kind !== 'file' || info === null || !name.endsWith(location.extension)) continue;
+      if (kind !== 'file' || !name.endsWith(location.extension)) continue;
       const stem = childRelative.slice(0, -location.extension.length);
       if (stem === '' || stem.endsWith('/')) continue;
       walk.candidates.push({
@@ -307,7 +312,7 @@ function walkFolder(walk: Walk, top: Folder): void {
         location,
         path: child,
         realPath,
-        info,
+        expect,
         key: `${location.path}/${childRelative}`,
         name: stem,
       });
@@ -332,36 +337,26 @@ function listFolder(walk: Walk, dir: string): ReturnType<FileSystem['readdir']> 
 }
 
 /**
- * What a folder entry is: a symlink is followed under the policy, a file is lstat-ed (its info is
- * needed to read it), a directory is taken as listed. `null` when it is to be passed over.
+ * What a folder entry is: a symlink is followed under the policy (and its target's identity kept for
+ * the read), a file or directory is taken as listed. No call per plain file: the read that follows
+ * opens it without following links and checks on the open descriptor that it is a regular file.
+ * `null` when the entry is to be passed over.
  */
 function resolveEntry(
   walk: Walk,
   child: string,
   listed: string,
   realPath: string,
-): { kind: string; realPath: string; info: FileInfo | null } | null {
-  if (listed === 'symlink') {
-    const resolved = follow(walk.fs, walk.root, child, walk.symlinks, walk.diagnostics);
-    return resolved === null
-      ? null
-      : { kind: resolved.info.kind, realPath: resolved.realPath, info: resolved.info };
-  }
-  if (listed !== 'file') return { kind: listed, realPath, info: null };
-  let info: FileInfo;
-  try {
-    info = walk.fs.lstat(child);
-  } catch (error) {
-    if (!isAbsent(error))
-      walk.diagnostics.push({
-        level: 'warn',
-        code: 'unreadable',
-        message: `${child} cannot be read (${errorCode(error)})`,
-        path: child,
-      });
-    return null;
-  }
-  return info.kind === 'file' ? { kind: 'file', realPath, info } : null;
+): { kind: string; realPath: string; expect: Candidate['expect'] } | null {
+  if (listed !== 'symlink') return { kind: listed, realPath, expect: null };
+  const resolved = follow(walk.fs, walk.root, child, walk.symlinks, walk.diagnostics);
+  return resolved === null
+    ? null
+    : { kind: resolved.info.kind, realPath: resolved.realPath, expect: identityOf(resolved.info) };
+}
+
+function identityOf(info: FileInfo): Candidate['expect'] {
+  return { dev: info.dev, ino: info.ino };
 }
 
 /**
