@@ -14,8 +14,9 @@ import {
 import { fdWriter, SIGPIPE_STATUS, type WriterSystem } from '../src/cli/fd-writer.js';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { lazySha256 } from '../src/fs/read-instruction.js';
+import { defineSha256, digestOf, lazySha256 } from '../src/fs/read-instruction.js';
 import { BIN, spawnBin } from './helpers/cli.js';
+import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
 // The CLI's start-up path (docs/performance.md, "Start-up"): the compile cache of the bundles and
 // the direct writes to stdout and stderr.
@@ -376,5 +377,68 @@ describe('lazySha256', () => {
     bytes.fill(0);
     expect(digest()).toBe(expected);
     expect(lazySha256(new Uint8Array())()).toBe(createHash('sha256').digest('hex'));
+  });
+});
+
+describe('defineSha256', () => {
+  test('an own enumerable sha256, computed on first read, through one getter shared by every object', () => {
+    let calls = 0;
+    const digest = () => {
+      calls += 1;
+      return 'a'.repeat(64);
+    };
+    const file = Object.freeze(defineSha256({ path: 'a.md', bytes: 1 }, digest));
+    const other = defineSha256({ path: 'b.md' }, lazySha256(new Uint8Array([1])));
+    expect(calls).toBe(0);
+    expect(Object.keys(file)).toEqual(['path', 'bytes', 'sha256']);
+    expect(Object.getOwnPropertySymbols(file).filter((key) => Object.hasOwn(file, key))).toHaveLength(1);
+    expect(
+      Object.getOwnPropertySymbols(file).some(
+        (key) => Object.getOwnPropertyDescriptor(file, key)?.enumerable,
+      ),
+    ).toBe(false);
+    const getter = (value: object) => Object.getOwnPropertyDescriptor(value, 'sha256')?.get;
+    expect(getter(file)).toBeTypeOf('function');
+    expect(getter(file)).toBe(getter(other));
+    expect(JSON.parse(JSON.stringify(file))).toEqual({ path: 'a.md', bytes: 1, sha256: 'a'.repeat(64) });
+    expect({ ...file }).toEqual({ path: 'a.md', bytes: 1, sha256: 'a'.repeat(64) });
+    expect(calls).toBe(2); // the function given decides about keeping the result: lazySha256 does
+    expect(other.sha256).toBe(
+      createHash('sha256')
+        .update(new Uint8Array([1]))
+        .digest('hex'),
+    );
+    expect(() => getter(file)?.call({})).toThrow(TypeError);
+  });
+
+  test('digestOf hands on the digest function, or reads the property of an object without one', () => {
+    const digest = lazySha256(new Uint8Array([2]));
+    const read = defineSha256({}, digest);
+    expect(digestOf(read)).toBe(digest);
+    expect(digestOf({ sha256: 'f'.repeat(64) })()).toBe('f'.repeat(64));
+  });
+
+  test('context files and rules of a resolution share the getter', async () => {
+    const memory = createMemoryFileSystem(
+      {
+        '/w/AGENTS.md': 'a',
+        '/w/CLAUDE.md': 'b',
+        '/w/.cursor/rules/x.mdc': '---\nalwaysApply: true\n---\nx',
+        '/w/.cursor/rules/y.mdc': '---\nalwaysApply: true\n---\ny',
+      },
+      { root: '/w' },
+    );
+    const { config } = await parseConfig({
+      contextPaths: ['AGENTS.md', 'CLAUDE.md'],
+      rules: { sources: ['cursor'] },
+    });
+    const resolver = await createResolver({ workDir: '/w', config, fs: memory, env: {} });
+    const { files } = await resolver.resolve({});
+    expect(files.map((file) => file.layer).sort()).toEqual(['global', 'global', 'rules', 'rules']);
+    const getters = new Set(files.map((file) => Object.getOwnPropertyDescriptor(file, 'sha256')?.get));
+    expect(getters.size).toBe(1);
+    expect([...getters][0]).toBeTypeOf('function');
+    const agents = files.find((file) => file.path === '/w/AGENTS.md');
+    expect(agents?.sha256).toBe(createHash('sha256').update('a').digest('hex'));
   });
 });

@@ -29,6 +29,42 @@ export function lazySha256(bytes: Uint8Array): () => string {
   };
 }
 
+// One getter for every object with a lazy `sha256`; each object keeps its digest function under a
+// symbol, not enumerable. An object literal with its own `get sha256()` makes a fresh closure, hence a
+// fresh hidden class, per object: every file read then had a shape of its own, which cost a cold
+// `ctxfiles resolve` over 500 rule files ~15M instructions in creating, freezing and reading them
+// (docs/performance.md, "Rules").
+const DIGEST = Symbol('ctxfiles.sha256');
+type Digested = { readonly [DIGEST]?: () => string };
+const SHA256_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: Digested): string {
+    const digest = this[DIGEST];
+    if (digest === undefined) throw new TypeError('sha256 read from an object that does not hold one');
+    return digest();
+  },
+};
+
+/**
+ * Gives `target` an own enumerable `sha256` that `digest` computes on its first read (pass a
+ * {@link lazySha256} or a {@link digestOf}, which keep the result), and returns it. Every such object
+ * shares one getter, so objects built alike keep one shape. Define it before freezing `target`; a
+ * spread or `JSON.stringify` reads it like any property.
+ */
+export function defineSha256<T extends object>(
+  target: T,
+  digest: () => string,
+): T & { readonly sha256: string } {
+  Object.defineProperty(target, DIGEST, { value: digest });
+  return Object.defineProperty(target, 'sha256', SHA256_PROPERTY) as T & { readonly sha256: string };
+}
+
+/** The digest function behind `source.sha256`, to share with an object built from it. */
+export function digestOf(source: { readonly sha256: string }): () => string {
+  return (source as Digested)[DIGEST] ?? (() => source.sha256);
+}
+
 /** The largest context file inlined by a layer or tracked by a session; larger files are skipped. */
 export const MAX_INLINE_BYTES = 1_048_576;
 
@@ -70,18 +106,15 @@ export function readInstruction(fs: FileSystem, file: string, options: ReadOptio
   if (result.truncated) return { ok: false, fault: 'too-large' };
   const decoded = decodeText(result.bytes);
   if (!decoded.ok) return { ok: false, fault: 'binary' };
-  const sha256 = lazySha256(result.bytes);
-  return {
-    ok: true,
+  const read = {
+    ok: true as const,
     text: decoded.text,
-    get sha256() {
-      return sha256();
-    },
     bytes: result.bytes.byteLength,
     mtimeMs: result.info.mtimeMs,
     invalidUtf8: decoded.invalid,
     hidden: findHiddenUnicode(decoded.text),
   };
+  return defineSha256(read, lazySha256(result.bytes));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileInfo, FileSystem } from '../fs/file-system.js';
-import { readInstruction, type InstructionRead } from '../fs/read-instruction.js';
+import { defineSha256, digestOf, readInstruction, type InstructionRead } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
@@ -235,14 +235,11 @@ function importedFile(
   read: Extract<InstructionRead, { ok: true }>,
   where: { importedBy: string; depth: number; chain: readonly string[]; reference: ImportReference },
 ): ImportedFile {
-  return {
+  const file = {
     path: target,
     realPath: checked.realPath,
     info: checked.info,
     text: read.text,
-    get sha256() {
-      return read.sha256;
-    },
     bytes: read.bytes,
     invalidUtf8: read.invalidUtf8,
     hidden: read.hidden,
@@ -251,6 +248,7 @@ function importedFile(
     depth: where.depth,
     chain: [...where.chain, target],
   };
+  return defineSha256(file, digestOf(read));
 }
 
 /** Why a contained target is not placed: a cycle, already placed, or too deep; `null` to place it. */

@@ -8,7 +8,7 @@ import type { Rule } from '../rules/rule.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
-import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
+import { defineSha256, digestOf, MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { readContextFile, type ContextFile } from './read-context-file.js';
 
 /**
@@ -395,7 +395,7 @@ function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): C
 
 /** A rule's file as the rules engine read it: its text without frontmatter. */
 function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
-  return Object.freeze({
+  const file = {
     path: candidate.path,
     realPath: candidate.realPath,
     source: candidate.source,
@@ -404,11 +404,9 @@ function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
     depth: candidate.depth,
     mtimeMs: rule.mtimeMs,
     bytes: rule.bytes,
-    get sha256() {
-      return rule.sha256;
-    },
     text: rule.text,
-  });
+  };
+  return Object.freeze(defineSha256(file, digestOf(rule)));
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

@@ -3,7 +3,7 @@ import type { ImportsConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { decodingWarnings, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
+import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import {
   identityKey,
   type ImportedFile,
@@ -126,7 +126,7 @@ function importedFileDiagnostics(file: ContextFile, imported: ImportedFile): Dia
 
 /** An imported file as an entry of the list (`entries` mode), right after its importer. */
 function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
-  return Object.freeze({
+  const entry = {
     path: imported.path,
     realPath: imported.realPath,
     source: file.source,
@@ -136,9 +136,7 @@ function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
     importedBy: imported.importedBy,
     mtimeMs: imported.info.mtimeMs,
     bytes: imported.bytes,
-    get sha256() {
-      return imported.sha256;
-    },
     text: imported.text,
-  });
+  };
+  return Object.freeze(defineSha256(entry, digestOf(imported)));
 }

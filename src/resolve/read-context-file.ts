@@ -1,6 +1,12 @@
 import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { decodingWarnings, MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
+import {
+  decodingWarnings,
+  defineSha256,
+  digestOf,
+  MAX_INLINE_BYTES,
+  readInstruction,
+} from '../fs/read-instruction.js';
 import type { Candidate, Provenance } from './expand-entries.js';
 
 /** A context file with its content and provenance. */
@@ -62,7 +68,7 @@ export function readContextFile(
       path: candidate.path,
     }),
   );
-  return Object.freeze({
+  const file = {
     path: candidate.path,
     realPath: candidate.realPath,
     source: candidate.source,
@@ -71,9 +77,7 @@ export function readContextFile(
     depth: candidate.depth,
     mtimeMs: read.mtimeMs,
     bytes: read.bytes,
-    get sha256() {
-      return read.sha256;
-    },
     text: read.text,
-  });
+  };
+  return Object.freeze(defineSha256(file, digestOf(read)));
 }

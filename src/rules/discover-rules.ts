@@ -4,7 +4,7 @@ import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside, realInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
-import { decodingWarnings, readInstruction } from '../fs/read-instruction.js';
+import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs } from './compile-rule-globs.js';
 import { parseRule } from './parse-rule.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
@@ -183,7 +183,7 @@ function ruleOf(
   parsed: Extract<ReturnType<typeof parseRule>, { ok: true }>,
   read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
 ): Rule {
-  const rule: Rule = Object.freeze({
+  const fields = {
     path: candidate.path,
     realPath: candidate.realPath,
     relativePath,
@@ -195,12 +195,10 @@ function ruleOf(
     description: parsed.description,
     text: parsed.text,
     bytes: read.bytes,
-    get sha256() {
-      return read.sha256;
-    },
     mtimeMs: read.mtimeMs,
     hidden: Object.freeze([...read.hidden]),
-  });
+  };
+  const rule: Rule = Object.freeze(defineSha256(fields, digestOf(read)));
   rememberCompiledGlobs(rule, parsed.compiled);
   return rule;
 }
