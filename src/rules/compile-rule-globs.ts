@@ -15,13 +15,13 @@ export interface CompiledGlob {
    * `src/api/**\/*.ts`); `''` when it can match anywhere. A path outside it cannot match.
    */
   readonly base: string;
-  /** Tests a POSIX path relative to the rule's owner directory. */
-  readonly test: (relativePath: string) => boolean;
+  /** Tests a POSIX path relative to the rule's owner directory (a method: call it on the glob). */
+  test(relativePath: string): boolean;
   /**
    * The regular expression `test` uses, and whether it is tested against the path's last segment
    * only: for a caller that must test without loading micromatch (the hook's quick check).
    */
-  readonly regex: () => { readonly source: string; readonly flags: string; readonly basename: boolean };
+  regex(): { readonly source: string; readonly flags: string; readonly basename: boolean };
 }
 
 /** The outcome of {@link compileRuleGlobs}. */
@@ -52,28 +52,65 @@ export function compileRuleGlobs(
     const refusal = refuse(body);
     if (refusal !== null) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${refusal}` };
     if (dialect.anywhere && !body.startsWith('**/')) body = `**/${body}`;
-    const basename = dialect.basename && !body.includes('/');
-    const expression = negated ? `!${body}` : body;
-    const options = { dot: true, nocase: dialect.nocase, nonegate: !dialect.negation };
-    // Compiled on the first test that needs it, once: a resolution that puts no path in play never
-    // loads micromatch, and a path without the glob's literal text is refused before compiling.
-    let regex: RegExp | undefined;
-    let pieces: readonly string[] | null | undefined;
-    const test = (path: string): boolean => {
-      const subject = basename ? path.slice(path.lastIndexOf('/') + 1) : path;
-      pieces ??= negated || dialect.nocase ? null : literalPieces(body);
-      if (pieces !== null) for (const piece of pieces) if (!subject.includes(piece)) return false;
-      regex ??= makeRegex(expression, options);
-      return regex.test(subject);
-    };
-    const base = negated || basename || dialect.nocase ? '' : literalBase(body);
-    const regexOf = () => {
-      regex ??= makeRegex(expression, options);
-      return { source: regex.source, flags: regex.flags, basename };
-    };
-    globs.push({ pattern, base, test, regex: regexOf });
+    globs.push(new RuleGlob(pattern, body, negated, dialect));
   }
   return { ok: true, globs };
+}
+
+/**
+ * One checked glob. Everything past the checks is worked out on first use, once: a resolution that
+ * puts no path in play never loads micromatch, and a path without the glob's literal text is refused
+ * before compiling. One object per glob and no closures: discovery makes one for each glob of each
+ * rule file, in a process that is usually cold.
+ */
+class RuleGlob implements CompiledGlob {
+  readonly #body: string;
+  readonly #negated: boolean;
+  readonly #dialect: GlobDialect;
+  /** Matched against the path's last segment only. */
+  readonly #basename: boolean;
+  #regex: RegExp | undefined;
+  #pieces: readonly string[] | null | undefined;
+  #base: string | undefined;
+
+  constructor(
+    readonly pattern: string,
+    body: string,
+    negated: boolean,
+    dialect: GlobDialect,
+  ) {
+    this.#body = body;
+    this.#negated = negated;
+    this.#dialect = dialect;
+    this.#basename = dialect.basename && !body.includes('/');
+  }
+
+  get base(): string {
+    this.#base ??= this.#negated || this.#basename || this.#dialect.nocase ? '' : literalBase(this.#body);
+    return this.#base;
+  }
+
+  test(path: string): boolean {
+    const subject = this.#basename ? path.slice(path.lastIndexOf('/') + 1) : path;
+    this.#pieces ??= this.#negated || this.#dialect.nocase ? null : literalPieces(this.#body);
+    if (this.#pieces !== null) for (const piece of this.#pieces) if (!subject.includes(piece)) return false;
+    return this.#compiled().test(subject);
+  }
+
+  regex(): { readonly source: string; readonly flags: string; readonly basename: boolean } {
+    const compiled = this.#compiled();
+    return { source: compiled.source, flags: compiled.flags, basename: this.#basename };
+  }
+
+  #compiled(): RegExp {
+    const { negation, nocase } = this.#dialect;
+    this.#regex ??= makeRegex(this.#negated ? `!${this.#body}` : this.#body, {
+      dot: true,
+      nocase,
+      nonegate: !negation,
+    });
+    return this.#regex;
+  }
 }
 
 // picomatch refuses only absurd input (longer than 64 KiB, far over any rule file cap): such a glob
