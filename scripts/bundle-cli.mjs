@@ -48,6 +48,11 @@ const common = {
   supported: { 'dynamic-import': false },
 };
 
+// The sources are ES modules and use `import.meta.url` only to create a require function and to find
+// package.json: in a bundle it is the bundle's own path, which both accept, and costs no file URL at
+// start-up.
+const IMPORT_META_URL = { 'import.meta.url': '__filename' };
+
 const digests = {};
 for (const name of ['cli', 'hook']) {
   const outfile = path.join(outdir, `${name}.cjs`);
@@ -57,9 +62,7 @@ for (const name of ['cli', 'hook']) {
     outfile,
     external,
     plugins: [lazyChildProcess],
-    // The sources are ES modules: `import.meta.url` is the bundle's own file URL.
-    define: { 'import.meta.url': '__ctxfilesImportMetaUrl' },
-    banner: { js: "var __ctxfilesImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: IMPORT_META_URL,
   });
   const text = fs.readFileSync(outfile, 'utf8');
   if (/\bimport\(/.test(text)) throw new Error(`${outfile} still holds an import() call`);
@@ -72,6 +75,6 @@ await build({
   ...common,
   entryPoints: [path.join(repo, 'src/cli/bin.ts')],
   outfile: path.join(outdir, 'ctxfiles.cjs'),
-  define: { CTXFILES_BUNDLE_DIGESTS: JSON.stringify(digests) },
+  define: { ...IMPORT_META_URL, CTXFILES_BUNDLE_DIGESTS: JSON.stringify(digests) },
 });
 fs.chmodSync(path.join(outdir, 'ctxfiles.cjs'), 0o755);

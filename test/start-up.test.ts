@@ -15,6 +15,7 @@ import { fdWriter, SIGPIPE_STATUS, type WriterSystem } from '../src/cli/fd-write
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { defineSha256, digestOf, lazySha256 } from '../src/fs/read-instruction.js';
+import { homeDirectory } from '../src/fs/home-dir.js';
 import { BIN, spawnBin } from './helpers/cli.js';
 import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
@@ -337,7 +338,7 @@ describe('what a cold run loads', () => {
     return JSON.parse((line as string).slice('LOADED '.length)) as string[];
   }
 
-  test('resolve and manifest load neither node:crypto nor the network modules (resolve: nor streams)', () => {
+  test('resolve and manifest load neither node:crypto, node:os nor the network modules (resolve: nor streams)', () => {
     const root = temp();
     fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
     fs.mkdirSync(path.join(root, 'pkg'));
@@ -348,8 +349,8 @@ describe('what a cold run loads', () => {
       // node:v8, which a walking command loads, brings the stream modules with it.
       const unwanted =
         argv[0] === 'manifest'
-          ? ['crypto', 'net', 'child_process']
-          : ['crypto', 'net', 'stream', 'child_process'];
+          ? ['crypto', 'net', 'child_process', 'os']
+          : ['crypto', 'net', 'stream', 'child_process', 'os'];
       for (const name of unwanted)
         expect(loaded, `${argv[0]} loads ${name}`).not.toContain(`NativeModule ${name}`);
       // Only a walking command tunes V8's young generation (src/cli/bin.ts).
@@ -440,5 +441,21 @@ describe('defineSha256', () => {
     expect([...getters][0]).toBeTypeOf('function');
     const agents = files.find((file) => file.path === '/w/AGENTS.md');
     expect(agents?.sha256).toBe(createHash('sha256').update('a').digest('hex'));
+  });
+});
+
+describe('homeDirectory', () => {
+  const saved = process.env['HOME'];
+  afterEach(() => {
+    if (saved === undefined) delete process.env['HOME'];
+    else process.env['HOME'] = saved;
+  });
+
+  test('is what os.homedir() answers, with HOME set, empty or unset', () => {
+    for (const value of ['/home/someone', '', undefined]) {
+      if (value === undefined) delete process.env['HOME'];
+      else process.env['HOME'] = value;
+      expect(homeDirectory(), `HOME=${String(value)}`).toBe(os.homedir());
+    }
   });
 });

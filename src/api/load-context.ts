@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, parseConfig, type LazyLoadedConfig, type LoadedConfig } from '../config/load-config.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
@@ -8,6 +7,7 @@ import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { loadTokenCounter, type TokenCounter } from '../render/count-tokens.js';
+import { homeDirectory } from '../fs/home-dir.js';
 
 /** Options of {@link createResolver}. */
 export interface ResolverOptions {
@@ -91,7 +91,7 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
     flows: options.flows,
     fs: options.fs ?? createNodeFileSystem(),
     env: Object.assign(Object.create(null) as object, options.env ?? process.env),
-    homeDir: path.resolve(options.homeDir ?? os.homedir()),
+    homeDir: path.resolve(options.homeDir ?? homeDirectory()),
     userConfig: options.userConfig,
   } satisfies NormalizedOptions;
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import nodeModule from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import {
@@ -10,6 +9,7 @@ import {
   unsafeEntry,
   userCacheDirectory,
 } from '../fs/user-cache.js';
+import { homeDirectory } from '../fs/home-dir.js';
 
 /**
  * The compile cache of the CLI bundles (docs/performance.md, "Start-up"). Most of a cold
@@ -40,7 +40,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export function compileCacheDirectory(
   env: Env,
-  homeDir: string = os.homedir(),
+  homeDir: string = homeDirectory(),
   platform: NodeJS.Platform = process.platform,
 ): string | null {
   const nodeSwitch = env['NODE_DISABLE_COMPILE_CACHE'];

@@ -381,7 +381,12 @@ function writeOutput(file: string, text: string): void {
 
 function readVersion(): string {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    // In the CLI bundles `import.meta.url` is the bundle's path (scripts/bundle-cli.mjs), elsewhere a URL.
+    const here = import.meta.url;
+    const file = here.startsWith('file:')
+      ? new URL('../../package.json', here)
+      : path.join(path.dirname(here), '..', '..', 'package.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
       version?: string;
     };
     return manifest.version ?? '0.0.0';

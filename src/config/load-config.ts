@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
@@ -16,6 +15,7 @@ import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
 import { CONFIG_SEARCH_PLACES } from './search-places.js';
+import { homeDirectory } from '../fs/home-dir.js';
 
 export { CONFIG_SEARCH_PLACES };
 
@@ -133,7 +133,7 @@ export async function loadConfig(
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = relativeDisplay(options.displayCwd ?? process.cwd());
   const fs = options.fs ?? createNodeFileSystem();
-  const homeDir = options.homeDir ?? os.homedir();
+  const homeDir = options.homeDir ?? homeDirectory();
   const thorough = options.thorough === true;
   const diagnostics: Diagnostic[] = [];
   const layers: ConfigLayer[] = [];
@@ -160,7 +160,7 @@ export async function loadConfig(
       ]);
     }
   } else {
-    filepath = searchConfig(fs, cwd, options.stopDir ?? os.homedir(), diagnostics, display);
+    filepath = searchConfig(fs, cwd, options.stopDir ?? homeDirectory(), diagnostics, display);
     tier = 'project';
   }
 

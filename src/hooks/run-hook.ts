@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import type { Diagnostic } from '../errors.js';
@@ -29,6 +28,7 @@ import {
   type StateFile,
 } from './state-store.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
+import { homeDirectory } from '../fs/home-dir.js';
 
 /** Options of {@link runHook}. */
 export interface RunHookOptions {
@@ -83,7 +83,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     return quiet(event.kind);
   }
-  const homeDir = options.homeDir ?? os.homedir();
+  const homeDir = options.homeDir ?? homeDirectory();
   const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
   const dir = options.stateDir ?? stateDirectory(options.env, homeDir);
   const state = stateFile(dir, sessionFileName(agent, event.sessionId, workDir));

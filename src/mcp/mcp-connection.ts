@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import type { Resolver, ResolveResult, Session } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
@@ -15,6 +14,7 @@ import { createInstructionResources, type InstructionResources } from './instruc
 import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_DEFINITIONS } from './tool-definitions.js';
 import { containToolPath, type ToolPath } from './tool-path.js';
+import { homeDirectory } from '../fs/home-dir.js';
 
 /** A tool's answer, in the shape of an MCP `tools/call` result. */
 export interface ToolResult {
@@ -56,7 +56,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   const { workDir } = resolver;
   const rules = options.rules ?? NO_RULES;
   const request = options.request ?? {};
-  const homeDir = options.homeDir ?? os.homedir();
+  const homeDir = options.homeDir ?? homeDirectory();
   const context = { workDir, homeDir, wording: resolver.config.wording };
   let session: Session | null = null;
   let baselineSent = false;
