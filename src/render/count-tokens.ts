@@ -27,8 +27,11 @@ export function loadTokenCounter(): Promise<TokenCounter> {
 
 // Maximal runs of one class; the classes are disjoint, so each character is looked at once.
 // Digits are their own class and never cut: the tokenizer takes them three at a time anyway.
-const RUNS = /\s+|[\p{L}\p{M}]+|\p{N}+|[^\s\p{L}\p{M}\p{N}]+/gu;
-const DIGIT = /^\p{N}/u;
+// Made on first count: V8 builds the Unicode property classes when the expression is created, which
+// cost every process that loads this module ~0.35 ms, counting or not.
+let patterns: { readonly runs: RegExp; readonly digit: RegExp } | undefined;
+const runPatterns = () =>
+  (patterns ??= { runs: /\s+|[\p{L}\p{M}]+|\p{N}+|[^\s\p{L}\p{M}\p{N}]+/gu, digit: /^\p{N}/u });
 
 /**
  * `count(text)` exactly when no run of blanks, letters, digits or other symbols is longer than
@@ -42,9 +45,10 @@ export function countInPieces(text: string, count: (text: string) => number, cap
   if (text.length <= cap) return count(text);
   let total = 0;
   let from = 0;
-  for (const match of text.matchAll(RUNS)) {
+  const { runs, digit } = runPatterns();
+  for (const match of text.matchAll(runs)) {
     const run = match[0];
-    if (run.length <= cap || DIGIT.test(run)) continue;
+    if (run.length <= cap || digit.test(run)) continue;
     const start = match.index;
     if (start > from) total += count(text.slice(from, start));
     for (let at = 0; at < run.length;) {
