@@ -459,3 +459,29 @@ describe('homeDirectory', () => {
     }
   });
 });
+
+describe('the bundles', () => {
+  const bundles = ['ctxfiles.cjs', 'cli.cjs', 'hook.cjs'].map((name) => path.join(path.dirname(BIN), name));
+
+  test('are strict code from the first statement, with Node built-ins imported without interop copies', () => {
+    for (const file of bundles) {
+      const text = fs.readFileSync(file, 'utf8');
+      expect(text.replace(/^#!.*\n/, '').startsWith('"use strict";\n'), file).toBe(true);
+      expect(text, file).not.toMatch(/__toESM\(require\("node:/);
+      expect(text, file).toMatch(/__ctxfilesBuiltin\(require\("node:path"\)\)/);
+    }
+  });
+
+  test('a built-in view reads every export of the module and has it as default', () => {
+    const text = fs.readFileSync(bundles[1] as string, 'utf8');
+    const line = text.split('\n').find((candidate) => candidate.startsWith('var __ctxfilesBuiltin = '));
+    const view = new Function(`${line as string}; return __ctxfilesBuiltin;`)() as (module: object) => {
+      default: typeof fs;
+    } & typeof fs;
+    const fsView = view(fs);
+    expect(fsView.default).toBe(fs);
+    expect(fsView.readFileSync).toBe(fs.readFileSync);
+    expect(fsView.promises).toBe(fs.promises);
+    expect(Object.keys(fsView)).toEqual(['default']);
+  });
+});
