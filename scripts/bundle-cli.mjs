@@ -62,13 +62,13 @@ const IMPORT_META_URL = { 'import.meta.url': '__filename' };
  */
 const BUILTIN_VIEW =
   'var __ctxfilesBuiltin = (m) => Object.create(m, { default: { value: m, enumerable: true } });';
-const BUILTIN_INTEROP = /__toESM\(require\("(node:[a-z_/]+)"\), 1\)/g;
+const BUILTIN_INTEROP = /__toESM\(require\("(node:[a-z_/]+)"\), ?1\)/g;
 
 function viewBuiltins(file) {
   const text = fs.readFileSync(file, 'utf8').replace(BUILTIN_INTEROP, '__ctxfilesBuiltin(require("$1"))');
   if (/__toESM\(require\("node:/.test(text)) throw new Error(`${file}: a built-in import kept its interop`);
   // After the directive, which must stay the first statement: the bundles are strict code.
-  const directive = '"use strict";\n';
+  const directive = '"use strict";';
   const at = text.indexOf(directive);
   if (
     at < 0 ||
@@ -79,7 +79,7 @@ function viewBuiltins(file) {
   )
     throw new Error(`${file}: no leading "use strict"`);
   const end = at + directive.length;
-  fs.writeFileSync(file, `${text.slice(0, end)}${BUILTIN_VIEW}\n${text.slice(end)}`);
+  fs.writeFileSync(file, `${text.slice(0, end)}\n${BUILTIN_VIEW}${text.slice(end)}`);
 }
 
 const digests = {};
