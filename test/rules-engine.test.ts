@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import nodeFs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
@@ -503,5 +505,45 @@ describe('symlinks on disk', () => {
     });
     expect(found.rules.map((r) => `${r.name}.mdc`)).toEqual(names);
     expect(found.diagnostics.map((d) => d.code)).toEqual(codes);
+  });
+
+  test('a plain rule file swapped for a link or a FIFO after the listing is refused by the read, not followed', () => {
+    const outside = tempTree({ 's.mdc': '---\nalwaysApply: true\n---\nout' });
+    const root = tempTree({
+      '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\na',
+      '.cursor/rules/b.mdc': '---\nalwaysApply: true\n---\nb',
+      '.cursor/rules/c.mdc': '---\nalwaysApply: true\n---\nc',
+    });
+    const port = createNodeFileSystem();
+    const folder = `${root}/.cursor/rules`;
+    // The race, made certain: the folder is listed, then two of its files are replaced.
+    const racing = {
+      ...port,
+      readdir: (dir: string) => {
+        const entries = port.readdir(dir);
+        if (dir === folder) {
+          nodeFs.rmSync(`${folder}/a.mdc`);
+          nodeFs.symlinkSync(`${outside}/s.mdc`, `${folder}/a.mdc`);
+          nodeFs.rmSync(`${folder}/b.mdc`);
+          execFileSync('mkfifo', [`${folder}/b.mdc`]);
+        }
+        return entries;
+      },
+    };
+    const found = discoverRules(racing, {
+      workDir: root,
+      ownerDirs: [root],
+      sources: ['cursor'],
+      maxFileBytes: 1024,
+    });
+    expect(found.rules.map((r) => r.text)).toEqual(['c']);
+    expect(found.skipped.map((r) => [r.name, r.reason])).toEqual([
+      ['a', 'unreadable'],
+      ['b', 'unreadable'],
+    ]);
+    expect(found.diagnostics.map((d) => d.message)).toEqual([
+      '.cursor/rules/a.mdc: cannot be read (ELOOP); the rule is skipped',
+      '.cursor/rules/b.mdc: cannot be read (EINVAL); the rule is skipped',
+    ]);
   });
 });
