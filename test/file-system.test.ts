@@ -9,7 +9,7 @@ import { createResolver } from '../src/api/create-resolver.js';
 import { parseConfig } from '../src/config/load-config.js';
 import { walkNested } from '../src/discover/nested-walk.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
-import { createNodeFileSystem } from '../src/fs/node-file-system.js';
+import { createNodeFileSystem, readRegularFile } from '../src/fs/node-file-system.js';
 import { tempTree, writeTree } from './helpers/disk.js';
 
 async function resolveOnDisk(root: string, contextPaths: string[]) {
@@ -126,6 +126,23 @@ describe('node filesystem (real disk)', () => {
       expect.objectContaining({ code: 'ESTALE' }),
     );
     expect(port.readFile(path.join(root, 'a.md'), { maxBytes: 10, expect: info }).bytes).toEqual(
+      new TextEncoder().encode('a'),
+    );
+  });
+
+  test('without O_NOFOLLOW (Windows) a read checks the path after the open: a final link is refused', () => {
+    const root = tempTree({ 'a.md': 'a', 'link.md': { symlink: 'a.md' } });
+    fs.linkSync(path.join(root, 'a.md'), path.join(root, 'also-a.md'));
+    const followsLinks = { flags: fs.constants.O_RDONLY | fs.constants.O_NONBLOCK, noFollow: false };
+    // The open followed the link to a.md; the path names a link, not that file.
+    expect(() => readRegularFile(path.join(root, 'link.md'), { maxBytes: 10 }, followsLinks)).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
+    expect(readRegularFile(path.join(root, 'a.md'), { maxBytes: 10 }, followsLinks).bytes).toEqual(
+      new TextEncoder().encode('a'),
+    );
+    // A hard link is the file itself, as with O_NOFOLLOW (security.md, "Hard links").
+    expect(readRegularFile(path.join(root, 'also-a.md'), { maxBytes: 10 }, followsLinks).bytes).toEqual(
       new TextEncoder().encode('a'),
     );
   });

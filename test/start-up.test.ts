@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { defineSha256, digestOf, lazySha256 } from '../src/fs/read-instruction.js';
 import { homeDirectory } from '../src/fs/home-dir.js';
+import { discoverRules } from '../src/rules/discover-rules.js';
 import { BIN, spawnBin } from './helpers/cli.js';
 import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
@@ -381,6 +382,8 @@ describe('lazySha256', () => {
   });
 });
 
+const getterOf = (value: object) => Object.getOwnPropertyDescriptor(value, 'sha256')?.get;
+
 describe('defineSha256', () => {
   test('an own enumerable sha256, computed on first read, through one getter shared by every object', () => {
     let calls = 0;
@@ -392,13 +395,16 @@ describe('defineSha256', () => {
     const other = defineSha256({ path: 'b.md' }, lazySha256(new Uint8Array([1])));
     expect(calls).toBe(0);
     expect(Object.keys(file)).toEqual(['path', 'bytes', 'sha256']);
+    const withTail = defineSha256({ a: 1 }, digest, { b: 2, c: 3 });
+    expect(Object.keys(withTail)).toEqual(['a', 'sha256', 'b', 'c']);
+    expect(getterOf(withTail)).toBe(getterOf(file));
     expect(Object.getOwnPropertySymbols(file).filter((key) => Object.hasOwn(file, key))).toHaveLength(1);
     expect(
       Object.getOwnPropertySymbols(file).some(
         (key) => Object.getOwnPropertyDescriptor(file, key)?.enumerable,
       ),
     ).toBe(false);
-    const getter = (value: object) => Object.getOwnPropertyDescriptor(value, 'sha256')?.get;
+    const getter = getterOf;
     expect(getter(file)).toBeTypeOf('function');
     expect(getter(file)).toBe(getter(other));
     expect(JSON.parse(JSON.stringify(file))).toEqual({ path: 'a.md', bytes: 1, sha256: 'a'.repeat(64) });
@@ -441,6 +447,42 @@ describe('defineSha256', () => {
     expect([...getters][0]).toBeTypeOf('function');
     const agents = files.find((file) => file.path === '/w/AGENTS.md');
     expect(agents?.sha256).toBe(createHash('sha256').update('a').digest('hex'));
+    // The keys keep the order they had as object literals with their own getter.
+    expect(Object.keys(agents ?? {})).toEqual([
+      'path',
+      'realPath',
+      'source',
+      'layer',
+      'entry',
+      'depth',
+      'mtimeMs',
+      'bytes',
+      'sha256',
+      'text',
+    ]);
+    const rule = discoverRules(memory, {
+      workDir: '/w',
+      ownerDirs: ['/w'],
+      sources: ['cursor'],
+      maxFileBytes: 64,
+    }).rules[0];
+    expect(Object.keys(rule ?? {})).toEqual([
+      'path',
+      'realPath',
+      'relativePath',
+      'ownerDir',
+      'name',
+      'source',
+      'kind',
+      'globs',
+      'description',
+      'text',
+      'bytes',
+      'sha256',
+      'mtimeMs',
+      'hidden',
+    ]);
+    expect(Object.isFrozen(rule)).toBe(true);
   });
 });
 
@@ -470,6 +512,25 @@ describe('the bundles', () => {
       expect(text, file).not.toMatch(/__toESM\(require\("node:/);
       expect(text, file).toMatch(/__ctxfilesBuiltin\(require\("node:path"\)\)/);
     }
+  });
+
+  test('the sources use import.meta.url only where a path serves as well as a file URL', () => {
+    // scripts/bundle-cli.mjs defines it as the bundle's path: `new URL(x, import.meta.url)` or
+    // `fileURLToPath(import.meta.url)` would pass under vitest and break only in the bundles.
+    const src = path.resolve(path.dirname(BIN), '../../src');
+    const uses: string[] = [];
+    for (const file of fs.readdirSync(src, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts')) continue;
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      for (const line of text.split('\n').map((raw) => raw.trim()))
+        if (line.includes('import.meta.url') && !/^(?:\/\/|\/?\*)/.test(line)) uses.push(line);
+    }
+    expect(uses.length).toBeGreaterThan(0);
+    for (const line of uses)
+      expect(
+        line.includes('createRequire(import.meta.url)') || line === 'const here = import.meta.url;',
+        line,
+      ).toBe(true);
   });
 
   test('a built-in view reads every export of the module and has it as default', () => {

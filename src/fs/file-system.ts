@@ -66,7 +66,9 @@ export interface FileSystem {
   readdir(path: string): readonly DirEntry[];
   /**
    * Reads a regular file without following a final symlink and without blocking on FIFOs.
-   * Fails with `EINVAL` for anything that is not a regular file. The bytes returned belong to the
+   * Fails with `EINVAL` for anything that is not a regular file, `ELOOP` for a final symlink. Rule
+   * discovery reads a file listed as a plain file with no check before the read: this refusal is
+   * what keeps a file swapped for a link out. The bytes returned belong to the
    * caller: an implementation never reuses or changes them (digests are computed later).
    */
   readFile(path: string, options: ReadOptions): ReadResult;

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import type { DirEntry, FileInfo, FileKind, FileSystem, ReadOptions, ReadResult } from './file-system.js';
 import { fsError } from './file-system.js';
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+/** How {@link readRegularFile} opens files: the flags, and whether they refuse a final symlink. */
+export interface OpenMode {
+  readonly flags: number;
+  readonly noFollow: boolean;
+}
+
+/** This platform's: `O_NOFOLLOW` and `O_NONBLOCK` where it has them (Windows has neither). */
+const OPEN_MODE: OpenMode = {
+  flags: fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+  noFollow: fs.constants.O_NOFOLLOW !== undefined,
+};
 
 /** The ports this module made: they list the real disk of this machine. */
 const nodePorts = new WeakSet<FileSystem>();
@@ -18,8 +28,9 @@ export function isNodeFileSystem(fs: FileSystem): boolean {
 
 /**
  * The Node.js implementation of {@link FileSystem}. Reads open the file with `O_NOFOLLOW` and
- * `O_NONBLOCK` where the platform has them, check with `fstat` that the opened descriptor is a
- * regular file (and the expected one), and never read more than `maxBytes + 1` bytes.
+ * `O_NONBLOCK` where the platform has them (without `O_NOFOLLOW` they check the path after the open:
+ * {@link readRegularFile}), check with `fstat` that the opened descriptor is a regular file (and the
+ * expected one), and never read more than `maxBytes + 1` bytes.
  */
 export function createNodeFileSystem(): FileSystem {
   const port: FileSystem = {
@@ -36,7 +47,7 @@ export function createNodeFileSystem(): FileSystem {
     stat: (path) => toInfo(fs.statSync(path, { bigint: false })),
     realpath: (path) => fs.realpathSync.native(path),
     readdir,
-    readFile,
+    readFile: (path, options) => readRegularFile(path, options),
   };
   nodePorts.add(port);
   return port;
@@ -52,11 +63,22 @@ function readdir(path: string): readonly DirEntry[] {
   return entries as unknown as readonly DirEntry[];
 }
 
-function readFile(path: string, options: ReadOptions): ReadResult {
-  const fd = fs.openSync(path, OPEN_FLAGS);
+/**
+ * The port's `readFile`: a bounded read of the regular file at `path`, never through a final symlink.
+ * Where the open cannot refuse one (no `O_NOFOLLOW`: Windows), the path is `lstat`-ed after the open
+ * and must be a regular file with the opened file's device and inode (`ELOOP` otherwise), so a
+ * file swapped for a link is refused there too. `mode` is this platform's; tests pass another.
+ */
+export function readRegularFile(path: string, options: ReadOptions, mode: OpenMode = OPEN_MODE): ReadResult {
+  const fd = fs.openSync(path, mode.flags);
   try {
     const info = toInfo(fs.fstatSync(fd));
     if (info.kind !== 'file') throw fsError('EINVAL', 'read', path);
+    if (!mode.noFollow) {
+      const named = fs.lstatSync(path);
+      if (!named.isFile() || named.dev !== info.dev || named.ino !== info.ino)
+        throw fsError('ELOOP', 'read', path);
+    }
     if (options.expect && (options.expect.dev !== info.dev || options.expect.ino !== info.ino)) {
       throw fsError('ESTALE', 'read', path);
     }

@@ -47,17 +47,21 @@ const SHA256_PROPERTY: PropertyDescriptor = {
 };
 
 /**
- * Gives `target` an own enumerable `sha256` that `digest` computes on its first read (pass a
- * {@link lazySha256} or a {@link digestOf}, which keep the result), and returns it. Every such object
- * shares one getter, so objects built alike keep one shape. Define it before freezing `target`; a
- * spread or `JSON.stringify` reads it like any property.
+ * Gives `head` an own enumerable `sha256` that `digest` computes on its first read (pass a
+ * {@link lazySha256} or a {@link digestOf}, which keep the result), then the properties of `tail`,
+ * and returns it: the keys keep the order of the object written out in full (`{ ...head, sha256,
+ * ...tail }`), for `Object.keys`, spreads and `JSON.stringify`. Every such object shares one getter,
+ * so objects built alike keep one shape. Freeze the result, not `head`.
  */
-export function defineSha256<T extends object>(
-  target: T,
+export function defineSha256<H extends object, T extends object = Record<never, never>>(
+  head: H,
   digest: () => string,
-): T & { readonly sha256: string } {
-  Object.defineProperty(target, DIGEST, { value: digest });
-  return Object.defineProperty(target, 'sha256', SHA256_PROPERTY) as T & { readonly sha256: string };
+  tail?: T,
+): H & { readonly sha256: string } & T {
+  Object.defineProperty(head, DIGEST, { value: digest });
+  Object.defineProperty(head, 'sha256', SHA256_PROPERTY);
+  if (tail !== undefined) Object.assign(head, tail);
+  return head as H & { readonly sha256: string } & T;
 }
 
 /** The digest function behind `source.sha256`, to share with an object built from it. */
@@ -106,15 +110,12 @@ export function readInstruction(fs: FileSystem, file: string, options: ReadOptio
   if (result.truncated) return { ok: false, fault: 'too-large' };
   const decoded = decodeText(result.bytes);
   if (!decoded.ok) return { ok: false, fault: 'binary' };
-  const read = {
-    ok: true as const,
-    text: decoded.text,
+  return defineSha256({ ok: true as const, text: decoded.text }, lazySha256(result.bytes), {
     bytes: result.bytes.byteLength,
     mtimeMs: result.info.mtimeMs,
     invalidUtf8: decoded.invalid,
     hidden: findHiddenUnicode(decoded.text),
-  };
-  return defineSha256(read, lazySha256(result.bytes));
+  });
 }
 
 /**

@@ -235,11 +235,8 @@ function importedFile(
   read: Extract<InstructionRead, { ok: true }>,
   where: { importedBy: string; depth: number; chain: readonly string[]; reference: ImportReference },
 ): ImportedFile {
-  const file = {
-    path: target,
-    realPath: checked.realPath,
-    info: checked.info,
-    text: read.text,
+  const head = { path: target, realPath: checked.realPath, info: checked.info, text: read.text };
+  return defineSha256(head, digestOf(read), {
     bytes: read.bytes,
     invalidUtf8: read.invalidUtf8,
     hidden: read.hidden,
@@ -247,8 +244,7 @@ function importedFile(
     reference: where.reference.spelled,
     depth: where.depth,
     chain: [...where.chain, target],
-  };
-  return defineSha256(file, digestOf(read));
+  });
 }
 
 /** Why a contained target is not placed: a cycle, already placed, or too deep; `null` to place it. */

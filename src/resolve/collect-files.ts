@@ -404,9 +404,8 @@ function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
     depth: candidate.depth,
     mtimeMs: rule.mtimeMs,
     bytes: rule.bytes,
-    text: rule.text,
   };
-  return Object.freeze(defineSha256(file, digestOf(rule)));
+  return Object.freeze(defineSha256(file, digestOf(rule), { text: rule.text }));
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

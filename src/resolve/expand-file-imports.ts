@@ -136,7 +136,6 @@ function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
     importedBy: imported.importedBy,
     mtimeMs: imported.info.mtimeMs,
     bytes: imported.bytes,
-    text: imported.text,
   };
-  return Object.freeze(defineSha256(entry, digestOf(imported)));
+  return Object.freeze(defineSha256(entry, digestOf(imported), { text: imported.text }));
 }

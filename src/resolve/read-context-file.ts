@@ -77,7 +77,6 @@ export function readContextFile(
     depth: candidate.depth,
     mtimeMs: read.mtimeMs,
     bytes: read.bytes,
-    text: read.text,
   };
-  return Object.freeze(defineSha256(file, digestOf(read)));
+  return Object.freeze(defineSha256(file, digestOf(read), { text: read.text }));
 }

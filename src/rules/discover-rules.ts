@@ -158,7 +158,7 @@ function readCandidate(
     ...(candidate.expect === null ? {} : { expect: candidate.expect }),
   });
   if (!read.ok) {
-    if (read.fault === 'vanished') return;
+    if (read.fault === 'vanished' || changedKind(candidate, read.code)) return;
     if (read.fault === 'too-large')
       return skip('too large', 'too-large', `larger than ${options.maxFileBytes} bytes`);
     if (read.fault === 'binary') return skip('binary', 'binary', 'looks binary (it holds a NUL byte)');
@@ -173,6 +173,15 @@ function readCandidate(
     );
   reportText(candidate, relativePath, parsed.lenient, read, diagnostics);
   rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
+}
+
+/**
+ * True when a file listed as a plain file is no longer one at the read: replaced by a symlink
+ * (`ELOOP`, the read does not follow it) or by a FIFO, device or directory (`EINVAL`). It is gone
+ * as far as this listing is concerned, like a file deleted since: skipped without a word.
+ */
+function changedKind(candidate: Candidate, code: string | undefined): boolean {
+  return candidate.expect === null && (code === 'ELOOP' || code === 'EINVAL');
 }
 
 /** The frozen rule of a file read and parsed; its compiled globs are remembered for the rule set. */
@@ -195,10 +204,9 @@ function ruleOf(
     description: parsed.description,
     text: parsed.text,
     bytes: read.bytes,
-    mtimeMs: read.mtimeMs,
-    hidden: Object.freeze([...read.hidden]),
   };
-  const rule: Rule = Object.freeze(defineSha256(fields, digestOf(read)));
+  const tail = { mtimeMs: read.mtimeMs, hidden: Object.freeze([...read.hidden]) };
+  const rule: Rule = Object.freeze(defineSha256(fields, digestOf(read), tail));
   rememberCompiledGlobs(rule, parsed.compiled);
   return rule;
 }
