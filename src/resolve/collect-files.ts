@@ -8,8 +8,8 @@ import type { Rule } from '../rules/rule.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
-import { defineSha256, digestOf, MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
-import { readContextFile, type ContextFile } from './read-context-file.js';
+import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
+import { contextFileOf, readContextFile, type ContextFile } from './read-context-file.js';
 
 /**
  * Total bytes read for one resolution (docs/security.md, "caps"). Files past it are not read:
@@ -208,7 +208,8 @@ function readWithinCap(
       continue;
     }
     const rule = ruleOf.get(candidate);
-    const file = rule === undefined ? readContextFile(fs, candidate, diagnostics) : ruleFile(candidate, rule);
+    const file =
+      rule === undefined ? readContextFile(fs, candidate, diagnostics) : contextFileOf(candidate, rule);
     if (file === null) continue;
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
@@ -391,21 +392,6 @@ function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): C
       });
     return null;
   }
-}
-
-/** A rule's file as the rules engine read it: its text without frontmatter. */
-function ruleFile(candidate: Candidate, rule: Rule): ContextFile {
-  const file = {
-    path: candidate.path,
-    realPath: candidate.realPath,
-    source: candidate.source,
-    layer: candidate.layer,
-    entry: candidate.entry,
-    depth: candidate.depth,
-    mtimeMs: rule.mtimeMs,
-    bytes: rule.bytes,
-  };
-  return Object.freeze(defineSha256(file, digestOf(rule), { text: rule.text }));
 }
 
 /** Expands a leading `~`, `~/` or `~\` against the home directory. */

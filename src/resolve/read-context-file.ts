@@ -68,6 +68,17 @@ export function readContextFile(
       path: candidate.path,
     }),
   );
+  return contextFileOf(candidate, read);
+}
+
+/**
+ * The frozen context file of `candidate` with the text and metadata of `body` (a file read, or a
+ * rule: its text without frontmatter); the digest stays lazy and shared with `body`.
+ */
+export function contextFileOf(
+  candidate: Candidate,
+  body: { readonly mtimeMs: number; readonly bytes: number; readonly sha256: string; readonly text: string },
+): ContextFile {
   const file = {
     path: candidate.path,
     realPath: candidate.realPath,
@@ -75,8 +86,8 @@ export function readContextFile(
     layer: candidate.layer,
     entry: candidate.entry,
     depth: candidate.depth,
-    mtimeMs: read.mtimeMs,
-    bytes: read.bytes,
+    mtimeMs: body.mtimeMs,
+    bytes: body.bytes,
   };
-  return Object.freeze(defineSha256(file, digestOf(read), { text: read.text }));
+  return Object.freeze(defineSha256(file, digestOf(body), { text: body.text }));
 }
