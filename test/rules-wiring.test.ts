@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
@@ -156,8 +157,15 @@ describe('--paths and --rule', () => {
   test('resolver.rule(name) reads the file now: an edit shows, a deleted file is left out', async () => {
     const { fs, resolver } = await setup(TREE, ALL);
     expect((await resolver.rule('db')).map((rule) => rule.text)).toEqual(['db rule']);
-    fs.set(`${W}/.cursor/rules/db.mdc`, '---\ndescription: Database migrations\n---\ndb rule, edited');
-    expect((await resolver.rule('db')).map((rule) => rule.text)).toEqual(['db rule, edited']);
+    const edited = '---\ndescription: Database migrations\n---\ndb rule, edited \u202e';
+    fs.set(`${W}/.cursor/rules/db.mdc`, edited);
+    const [fresh] = await resolver.rule('db');
+    expect(fresh?.text).toBe('db rule, edited \u202e');
+    // Everything about the file is of the new read: size, digest, hidden characters.
+    expect(fresh?.bytes).toBe(Buffer.byteLength(edited));
+    expect(fresh?.sha256).toBe(createHash('sha256').update(edited).digest('hex'));
+    expect(fresh?.hidden.map((hidden) => hidden.codePoint)).toEqual(['U+202E']);
+    expect(Object.isFrozen(fresh)).toBe(true);
     fs.remove(`${W}/.cursor/rules/db.mdc`);
     expect(await resolver.rule('db')).toEqual([]);
   });

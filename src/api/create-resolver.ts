@@ -147,26 +147,18 @@ type Caches = ReturnType<typeof createCaches>;
  * its new text; a file that vanished or no longer parses is left out.
  */
 async function currentRules(context: ResolverContext, named: readonly Rule[]): Promise<readonly Rule[]> {
-  const [{ readRule }, { recallCompiledGlobs, rememberCompiledGlobs }] = await Promise.all([
+  const [{ readRule }, { recallCompiledGlobs }, { freezeRule }] = await Promise.all([
     import('../session/rule-injection.js'),
     import('../rules/compile-rule-globs.js'),
+    import('../rules/discover-rules.js'),
   ]);
   const scratch: Diagnostic[] = [];
   const current: Rule[] = [];
   for (const rule of named) {
     const read = readRule(context.fs, rule, context.config.contextDiscovery.maxFileBytes, scratch);
     if (read === null) continue;
-    const fresh = Object.freeze({
-      ...rule,
-      text: read.text,
-      bytes: read.read.bytes,
-      sha256: read.read.sha256,
-      mtimeMs: read.read.mtimeMs,
-    });
-    // The globs are the ones discovery compiled (a copy must not compile them again).
-    const compiled = recallCompiledGlobs(rule);
-    if (compiled !== undefined) rememberCompiledGlobs(fresh, compiled);
-    current.push(fresh);
+    // The globs are the ones discovery compiled: the new object must not compile them again.
+    current.push(freezeRule(rule, read.text, read.read, recallCompiledGlobs(rule) ?? []));
   }
   return Object.freeze(current);
 }

@@ -5,7 +5,7 @@ import { hasControlCharacter, isInside, realInside, type SymlinkPolicy } from '.
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
-import { rememberCompiledGlobs } from './compile-rule-globs.js';
+import { rememberCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
 import { parseRule } from './parse-rule.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
@@ -184,7 +184,7 @@ function changedKind(candidate: Candidate, code: string | undefined): boolean {
   return candidate.expect === null && (code === 'ELOOP' || code === 'EINVAL');
 }
 
-/** The frozen rule of a file read and parsed; its compiled globs are remembered for the rule set. */
+/** The frozen rule of a file read and parsed. */
 function ruleOf(
   candidate: Candidate,
   relativePath: string,
@@ -192,22 +192,42 @@ function ruleOf(
   parsed: Extract<ReturnType<typeof parseRule>, { ok: true }>,
   read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
 ): Rule {
-  const fields = {
-    path: candidate.path,
-    realPath: candidate.realPath,
+  const { path, realPath, name, adapter } = candidate;
+  const { kind, description } = parsed;
+  const globs = Object.freeze([...parsed.globs]);
+  const about = {
+    path,
+    realPath,
     relativePath,
     ownerDir,
-    name: candidate.name,
-    source: candidate.adapter.source,
-    kind: parsed.kind,
-    globs: Object.freeze([...parsed.globs]),
-    description: parsed.description,
-    text: parsed.text,
-    bytes: read.bytes,
+    name,
+    source: adapter.source,
+    kind,
+    globs,
+    description,
   };
+  return freezeRule(about, parsed.text, read, parsed.compiled);
+}
+
+/** What a rule is apart from its file's content. */
+type RuleAbout = Omit<Rule, 'text' | 'bytes' | 'sha256' | 'mtimeMs' | 'hidden'>;
+
+/**
+ * The one way a rule object is made, at discovery and when a named rule is read again: `about`,
+ * the body `text`, and the size, digest (lazy), time and hidden characters of the file `read`.
+ * `compiled` are its globs, remembered for the rule set so they are never compiled twice.
+ */
+export function freezeRule(
+  about: RuleAbout,
+  text: string,
+  read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
+  compiled: readonly CompiledGlob[],
+): Rule {
+  const { path, realPath, relativePath, ownerDir, name, source, kind, globs, description } = about;
+  const head = { path, realPath, relativePath, ownerDir, name, source, kind, globs, description, text };
   const tail = { mtimeMs: read.mtimeMs, hidden: Object.freeze([...read.hidden]) };
-  const rule: Rule = Object.freeze(defineSha256(fields, digestOf(read), tail));
-  rememberCompiledGlobs(rule, parsed.compiled);
+  const rule: Rule = Object.freeze(defineSha256({ ...head, bytes: read.bytes }, digestOf(read), tail));
+  rememberCompiledGlobs(rule, compiled);
   return rule;
 }
 
