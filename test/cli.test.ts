@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -187,6 +188,20 @@ describe('ctxfiles validate', () => {
       'ctxfiles: error: .opencode.json:1:11: flows: wrong type. Expected an array, received 3.\n' +
         'ctxfiles: error: bad.yaml:3:9: steps[1].id: step id "a" is already used by steps[0]\n',
     );
+  });
+});
+
+test('validate refuses a FIFO and an oversized file named like YAML without reading them', async () => {
+  const root = tempTree({ 'big.yaml': `a: "${'x'.repeat(1_100_000)}"\n` });
+  execFileSync('mkfifo', [path.join(root, 'pipe.yaml')]);
+  // A read of the FIFO would wait for a writer forever: a separate process, which spawnBin stops.
+  expect(spawnBin(['validate', 'pipe.yaml'], { cwd: root })).toMatchObject({
+    code: 1,
+    stderr: 'ctxfiles: error: pipe.yaml: not a regular file\n',
+  });
+  expect(await cli(['validate', 'big.yaml'], { cwd: root })).toMatchObject({
+    code: 1,
+    stderr: 'ctxfiles: error: big.yaml: the file is 1100006 bytes; at most 1048576 are accepted\n',
   });
 });
 

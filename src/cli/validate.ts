@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../config/defaults.js';
 import { lintConfig } from '../config/lint-config.js';
 import { loadFlowFiles } from '../config/load-flows.js';
-import { relativeDisplay } from '../config/read-source.js';
+import { readSourceFile, relativeDisplay } from '../config/read-source.js';
+import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { parseSourceText } from '../config/source-text.js';
 import { CtxfilesError, type Diagnostic, type Problem } from '../errors.js';
 
@@ -128,7 +129,13 @@ function looksLikeConfig(file: string): boolean {
   if (!/\.(json|ya?ml)$/i.test(name)) return false;
   let value: unknown;
   try {
-    value = parseSourceText(readFileSync(file, 'utf8'), name, 'config-syntax').value;
+    // The bounded read of every config and flow file: a FIFO or an oversized file is refused here
+    // (and reported when it is checked as a flow file), never read whole or waited on.
+    value = parseSourceText(
+      readSourceFile(createNodeFileSystem(), file, name, 'config-syntax'),
+      name,
+      'config-syntax',
+    ).value;
   } catch {
     return false;
   }
