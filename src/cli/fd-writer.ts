@@ -18,7 +18,7 @@ export function guardStream(stream: NodeJS.WritableStream): NodeJS.WritableStrea
   if (!guarded.has(stream)) {
     guarded.add(stream);
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      process.exit(error.code === 'EPIPE' ? SIGPIPE_STATUS : 1);
+      process.exit(writeFaultStatus(error.code));
     });
   }
   return stream;
@@ -51,10 +51,15 @@ export function fdWriter(fd: 1 | 2, system: WriterSystem = NODE_SYSTEM): { write
           fallback = system.stream(fd);
           return fallback.write(bytes.subarray(offset));
         }
-        return system.exit(code === 'EPIPE' ? SIGPIPE_STATUS : 1);
+        return system.exit(writeFaultStatus(code));
       }
     },
   };
+}
+
+/** The exit status after a write fault: {@link SIGPIPE_STATUS} for a reader gone away, else 1. */
+function writeFaultStatus(code: string | undefined): number {
+  return code === 'EPIPE' ? SIGPIPE_STATUS : 1;
 }
 
 /** What {@link fdWriter} uses of the process; tests replace it. */

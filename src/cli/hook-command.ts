@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runHook } from '../hooks/run-hook.js';
 import { escapeControl } from '../render/escape.js';
+import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
@@ -83,9 +84,9 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     agent: agent as HookAgent,
     input,
     cwd: options.cwd,
-    configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
+    configFile: fromShell(options.config, io),
     preset: options.preset,
-    stateDir: options.stateDir === undefined ? undefined : path.resolve(io.cwd, options.stateDir),
+    stateDir: fromShell(options.stateDir, io),
     env: io.env,
     processCwd: io.cwd,
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { escapeControl } from '../render/escape.js';
 
@@ -14,7 +15,7 @@ export interface CliIo {
 export const EXIT = Object.freeze({ ok: 0, invalid: 1, usage: 2 });
 
 /** The environment variable that adds the stack to an internal error (docs/cli.md). */
-export const DEBUG_ENV = 'CTXFILES_DEBUG';
+const DEBUG_ENV = 'CTXFILES_DEBUG';
 
 /** Prints the `warn` diagnostics on stderr, each tagged with its code (docs/diagnostics.md). */
 export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
@@ -24,12 +25,14 @@ export function writeDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo):
   }
 }
 
+type JsonProblem = Readonly<Record<string, unknown>>;
+
 /** The error object `--json` prints on stdout when a command fails (docs/cli.md). */
-export interface JsonError {
+interface JsonError {
   readonly error: {
     readonly code: string;
     readonly message: string;
-    readonly problems?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+    readonly problems?: readonly JsonProblem[];
   };
 }
 
@@ -41,16 +44,8 @@ export function reportError(error: unknown, io: CliIo, json = false): number {
   if (typeof error === 'object' && error !== null && (error as { name?: string }).name === 'CtxfilesError') {
     const { code, message, problems } = error as { code: string; message: string; problems?: unknown };
     for (const line of message.split('\n')) io.stderr.write(`ctxfiles: error: ${escapeControl(line)}\n`);
-    if (json) {
-      const body: JsonError = {
-        error: {
-          code,
-          message,
-          ...(Array.isArray(problems) ? { problems: problems as Array<Record<string, unknown>> } : {}),
-        },
-      };
-      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    }
+    if (json)
+      writeJsonError(io, code, message, Array.isArray(problems) ? (problems as JsonProblem[]) : undefined);
     return code === 'usage' ? EXIT.usage : EXIT.invalid;
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : safeString(error);
@@ -65,9 +60,14 @@ export function reportError(error: unknown, io: CliIo, json = false): number {
   return EXIT.invalid;
 }
 
-/** Prints `{"error": {code, message}}` on stdout. */
-export function writeJsonError(io: CliIo, code: string, message: string): void {
-  const body: JsonError = { error: { code, message } };
+/** Prints `{"error": {code, message, problems?}}` on stdout. */
+export function writeJsonError(
+  io: CliIo,
+  code: string,
+  message: string,
+  problems?: readonly JsonProblem[],
+): void {
+  const body: JsonError = { error: { code, message, ...(problems === undefined ? {} : { problems }) } };
   io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 }
 
@@ -77,4 +77,14 @@ function safeString(value: unknown): string {
   } catch {
     return typeof value;
   }
+}
+
+/**
+ * A path given on the command line, absolute: relative paths (`--config`, `--user-config`,
+ * `--input`, `--mcp`, `--base`, `--fragments`, `--state`, `--state-dir`, `--out`, files of
+ * `validate`) are relative to the shell's working directory for every command, never to `--cwd`
+ * (docs/cli.md).
+ */
+export function fromShell<T extends string | undefined>(file: T, io: { readonly cwd: string }): T {
+  return (file === undefined ? undefined : path.resolve(io.cwd, file)) as T;
 }

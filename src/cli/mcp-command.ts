@@ -4,6 +4,7 @@ import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { createMcpConnection } from '../mcp/mcp-connection.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { loadMcpSdk, serveMcp, type McpSdk } from '../mcp/serve-mcp.js';
+import { fromShell } from './io.js';
 import type { CliIo } from './run.js';
 
 /** Options of `ctxfiles mcp`. */
@@ -54,7 +55,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const fs = createNodeFileSystem();
   const config = await loadConfig({
     cwd: workDir,
-    configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
+    configFile: fromShell(options.config, io),
     preset: options.preset,
     displayCwd: io.cwd,
     lazyFlows: true,

@@ -2,9 +2,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSourceText, type SourceText } from '../config/source-text.js';
-import { readSourceFile } from '../config/read-source.js';
+import { readSourceFile, relativeDisplay } from '../config/read-source.js';
 import { toProblems } from '../config/zod-issues.js';
 import { CtxfilesError, describeJsonError, formatProblem } from '../errors.js';
+import { errorCode, isAbsent } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import type { McpServerInfo } from '../prompt/mcp.js';
 
@@ -20,7 +21,7 @@ const toolSchema = z.union([
 ]);
 
 /** One MCP server as `--mcp` and `mcpServers` give it; other keys pass through. */
-export const mcpServerSchema = z.looseObject({
+const mcpServerSchema = z.looseObject({
   id: z.string(),
   name: z.string().optional(),
   status: z.string(),
@@ -32,7 +33,7 @@ export const mcpServerSchema = z.looseObject({
 const mcpServersSchema = z.array(mcpServerSchema);
 
 /** The JSON of `--input`: everything a runner in another language knows. */
-export const promptInputSchema = z.strictObject({
+const promptInputSchema = z.strictObject({
   base: z.string().optional(),
   tools: z.array(toolSchema).optional(),
   subagents: z.array(z.strictObject({ name: z.string(), description: z.string().optional() })).optional(),
@@ -93,9 +94,7 @@ export function checkDirectoryArgument(dir: string, cwd: string, flag: string): 
   try {
     isDirectory = statSync(absolute).isDirectory();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code ?? 'error'})`;
+    const why = isAbsent(error) ? 'does not exist' : `cannot be read (${errorCode(error)})`;
     throw new CtxfilesError('prompt-invalid', [
       formatProblem({ file: `${flag} ${shown(absolute, cwd)}` }, why),
     ]);
@@ -108,11 +107,8 @@ export function checkDirectoryArgument(dir: string, cwd: string, flag: string): 
 }
 
 function readJsonArgument(value: string, cwd: string, flag: string): SourceText {
-  const inline = /^\s*[[{]/.test(value);
-  if (inline) return parseJson(value, flag);
-  const absolute = path.resolve(cwd, value);
-  const name = `${flag} ${shown(absolute, cwd)}`;
-  return parseJson(readSourceFile(createNodeFileSystem(), absolute, name, 'prompt-invalid'), name);
+  if (/^\s*[[{]/.test(value)) return parseJson(value, flag);
+  return parseJson(readTextArgument(value, cwd, flag), `${flag} ${shown(path.resolve(cwd, value), cwd)}`);
 }
 
 function parseJson(text: string, name: string): SourceText {
@@ -140,6 +136,5 @@ function check<T>(schema: z.ZodType<T>, source: SourceText, keys: readonly strin
 }
 
 function shown(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  return relativeDisplay(cwd)(file);
 }

@@ -4,7 +4,7 @@ import { CtxfilesError } from '../errors.js';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import { EXIT, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
+import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -180,7 +180,7 @@ function registerResolutionCommands(cli: Cli, io: CliIo): void {
       cli.exitCode = await runSession({
         resolver,
         request,
-        statePath: options.state === undefined ? undefined : path.resolve(io.cwd, options.state),
+        statePath: fromShell(options.state, io),
         io,
       });
     });
@@ -248,7 +248,7 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
       const { configJsonSchemaText } = await import('../config/json-schema.js');
       const text = configJsonSchemaText();
       if (options.out === undefined) io.stdout.write(text);
-      else writeOutput(path.resolve(io.cwd, options.out), text);
+      else writeOutput(fromShell(options.out, io), text);
     });
   cli
     .command('presets', 'list the presets, or print one: presets show NAME', 'none')
@@ -348,15 +348,6 @@ async function openResolver(options: CommonOptions, io: CliIo) {
 
 function resolveCwd(options: CommonOptions, io: CliIo): string {
   return path.resolve(io.cwd, options.cwd ?? '.');
-}
-
-/**
- * A path given on the command line, absolute: relative paths (`--config`, `--input`, `--mcp`,
- * `--base`, `--fragments`, `--state`, `--out`, files of `validate`) are relative to the shell's
- * working directory for every command, never to `--cwd` (docs/cli.md).
- */
-export function fromShell(file: string | undefined, io: CliIo): string | undefined {
-  return file === undefined ? undefined : path.resolve(io.cwd, file);
 }
 
 /** Writes a file the user named (`schema --out`); a failure is an error naming it, not a stack. */
