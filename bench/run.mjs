@@ -208,7 +208,7 @@ line(
   `${(cold / nodeStart).toFixed(2)}× node -e 0, target ≤ 1.3×: ${verdict('coldResolveVsNode', cold / nodeStart, 1.3)}`,
 );
 line(
-  '  the same without the compile cache (a first run)',
+  '  the same with the compile cache off (CTXFILES_NO_CACHE=1)',
   ms(uncached),
   `${(uncached / nodeStart).toFixed(2)}× node -e 0`,
 );

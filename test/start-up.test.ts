@@ -8,7 +8,9 @@ import {
   isPrivateDirectory,
   MAX_CACHE_FILE_BYTES,
   readCacheFile,
+  sameSlot,
   STALE_CACHE_MS,
+  SUPERSEDED_CACHE_MS,
   writeCacheFile,
 } from '../src/cli/compile-cache.js';
 import { fdWriter, SIGPIPE_STATUS, type WriterSystem } from '../src/cli/fd-writer.js';
@@ -142,6 +144,34 @@ describe('the cache directory and files', () => {
     for (const file of [stale, other, leftover]) fs.utimesSync(file, old, old);
     writeCacheFile(path.join(dir, 'new.bin'), Buffer.from('new'), now);
     expect(fs.readdirSync(dir).sort()).toEqual(['b.bin.456.y.tmp', 'new.bin', 'notes.txt', 'recent.bin']);
+  });
+
+  test('writing deletes the files of older builds in the same slot once unused for two days', () => {
+    const dir = temp();
+    const now = Date.now();
+    const bundle = path.join(temp(), 'cli.cjs');
+    fs.writeFileSync(bundle, 'one');
+    const name = (digest: string, command = 'resolve', flags = '\0', size = 'one') => {
+      fs.writeFileSync(bundle, size);
+      return cacheFileName({ file: bundle, digest, command }, fs.statSync(bundle), flags);
+    };
+    const own = name('0123456789abcdef');
+    const older = name('fedcba9876543210', 'resolve', '\0', 'four');
+    const recent = name('aaaaaaaaaaaaaaaa', 'resolve', '\0', 'eleven');
+    const otherCommand = name('fedcba9876543210', 'manifest');
+    const otherFlags = name('fedcba9876543210', 'resolve', '--inspect\0');
+    expect(new Set([own, older, recent, otherCommand, otherFlags]).size).toBe(5);
+    expect([older, recent, otherCommand, otherFlags].map((other) => sameSlot(other, own))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const unused = new Date(now - SUPERSEDED_CACHE_MS - 60_000);
+    for (const file of [older, recent, otherCommand, otherFlags]) fs.writeFileSync(path.join(dir, file), 'x');
+    for (const file of [older, otherCommand, otherFlags]) fs.utimesSync(path.join(dir, file), unused, unused);
+    writeCacheFile(path.join(dir, own), Buffer.from('new'), now);
+    expect(fs.readdirSync(dir).sort()).toEqual([own, recent, otherCommand, otherFlags].sort());
   });
 
   test('a write into a directory that cannot take it fails silently', () => {
@@ -326,15 +356,28 @@ describe('fdWriter', () => {
 });
 
 describe('what a cold run loads', () => {
-  // A preload script reports, when the process ends, which of Node's own modules were loaded.
+  // A preload script reports, when the process ends, which of Node's own modules were loaded. The
+  // first run writes the compile cache (its key holds the preload flag); the second, reported, is the
+  // run a user makes every time.
   function loadedModules(argv: readonly string[], cwd: string): string[] {
     const probe = path.join(temp(), 'probe.cjs');
     fs.writeFileSync(
       probe,
       "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(process.moduleLoadList)));",
     );
-    const result = spawnSync(process.execPath, ['--require', probe, BIN, ...argv], { cwd, encoding: 'utf8' });
+    const cache = temp();
+    const run = () =>
+      spawnSync(process.execPath, ['--require', probe, BIN, ...argv], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+    expect(run().status).toBe(0);
+    const cached = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
+    expect(cached).toEqual([expect.stringMatching(new RegExp(`^cli-${argv[0] as string}-`))]);
+    const result = run();
     expect(result.status).toBe(0);
+    expect(fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'))).toEqual(cached);
     const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
     return JSON.parse((line as string).slice('LOADED '.length)) as string[];
   }

@@ -25,6 +25,12 @@ import { homeDirectory } from '../fs/home-dir.js';
 export const MAX_CACHE_FILE_BYTES = 16 * 1024 * 1024;
 /** When a cache file is written, other cache files not used for this long are deleted. */
 export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * A cache file of an older build of the same bundle, for the same command, Node options and Node, is
+ * deleted once it has not been used for this long (two days): it can never be read again by the build
+ * that replaced it, while a second install of another version still in use refreshes its time daily.
+ */
+export const SUPERSEDED_CACHE_MS = 2 * 24 * 60 * 60 * 1000;
 /** A cache file read while older than this (a day) has its time set to now. */
 const KEEP_ALIVE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Temp files of a process that died while writing are deleted after this long (one hour). */
@@ -86,8 +92,10 @@ export function readCacheFile(file: string, now: number = Date.now()): Buffer | 
 
 /**
  * Replaces `file` atomically (a new file in the same directory, mode 0600, then a rename), then
- * deletes the directory's other `.bin` files not written for {@link STALE_CACHE_MS}. Never throws:
- * a cache that cannot be written only means the next run compiles again.
+ * deletes the directory's other `.bin` files not written for {@link STALE_CACHE_MS}, and those of
+ * other builds in the same slot as `file` (see {@link sameSlot}) not used for
+ * {@link SUPERSEDED_CACHE_MS}. Never throws: a cache that cannot be written only means the next run
+ * compiles again.
  */
 export function writeCacheFile(file: string, data: Uint8Array, now: number = Date.now()): void {
   const temp = `${file}.${process.pid}.${now.toString(36)}.tmp`;
@@ -99,9 +107,24 @@ export function writeCacheFile(file: string, data: Uint8Array, now: number = Dat
     return;
   }
   const own = path.basename(file);
-  sweepDirectory(path.dirname(file), now, (name) =>
-    name.endsWith('.tmp') ? TEMP_MAX_AGE_MS : name.endsWith('.bin') && name !== own ? STALE_CACHE_MS : null,
-  );
+  sweepDirectory(path.dirname(file), now, (name) => {
+    if (name.endsWith('.tmp')) return TEMP_MAX_AGE_MS;
+    if (!name.endsWith('.bin') || name === own) return null;
+    return sameSlot(name, own) ? SUPERSEDED_CACHE_MS : STALE_CACHE_MS;
+  });
+}
+
+// `<bundle>-<command>-<digest>-<stamp><rest>` (cacheFileName): the digest is 16 hex digits, the stamp
+// base-36 digits, and the rest (`[-options]-<node version>-<arch>.bin`) starts with a dash.
+const NAME_PARTS = /^(.+)-[0-9a-f]{16}-[0-9a-z]+(-.+\.bin)$/;
+
+/**
+ * True when two cache file names differ only in the bundle build (digest, size and time): the same
+ * bundle and command under the same Node options, version and architecture.
+ */
+export function sameSlot(a: string, b: string): boolean {
+  const [x, y] = [NAME_PARTS.exec(a), NAME_PARTS.exec(b)];
+  return x !== null && y !== null && x[1] === y[1] && x[2] === y[2];
 }
 
 /** What {@link loadBundle} needs to know about one CLI bundle. */
