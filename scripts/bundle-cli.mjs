@@ -48,9 +48,9 @@ const common = {
   supported: { 'dynamic-import': false },
 };
 
-// The sources are ES modules and use `import.meta.url` only to create a require function and to find
-// package.json: in a bundle it is the bundle's own path, which both accept, and costs no file URL at
-// start-up.
+// The sources are ES modules and use `import.meta.url` to create a require function: in a bundle it
+// is the bundle's own path, which that accepts, and costs no file URL at start-up. The version is
+// built in (CTXFILES_VERSION), so the bundle never looks for package.json.
 const IMPORT_META_URL = { 'import.meta.url': '__filename' };
 
 /**
@@ -91,7 +91,7 @@ for (const name of ['cli', 'hook']) {
     outfile,
     external,
     plugins: [lazyChildProcess],
-    define: IMPORT_META_URL,
+    define: { ...IMPORT_META_URL, CTXFILES_VERSION: JSON.stringify(manifest.version) },
   });
   viewBuiltins(outfile);
   const text = fs.readFileSync(outfile, 'utf8');

@@ -571,7 +571,9 @@ describe('the bundles', () => {
     expect(uses.length).toBeGreaterThan(0);
     for (const line of uses)
       expect(
-        line.includes('createRequire(import.meta.url)') || line === 'const here = import.meta.url;',
+        line.includes('createRequire(import.meta.url)') ||
+          // readVersion's fallback, which the bundles never reach: their version is built in.
+          line.includes("new URL('../../package.json', import.meta.url)"),
         line,
       ).toBe(true);
   });

@@ -370,14 +370,14 @@ function writeOutput(file: string, text: string): void {
   }
 }
 
+/** The package version, built into the CLI bundle (scripts/bundle-cli.mjs): no file read per run. */
+declare const CTXFILES_VERSION: string | undefined;
+
 function readVersion(): string {
+  if (typeof CTXFILES_VERSION === 'string') return CTXFILES_VERSION;
+  // Run from the sources or the ES module build: package.json is two levels up.
   try {
-    // In the CLI bundles `import.meta.url` is the bundle's path (scripts/bundle-cli.mjs), elsewhere a URL.
-    const here = import.meta.url;
-    const file = here.startsWith('file:')
-      ? new URL('../../package.json', here)
-      : path.join(path.dirname(here), '..', '..', 'package.json');
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: string;
     };
     return manifest.version ?? '0.0.0';
