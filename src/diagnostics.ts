@@ -19,7 +19,7 @@ export interface DiagnosticInfo {
 export const DIAGNOSTICS = [
   { code: 'config-shadowed', level: 'info', meaning: 'Another config file in the same directory comes later in the search order and is ignored.', action: 'Delete or merge the ignored file.' },
   { code: 'unknown-key', level: 'warn', meaning: 'The config has a top-level key ctxfiles does not know; it is ignored.', action: 'Fix the spelling (the message suggests the closest key) or remove it.' },
-  { code: 'glob-entry', level: 'warn', meaning: 'A context entry looks like a glob (*, ?, [ or {); entries are matched literally, so it names nothing.', action: 'List the files, or name their directory with a trailing "/".' },
+  { code: 'glob-entry', level: 'warn', meaning: 'A context entry looks like a glob (*, ? or {a,b}); entries are matched literally, so it names nothing.', action: 'List the files, or name their directory with a trailing "/".' },
   { code: 'flows-unmatched', level: 'warn', meaning: 'The configured flow globs match no file (ctxfiles validate).', action: 'Fix the globs (relative to the config file) or remove the flows key.' },
   { code: 'unknown-mode', level: 'warn', meaning: 'A layer names a mode other than replace or append; it acts as append.', action: 'Use "replace" or "append".' },
   { code: 'unknown-token', level: 'warn', meaning: 'An entry uses a ${...} token that does not exist; the entry is skipped (debug at resolution, warn from lint).', action: 'See docs/tokens-and-containment.md for the tokens.' },

@@ -189,6 +189,24 @@ describe('silent or misleading failures', () => {
     );
   });
 
+  test('glob-entry flags *, ? and {a,b}, not the brackets and parentheses of real directory names', async () => {
+    const entries = [
+      'src/**/AGENTS.md',
+      'docs/{api,cli}.md',
+      'a?.md',
+      'app/[id]/AGENTS.md',
+      'app/(shop)/[...slug]/AGENTS.md',
+      'x{1}.md',
+    ];
+    const root = tempTree({ 'ctxfiles.config.json': JSON.stringify({ contextPaths: entries }) });
+    const result = await cli(['validate'], { cwd: root });
+    expect(result.code).toBe(0);
+    const flagged = [...result.stderr.matchAll(/contextPaths: "([^"]+)" looks like a glob/g)].map(
+      (match) => match[1],
+    );
+    expect(flagged).toEqual(['src/**/AGENTS.md', 'docs/{api,cli}.md', 'a?.md']);
+  });
+
   test('the {"state": …} line session prints is accepted back by --state', async () => {
     const root = tempTree({ 'AGENTS.md': 'root', 'pkg/AGENTS.md': 'nested' });
     const { Readable } = await import('node:stream');

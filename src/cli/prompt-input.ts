@@ -135,6 +135,7 @@ function check<T>(schema: z.ZodType<T>, source: SourceText, keys: readonly strin
   );
 }
 
+/** A flag's path as messages show it: relative to the cwd, the full path for the cwd itself. */
 function shown(file: string, cwd: string): string {
-  return relativeDisplay(cwd)(file);
+  return file === cwd ? file : relativeDisplay(cwd)(file);
 }

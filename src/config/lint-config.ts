@@ -5,8 +5,12 @@ import type { Config, ContextLayer, Flow } from './types.js';
 
 const TOKEN = /\$\{([^}]*)\}/g;
 const KNOWN_TOKEN = /^(agent|flow\.id|flow\.step|env\.[A-Za-z_][A-Za-z0-9_]*)$/;
-/** Characters that make an entry look like a glob; entries are literal paths (docs/config.md). */
-const GLOB_LIKE = /[*?[\]{}]/;
+/**
+ * What makes an entry look like a glob: `*`, `?`, or a `{a,b}` alternation. Entries are literal
+ * paths (docs/config.md, "Entries"). Brackets and parentheses alone are not flagged: they name real
+ * directories (`app/[id]/`, `app/(shop)/` in Next.js).
+ */
+const GLOB_LIKE = /[*?]|\{[^{}]*,[^{}]*\}/;
 
 /**
  * Static checks that need no filesystem: unknown modes, unknown tokens, and entries that can never
