@@ -52,6 +52,13 @@ describe('mistakes are reported like config errors: exit 1, file, key path, no s
     ],
     [['resolve', '--config', '.'], /^ctxfiles: error: [^/\n]+: a directory, not a file\n$/],
     [['resolve', '--config', '/dev/null'], 'ctxfiles: error: /dev/null: not a regular file\n'],
+    [['resolve', '--config', 'none.json'], 'ctxfiles: error: none.json: the config file does not exist\n'],
+    [['resolve', '--user-config', '.'], /^ctxfiles: error: [^/\n]+: a directory, not a file\n$/],
+    [['resolve', '--user-config', '/dev/null'], 'ctxfiles: error: /dev/null: not a regular file\n'],
+    [
+      ['resolve', '--user-config', 'none.json'],
+      'ctxfiles: error: none.json: the user config file does not exist\n',
+    ],
   ])('%j', async (argv, stderr) => {
     const root = tempTree(tree);
     const result = await cli(argv, { cwd: root });

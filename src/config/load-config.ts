@@ -8,7 +8,7 @@ import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import { isTrustedProject, mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 import { findForbiddenKey } from './forbidden-keys.js';
-import { isSourceFile, readSourceFile, relativeDisplay, whyNotAFile } from './read-source.js';
+import { isSourceFile, readSourceFile, relativeDisplay, requireSourceFile } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
@@ -150,15 +150,7 @@ export async function loadConfig(
   if (options.configFile !== undefined) {
     filepath = path.resolve(cwd, options.configFile);
     tier = 'explicit';
-    if (!isSourceFile(fs, filepath, display(filepath), 'config-syntax')) {
-      const why = whyNotAFile(fs, filepath);
-      throw new CtxfilesError('config-not-found', [
-        formatProblem(
-          { file: display(filepath) },
-          why === 'the file does not exist' ? 'the config file does not exist' : why,
-        ),
-      ]);
-    }
+    requireSourceFile(fs, filepath, display(filepath), 'config');
   } else {
     filepath = searchConfig(fs, cwd, options.stopDir ?? homeDirectory(), diagnostics, display);
     tier = 'project';
@@ -429,11 +421,7 @@ function findUserConfig(
   if (options.userConfig === null) return null;
   if (options.userConfig !== undefined) {
     const file = path.resolve(options.cwd ?? process.cwd(), options.userConfig);
-    if (!isSourceFile(fs, file, display(file), 'config-syntax')) {
-      throw new CtxfilesError('config-not-found', [
-        formatProblem({ file: display(file) }, 'the user config file does not exist'),
-      ]);
-    }
+    requireSourceFile(fs, file, display(file), 'user config');
     return file;
   }
   const file = defaultUserConfigPath(options.env ?? process.env, homeDir);

@@ -62,15 +62,28 @@ export function isSourceFile(
 }
 
 /**
- * Why a path that should be a config or flow file is not one: absent, a directory, or something
- * else (a device such as `/dev/null`, a FIFO).
+ * Checks a config file named on purpose (`--config`, `--user-config`), with one `stat`.
+ * @throws CtxfilesError `config-not-found` when it is absent (`ENOENT`, `ENOTDIR`: "the `what` file
+ * does not exist"), a directory or not a regular file (a device such as `/dev/null`, a FIFO);
+ * `config-syntax` when it cannot be checked (`EACCES`, `EIO`, ...).
  */
-export function whyNotAFile(fs: FileSystem, file: string): string {
+export function requireSourceFile(fs: FileSystem, file: string, display: string, what: string): void {
+  let kind: string;
   try {
-    return describeKind(fs.stat(file).kind);
-  } catch {
-    return 'the file does not exist';
+    kind = fs.stat(file).kind;
+  } catch (error) {
+    if (isAbsent(error))
+      throw new CtxfilesError('config-not-found', [
+        formatProblem({ file: display }, `the ${what} file does not exist`),
+      ]);
+    throw new CtxfilesError(
+      'config-syntax',
+      [formatProblem({ file: display }, `cannot read the file (${errorCode(error)})`)],
+      { cause: error },
+    );
   }
+  if (kind !== 'file')
+    throw new CtxfilesError('config-not-found', [formatProblem({ file: display }, describeKind(kind))]);
 }
 
 function describeKind(kind: string): string {
