@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { relativeDisplay } from '../src/config/read-source.js';
 import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { tempTree } from './helpers/disk.js';
@@ -338,5 +339,27 @@ describe('config files are read through the FileSystem port; only ENOENT/ENOTDIR
     const memory = createMemoryFileSystem({ '/w/.opencode.json': '{"flows":["flows/**/*.yaml"]}' });
     const loaded = await loadConfig({ cwd: '/w', stopDir: '/', fs: memory });
     expect(loaded.flows.size).toBe(0);
+  });
+});
+
+describe('how config paths are shown', () => {
+  test('relative to the display dir, above it too, but absolute when only the root is shared', () => {
+    const shown = relativeDisplay('/home/me/repo/pkg/api');
+    expect(shown('/home/me/repo/pkg/api/ctxfiles.config.json')).toBe('ctxfiles.config.json');
+    expect(shown('/home/me/repo/.opencode.json')).toBe(path.join('..', '..', '.opencode.json'));
+    expect(shown('/home/me/.config/ctxfiles/config.json')).toBe(
+      path.join('..', '..', '..', '.config', 'ctxfiles', 'config.json'),
+    );
+    expect(shown('/dev/null')).toBe('/dev/null');
+    expect(shown('/home/me/repo/pkg/api')).toBe('api');
+  });
+
+  test('a parent config in an error message is shown the same way', async () => {
+    const root = tempTree({ '.opencode.json': '{"contextPaths": 5}', 'pkg/api/x.md': '' });
+    const error = await loadConfig({
+      cwd: path.join(root, 'pkg/api'),
+      displayCwd: path.join(root, 'pkg/api'),
+    }).catch((caught: unknown) => caught);
+    expect((error as CtxfilesError).message).toMatch(/^\.\.\/\.\.\/\.opencode\.json:1:\d+: contextPaths: /);
   });
 });

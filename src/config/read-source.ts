@@ -94,8 +94,16 @@ function describeKind(kind: string): string {
 export function relativeDisplay(displayCwd: string): (file: string) => string {
   return (file) => {
     const relative = path.relative(displayCwd, file);
-    // Outside the display dir, `../../dev/null` says less than `/dev/null`.
-    if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) return file;
+    if (path.isAbsolute(relative)) return file;
+    // Above the display dir a path stays relative (`../../.opencode.json` of a monorepo), unless it
+    // climbs to the root: `../../dev/null` says less than `/dev/null`.
+    if ((relative.startsWith(`..${path.sep}`) || relative === '..') && topOf(file) !== topOf(displayCwd))
+      return file;
     return relative || path.basename(file);
   };
+}
+
+/** The first directory below the root (`tmp` of `/tmp/a/b`). */
+function topOf(file: string): string {
+  return file.slice(path.parse(file).root.length).split(path.sep)[0] ?? '';
 }
