@@ -74,7 +74,7 @@ export function applyBudget(
   const full = renderFormat(format, files, context);
   const capped = !underCap(full);
   const budget: Budget = { format, files, context, fits, options, capped };
-  if (!capped && fits(measure(budget, files)))
+  if (!capped && fits(measure(budget, files, full)))
     return { text: full, kept: files, dropped: [], truncated: null, capped };
   const candidates = files.flatMap((file, index) => (counted(budget, file) ? [index] : []));
   const outcome =
@@ -171,19 +171,17 @@ function counted(budget: Budget, file: BudgetFile): boolean {
   return budget.options.scope !== 'project' || (file.layer !== 'user' && file.layer !== 'extra');
 }
 
-/** What the budget measures of `kept`: the rendered block, or with `counts: content` the text. */
-function measure(budget: Budget, kept: readonly BudgetFile[], notice?: string): string {
-  return budget.options.counts === 'content'
-    ? kept
-        .filter((file) => counted(budget, file))
-        .map((file) => file.text)
-        .join('')
-    : renderFormat(
-        budget.format,
-        kept.filter((file) => counted(budget, file)),
-        budget.context,
-        notice,
-      );
+/**
+ * What the budget measures of `kept`: the rendered block, or with `counts: content` the text. When
+ * every kept file is counted (the default scope), the block measured is `rendered`, the block of
+ * `kept` already made: it is not rendered twice.
+ */
+function measure(budget: Budget, kept: readonly BudgetFile[], rendered: string, notice?: string): string {
+  const measured = kept.filter((file) => counted(budget, file));
+  if (budget.options.counts === 'content') return measured.map((file) => file.text).join('');
+  return measured.length === kept.length
+    ? rendered
+    : renderFormat(budget.format, measured, budget.context, notice);
 }
 
 function underCap(text: string): boolean {
@@ -229,9 +227,10 @@ function result(budget: Budget, dropped: readonly number[], cut?: Cut, short = f
   const paths = dropped.map((index) => (files[index] as BudgetFile).path);
   const truncated = cut === undefined ? null : (files[cut.index] as BudgetFile).path;
   const shown = notice(context, paths, truncated, short);
+  const text = renderFormat(format, kept, context, shown);
   return {
-    text: renderFormat(format, kept, context, shown),
-    measured: measure(budget, kept, shown),
+    text,
+    measured: measure(budget, kept, text, shown),
     kept,
     dropped: paths,
     truncated,
