@@ -321,7 +321,7 @@ describe('fdWriter', () => {
 
   test('EAGAIN sends the rest, and every later write, through the stream in order', () => {
     let calls = 0;
-    const { fake, streamed } = system((_fd, _bytes, offset) => {
+    const { fake, streamed } = system(() => {
       calls += 1;
       if (calls === 1) return 3;
       throw fault('EAGAIN');

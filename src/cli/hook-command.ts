@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { runHook } from '../hooks/run-hook.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';

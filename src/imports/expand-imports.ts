@@ -116,9 +116,9 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
     },
     files: [],
     diagnostics: [],
-    placed: new Set(options.placed),
+    earlier: options.placed ?? new Set(),
+    placed: new Set([identityKey(file.info)]),
   };
-  expansion.placed.add(identityKey(file.info));
   const text = expand(expansion, { path: file.path, text: file.text }, [
     { key: identityKey(file.info), path: file.path },
   ]);
@@ -133,7 +133,9 @@ interface Expansion {
   readonly settings: ImportSettings;
   readonly files: ImportedFile[];
   readonly diagnostics: Diagnostic[];
-  /** Identities placed so far, by the caller or by this expansion. */
+  /** Identities the caller placed before: read, never copied or changed. */
+  readonly earlier: ReadonlySet<string>;
+  /** Identities this expansion placed: its importer and what it imported. */
   readonly placed: Set<string>;
 }
 
@@ -266,7 +268,7 @@ function refusal(
       code: 'import-cycle',
       message: `import cycle: ${[...chain, target].join(' → ')}; the repeated import is not followed`,
     };
-  if (expansion.placed.has(key))
+  if (expansion.placed.has(key) || expansion.earlier.has(key))
     return {
       level: 'debug',
       code: 'import-duplicate',

@@ -31,13 +31,24 @@ export function placeImports(
   options: ImportOptions,
 ): ImportPlacement {
   const placed = new Set(options.placed);
-  const expansions = files.map((file) => {
-    const key = identityKey(file.info);
-    if (placed.has(key)) return null;
-    const expansion = expandImports(fs, file, { ...options, placed });
-    placed.add(key);
-    for (const imported of expansion.files) placed.add(identityKey(imported.info));
-    return expansion;
-  });
+  const expansions = files.map((file) => placeImport(fs, file, options, placed));
   return { expansions, placed };
+}
+
+/**
+ * One step of {@link placeImports}, for a caller that gives each file its own options: `null` when
+ * `placed` already holds the file, else its expansion, with it and its imports added to `placed`.
+ */
+export function placeImport(
+  fs: FileSystem,
+  file: ImportingFile,
+  options: ImportOptions,
+  placed: Set<string>,
+): ImportExpansion | null {
+  const key = identityKey(file.info);
+  if (placed.has(key)) return null;
+  const expansion = expandImports(fs, file, { ...options, placed });
+  placed.add(key);
+  for (const imported of expansion.files) placed.add(identityKey(imported.info));
+  return expansion;
 }

@@ -4,13 +4,8 @@ import type { Diagnostic } from '../errors.js';
 import type { SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
-import {
-  identityKey,
-  type ImportedFile,
-  type ImportExpansion,
-  type ImportingFile,
-} from '../imports/expand-imports.js';
-import { placeImports } from '../imports/place-imports.js';
+import type { ImportedFile, ImportExpansion, ImportingFile } from '../imports/expand-imports.js';
+import { placeImport } from '../imports/place-imports.js';
 import type { ContextFile } from './read-context-file.js';
 
 /** What {@link expandFileImports} needs besides the files. */
@@ -63,16 +58,20 @@ export function expandFileImports(
       text: file.text,
       root: own ? path.dirname(file.path) : options.rootOf(file),
     };
-    const [expansion] = placeImports(fs, [importer], {
-      maxDepth: options.imports.maxDepth,
-      mode: options.imports.mode,
-      symlinks: options.symlinks,
-      trustOutside: options.trustOutside || own,
-      homeDir: options.homeDir,
-      maxBytes: MAX_INLINE_BYTES,
+    const expansion = placeImport(
+      fs,
+      importer,
+      {
+        maxDepth: options.imports.maxDepth,
+        mode: options.imports.mode,
+        symlinks: options.symlinks,
+        trustOutside: options.trustOutside || own,
+        homeDir: options.homeDir,
+        maxBytes: MAX_INLINE_BYTES,
+      },
       placed,
-    }).expansions;
-    if (expansion === null || expansion === undefined) {
+    );
+    if (expansion === null) {
       diagnostics.push({
         level: 'debug',
         code: 'deduped',
@@ -83,12 +82,10 @@ export function expandFileImports(
       });
       continue;
     }
-    placed.add(identityKey(info));
     for (const diagnostic of expansion.diagnostics) diagnostics.push({ layer: file.layer, ...diagnostic });
     const inline = options.imports.mode === 'inline';
     out.push(inline && expansion.files.length > 0 ? withInlined(file, expansion) : file);
     for (const imported of expansion.files) {
-      placed.add(identityKey(imported.info));
       diagnostics.push(...importedFileDiagnostics(file, imported));
       if (inline) continue;
       out.push(importedEntry(file, imported));
