@@ -1,13 +1,14 @@
 // `node bench/hook.mjs [small|medium|large…]` (after `npm run build`): the cost of one whole
 // `ctxfiles hook claude-code` process when nothing is due, against `node -e 0`, on the generated
 // trees of bench/generate.mjs. Target: ≤ 1.5× `node -e 0`. A benchmark, not a test. Runs each pair
-// BENCH_RUNS times (default 15), interleaved, and prints medians.
-import { spawnSync } from 'node:child_process';
+// BENCH_RUNS times (default 15), interleaved after one warm-up round, and prints medians. The
+// measured processes keep their compile cache in bench/.work/cache (bench/measure.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
+import { cacheEnv, runCommand, timeCommands } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'dist/bin/ctxfiles.cjs');
@@ -15,24 +16,10 @@ const work = path.join(here, '.work');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const sizes = process.argv.slice(2).filter((arg) => arg in SIZES);
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function spawn(args, input, env) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { input, encoding: 'utf8', env });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${result.stderr}`);
-  return { elapsed, stdout: result.stdout, stderr: result.stderr };
-}
-
 for (const size of sizes.length > 0 ? sizes : ['small', 'large']) {
   const tree = generate(path.join(work, size), size);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-hook-bench-'));
-  const env = { ...process.env, CTXFILES_STATE_DIR: stateDir };
+  const env = { ...cacheEnv, CTXFILES_STATE_DIR: stateDir };
   const event = (extra) =>
     JSON.stringify({ session_id: 'bench', transcript_path: '/dev/null', cwd: tree.root, ...extra });
   const nested = tree.expected[0];
@@ -42,23 +29,22 @@ for (const size of sizes.length > 0 ? sizes : ['small', 'large']) {
     tool_name: 'Read',
     tool_input: { file_path: touched },
   });
+  // `ctxfiles hook claude-code` reading `input`, as a command of bench/measure.mjs.
+  const hookOn = (input) => [process.execPath, [bin, 'hook', 'claude-code'], { input, env }];
   // Session start, then the first read injects the file's owners; every later read has nothing due.
-  spawn([bin, 'hook', 'claude-code'], event({ hook_event_name: 'SessionStart', source: 'startup' }), env);
-  const first = spawn([bin, 'hook', 'claude-code'], read, env);
+  runCommand(hookOn(event({ hook_event_name: 'SessionStart', source: 'startup' })));
+  const first = runCommand(hookOn(read));
   if (!first.stdout.includes('additionalContext')) throw new Error(`nothing injected for ${touched}`);
-  const samples = { node: [], hook: [] };
-  for (let round = 0; round <= runs; round += 1) {
-    const node = spawn(['-e', '0'], read, env);
-    const hook = spawn([bin, 'hook', 'claude-code'], read, env);
-    if (hook.stdout !== '' || hook.stderr !== '')
-      throw new Error(`the hook answered: ${hook.stdout}${hook.stderr}`);
-    if (round > 0) {
-      samples.node.push(node.elapsed);
-      samples.hook.push(hook.elapsed);
-    }
-  }
-  const node = median(samples.node);
-  const hook = median(samples.hook);
+  const [node, hook] = timeCommands(
+    [[process.execPath, ['-e', '0'], { input: read, env }], hookOn(read)],
+    runs,
+    {
+      check: (result, index) => {
+        if (index === 1 && (result.stdout !== '' || result.stderr !== ''))
+          throw new Error(`the hook answered: ${result.stdout}${result.stderr}`);
+      },
+    },
+  );
   const ratio = hook / node;
   console.log(
     `${`hook, nothing due (${size}: ${tree.files} files, ${tree.expected.length} nested)`.padEnd(60)} ` +

@@ -3,24 +3,20 @@
 // 1. `session.afterTool()` with 500 glob rules and 1,000 nested files, nothing new to inject:
 //    target ≤ 3 µs per call (the baseline printed beside it is the same loop without rules).
 // 2. `ctxfiles resolve` with 500 rule files, a cold process: target ≤ 1.6× `node -e 0`.
-// BENCH_RUNS (default 15) sets the number of process pairs; the medians are printed.
-import { spawnSync } from 'node:child_process';
+// BENCH_RUNS (default 15) sets the number of rounds (each runs `node -e 0`, `resolve` and
+// `resolve` with rules off in turn, after one warm-up round); the medians are printed. The
+// measured processes keep their compile cache in bench/.work/cache (bench/measure.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheEnv, runCommand, timeCommands } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '..', 'dist');
 const { createResolver, createMemoryFileSystem, parseConfig } = await import(path.join(dist, 'index.js'));
 const bin = path.join(dist, 'bin/ctxfiles.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 /** 500 glob rules: half with a literal base (`src/m7/**\/*.ts`), half matched by name at any depth. */
 function ruleFiles() {
@@ -66,14 +62,6 @@ console.log(
     `(without rules ${plain.toFixed(2)} µs = ${(ruled / plain).toFixed(2)}×), target ≤ 3 µs: ${ruled <= 3 ? 'ok' : 'MISSED'}`,
 );
 
-function spawn(args) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${result.stderr}`);
-  return { elapsed, stdout: result.stdout };
-}
-
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-rules-bench-'));
 try {
   const files = ruleFiles();
@@ -90,21 +78,10 @@ try {
   fs.writeFileSync(path.join(root, 'off.json'), '{}');
   const args = [bin, 'resolve', '--cwd', root];
   const off = [bin, 'resolve', '--cwd', root, '--config', path.join(root, 'off.json')];
-  if (!spawn(args).stdout.includes('always 9')) throw new Error('the always rules are missing');
-  const samples = { node: [], resolve: [], off: [] };
-  for (let round = 0; round <= runs; round += 1) {
-    const node = spawn(['-e', '0']);
-    const resolve = spawn(args);
-    const plain = spawn(off);
-    if (round > 0) {
-      samples.node.push(node.elapsed);
-      samples.resolve.push(resolve.elapsed);
-      samples.off.push(plain.elapsed);
-    }
-  }
-  const node = median(samples.node);
-  const resolve = median(samples.resolve);
-  const plain = median(samples.off);
+  const nodeWith = (nodeArgs) => [process.execPath, nodeArgs, { env: cacheEnv }];
+  if (!runCommand(nodeWith(args)).stdout.includes('always 9'))
+    throw new Error('the always rules are missing');
+  const [node, resolve, plain] = timeCommands([nodeWith(['-e', '0']), nodeWith(args), nodeWith(off)], runs);
   const ratio = resolve / node;
   console.log(
     `${'ctxfiles resolve, cold, 500 rule files'.padEnd(62)} ${resolve.toFixed(1)} ms vs node -e 0 ${node.toFixed(1)} ms = ${ratio.toFixed(2)}×, target ≤ 1.6×: ${ratio <= 1.6 ? 'ok' : 'MISSED'}`,

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
+import { cacheEnv, median, runCommand, timeCommands } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -25,10 +26,10 @@ fs.writeFileSync(
   // The caps at the most they may be (docs/security.md, "Caps"): higher values are clamped with a warning.
   JSON.stringify({ contextDiscovery: { maxDepth: 64, maxFiles: 10000, maxManifestBytes: 1048576 } }),
 );
-// The compile cache (docs/performance.md, "Start-up") goes in the bench's own cache dir: the first,
-// untimed run of each command writes it, as a user's first run would.
-const cacheHome = path.join(work, 'cache');
-const treeEnv = { ...process.env, XDG_CONFIG_HOME: userConfigHome, XDG_CACHE_HOME: cacheHome };
+// The compile cache (docs/performance.md, "Start-up") goes in the bench's own cache dir
+// (bench/.work/cache, through cacheEnv of bench/measure.mjs): the first, untimed run of each
+// command writes it, as a user's first run would.
+const treeEnv = { ...cacheEnv, XDG_CONFIG_HOME: userConfigHome };
 // The same caps with the walk index on (`contextDiscovery.cache`, docs/disclosure.md): a second
 // set of rows measures `manifest` once the index of the previous run is on disk.
 const indexConfigHome = path.join(work, 'xdg-index');
@@ -39,7 +40,7 @@ fs.writeFileSync(
     contextDiscovery: { maxDepth: 64, maxFiles: 10000, maxManifestBytes: 1048576, cache: true },
   }),
 );
-const indexEnv = { ...process.env, XDG_CONFIG_HOME: indexConfigHome, XDG_CACHE_HOME: cacheHome };
+const indexEnv = { ...cacheEnv, XDG_CONFIG_HOME: indexConfigHome };
 
 const { createResolver, parseConfig, createNodeFileSystem } = await import(path.join(repo, 'dist/index.js'));
 const { walkNested, PRUNED_DIRECTORIES } = await import(path.join(repo, 'dist/discover/nested-walk.js'));
@@ -54,30 +55,6 @@ const verdict = (name, value, target, below = true) => {
   report.targets[name] = { value, target, met };
   return met ? 'ok' : 'MISSED';
 };
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/**
- * Median wall times of several commands measured pair by pair: each round runs every command
- * once, in turn, so that they share the same machine conditions. One warm-up round first.
- */
-function timeCommands(commands) {
-  const samples = commands.map(() => []);
-  for (let round = 0; round <= runs; round += 1) {
-    commands.forEach(([command, args, options = {}], index) => {
-      const start = process.hrtime.bigint();
-      const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
-      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-      if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`);
-      if (round > 0) samples[index].push(elapsed);
-    });
-  }
-  return samples.map(median);
-}
 
 /**
  * Median wall and CPU (user + system) times of in-process functions in ms, measured round by
@@ -195,12 +172,14 @@ if (fd === undefined) console.log('(fd is not installed: its baseline and target
 
 // 2. The cold start, paired with Node's own start-up.
 const example = path.join(repo, 'examples/monorepo');
-const exampleEnv = { ...process.env, XDG_CACHE_HOME: cacheHome };
-const [nodeStart, cold, uncached] = timeCommands([
-  [process.execPath, ['-e', '0']],
-  [process.execPath, [bin, 'resolve'], { cwd: example, env: exampleEnv }],
-  [process.execPath, [bin, 'resolve'], { cwd: example, env: { ...exampleEnv, CTXFILES_NO_CACHE: '1' } }],
-]);
+const [nodeStart, cold, uncached] = timeCommands(
+  [
+    [process.execPath, ['-e', '0']],
+    [process.execPath, [bin, 'resolve'], { cwd: example, env: cacheEnv }],
+    [process.execPath, [bin, 'resolve'], { cwd: example, env: { ...cacheEnv, CTXFILES_NO_CACHE: '1' } }],
+  ],
+  runs,
+);
 line('baseline: node -e 0', ms(nodeStart));
 line(
   'ctxfiles resolve on examples/monorepo (cold, whole process)',
@@ -245,7 +224,7 @@ for (const [size, tree] of Object.entries(trees)) {
   ];
   if (fd !== undefined) commands.push([fd, fdArgs(root)]);
   if (hasRg) commands.push(['rg', ['-j1', '--files', '-g', 'AGENTS.md', root]]);
-  const [node, find, manifest, indexed, ...rest] = timeCommands(commands);
+  const [node, find, manifest, indexed, ...rest] = timeCommands(commands, runs);
   const fdTime = fd !== undefined ? rest.shift() : undefined;
   const rg = hasRg ? rest.shift() : undefined;
   line(`${size}: find with equivalent pruning`, ms(find));
@@ -419,19 +398,17 @@ for (const [from, to] of [
   const input = (count) => `${Array.from({ length: count }, (_, index) => event(index)).join('\n')}\n`;
   const one = input(1);
   const all = input(many);
-  const check = spawnSync(process.execPath, [bin, 'session'], {
-    cwd: root,
-    input: all,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
+  const check = runCommand([process.execPath, [bin, 'session'], { cwd: root, input: all, env: cacheEnv }]);
   const answers = check.stdout.trimEnd().split('\n');
   if (answers.length !== many || answers.some((answer) => answer !== '{"inject":""}'))
     throw new Error(`session: expected ${many} empty injections, got ${answers.length}: ${answers[0]}`);
-  const [short, long] = timeCommands([
-    [process.execPath, [bin, 'session'], { cwd: root, input: one, env: exampleEnv }],
-    [process.execPath, [bin, 'session'], { cwd: root, input: all, env: exampleEnv }],
-  ]);
+  const [short, long] = timeCommands(
+    [
+      [process.execPath, [bin, 'session'], { cwd: root, input: one, env: cacheEnv }],
+      [process.execPath, [bin, 'session'], { cwd: root, input: all, env: cacheEnv }],
+    ],
+    runs,
+  );
   const perSecond = (many - 1) / ((long - short) / 1000);
   line(
     'ctxfiles session, JSON Lines through a pipe, nothing due',
