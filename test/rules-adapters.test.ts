@@ -283,6 +283,11 @@ describe('frontmatter', () => {
       '---\nglobs: {src,lib}/*.ts, *.md\n---\nb',
       { ok: true, data: { globs: '{src,lib}/*.ts, *.md' }, body: 'b', lenient: true },
     ],
+    // A line that starts with dashes but is no fence stays in the block YAML reads.
+    [
+      '---\ndescription: a\n---x: 1\nglobs: "*.ts"\n---\nb',
+      { ok: true, data: { description: 'a', '---x': 1, globs: '*.ts' }, body: 'b', lenient: false },
+    ],
     [
       '---\nglobs: *.ts\nthis line is prose\n---\nb',
       { ok: false, problem: 'line 3 of the frontmatter is neither YAML nor "key: value"' },

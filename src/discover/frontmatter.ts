@@ -16,15 +16,29 @@ export interface Frontmatter {
   readonly body: string;
 }
 
+/**
+ * The data of a frontmatter block (the text between the fences) as the YAML parser reads it, with
+ * the core schema and at most 100 aliases: a plain object (`{}` for any other value), or `null` when
+ * YAML refuses the block. No fast path: see {@link readSimpleFrontmatter} for that.
+ */
+export function parseYamlBlock(block: string): Record<string, unknown> | null {
+  let value: unknown;
+  try {
+    value = load()(block, { schema: 'core', maxAliasCount: 100 });
+  } catch {
+    return null;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
 const safeYaml = {
   parse: (text: string): Record<string, unknown> => {
     // Plain one-line pairs give the same data without the YAML parser (a property test compares them).
-    const simple = readSimpleFrontmatter(text);
-    if (simple !== null) return simple;
-    const value: unknown = load()(text, { schema: 'core', maxAliasCount: 100 });
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    const data = readSimpleFrontmatter(text) ?? parseYamlBlock(text);
+    if (data === null) throw new Error('not YAML');
+    return data;
   },
   stringify: () => {
     throw new Error('not supported');

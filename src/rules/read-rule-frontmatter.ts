@@ -1,4 +1,4 @@
-import { parseFrontmatter } from '../discover/frontmatter.js';
+import { parseYamlBlock } from '../discover/frontmatter.js';
 import { readSimpleFrontmatter } from '../discover/simple-frontmatter.js';
 import { splitGlobs } from './rule-adapter.js';
 
@@ -43,11 +43,9 @@ export function readRuleFrontmatter(text: string, keys: readonly string[]): Rule
   // `globs: *.ts` refers to an anchor the block never defines (no `&`, no block scalar that could
   // hold the line): YAML is certain to reject it, so the lenient reader answers without a failed parse.
   if (!UNDEFINED_ALIAS.test(block) || /[&|>]/.test(block)) {
-    // The project's reader sees the block alone, line ends normalized; it answers the text unchanged
-    // when YAML rejects it.
-    const probe = `---\n${block.replace(/\r\n/g, '\n')}\n---\n`;
-    const parsed = parseFrontmatter(probe);
-    if (parsed.body !== probe) return { ok: true, data: parsed.data, body: afterFence, lenient: false };
+    // The block alone, line ends normalized, to the project's YAML reader (core schema, no code).
+    const data = parseYamlBlock(block.replace(/\r\n/g, '\n'));
+    if (data !== null) return { ok: true, data, body: afterFence, lenient: false };
   }
   const lenient = readLeniently(block, keys);
   if (typeof lenient === 'string') return { ok: false, problem: lenient };
