@@ -70,6 +70,7 @@ export type {
   ExplainSection,
   ExplainInput,
   FileOutcome,
+  FormatExplainOptions,
 } from './prompt/explain.js';
 export { loadFragments } from './prompt/fragments.js';
 export type { FragmentName, FragmentVariables } from './prompt/fragments.js';

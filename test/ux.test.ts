@@ -267,7 +267,8 @@ describe('the CLI feels finished', () => {
       files: [],
       diagnostics: [],
     } as unknown as Parameters<typeof formatExplain>[0];
-    expect(formatExplain(report, '/w', 4, true)).toContain(' ##.. ');
+    expect(formatExplain(report, '/w', { width: 4, ascii: true })).toContain(' ##.. ');
+    expect(formatExplain(report, '/w', { width: 4 })).toContain(' ██░░ ');
     expect(formatExplain(report, '/w', 4)).toContain(' ██░░ ');
   });
 

@@ -99,7 +99,7 @@ export async function explainCommand(
   io.stdout.write(
     flags.json
       ? `${JSON.stringify(report, null, 2)}\n`
-      : formatExplain(report, resolver.workDir, undefined, !isUtf8Locale(io.env)),
+      : formatExplain(report, resolver.workDir, { ascii: !isUtf8Locale(io.env) }),
   );
   return 0;
 }

@@ -165,11 +165,24 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
   };
 }
 
+/** How {@link formatExplain} draws its bars. */
+export interface FormatExplainOptions {
+  /** Characters per bar; default 24. */
+  readonly width?: number;
+  /** Draw with `#` and `.` instead of `█` and `░`, for terminals that are not UTF-8. */
+  readonly ascii?: boolean;
+}
+
 /**
- * The terminal view of a report: a bar per section, a table of files, the diagnostics. `ascii`
- * draws the bars with `#` and `.` for terminals that are not UTF-8.
+ * The terminal view of a report: a bar per section, a table of files, the diagnostics. `options`
+ * may also be the bar width alone, as in earlier versions.
  */
-export function formatExplain(report: ExplainReport, workDir: string, width = 24, ascii = false): string {
+export function formatExplain(
+  report: ExplainReport,
+  workDir: string,
+  options: FormatExplainOptions | number = {},
+): string {
+  const { width = 24, ascii = false } = typeof options === 'number' ? { width: options } : options;
   const [full, empty] = ascii ? ['#', '.'] : ['█', '░'];
   const lines: string[] = [];
   lines.push(`Prompt: ${report.total.bytes} bytes, ${report.total.tokens} tokens`);
