@@ -365,7 +365,6 @@ function reportReadCap(over: readonly Candidate[], total: number, diagnostics: D
     });
 }
 
-/** True when a contextPaths entry names a rule folder of an enabled source (`./` and a missing `/` allowed). */
 /** A rule of the `rules` layer as a candidate: its identity (device and inode) for dedupe. */
 function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): Candidate | null {
   try {
