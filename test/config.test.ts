@@ -2,6 +2,9 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { relativeDisplay } from '../src/config/read-source.js';
+import { KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
+import { configSchema } from '../src/config/schema.js';
+import fastValidate from '../src/config/validate-config.generated.js';
 import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { tempTree } from './helpers/disk.js';
@@ -234,6 +237,12 @@ describe('config errors name file, line, column and key path', () => {
 });
 
 describe('unknown top-level keys', () => {
+  test('the known keys are exactly the top level of the schema, which the fast validator closes', () => {
+    expect([...KNOWN_TOP_LEVEL_KEYS].sort()).toEqual(Object.keys(configSchema.shape).sort());
+    expect(fastValidate({ contextPaths: ['A.md'] })).toBe(true);
+    expect(fastValidate({ contextPath: ['A.md'] })).toBe(false);
+  });
+
   test('warn with a did-you-mean hint and do not fail', async () => {
     const root = tempTree({ '.opencode.json': '{\n  "contextPath": ["A.md"],\n  "provider": {}\n}' });
     const loaded = await loadConfig({ cwd: root, stopDir: root, displayCwd: root });

@@ -10,9 +10,9 @@ export const CONFIG_SCHEMA_ID =
  * The JSON Schema of the config, generated from the zod schema (`npm run generate` writes it to
  * `schema/config.schema.json` and `src/config/config-schema.generated.ts`). Every property carries
  * a default taken from `DEFAULT_CONFIG`; the top level is closed (`additionalProperties: false`) so
- * that editors flag a misspelt key, while the CLI only warns with a "did you mean" hint: the fast
- * validator generated from this schema is consulted only after the unknown-key check
- * (src/config/load-config.ts, `quickConfig`).
+ * that editors flag a misspelt key, while the CLI only warns with a "did you mean" hint: a config the
+ * fast validator generated from this schema refuses (an unknown key included) takes the slow path,
+ * which warns (src/config/load-config.ts, `isQuickValid`).
  */
 export function generateConfigJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
@@ -23,11 +23,7 @@ export function generateConfigJsonSchema(): Record<string, unknown> {
   for (const [key, value] of Object.entries(DEFAULT_CONFIG)) {
     const property = properties[key];
     if (property === undefined) continue;
-    if (key === 'session') {
-      property['default'] = {};
-      const tools = (property['properties'] as Record<string, Record<string, unknown>>)['tools'];
-      if (tools !== undefined) tools['default'] = {};
-    } else if (isPlainObject(value)) {
+    if (isPlainObject(value)) {
       const children = property['properties'] as Record<string, Record<string, unknown>>;
       for (const [child, childValue] of Object.entries(value)) {
         const target = children[child];

@@ -4,9 +4,8 @@ import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
 import { getPreset, PRESET_NAMES } from '../presets/index.js';
-import { KNOWN_TOP_LEVEL_KEYS } from './defaults.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
-import { isTrustedProject, mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
+import { isTrustedProject, mergeLayers, sanitizeProjectConfig, setsScope, type DroppedKey } from './trust.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import { isSourceFile, readSourceFile, relativeDisplay, requireSourceFile } from './read-source.js';
 import type { ConfigInput } from './schema.js';
@@ -81,7 +80,7 @@ export interface ConfigTrust {
   readonly project: 'trusted' | 'untrusted';
   /**
    * Set when an untrusted project config chose where instructions are looked for
-   * ({@link SCOPE_KEYS}): its directory (real path). The chain walk and `contextRoot: project`
+   * (`SCOPE_KEYS` in trust.ts): its directory (real path). The chain walk and `contextRoot: project`
    * never climb above it.
    */
   readonly ceiling?: string;
@@ -207,29 +206,6 @@ export async function loadConfig(
   return { ...common, flows: await loadFlows() };
 }
 
-/**
- * The keys that choose which files above the work dir are read: from an untrusted project config,
- * any of them bounds the chain walk and `contextRoot: project` by the config's own directory
- * (docs/security.md, "Trust tiers").
- */
-export const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
-  ['instructions', 'walk'],
-  ['instructions', 'candidates'],
-  ['contextRoot'],
-  ['contextPaths'],
-]);
-
-function setsScope(value: Readonly<Record<string, unknown>>): boolean {
-  return SCOPE_KEYS.some((keyPath) => {
-    let node: unknown = value;
-    for (const key of keyPath) {
-      if (!isPlainObject(node) || !Object.hasOwn(node, key)) return false;
-      node = node[key];
-    }
-    return true;
-  });
-}
-
 function realDir(fs: FileSystem, dir: string): string {
   try {
     return fs.realpath(dir);
@@ -285,10 +261,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * path (zod, with positions and hints).
  */
 function quickConfig(value: unknown): Config | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  if (Object.keys(value).some((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key))) return null;
-  if (findForbiddenKey(value, []) !== undefined || !fastValidate(value)) return null;
-  return normalizeConfig(value as ConfigInput);
+  return isQuickValid(value) ? normalizeConfig(value as ConfigInput) : null;
 }
 
 function searchConfig(
@@ -405,9 +378,10 @@ async function readConfig(
 }
 
 /** True for a value the generated validator accepts with only known keys (see {@link quickConfig}). */
+// The fast validator is generated from the published schema, whose top level is closed: a config
+// with an unknown key fails it and takes the slow path, which warns with a "did you mean" hint.
 function isQuickValid(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  if (Object.keys(value).some((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key))) return false;
   return findForbiddenKey(value, []) === undefined && fastValidate(value);
 }
 

@@ -73,17 +73,17 @@ export const contextDiscoverySchema = z.strictObject({
   mode: doc(
     z.enum(['manifest', 'inline', 'off']).optional(),
     '"manifest" lists nested files and discloses them on use; "inline" renders them in the block, breadth-first; "off" does neither.',
-    'manifest',
+    DEFAULT_CONFIG.contextDiscovery.mode,
   ),
   respectGitignore: doc(
     z.boolean().optional(),
     'Skip nested files that .gitignore files or .git/info/exclude ignore.',
-    false,
+    DEFAULT_CONFIG.contextDiscovery.respectGitignore,
   ),
   cache: doc(
     z.boolean().optional(),
     'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
-    false,
+    DEFAULT_CONFIG.contextDiscovery.cache,
   ),
 });
 
@@ -304,7 +304,7 @@ export const configSchema = z
     contextRoot: doc(
       z.enum(['workDir', 'project']).optional(),
       '"workDir": contextPaths resolve against the work dir; "project": against the project root found with instructions.projectRootMarkers.',
-      'workDir',
+      DEFAULT_CONFIG.contextRoot,
     ),
     ...openCodeKeys,
   })

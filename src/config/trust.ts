@@ -133,6 +133,26 @@ export function isTrustedProject(
   });
 }
 
+/**
+ * The keys that choose which files above the work dir are read: from an untrusted project config,
+ * any of them bounds the chain walk and `contextRoot: project` by the config's own directory
+ * (docs/security.md, "Trust tiers").
+ */
+const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
+  ['instructions', 'walk'],
+  ['instructions', 'candidates'],
+  ['contextRoot'],
+  ['contextPaths'],
+]);
+
+/** True when a config value sets any of the {@link SCOPE_KEYS}. */
+export function setsScope(value: Record<string, unknown>): boolean {
+  return SCOPE_KEYS.some((keyPath) => {
+    const parent = parentOf(value, keyPath);
+    return parent !== undefined && Object.hasOwn(parent, keyPath[keyPath.length - 1] as string);
+  });
+}
+
 /** Deep merge of plain objects: `over` wins; arrays and every other value replace. */
 export function mergeLayers(
   under: Readonly<Record<string, unknown>>,
