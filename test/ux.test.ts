@@ -6,7 +6,7 @@ import { createResolver } from '../src/index.js';
 import { formatExplain } from '../src/prompt/explain.js';
 import { isUtf8Locale } from '../src/cli/prompt-command.js';
 import { BIN, cli } from './helpers/cli.js';
-import { tempTree } from './helpers/disk.js';
+import { tempTree, writeTree } from './helpers/disk.js';
 
 // Issue 14: no mistake a person can make prints a stack trace, and nothing fails silently.
 
@@ -151,6 +151,9 @@ describe('silent or misleading failures', () => {
     const result = await cli(['resolve', '--cwd', '.'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^ctxfiles: error: package\.json:\d+:\d+: /);
+    // A malformed package.json that only depends on ctxfiles holds no config: it is passed over.
+    writeTree(root, { 'package.json': '{"name": "a",\n "dependencies": {"ctxfiles": "^0.1.0"},\n' });
+    expect(await cli(['resolve', '--cwd', '.'], { cwd: root })).toMatchObject({ code: 0, stderr: '' });
   });
 
   test('relative --config is relative to the shell for every command', async () => {

@@ -65,10 +65,7 @@ export function selectRequest(
   // agents are declared, an unknown name is a typo and an error.
   const known = knownAgents(config, flows);
   if (agent !== undefined && known.size > 0 && !known.has(agent)) {
-    throw new CtxfilesError(
-      'unknown-agent',
-      `unknown agent "${agent}". Known agents: ${list(knownAgents(config, flows))}.`,
-    );
+    throw new CtxfilesError('unknown-agent', `unknown agent "${agent}". Known agents: ${list(known)}.`);
   }
   return { agent, flow, step };
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_SEARCH_PLACES, loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../config/load-config.js';
+import { CONFIG_SEARCH_PLACES } from '../config/search-places.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../config/defaults.js';
 import { lintConfig } from '../config/lint-config.js';
 import { loadFlowFiles } from '../config/load-flows.js';

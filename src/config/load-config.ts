@@ -16,8 +16,6 @@ import fastValidate from './validate-config.generated.js';
 import { CONFIG_SEARCH_PLACES } from './search-places.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
-export { CONFIG_SEARCH_PLACES };
-
 const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts']);
 
 /** Options of {@link loadConfig}. */
@@ -473,7 +471,8 @@ export function plainSource(file: string, value: unknown): SourceText {
 function packageHasKey(fs: FileSystem, file: string, shown: string): boolean {
   const text = readSourceFile(fs, file, shown, 'config-syntax');
   const value = parseJson(text, false);
-  // Malformed JSON that mentions the key is read as the config, so its syntax error is reported.
-  if (value === undefined) return /"ctxfiles"\s*:/.test(text);
+  // Malformed JSON with a `"ctxfiles": {` is read as the config, so its syntax error is reported;
+  // a dependency on ctxfiles (`"ctxfiles": "^1.0.0"`) is no config.
+  if (value === undefined) return /"ctxfiles"\s*:\s*\{/.test(text);
   return typeof value === 'object' && value !== null && Object.hasOwn(value, 'ctxfiles');
 }
