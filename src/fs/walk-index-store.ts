@@ -29,7 +29,7 @@ export function walkIndexDirectory(options: WalkIndexStoreOptions): string | nul
 /** The largest index file read; a bigger one is treated as corrupt (about 30 times a 100,000-directory index). */
 export const MAX_WALK_INDEX_BYTES = 64 * 1024 * 1024;
 
-/** Index files not used for this long are deleted when another index is saved (30 days). */
+/** Index files not used for this long are deleted when an index is first saved for another work dir (30 days). */
 export const WALK_INDEX_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A loaded index whose file is older than this (a day) has its time set to now. */
@@ -46,7 +46,10 @@ export interface WalkIndexStore {
   readonly file: string;
   /** The stored text (undefined when there is none), or why it was not read. */
   load(): { readonly text?: string; readonly problem?: string };
-  /** Replaces the file atomically; returns why it could not, or undefined. */
+  /**
+   * Replaces the file atomically; returns why it could not, or undefined. The save that creates the
+   * file (`load` found none) also deletes the indexes of other work dirs unused for 30 days.
+   */
   save(text: string): string | undefined;
 }
 
@@ -65,6 +68,9 @@ export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions):
   const dir = found;
   const file = path.join(dir, `${createHash('sha256').update(key).digest('hex')}.json`);
   const checkOwner = (options.platform ?? process.platform) !== 'win32';
+  // Whether the index file is there: a save that creates it is the only one that adds a file to the
+  // directory, so only that one sweeps it (a save without a load first counts as creating it).
+  let exists = false;
   return {
     file,
     load: () => {
@@ -77,6 +83,7 @@ export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions):
         checkOwner,
         keepAliveAfterMs: KEEP_ALIVE_AFTER_MS,
       });
+      exists = found.kind !== 'absent';
       return loaded(file, found);
     },
     save: (text) => {
@@ -86,7 +93,8 @@ export function openWalkIndexStore(key: string, options: WalkIndexStoreOptions):
       if (problem !== undefined) return problem;
       const failed = replaceFile(file, text);
       if (failed !== undefined) return `the walk index ${file} cannot be written (${failed})`;
-      sweep(dir, Date.now());
+      if (!exists) sweep(dir, Date.now());
+      exists = true;
       return undefined;
     },
   };
