@@ -38,7 +38,7 @@ function open(
   return openWalkIndex(fs, {
     key: KEY,
     root: '/w',
-    load: () => saved ?? undefined,
+    saved: saved ?? undefined,
     now: () => clock.now,
     ...options,
   });

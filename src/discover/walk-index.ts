@@ -32,8 +32,8 @@ export interface WalkIndexOptions {
   readonly key: string;
   /** Only directories at or below this absolute path are indexed; the index stores paths relative to it. */
   readonly root: string;
-  /** The serialized index of an earlier run, or undefined when there is none. */
-  load(): string | undefined;
+  /** The serialized index of an earlier run, if any. */
+  readonly saved?: string;
   /** The current time in ms, on the clock that stamps file times (`Date.now` for a real disk). */
   now(): number;
   /** Most directories held. Default: the walk's own cap, {@link MAX_WALK_DIRECTORIES}. */
@@ -100,12 +100,12 @@ interface State {
 }
 
 /**
- * Opens a walk index over `fs`, from what `options.load()` returns. A corrupt, truncated, foreign
- * or other-version index is ignored (`rejected` says why) and replaced at the next `serialize`; a
- * malformed directory record is treated as no record.
+ * Opens a walk index over `fs`, from `options.saved`. A corrupt, truncated, foreign or other-version
+ * index is ignored (`rejected` says why) and replaced at the next `serialize`; a malformed directory
+ * record is treated as no record.
  */
 export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIndex {
-  const loaded = parseIndex(options.load(), options);
+  const loaded = parseIndex(options.saved, options);
   const state: State = {
     fs,
     options,
