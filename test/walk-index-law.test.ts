@@ -145,7 +145,7 @@ describe('walk index law', () => {
           let index = openWalkIndex(memory, {
             key: '/w',
             root: '/w',
-            load: () => saved,
+            saved,
             now: () => clock.now,
           });
           for (const round of rounds) {
@@ -159,7 +159,7 @@ describe('walk index law', () => {
               index = openWalkIndex(memory, {
                 key: '/w',
                 root: '/w',
-                load: () => saved,
+                saved,
                 now: () => clock.now,
               });
             }
@@ -209,7 +209,7 @@ describe('walk index on a real disk', () => {
 
   function walkBoth(root: string, saved: string | undefined) {
     const port = createNodeFileSystem();
-    const index = openWalkIndex(port, { key: root, root, load: () => saved, now: Date.now });
+    const index = openWalkIndex(port, { key: root, root, saved, now: Date.now });
     const limits = { maxDepth: 8, maxFiles: 100 };
     const withIndex = walkNested(index.fsFor(BASENAMES), root, BASENAMES, limits);
     const fresh = walkNested(port, root, BASENAMES, limits);

@@ -159,20 +159,56 @@ describe('walk index store: reading and writing', () => {
     expect(fs.readdirSync(dir)).toEqual([path.basename(store.file)]);
   });
 
-  posixOnly('saving deletes indexes not written for 30 days and stale temp files, nothing else', () => {
-    const { store, dir } = storeIn();
+  posixOnly(
+    'the save that creates an index deletes indexes not written for 30 days and stale temp files, nothing else',
+    () => {
+      const { cache, store, dir } = storeIn();
+      expect(store.save('{}')).toBeUndefined();
+      const old = (Date.now() - WALK_INDEX_MAX_AGE_MS - 60_000) / 1000;
+      const stale = path.join(dir, `${'a'.repeat(64)}.json`);
+      const fresh = path.join(dir, `${'b'.repeat(64)}.json`);
+      const temp = path.join(dir, `${'c'.repeat(64)}.json.1.x.tmp`);
+      const other = path.join(dir, 'README');
+      for (const file of [stale, fresh, temp, other]) fs.writeFileSync(file, '{}');
+      for (const file of [stale, temp, other]) fs.utimesSync(file, old, old);
+      const created = openWalkIndexStore('/another/dir', {
+        env: { XDG_CACHE_HOME: cache },
+        homeDir: '/nonexistent-home',
+      });
+      expect(created.load()).toEqual({});
+      expect(created.save('{"again":1}')).toBeUndefined();
+      expect(fs.readdirSync(dir).sort()).toEqual(
+        [path.basename(fresh), path.basename(store.file), path.basename(created.file), 'README'].sort(),
+      );
+    },
+  );
+
+  posixOnly('a save that replaces an index does not sweep: the directory did not grow', () => {
+    const { cache, store, dir } = storeIn();
+    const reopen = () =>
+      openWalkIndexStore('/work/dir', { env: { XDG_CACHE_HOME: cache }, homeDir: '/nonexistent-home' });
     expect(store.save('{}')).toBeUndefined();
     const old = (Date.now() - WALK_INDEX_MAX_AGE_MS - 60_000) / 1000;
     const stale = path.join(dir, `${'a'.repeat(64)}.json`);
-    const fresh = path.join(dir, `${'b'.repeat(64)}.json`);
-    const temp = path.join(dir, `${'c'.repeat(64)}.json.1.x.tmp`);
-    const other = path.join(dir, 'README');
-    for (const file of [stale, fresh, temp, other]) fs.writeFileSync(file, '{}');
-    for (const file of [stale, temp, other]) fs.utimesSync(file, old, old);
-    expect(store.save('{"again":1}')).toBeUndefined();
-    expect(fs.readdirSync(dir).sort()).toEqual(
-      [path.basename(fresh), path.basename(store.file), 'README'].sort(),
-    );
+    fs.writeFileSync(stale, '{}');
+    fs.utimesSync(stale, old, old);
+    // Replaced by the store that wrote it, and by one that loaded it.
+    expect(store.save('{"b":1}')).toBeUndefined();
+    const loaded = reopen();
+    expect(loaded.load()).toEqual({ text: '{"b":1}' });
+    expect(loaded.save('{"c":1}')).toBeUndefined();
+    // An index past the size cap loads as none, but it is there: replacing it does not sweep either.
+    fs.truncateSync(store.file, MAX_WALK_INDEX_BYTES + 1);
+    const oversized = reopen();
+    expect(oversized.load()).toEqual({});
+    expect(oversized.save('{"d":1}')).toBeUndefined();
+    expect(fs.existsSync(stale)).toBe(true);
+    // The index gone since it was loaded: the next store's save creates it again, and sweeps.
+    fs.rmSync(store.file);
+    const recreated = reopen();
+    expect(recreated.load()).toEqual({});
+    expect(recreated.save('{"e":1}')).toBeUndefined();
+    expect(fs.existsSync(stale)).toBe(false);
   });
 
   posixOnly('loading an index older than a day marks it as in use, so the sweep keeps it', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   MAX_KEPT_NAMES,
   openWalkIndex,
@@ -6,8 +6,16 @@ import {
   WALK_INDEX_VERSION,
   type WalkIndexOptions,
 } from '../src/discover/walk-index.js';
+import { encodeListing } from '../src/discover/walk-listing.js';
 import type { DirEntry, FileInfo, FileSystem } from '../src/fs/file-system.js';
 import { createMemoryFileSystem, type MemoryFileSystem } from '../src/fs/memory-file-system.js';
+
+// The real encoder, counted: a save must encode only the listings read afresh.
+vi.mock('../src/discover/walk-listing.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../src/discover/walk-listing.js')>();
+  return { ...original, encodeListing: vi.fn(original.encodeListing) };
+});
+const encoded = vi.mocked(encodeListing);
 
 const KEY = '/w';
 const LATER = RACY_MARGIN_MS + 1;
@@ -30,7 +38,7 @@ function open(
   return openWalkIndex(fs, {
     key: KEY,
     root: '/w',
-    load: () => saved ?? undefined,
+    saved: saved ?? undefined,
     now: () => clock.now,
     ...options,
   });
@@ -215,6 +223,52 @@ describe('walk index: what it stores', () => {
     const second = open(memory, clock, saved);
     second.fsFor([]).readdir('/w/a');
     expect(JSON.parse(second.serialize() ?? '{}').dirs.map((row: unknown[]) => row[0])).toEqual(['a']);
+  });
+
+  test('a save encodes only the listings read afresh: an unchanged directory is written as it was loaded', () => {
+    const { memory, clock } = clocked({ 'a/x': 'x', 'b/y': 'y', 'c/z': 'z' });
+    clock.now += LATER;
+    const first = open(memory, clock, undefined);
+    for (const dir of ['/w/a', '/w/b', '/w/c']) first.fsFor([]).readdir(dir);
+    encoded.mockClear();
+    const saved = JSON.parse(first.serialize() ?? '{}');
+    expect(encoded).toHaveBeenCalledTimes(3);
+    const second = open(memory, clock, JSON.stringify(saved));
+    for (const dir of ['/w/a', '/w/b', '/w/c']) second.fsFor([]).readdir(dir);
+    memory.set('/w/b/sub', { dir: true });
+    clock.now += LATER;
+    second.fsFor([]).readdir('/w/b');
+    encoded.mockClear();
+    const changed = JSON.parse(second.serialize() ?? '{}');
+    expect(encoded.mock.calls).toEqual([[[{ name: 'sub', kind: 'directory' }]]]);
+    expect(changed.dirs).toEqual([saved.dirs[0], [...changed.dirs[1].slice(0, 5), 'dsub'], saved.dirs[2]]);
+    // Nothing new: nothing written, nothing encoded; a later change encodes that listing alone.
+    expect(second.serialize()).toBeNull();
+    memory.set('/w/c/sub', { dir: true });
+    clock.now += LATER;
+    second.fsFor([]).readdir('/w/c');
+    encoded.mockClear();
+    expect(JSON.parse(second.serialize() ?? '{}').dirs.map((row: unknown[]) => row[5])).toEqual([
+      '',
+      'dsub',
+      'dsub',
+    ]);
+    expect(encoded).toHaveBeenCalledTimes(1);
+  });
+
+  test('a directory loaded but not reused before a save is still reused after it, and saved then', () => {
+    const { memory, clock } = clocked({ 'a/x': 'x', 'b/y': 'y' });
+    clock.now += LATER;
+    const first = open(memory, clock, undefined);
+    for (const dir of ['/w/a', '/w/b']) first.fsFor([]).readdir(dir);
+    const second = open(memory, clock, first.serialize());
+    second.fsFor([]).readdir('/w/a');
+    const rows = (text: string | null) => JSON.parse(text ?? '{}').dirs.map((row: unknown[]) => row[0]);
+    expect(rows(second.serialize())).toEqual(['a']);
+    second.fsFor([]).readdir('/w/b');
+    expect(second.stats).toEqual({ hits: 2, misses: 0 });
+    expect(rows(second.serialize())).toEqual(['a', 'b']);
+    expect(second.serialize()).toBeNull();
   });
 
   test('at most maxEntries directories are recorded; the rest are listed each time', () => {

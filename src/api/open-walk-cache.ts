@@ -54,7 +54,7 @@ function openIndex(context: ResolverContext): OpenedIndex | null {
   const pending: Diagnostic[] = [];
   const loaded = store.load();
   if (loaded.problem !== undefined) pending.push(diagnostic(loaded.problem));
-  const index = openWalkIndex(fs, { key: workDir, root: workDir, load: () => loaded.text, now: Date.now });
+  const index = openWalkIndex(fs, { key: workDir, root: workDir, saved: loaded.text, now: Date.now });
   if (index.rejected !== undefined)
     pending.push(diagnostic(`the walk index ${store.file} is ignored (${index.rejected}) and rebuilt`));
   // A store that cannot be read safely is not written either (the same fault, said once).

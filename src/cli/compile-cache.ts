@@ -5,8 +5,9 @@ import vm from 'node:vm';
 import {
   cacheDisabledByEnv,
   ensurePrivateDirectory,
+  readOwnFile,
+  replaceFile,
   sweepDirectory,
-  unsafeEntry,
   userCacheDirectory,
 } from '../fs/user-cache.js';
 import { homeDirectory } from '../fs/home-dir.js';
@@ -66,28 +67,16 @@ export function isPrivateDirectory(dir: string): boolean {
 
 /**
  * The cached code in `file`, or `undefined` when it is absent, a symlink, not a regular file, not
- * the user's own, writable by others or too large. Never throws.
+ * the user's own, writable by others or too large. A cache in use is not rewritten: its time is
+ * refreshed once a day so the sweep keeps it. Never throws.
  */
-export function readCacheFile(file: string, now: number = Date.now()): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = fs.fstatSync(fd);
-    if (!info.isFile() || unsafeEntry(info, CHECK_OWNER) !== undefined || info.size > MAX_CACHE_FILE_BYTES)
-      return undefined;
-    const data = fs.readFileSync(fd);
-    // A cache in use is not rewritten: its time is refreshed once a day so the sweep keeps it.
-    if (now - info.mtimeMs > KEEP_ALIVE_AFTER_MS) fs.futimesSync(fd, now / 1000, now / 1000);
-    return data;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+export function readCacheFile(file: string): Buffer | undefined {
+  const found = readOwnFile(file, {
+    maxBytes: MAX_CACHE_FILE_BYTES,
+    checkOwner: CHECK_OWNER,
+    keepAliveAfterMs: KEEP_ALIVE_AFTER_MS,
+  });
+  return found.kind === 'read' ? found.data : undefined;
 }
 
 /**
@@ -98,14 +87,7 @@ export function readCacheFile(file: string, now: number = Date.now()): Buffer | 
  * compiles again.
  */
 export function writeCacheFile(file: string, data: Uint8Array, now: number = Date.now()): void {
-  const temp = `${file}.${process.pid}.${now.toString(36)}.tmp`;
-  try {
-    fs.writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
-    fs.renameSync(temp, file);
-  } catch {
-    fs.rmSync(temp, { force: true });
-    return;
-  }
+  if (replaceFile(file, data) !== undefined) return;
   const own = path.basename(file);
   sweepDirectory(path.dirname(file), now, (name) => {
     if (name.endsWith('.tmp')) return TEMP_MAX_AGE_MS;

@@ -1,5 +1,6 @@
-import type { DirEntry, FileInfo, FileKind, FileSystem } from '../fs/file-system.js';
+import type { DirEntry, FileInfo, FileSystem } from '../fs/file-system.js';
 import { MAX_WALK_DIRECTORIES } from './nested-walk.js';
+import { decodeListing, encodeListing } from './walk-listing.js';
 
 /**
  * The walk index (`contextDiscovery.cache`, docs/disclosure.md "The walk index"): a record of the
@@ -31,8 +32,8 @@ export interface WalkIndexOptions {
   readonly key: string;
   /** Only directories at or below this absolute path are indexed; the index stores paths relative to it. */
   readonly root: string;
-  /** The serialized index of an earlier run, or undefined when there is none. */
-  load(): string | undefined;
+  /** The serialized index of an earlier run, if any. */
+  readonly saved?: string;
   /** The current time in ms, on the clock that stamps file times (`Date.now` for a real disk). */
   now(): number;
   /** Most directories held. Default: the walk's own cap, {@link MAX_WALK_DIRECTORIES}. */
@@ -62,12 +63,22 @@ export interface WalkIndex {
 }
 
 /**
- * One recorded directory as stored: `[path relative to the root, dev, ino, mtimeMs, ctimeMs, listing]`.
- * The listing is a string when loaded and decoded in place when first reused. Loaded rows are the
- * arrays `JSON.parse` made, checked when first used: copying each into an object at load doubled
- * the cost of opening an index.
+ * One recorded directory as stored: `[path relative to the root, dev, ino, mtimeMs, ctimeMs, listing]`,
+ * the listing encoded as one string (src/discover/walk-listing.ts). Loaded rows are the arrays
+ * `JSON.parse` made, checked when first used: copying each into an object at load doubled the cost
+ * of opening an index.
  */
-type Row = [string, number, number, number, number, string | readonly DirEntry[]];
+type Row = [string, number, number, number, number, string];
+
+/**
+ * A directory the next save keeps: its listing, and its row as stored. A reused directory keeps the
+ * row it was loaded with, written out again as it is; a directory listed afresh gets its encoded
+ * listing at the first save after it (`undefined` until then).
+ */
+interface Kept {
+  readonly row: [string, number, number, number, number, string | undefined];
+  readonly listing: readonly DirEntry[];
+}
 
 interface State {
   readonly fs: FileSystem;
@@ -76,30 +87,34 @@ interface State {
   readonly below: string;
   readonly maxEntries: number;
   names: Set<string>;
-  /** Rows by path relative to the root; a loaded row is unchecked until first used. */
-  readonly rows: Map<string, unknown>;
-  /** The rows listed or reused since the index was opened: the ones kept when it is saved. */
-  readonly visited: Set<Row>;
+  /** The rows of the loaded index by path, each unchecked until first used; emptied when it starts over. */
+  loaded: ReadonlyMap<string, unknown>;
+  /** The directories listed or reused since the index was opened: what a save writes. */
+  readonly kept: Map<string, Kept>;
+  /** How many rows the index held when last loaded or serialized. */
+  savedRows: number;
+  /** True once a row was added, replaced or dropped since then (or the loaded index was rejected). */
   changed: boolean;
   hits: number;
   misses: number;
 }
 
 /**
- * Opens a walk index over `fs`, from what `options.load()` returns. A corrupt, truncated, foreign
- * or other-version index is ignored (`rejected` says why) and replaced at the next `serialize`; a
- * malformed directory record is treated as no record.
+ * Opens a walk index over `fs`, from `options.saved`. A corrupt, truncated, foreign or other-version
+ * index is ignored (`rejected` says why) and replaced at the next `serialize`; a malformed directory
+ * record is treated as no record.
  */
 export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIndex {
-  const loaded = parseIndex(options.load(), options);
+  const loaded = parseIndex(options.saved, options);
   const state: State = {
     fs,
     options,
     below: options.root.endsWith('/') ? options.root : `${options.root}/`,
     maxEntries: options.maxEntries ?? MAX_WALK_DIRECTORIES,
     names: new Set(loaded.names),
-    rows: loaded.rows,
-    visited: new Set(),
+    loaded: loaded.rows,
+    kept: new Map(),
+    savedRows: loaded.rows.size,
     changed: loaded.rejected !== undefined,
     hits: 0,
     misses: 0,
@@ -119,8 +134,8 @@ export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIn
         // Listings recorded for fewer names lack the files now wanted: start over with all of them.
         const union = new Set([...state.names, ...wanted]);
         state.names = union.size > MAX_KEPT_NAMES ? new Set(wanted) : union;
-        state.rows.clear();
-        state.visited.clear();
+        state.loaded = new Map();
+        state.kept.clear();
         state.changed = true;
       }
       return decorated;
@@ -135,7 +150,7 @@ export function openWalkIndex(fs: FileSystem, options: WalkIndexOptions): WalkIn
 
 /** The decorated `readdir`: the recorded listing when the directory is unchanged, else a fresh one. */
 function readdirThrough(state: State, dir: string): readonly DirEntry[] {
-  const { fs, options, rows } = state;
+  const { fs, options, kept } = state;
   const relative =
     dir === options.root ? '' : dir.startsWith(state.below) ? dir.slice(state.below.length) : null;
   if (relative === null) return fs.readdir(dir);
@@ -147,17 +162,10 @@ function readdirThrough(state: State, dir: string): readonly DirEntry[] {
     forget(state, relative);
     return fs.readdir(dir); // Fails as a plain listing would (or lists what appeared meanwhile).
   }
-  const stored = rows.get(relative);
-  const row = isRow(stored) ? stored : undefined;
-  if (row !== undefined && info.kind === 'directory' && sameDirectory(row, info)) {
-    const listing = typeof row[5] === 'string' ? decodeListing(row[5]) : row[5];
-    if (listing !== null) {
-      row[5] = listing;
-      state.hits += 1;
-      state.visited.add(row);
-      return listing;
-    }
-    // A malformed stored listing: listed afresh below, and replaced.
+  const reused = info.kind === 'directory' ? recorded(state, relative, info) : undefined;
+  if (reused !== undefined) {
+    state.hits += 1;
+    return reused;
   }
   state.misses += 1;
   let listing: readonly DirEntry[];
@@ -172,15 +180,28 @@ function readdirThrough(state: State, dir: string): readonly DirEntry[] {
     info.kind === 'directory' &&
     ctimeMs !== undefined &&
     Math.max(info.mtimeMs, ctimeMs) < started - RACY_MARGIN_MS;
-  if (!settled || (stored === undefined && rows.size >= state.maxEntries)) {
+  if (!settled || (!kept.has(relative) && kept.size >= state.maxEntries)) {
     forget(state, relative);
     return listing;
   }
-  forget(state, relative);
-  const fresh: Row = [relative, info.dev, info.ino, info.mtimeMs, ctimeMs, keep(listing, state.names)];
-  rows.set(relative, fresh);
-  state.visited.add(fresh);
+  const row: Kept['row'] = [relative, info.dev, info.ino, info.mtimeMs, ctimeMs, undefined];
+  kept.set(relative, { row, listing: keep(listing, state.names) });
   state.changed = true;
+  return listing;
+}
+
+/**
+ * The recorded listing of a directory whose identity and times are `info`'s, or undefined. A loaded
+ * row is decoded when first reused and kept from then on (a malformed one is no record).
+ */
+function recorded(state: State, relative: string, info: FileInfo): readonly DirEntry[] | undefined {
+  const own = state.kept.get(relative);
+  if (own !== undefined) return sameDirectory(own.row, info) ? own.listing : undefined;
+  const row = state.loaded.get(relative);
+  if (!isRow(row) || !sameDirectory(row, info)) return undefined;
+  const listing = decodeListing(row[5]);
+  if (listing === null) return undefined;
+  if (state.kept.size < state.maxEntries) state.kept.set(relative, { row, listing });
   return listing;
 }
 
@@ -197,17 +218,10 @@ function keep(listing: readonly DirEntry[], names: ReadonlySet<string>): readonl
 }
 
 function forget(state: State, relative: string): void {
-  const stored = state.rows.get(relative);
-  if (stored === undefined) return;
-  state.rows.delete(relative);
-  state.visited.delete(stored as Row);
-  state.changed = true;
+  if (state.kept.delete(relative)) state.changed = true;
 }
 
-/**
- * A well-formed row. Its listing is a string as loaded (checked when decoded), or the frozen list
- * this module made; `JSON.parse` never returns a frozen array, so a stored list is not taken for one.
- */
+/** A well-formed loaded row (its listing is checked when decoded). */
 function isRow(value: unknown): value is Row {
   return (
     Array.isArray(value) &&
@@ -216,65 +230,31 @@ function isRow(value: unknown): value is Row {
     typeof value[2] === 'number' &&
     typeof value[3] === 'number' &&
     typeof value[4] === 'number' &&
-    (typeof value[5] === 'string' || (Array.isArray(value[5]) && Object.isFrozen(value[5])))
+    typeof value[5] === 'string'
   );
 }
 
-function sameDirectory(row: Row, info: FileInfo): boolean {
+function sameDirectory(row: Kept['row'], info: FileInfo): boolean {
   return row[1] === info.dev && row[2] === info.ino && row[3] === info.mtimeMs && row[4] === info.ctimeMs;
 }
 
-/** The index as JSON: only directories visited since it was opened; `null` when nothing changed. */
-function serializeIndex(state: State): string | null {
-  const { rows, visited, options } = state;
-  for (const [relative, row] of rows)
-    if (!visited.has(row as Row)) {
-      rows.delete(relative);
-      state.changed = true;
-    }
-  if (!state.changed) return null;
-  state.changed = false;
-  const dirs = [...visited].map((row) =>
-    typeof row[5] === 'string' ? row : [...row.slice(0, 5), encodeListing(row[5])],
-  );
-  return JSON.stringify({ version: WALK_INDEX_VERSION, key: options.key, names: [...state.names], dirs });
-}
-
-const KIND_CODES: Readonly<Record<FileKind, string>> = {
-  file: 'f',
-  directory: 'd',
-  symlink: 'l',
-  fifo: 'p',
-  socket: 's',
-  device: 'b',
-  other: 'o',
-};
-const KINDS: ReadonlyMap<string, FileKind> = new Map(
-  Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as FileKind]),
-);
-
-/** Entries as one string: a kind letter before each name, `/` between them (no name holds one). */
-function encodeListing(listing: readonly DirEntry[]): string {
-  return listing.map((item) => KIND_CODES[item.kind] + item.name).join('/');
-}
-
 /**
- * The entries of an encoded listing, or `null` when it is malformed (an unknown kind letter, an empty
- * name, `.`, `..` or a NUL). Checked when first reused, not when loaded: loading stays one parse.
+ * The index as JSON: the directories kept since it was opened, a reused one as it was loaded (only a
+ * listing read afresh is encoded); `null` when it holds the rows it held when last loaded or
+ * serialized. Without a change, the rows kept are a part of the loaded ones until the first save and
+ * include the saved ones after it, so the count tells.
  */
-function decodeListing(text: string): readonly DirEntry[] | null {
-  if (text === '') return Object.freeze([]);
-  const items = text.split('/');
-  const entries: DirEntry[] = new Array(items.length);
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index] as string;
-    const kind = KINDS.get(item.charAt(0));
-    const name = item.slice(1);
-    if (kind === undefined || name === '' || name === '.' || name === '..' || name.includes('\0'))
-      return null;
-    entries[index] = { name, kind };
+function serializeIndex(state: State): string | null {
+  const { kept, options } = state;
+  if (!state.changed && kept.size === state.savedRows) return null;
+  state.changed = false;
+  state.savedRows = kept.size;
+  const dirs: Kept['row'][] = [];
+  for (const { row, listing } of kept.values()) {
+    row[5] ??= encodeListing(listing);
+    dirs.push(row);
   }
-  return Object.freeze(entries);
+  return JSON.stringify({ version: WALK_INDEX_VERSION, key: options.key, names: [...state.names], dirs });
 }
 
 interface Loaded {

@@ -8,6 +8,8 @@ import { errorCode as code } from './file-system.js';
  * read back as trusted input (a listing that hides files, code that runs), so every directory and
  * file here must be the user's own and writable by no one else (docs/cli.md, "Files the CLI writes
  * outside the project"). This is not the user's project: it is read with node:fs, not the port.
+ * The one reader and writer of such state files, {@link readOwnFile} and {@link replaceFile}, serve
+ * the hooks' session states (src/hooks/state-store.ts) too.
  */
 
 /** Where the caches live. */
@@ -134,5 +136,110 @@ export function sweepDirectory(
     } catch {
       // Gone already, or another process removed it.
     }
+  }
+}
+
+/** What {@link readOwnFile} found. */
+export type OwnFileRead =
+  | { readonly kind: 'read'; readonly data: Buffer }
+  /** `ENOENT` or `ENOTDIR`: no file yet. */
+  | { readonly kind: 'absent' }
+  /** Larger than `maxBytes`: not read, and not a fault of the reader (the next write replaces it). */
+  | { readonly kind: 'too-large' }
+  /** Why the file is not trusted: `is a symlink`, `is not a regular file`, or {@link unsafeEntry}'s. */
+  | { readonly kind: 'refused'; readonly problem: string }
+  /** Any other fault of the open or the read, by its code. */
+  | { readonly kind: 'failed'; readonly code: string };
+
+/** Options of {@link readOwnFile}. */
+export interface ReadOwnFileOptions {
+  /** A larger file is not read. */
+  readonly maxBytes: number;
+  /** Refuse a file of another user or writable by others (where modes mean something). */
+  readonly checkOwner: boolean;
+  /**
+   * When set, a file last modified longer ago than this has its time set to now once read, so
+   * that a sweep by age keeps a file in use that nothing rewrites. Default: never.
+   */
+  readonly keepAliveAfterMs?: number;
+}
+
+/**
+ * Reads one of ctxfiles' own state files, whole, as the bytes of one open descriptor: without
+ * following a final symlink (`O_NOFOLLOW`) or blocking on a FIFO planted at its name
+ * (`O_NONBLOCK`), and only when that descriptor is a regular file, safe by {@link unsafeEntry} and
+ * at most `maxBytes` long. Never throws.
+ */
+export function readOwnFile(file: string, options: ReadOwnFileOptions): OwnFileRead {
+  let fd: number;
+  try {
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
+  } catch (error) {
+    const found = code(error);
+    if (found === 'ENOENT' || found === 'ENOTDIR') return { kind: 'absent' };
+    // FreeBSD answers EMLINK where Linux and macOS answer ELOOP.
+    if (found === 'ELOOP' || found === 'EMLINK') return { kind: 'refused', problem: 'is a symlink' };
+    return { kind: 'failed', code: found };
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    const problem = info.isFile() ? unsafeEntry(info, options.checkOwner) : 'is not a regular file';
+    if (problem !== undefined) return { kind: 'refused', problem };
+    if (info.size > options.maxBytes) return { kind: 'too-large' };
+    const data = fs.readFileSync(fd);
+    const { keepAliveAfterMs } = options;
+    if (keepAliveAfterMs !== undefined) keepAlive(fd, info, keepAliveAfterMs);
+    return { kind: 'read', data };
+  } catch (error) {
+    return { kind: 'failed', code: code(error) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Sets the time of an open file older than `afterMs` to now; a failure only leaves it to the sweep. */
+function keepAlive(fd: number, info: fs.Stats, afterMs: number): void {
+  const now = Date.now();
+  if (now - info.mtimeMs <= afterMs) return;
+  try {
+    fs.futimesSync(fd, now / 1000, now / 1000);
+  } catch {
+    // The sweep may delete the file once it is old enough; its owner then writes it again.
+  }
+}
+
+/**
+ * Replaces `file` atomically: `data` goes into a new temp file beside it (`<file>.<pid>.<random>.tmp`,
+ * created exclusively with mode 0600), which is then renamed over `file`, so a reader sees the old
+ * file or the new one, never a part of one; a symlink at `file` is replaced, never followed. Returns
+ * the error code when it could not (the temp file, if it was created, is deleted), else undefined.
+ * Never throws. Sweeps delete the temp files of a process that died meanwhile (names ending `.tmp`).
+ */
+export function replaceFile(file: string, data: string | Uint8Array): string | undefined {
+  // Unique enough with the pid; the exclusive create refuses a name that exists anyway.
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  let created = false;
+  try {
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    created = true;
+    try {
+      fs.writeFileSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+    return undefined;
+  } catch (error) {
+    // A temp file this call did not create (EEXIST) is another's: left alone.
+    if (created)
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // Gone already.
+      }
+    return code(error);
   }
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeJsonError } from '../errors.js';
-import { sweepDirectory } from '../fs/user-cache.js';
+import { errorCode as code } from '../fs/file-system.js';
+import { readOwnFile, replaceFile, sweepDirectory } from '../fs/user-cache.js';
 
 /** Sessions whose state file was not written for this long are deleted (7 days). */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -11,8 +12,6 @@ export const LOCK_TIMEOUT_MS = 8_000;
 export const LOCK_STALE_MS = 15_000;
 /** State files larger than this are treated as corrupt. */
 const MAX_STATE_BYTES = 8 * 1024 * 1024;
-/** The sweep looks at no more entries than this per session start. */
-const MAX_SWEEP_ENTRIES = 2_000;
 
 /** A state-store fault that means "do not rely on the state": reported as one stderr line. */
 export class StateStoreError extends Error {
@@ -111,29 +110,27 @@ export type ReadOutcome =
   | { readonly kind: 'corrupt'; readonly reason: string };
 
 /**
- * Reads a state file without following a symlink.
- * @throws StateStoreError when the file is a symlink or cannot be read (other than absent).
+ * Reads a state file without following a symlink (src/fs/user-cache.ts, `readOwnFile`).
+ * @throws StateStoreError when the file is a symlink, not a regular file, or cannot be read (other
+ * than absent).
  */
 export function readStateFile(state: StateFile): ReadOutcome {
-  let fd: number;
-  try {
-    fd = fs.openSync(state.file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    const found = code(error);
-    if (found === 'ENOENT' || found === 'ENOTDIR') return { kind: 'absent' };
-    if (found === 'ELOOP' || found === 'EMLINK')
-      throw new StateStoreError(`the state file ${state.file} is a symlink; it is not used`);
-    throw new StateStoreError(`the state file ${state.file} cannot be read (${found})`);
+  const found = readOwnFile(state.file, { maxBytes: MAX_STATE_BYTES, checkOwner: false });
+  switch (found.kind) {
+    case 'absent':
+      return { kind: 'absent' };
+    case 'too-large':
+      return { kind: 'corrupt', reason: 'it is too large' };
+    case 'refused':
+      throw new StateStoreError(`the state file ${state.file} ${found.problem}; it is not used`);
+    case 'failed':
+      throw new StateStoreError(`the state file ${state.file} cannot be read (${found.code})`);
+    case 'read':
+      return parseState(found.data.toString('utf8'));
   }
-  let text: string;
-  try {
-    const info = fs.fstatSync(fd);
-    if (!info.isFile()) throw new StateStoreError(`the state file ${state.file} is not a regular file`);
-    if (info.size > MAX_STATE_BYTES) return { kind: 'corrupt', reason: 'it is too large' };
-    text = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+}
+
+function parseState(text: string): ReadOutcome {
   try {
     return { kind: 'ok', value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -142,28 +139,17 @@ export function readStateFile(state: StateFile): ReadOutcome {
 }
 
 /**
- * Replaces the state file atomically: a new temp file in the same directory, then a rename, so a
- * reader sees the old state or the new one, never a part. A symlink at the file's name is refused.
+ * Replaces the state file atomically (src/fs/user-cache.ts, `replaceFile`: a new temp file in the
+ * same directory, mode 0600, then a rename), so a reader sees the old state or the new one, never a
+ * part. A symlink at the file's name is refused.
  * @throws StateStoreError when the file cannot be written.
  */
 export function writeStateFile(state: StateFile, value: unknown): void {
-  // Unique enough with the pid; `wx` refuses to reuse a name that exists anyway.
-  const temp = `${state.file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
-  try {
-    const existing = lstatOrNull(state.file);
-    if (existing?.isSymbolicLink() === true)
-      throw new StateStoreError(`the state file ${state.file} is a symlink; it is not replaced`);
-    fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { flag: 'wx', mode: 0o600 });
-    fs.renameSync(temp, state.file);
-  } catch (error) {
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // The temp file was never created.
-    }
-    if (error instanceof StateStoreError) throw error;
-    throw new StateStoreError(`the state file ${state.file} cannot be written (${code(error)})`);
-  }
+  if (lstatOrNull(state.file)?.isSymbolicLink() === true)
+    throw new StateStoreError(`the state file ${state.file} is a symlink; it is not replaced`);
+  const failed = replaceFile(state.file, `${JSON.stringify(value)}\n`);
+  if (failed !== undefined)
+    throw new StateStoreError(`the state file ${state.file} cannot be written (${failed})`);
 }
 
 /**
@@ -254,16 +240,12 @@ function isAlive(pid: number): boolean {
  * and locks: older than {@link LOCK_STALE_MS}). Cheap: one listing, one lstat per entry, bounded.
  */
 export function sweepStateDirectory(dir: string, now: number): void {
-  sweepDirectory(
-    dir,
-    now,
-    (name) =>
-      name.endsWith('.json')
-        ? SESSION_MAX_AGE_MS
-        : name.endsWith('.tmp') || name.endsWith('.lock')
-          ? LOCK_STALE_MS * 4
-          : null,
-    MAX_SWEEP_ENTRIES,
+  sweepDirectory(dir, now, (name) =>
+    name.endsWith('.json')
+      ? SESSION_MAX_AGE_MS
+      : name.endsWith('.tmp') || name.endsWith('.lock')
+        ? LOCK_STALE_MS * 4
+        : null,
   );
 }
 
@@ -285,10 +267,4 @@ function removeQuietly(file: string): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function code(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : 'EUNKNOWN';
 }
