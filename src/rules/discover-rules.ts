@@ -224,9 +224,23 @@ export function freezeRule(
   compiled: readonly CompiledGlob[],
 ): Rule {
   const { path, realPath, relativePath, ownerDir, name, source, kind, globs, description } = about;
-  const head = { path, realPath, relativePath, ownerDir, name, source, kind, globs, description, text };
+  // One object literal, in key order: building it with a spread cost a cold resolve over 500 rules
+  // ~30M instructions more (callgrind).
+  const head = {
+    path,
+    realPath,
+    relativePath,
+    ownerDir,
+    name,
+    source,
+    kind,
+    globs,
+    description,
+    text,
+    bytes: read.bytes,
+  };
   const tail = { mtimeMs: read.mtimeMs, hidden: Object.freeze([...read.hidden]) };
-  const rule: Rule = Object.freeze(defineSha256({ ...head, bytes: read.bytes }, digestOf(read), tail));
+  const rule: Rule = Object.freeze(defineSha256(head, digestOf(read), tail));
   rememberCompiledGlobs(rule, compiled);
   return rule;
 }
