@@ -316,3 +316,66 @@ describe('ctxfiles/langchain in a LangGraph createReactAgent', () => {
     expect(message.content.startsWith('export {};\n\n')).toBe(true);
   });
 });
+
+describe('what every entry shares', () => {
+  test('names and keys map a framework tool onto a name and input the session reads', async () => {
+    const { session, events } = await openScenario();
+    const tools = withAiSdk(
+      session,
+      {
+        openSource: aiTool({
+          inputSchema: jsonSchema<{ source: string }>({ type: 'object' }),
+          execute: async ({ source }) => readFile(source),
+        }),
+      },
+      { names: { openSource: 'read' }, keys: { source: 'path' } },
+    );
+    const output = await tools.openSource.execute!({ source: 'services/api/main.ts' }, {
+      toolCallId: 'c',
+      messages: [],
+      context: {},
+    } as never);
+    expect(count(String(output), API_RULES)).toBe(1);
+    expect(events).toEqual([{ tool: 'read', input: { path: 'services/api/main.ts' }, ok: true }]);
+  });
+
+  test('an input given as JSON text is read, with its keys renamed', async () => {
+    const { session, events } = await openScenario();
+    const options = withAgents(
+      session,
+      {
+        name: 'view',
+        execute: async (input: string) => readFile((JSON.parse(input) as { file: string }).file),
+      },
+      { names: { view: 'read' }, keys: { file: 'path' } },
+    );
+    expect(count(String(await options.execute('{"file":"web/index.ts"}' as never)), WEB_RULES)).toBe(1);
+    expect(events).toEqual([{ tool: 'read', input: { path: 'web/index.ts' }, ok: true }]);
+  });
+
+  test('a stream that fails is reported as failed and its error reaches the framework', async () => {
+    const { session, events } = await openScenario();
+    const tools = withAiSdk(session, {
+      list_dir: aiTool({
+        inputSchema: jsonSchema<{ path: string }>({ type: 'object' }),
+        async *execute() {
+          yield 'partial';
+          throw new Error('disk gone');
+        },
+      }),
+    });
+    const stream = tools.list_dir.execute!({ path: 'web' }, {
+      toolCallId: 'c',
+      messages: [],
+      context: {},
+    } as never) as AsyncIterable<unknown>;
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const value of stream) seen.push(value);
+      })(),
+    ).rejects.toThrow('disk gone');
+    expect(seen).toEqual(['partial']);
+    expect(events).toEqual([{ tool: 'list_dir', input: { path: 'web' }, ok: false }]);
+  });
+});
