@@ -33,6 +33,13 @@ const inputs = Array.from({ length: 50 }, (_, i) => ({ path: `pkg${i}/index.ts` 
 const readFile = ({ path: file }) => tree[`/repo/${file}`];
 const toolCallOptions = { toolCallId: 'c', messages: [], context: {} };
 
+const langchainReadFile = () =>
+  langchainTool(async (input) => readFile(input), {
+    name: 'read_file',
+    description: 'Read',
+    schema: z.object({ path: z.string() }),
+  });
+
 /** One variant: a fresh session each round, then `calls` calls over the 50 files. */
 const variants = {
   'raw tool': async () => {
@@ -62,20 +69,11 @@ const variants = {
     return (i) => options.execute(inputs[i % 50]);
   },
   'raw LangChain tool.invoke': async () => {
-    const tool = langchainTool(async (input) => readFile(input), {
-      name: 'read_file',
-      description: 'Read',
-      schema: z.object({ path: z.string() }),
-    });
+    const tool = langchainReadFile();
     return (i) => tool.invoke(inputs[i % 50]);
   },
   'ctxfiles/langchain invoke': async () => {
-    const raw = langchainTool(async (input) => readFile(input), {
-      name: 'read_file',
-      description: 'Read',
-      schema: z.object({ path: z.string() }),
-    });
-    const [tool] = withLangChain(await resolver.openSession(), [raw]);
+    const [tool] = withLangChain(await resolver.openSession(), [langchainReadFile()]);
     return (i) => tool.invoke(inputs[i % 50]);
   },
 };

@@ -136,11 +136,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   const tracker = createChangeTracker(
     fs,
     options.tracking,
-    resumed === null
-      ? options.baseline
-      : options.newPrompt === true
-        ? withBaseline(options.baseline, resumedTracked)
-        : resumedTracked,
+    trackedAtOpen(options, resumed === null ? null : resumedTracked),
     trackingContainment(fs, workDir, options.baseline),
     // An updated rule shows its body, as when it was first shown (docs/rules.md, "In a session").
     (file, text, diagnostics) => {
@@ -219,13 +215,19 @@ function keepResumed(record: TrackedRecord, options: DisclosureOptions, opened: 
   return false;
 }
 
-/** The baseline, then the records of `carried` for files the baseline does not hold. */
-function withBaseline(
-  baseline: readonly TrackedRecord[],
-  carried: readonly TrackedRecord[],
-): TrackedRecord[] {
-  const shown = new Set(baseline.map((record) => record.path));
-  return [...baseline, ...carried.filter((record) => !shown.has(record.path))];
+/**
+ * The files a session tracks when it opens: those of its system prompt when it starts afresh; a
+ * resumed state's records; or, for a new prompt in the same history (`newPrompt`), the prompt's
+ * files, then the state's records for the files the prompt does not show.
+ */
+function trackedAtOpen(
+  options: DisclosureOptions,
+  resumed: readonly TrackedRecord[] | null,
+): readonly TrackedRecord[] {
+  if (resumed === null) return options.baseline;
+  if (options.newPrompt !== true) return resumed;
+  const shown = new Set(options.baseline.map((record) => record.path));
+  return [...options.baseline, ...resumed.filter((record) => !shown.has(record.path))];
 }
 
 /** What a call with nothing to show returns. */
