@@ -116,7 +116,7 @@ async function answer(
   const { text: inject, diagnostics } = await session.report({
     tool: record['tool'],
     input: (input ?? {}) as Record<string, unknown>,
-    ok: record['ok'] === true,
+    ok: record['ok'] as boolean | undefined,
   });
   return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
 }
