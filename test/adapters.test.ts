@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool as agentsTool } from '@openai/agents';
@@ -377,5 +377,47 @@ describe('what every entry shares', () => {
     ).rejects.toThrow('disk gone');
     expect(seen).toEqual(['partial']);
     expect(events).toEqual([{ tool: 'list_dir', input: { path: 'web' }, ok: false }]);
+  });
+
+  test('an execute that throws before it returns a promise is reported as failed too', async () => {
+    const { session, events } = await openScenario();
+    const tools = withAiSdk(session, {
+      read_file: aiTool({
+        inputSchema: jsonSchema<{ path: string }>({ type: 'object' }),
+        execute: ({ path }): string => {
+          throw new Error(`no ${path}`);
+        },
+      }),
+    });
+    await expect(
+      Promise.resolve().then(() =>
+        tools.read_file.execute!({ path: 'web/x' }, { toolCallId: 'c', messages: [], context: {} } as never),
+      ),
+    ).rejects.toThrow('no web/x');
+    expect(events).toEqual([{ tool: 'read_file', input: { path: 'web/x' }, ok: false }]);
+  });
+
+  test('each entry gives back the type it was given', async () => {
+    const { session } = await openScenario();
+    const set = {
+      read_file: aiTool({
+        inputSchema: jsonSchema<{ path: string }>({ type: 'object' }),
+        execute: async ({ path }) => path,
+      }),
+    };
+    expectTypeOf(withAiSdk(session, set)).toEqualTypeOf<typeof set>();
+    const options = {
+      name: 'read_file',
+      description: 'Read',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }: { path: string }) => path,
+    };
+    expectTypeOf(withAgents(session, options)).toEqualTypeOf<typeof options>();
+    const lc = langchainTool(async ({ path }: { path: string }) => path, {
+      name: 'read_file',
+      description: 'Read',
+      schema: z.object({ path: z.string() }),
+    });
+    expectTypeOf(withLangChain(session, [lc])).toEqualTypeOf<Array<typeof lc>>();
   });
 });

@@ -4,7 +4,15 @@
  */
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import type { Session } from '../api/open-session.js';
-import { APPENDED, appendText, runReported, toolEvent, type AdapterOptions } from './report-call.js';
+import {
+  APPENDED,
+  appendText,
+  reportFailure,
+  reportSuccess,
+  runReported,
+  type AdapterOptions,
+  type ToolCall,
+} from './report-call.js';
 
 export type { AdapterOptions } from './report-call.js';
 export { contextPrompt } from '../prompt/context-prompt.js';
@@ -41,24 +49,33 @@ function reportingTool(session: Session, name: string, tool: Tool, options: Read
     if (pending.size >= PENDING_KEPT) pending.delete(pending.keys().next().value as string);
     pending.set(id, text);
   };
+  // A string output (the SDK's default conversion) carries the text itself; anything else keeps
+  // its value, and the text waits for `toModelOutput`.
+  const carries = (output: unknown, text: string) =>
+    text !== '' && typeof output === 'string' && own === undefined;
   const settle = (id: string, output: unknown, text: string): unknown => {
-    if (text === '') return output;
-    if (typeof output === 'string' && own === undefined) return appendText(output, text);
-    keep(id, text);
+    if (carries(output, text)) return appendText(output, text);
+    if (text !== '') keep(id, text);
     return output;
   };
   return {
     ...tool,
-    execute(input: unknown, call: ToolExecutionOptions<unknown>) {
-      const output = execute.call(tool, input as never, call as never) as unknown;
+    execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
+      const call: ToolCall = { session, name, input, options };
+      let output: unknown;
+      try {
+        output = execute.call(tool, input as never, execution as never);
+      } catch (error) {
+        return reportFailure(call).then(() => Promise.reject(error));
+      }
       if (isAsyncIterable(output))
-        return streamReported(session, name, input, options, output, (last, text) =>
-          text !== '' && typeof last === 'string' && own === undefined
+        return streamReported(call, output, (last, text) =>
+          carries(last, text)
             ? { more: appendText(last, text) }
-            : (settle(call.toolCallId, last, text), null),
+            : (settle(execution.toolCallId, last, text), null),
         );
-      return runReported(session, name, input, options, () => output).then(({ value, text }) =>
-        settle(call.toolCallId, value, text),
+      return runReported(call, () => output).then(({ value, text }) =>
+        settle(execution.toolCallId, value, text),
       );
     },
     async toModelOutput(convert: {
@@ -104,10 +121,7 @@ function withText(output: ModelOutput, text: string): ModelOutput {
  * A stream that throws is reported as failed.
  */
 async function* streamReported(
-  session: Session,
-  name: string,
-  input: unknown,
-  options: Readonly<AdapterOptions>,
+  call: ToolCall,
   output: AsyncIterable<unknown>,
   finish: (last: unknown, text: string) => { readonly more: unknown } | null,
 ): AsyncGenerator<unknown> {
@@ -118,10 +132,10 @@ async function* streamReported(
       yield value;
     }
   } catch (error) {
-    await session.afterTool(toolEvent(name, input, false, options));
+    await reportFailure(call);
     throw error;
   }
-  const more = finish(last, await session.afterTool(toolEvent(name, input, true, options)));
+  const more = finish(last, await reportSuccess(call));
   if (more !== null) yield more.more;
 }
 

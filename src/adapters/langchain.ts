@@ -34,11 +34,14 @@ export function withContext<TOOL extends StructuredToolInterface>(
     const wrapper = Object.create(tool) as TOOL;
     const reporting = async (input: unknown, config?: unknown) => {
       const args = isToolCall(input) ? input.args : input;
-      const { value, text } = await runReported(session, tool.name, args, options, async () => {
-        const result: unknown = await invoke.call(tool, input as never, config as never);
-        if (isToolMessage(result) && result.status === 'error') throw new ToolMessageError(result);
-        return result;
-      }).catch((error: unknown) => {
+      const { value, text } = await runReported(
+        { session, name: tool.name, input: args, options },
+        async () => {
+          const result: unknown = await invoke.call(tool, input as never, config as never);
+          if (isToolMessage(result) && result.status === 'error') throw new ToolMessageError(result);
+          return result;
+        },
+      ).catch((error: unknown) => {
         if (error instanceof ToolMessageError) return { value: error.result as unknown, text: '' };
         throw error;
       });

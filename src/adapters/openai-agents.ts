@@ -48,7 +48,7 @@ export function withContext<OPTIONS extends ExecutableToolOptions>(
   return {
     ...options,
     async execute(input: unknown, ...rest: unknown[]) {
-      const { value, text } = await runReported(session, name, input, adapterOptions, () =>
+      const { value, text } = await runReported({ session, name, input, options: adapterOptions }, () =>
         execute.call(options, input, ...rest),
       );
       return text === '' ? value : appendText(value, text);

@@ -21,19 +21,33 @@ export interface Reported<T> {
 /** The separator between a tool's own output and the text the session appends to it. */
 export const APPENDED = '\n\n';
 
+/** One call of a framework's tool, as an adapter reports it. */
+export interface ToolCall {
+  readonly session: Session;
+  /** The tool's name in the framework. */
+  readonly name: string;
+  readonly input: unknown;
+  readonly options: Readonly<AdapterOptions>;
+}
+
 /**
- * The event a session reads for a framework's tool call: the mapped name, and the input with its
- * keys renamed (an input given as JSON text is read as the object it holds).
+ * The event a session reads for a framework's tool call, without `ok`: the mapped name, and the
+ * input with its keys renamed (an input given as JSON text is read as the object it holds).
  */
-export function toolEvent(
-  name: string,
-  input: unknown,
-  ok: boolean,
-  options: Readonly<AdapterOptions>,
-): ToolEvent {
-  const tool =
-    options.names !== undefined && Object.hasOwn(options.names, name) ? options.names[name]! : name;
-  return { tool, input: renamed(input, options.keys), ok };
+export function toolEvent(call: ToolCall): Omit<ToolEvent, 'ok'> {
+  const { names, keys } = call.options;
+  const tool = names !== undefined && Object.hasOwn(names, call.name) ? names[call.name]! : call.name;
+  return { tool, input: renamed(call.input, keys) };
+}
+
+/** Reports a call that succeeded; resolves to the text to append to its result. */
+export function reportSuccess(call: ToolCall): Promise<string> {
+  return call.session.afterTool({ ...toolEvent(call), ok: true });
+}
+
+/** Reports a call that threw. */
+export async function reportFailure(call: ToolCall): Promise<void> {
+  await call.session.afterTool({ ...toolEvent(call), ok: false });
 }
 
 function renamed(input: unknown, keys: AdapterOptions['keys']): ToolEvent['input'] {
@@ -57,24 +71,21 @@ function renamed(input: unknown, keys: AdapterOptions['keys']): ToolEvent['input
 }
 
 /**
- * Runs one tool call and reports it to the session: `ok: false` when `call` throws (the error is
- * thrown on, after the report), else `ok: true`, resolving to the value and the text to append.
+ * Runs one tool call and reports it to the session: as failed when `run` throws (the error is
+ * thrown on, after the report), else as successful, resolving to the value and the text to append.
  */
 export async function runReported<T>(
-  session: Session,
-  name: string,
-  input: unknown,
-  options: Readonly<AdapterOptions>,
-  call: () => T | PromiseLike<T>,
+  call: ToolCall,
+  run: () => T | PromiseLike<T>,
 ): Promise<Reported<Awaited<T>>> {
   let value: Awaited<T>;
   try {
-    value = await call();
+    value = await run();
   } catch (error) {
-    await session.afterTool(toolEvent(name, input, false, options));
+    await reportFailure(call);
     throw error;
   }
-  return { value, text: await session.afterTool(toolEvent(name, input, true, options)) };
+  return { value, text: await reportSuccess(call) };
 }
 
 /** A tool output with the session's text after it: a string stays a string, anything else becomes its JSON. */
