@@ -318,7 +318,8 @@ function inputUnreadMessage(tool: string, event: ToolEvent, spec: SessionToolSpe
       : typeof raw === 'object' && raw !== null
         ? `the keys ${JSON.stringify(Object.keys(raw).slice(0, 8))}`
         : String(raw);
-  return `a call of ${JSON.stringify(tool)} gave ${given} and no path under ${JSON.stringify(spec.pathKeys ?? [])}, so it disclosed nothing; name its path key with pathKeys in the tool's mapping`;
+  const keys = [...(spec.pathKeys ?? []), ...(spec.patternKeys ?? [])];
+  return `a call of ${JSON.stringify(tool)} gave ${given} and no usable path under ${JSON.stringify(keys)}, so it disclosed nothing; name its path key with pathKeys in the tool's mapping`;
 }
 
 /** Answers a rule request; an explicit request is answered every time (docs/rules.md, "requested"). */
