@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PRUNED_DIRECTORIES } from '../discover/nested-walk.js';
 import type { DirEntry } from '../fs/file-system.js';
 import { compileRuleGlobs, type CompiledGlob } from '../rules/compile-rule-globs.js';
 import { RULE_ADAPTERS } from '../rules/rule-adapters.js';
@@ -15,8 +16,8 @@ const GLOB_KEYS: Readonly<Record<string, string>> = {
   cline: 'paths',
 };
 
-/** Directories never searched for a glob's match: they hold no source the rule could be about. */
-const PRUNED = new Set(['.git', 'node_modules']);
+/** Directories never searched for a glob's match, beside the ones the nested walk prunes. */
+const PRUNED = new Set(['.git']);
 
 /** The most directory entries one doctor run looks at to match globs. */
 const MAX_ENTRIES = 500_000;
@@ -90,7 +91,13 @@ function misreadKeys(file: CorpusFile, source: string, keys: readonly Frontmatte
     );
   if (source !== 'claude') return findings;
   const paths = get('paths');
-  if (paths !== undefined && (isQuoted(paths.value) || paths.items.some((item) => isQuoted(item.value)) || paths.items.length > 1 || paths.value.startsWith('[')))
+  if (
+    paths !== undefined &&
+    (isQuoted(paths.value) ||
+      paths.items.some((item) => isQuoted(item.value)) ||
+      paths.items.length > 1 ||
+      paths.value.startsWith('['))
+  )
     findings.push(
       finding(
         'misread-frontmatter',
@@ -124,7 +131,11 @@ function misreadKeys(file: CorpusFile, source: string, keys: readonly Frontmatte
   return findings;
 }
 
-/** Lists directories once per run and tells whether any file below a directory matches a glob. */
+/**
+ * Lists directories once per run and tells whether any file below a directory matches a glob. The
+ * walk skips what the nested walk prunes (dependencies, build output) and `.git`, and stops at the
+ * first match; paths are built as strings, relative to the owner.
+ */
 function createLister(corpus: Corpus) {
   const listings = new Map<string, readonly DirEntry[]>();
   let budget = MAX_ENTRIES;
@@ -143,16 +154,15 @@ function createLister(corpus: Corpus) {
   };
   return {
     anyMatch(owner: string, glob: CompiledGlob): boolean {
-      const stack = [glob.base === '' ? owner : path.join(owner, glob.base)];
+      const stack: [string, string][] = [[glob.base === '' ? owner : path.join(owner, glob.base), glob.base]];
       while (stack.length > 0 && budget > 0) {
-        const dir = stack.pop() as string;
+        const [dir, relative] = stack.pop() as [string, string];
+        const prefix = relative === '' ? '' : `${relative}/`;
         for (const entry of list(dir)) {
-          const absolute = path.join(dir, entry.name);
           if (entry.kind === 'directory') {
-            if (!PRUNED.has(entry.name)) stack.push(absolute);
-          } else if (entry.kind === 'file') {
-            if (glob.test(path.relative(owner, absolute).split(path.sep).join('/'))) return true;
-          }
+            if (!PRUNED.has(entry.name) && !PRUNED_DIRECTORIES.has(entry.name))
+              stack.push([`${dir}${path.sep}${entry.name}`, `${prefix}${entry.name}`]);
+          } else if (entry.kind === 'file' && glob.test(`${prefix}${entry.name}`)) return true;
         }
       }
       // Past the budget nothing is claimed: a glob is reported only when the search was complete.

@@ -59,7 +59,12 @@ function brokenImports(corpus: Corpus, file: CorpusFile, body: number): Finding[
       );
     } else if (looksLikePath(reference.path) && corpus.fs.probe(target) === null) {
       findings.push(
-        finding('broken-import', at, `${spelled} names no file`, 'fix the path (relative to this file) or remove the import'),
+        finding(
+          'broken-import',
+          at,
+          `${spelled} names no file`,
+          'fix the path (relative to this file) or remove the import',
+        ),
       );
     }
   }
@@ -122,7 +127,8 @@ function pathOf(spelled: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('#')) return null;
   text = text.replace(/#.*$/, '').replace(/:\d+(:\d+)?$/, '');
   if (text === '' || /[\s*?{}[\]<>$|'"`\\,;=()]/.test(text)) return null;
-  if (text.startsWith('-') || text.startsWith('@') || text.startsWith('~') || path.isAbsolute(text)) return null;
+  if (text.startsWith('-') || text.startsWith('@') || text.startsWith('~') || path.isAbsolute(text))
+    return null;
   if (text.includes('/')) return /[A-Za-z0-9]/.test(text) ? text : null;
   const extension = /\.([A-Za-z0-9]+)$/.exec(text)?.[1];
   return extension !== undefined && FILE_EXTENSIONS.has(extension.toLowerCase()) && !text.startsWith('.')
@@ -138,7 +144,9 @@ function missingScripts(
   const findings: Finding[] = [];
   const known = scripts(path.dirname(file.path));
   if (known === null) return findings;
-  for (const match of file.text.slice(body).matchAll(/\b(?:npm|pnpm|yarn) run(?:-script)? ([A-Za-z0-9:_.-]*[A-Za-z0-9_])/g)) {
+  for (const match of file.text
+    .slice(body)
+    .matchAll(/\b(?:npm|pnpm|yarn) run(?:-script)? ([A-Za-z0-9:_.-]*[A-Za-z0-9_])/g)) {
     const name = match[1] as string;
     if (known.has(name)) continue;
     findings.push(

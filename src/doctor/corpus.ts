@@ -54,7 +54,8 @@ export function gatherCorpus(
   // A rule file some host inlines raw is still a rule: its explanation is attached whoever reads it first.
   const rules = new Map<string, RuleExplanation>();
   for (const { hosts } of resolutions)
-    for (const { resolution } of hosts) for (const rule of resolution.result.rules ?? []) rules.set(rule.path, rule);
+    for (const { resolution } of hosts)
+      for (const rule of resolution.result.rules ?? []) rules.set(rule.path, rule);
   const add = (file: string) => {
     if (files.has(file) || !(file === root || isInside(root, file))) return;
     const rule = rules.get(file);

@@ -59,8 +59,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     return true;
   });
   return unique.sort(
-    (a, b) =>
-      compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code),
+    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code),
   );
 }
 

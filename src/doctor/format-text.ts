@@ -28,7 +28,9 @@ function hostLines(column: HostColumn): string[] {
   const lines: string[] = [];
   column.files.forEach((file, index) => {
     const name = file.importedBy === undefined ? file.path : `${file.path} (import)`;
-    lines.push(row(index === 0 ? column.host : '', String(index + 1), name, file.layer, file.bytes, file.tokens));
+    lines.push(
+      row(index === 0 ? column.host : '', String(index + 1), name, file.layer, file.bytes, file.tokens),
+    );
   });
   if (column.files.length === 0) lines.push(row(column.host, '-', '(nothing)', '', '', ''));
   lines.push(row('', '', 'sent before the first tool call', '', column.bytes, column.tokens));
@@ -36,11 +38,31 @@ function hostLines(column: HostColumn): string[] {
     const where = cut.keptBytes === 0 ? 'left out' : `cut at ${cut.line}:${cut.column}`;
     lines.push(clip(`${' '.repeat(16)}cap: ${cut.path} ${where}, ${cut.lostBytes} bytes lost`, TABLE_WIDTH));
   }
-  if (column.unseen.length > 0) {
-    const names = column.unseen.map((file) => `${file.path} (${file.readBy.join(', ')})`).join(', ');
-    lines.push(clip(`${' '.repeat(16)}never reads: ${names}`, TABLE_WIDTH));
-  }
+  if (column.unseen.length > 0)
+    lines.push(
+      ...wrap(
+        'never reads: ',
+        column.unseen.map((file) => `${clipStart(file.path, 60)} (${file.readBy.join(', ')})`),
+      ),
+    );
   return lines;
+}
+
+/** Items after a label, comma-separated, wrapped at {@link TABLE_WIDTH} under the file column. */
+function wrap(label: string, items: readonly string[]): string[] {
+  const indent = ' '.repeat(16);
+  const lines: string[] = [];
+  let line = `${indent}${label}`;
+  items.forEach((item, index) => {
+    const text = index < items.length - 1 ? `${item},` : item;
+    const next = index === 0 ? `${line}${text}` : `${line} ${text}`;
+    if (index > 0 && next.length > TABLE_WIDTH) {
+      lines.push(line);
+      line = `${indent}  ${text}`;
+    } else line = next;
+  });
+  lines.push(line);
+  return lines.map((entry) => clip(entry, TABLE_WIDTH));
 }
 
 function row(
@@ -70,7 +92,9 @@ function findingLines(findings: readonly Finding[]): string[] {
   const errors = findings.filter((item) => item.severity === 'error').length;
   const lines = [`Findings: ${errors} error(s), ${findings.length - errors} warning(s)`];
   for (const item of findings) {
-    lines.push(`${item.severity.padEnd(5)}  ${item.file}:${item.line}:${item.column}  ${item.code}: ${item.message}`);
+    lines.push(
+      `${item.severity.padEnd(5)}  ${item.file}:${item.line}:${item.column}  ${item.code}: ${item.message}`,
+    );
     lines.push(`       fix: ${item.fix}`);
   }
   return lines;

@@ -19,7 +19,13 @@ export interface FrontmatterKey {
 export function frontmatterKeys(text: string): FrontmatterKey[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trimEnd() !== '---') return [];
-  const keys: { key: string; line: number; column: number; value: string; items: FrontmatterKey['items'][number][] }[] = [];
+  const keys: {
+    key: string;
+    line: number;
+    column: number;
+    value: string;
+    items: FrontmatterKey['items'][number][];
+  }[] = [];
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index] as string;
     if (line.trimEnd() === '---') return keys;
@@ -34,7 +40,13 @@ export function frontmatterKeys(text: string): FrontmatterKey[] {
     }
     const pair = /^([A-Za-z_][\w-]*)\s*:(.*)$/.exec(line);
     if (pair !== null)
-      keys.push({ key: pair[1] as string, line: index + 1, column: 1, value: (pair[2] as string).trim(), items: [] });
+      keys.push({
+        key: pair[1] as string,
+        line: index + 1,
+        column: 1,
+        value: (pair[2] as string).trim(),
+        items: [],
+      });
   }
   return [];
 }

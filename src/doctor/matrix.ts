@@ -158,6 +158,9 @@ function loadedFile(file: ResolvedFile, countTokens: TokenCounter, show: (absolu
 export function readsOf({ result }: HostResolution): ReadonlySet<string> {
   const reads = new Set(result.files.map((file) => file.path));
   for (const rule of result.rules ?? []) reads.add(rule.path);
+  // A file a cap leaves out is still one the host reads (and cuts): it is not unseen.
+  for (const diagnostic of result.diagnostics)
+    if (diagnostic.code === 'budget-dropped' && diagnostic.path !== undefined) reads.add(diagnostic.path);
   return reads;
 }
 
@@ -212,7 +215,8 @@ function cutsOf(
       });
     }
   }
-  return cuts;
+  // The file cut short first, then the files left out after it.
+  return cuts.sort((a, b) => Number(a.keptBytes === 0) - Number(b.keptBytes === 0));
 }
 
 /** The length of the longest start of `text` that `block` contains (binary search: starts nest). */

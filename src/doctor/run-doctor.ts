@@ -40,7 +40,8 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
     sites: ['.', ...options.paths.map((site) => site.split(path.sep).join('/'))],
     hosts: options.hosts,
     request: { fs, env: options.env, homeDir: options.homeDir },
-    isDirectory: (absolute) => fs.probe(absolute)?.kind === 'directory' || statKind(fs, absolute) === 'directory',
+    isDirectory: (absolute) =>
+      fs.probe(absolute)?.kind === 'directory' || statKind(fs, absolute) === 'directory',
     sizeOf: (absolute) => fs.probe(absolute)?.size ?? 0,
     homeDir: options.homeDir,
   });
