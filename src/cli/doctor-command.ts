@@ -29,8 +29,15 @@ export async function doctorCommand(
 ): Promise<number> {
   if (options.json === true && options.format !== undefined)
     throw new CtxfilesError('usage', '--json and --format cannot be used together');
+  const known = listHosts();
+  const unknown = (options.host ?? []).filter((name) => !known.some((host) => host.name === name));
+  if (unknown.length > 0)
+    throw new CtxfilesError(
+      'usage',
+      `--host ${unknown.join(' ')}: not a host; the hosts are ${known.map((host) => host.name).join(', ')}`,
+    );
   const wanted = new Set(options.host ?? []);
-  const hosts = listHosts().filter((host) => wanted.size === 0 || wanted.has(host.name));
+  const hosts = known.filter((host) => wanted.size === 0 || wanted.has(host.name));
   const home = io.env['HOME'];
   const report = await runDoctor({
     workDir: path.resolve(io.cwd, options.cwd ?? '.'),

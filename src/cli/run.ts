@@ -244,7 +244,7 @@ function registerDoctorCommand(cli: Cli, io: CliIo): void {
   cli
     .command('doctor', 'show what each host loads here, side by side, and what is wrong in the files', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
-    .addOption(new Option('--host <name...>', 'the hosts to compare (default: all)').choices(PRESET_NAMES))
+    .option('--host <name...>', 'the hosts to compare (default: all; `ctxfiles presets` lists them)')
     .option('--path <path...>', 'also look from these directories (or files), relative to the work dir')
     .option('--json', 'print the matrix and the findings as JSON')
     .addOption(new Option('--format <format>', 'print the findings for CI').choices(['sarif', 'github']))
