@@ -102,16 +102,16 @@ module.exports = {
     ),
     only(
       'edges-use-the-api',
-      '^src/(mcp|hooks)/',
+      '^src/(mcp|hooks|doctor)/',
       [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
-      'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
+      'src/mcp, src/hooks and src/doctor are edges like the CLI: api, config and the core, never the CLI or each other.',
     ),
     only(
       'cli-is-the-outer-edge',
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
       'src/cli may import everything; nothing imports the CLI.',
     ),

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { formatDoctorGithub } from '../src/doctor/format-ci.js';
 import type { DoctorReport } from '../src/doctor/run-doctor.js';
@@ -10,6 +8,9 @@ import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
 const require = createRequire(import.meta.url);
+// CommonJS modules whose default export is the class (and the plugin) itself.
+const Ajv = (require('ajv-draft-04') as { default: typeof import('ajv-draft-04').default }).default;
+const addFormats = (require('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
 
 /**
  * The official SARIF 2.1.0 JSON Schema (OASIS, sarif-2.1.0-rtm.5), as the devDependency
