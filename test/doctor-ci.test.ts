@@ -137,6 +137,20 @@ describe('ctxfiles doctor for CI', () => {
     );
   });
 
+  test('a --path that does not exist is a usage error naming it', async () => {
+    const root = brokenRepo();
+    const { code, stderr } = await doctor(root, '--path', 'packages/nope');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`ctxfiles: error: --path packages/nope: no such file or directory under ${root}\n`);
+  });
+
+  test('a work dir that does not exist is an error, not a crash', async () => {
+    const root = brokenRepo();
+    const { code, stderr } = await cli(['doctor', '--cwd', 'nope'], { cwd: root, env: {} });
+    expect(code).toBe(1);
+    expect(stderr).toBe(`ctxfiles: error: the work dir ${path.join(root, 'nope')} cannot be used (ENOENT)\n`);
+  });
+
   test('ctxfiles help doctor and doctor --help print its usage', async () => {
     const root = brokenRepo();
     for (const argv of [

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { canonicalWorkDir } from '../api/load-context.js';
+import { CtxfilesError } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { checkCopies } from './check-copies.js';
@@ -30,11 +32,18 @@ export interface DoctorReport {
   readonly findings: readonly Finding[];
 }
 
-/** Resolves every host at every site → gathers the files they read → runs the checks. */
+/**
+ * Resolves every host at every site → gathers the files they read → runs the checks.
+ * @throws CtxfilesError `usage` for a `--path` that does not exist, `workdir-invalid` for a work dir
+ * that is not a directory.
+ */
 export async function runDoctor(options: Readonly<DoctorOptions>): Promise<DoctorReport> {
   const fs = options.fs ?? createNodeFileSystem();
-  const workDir = fs.realpath(options.workDir);
+  const workDir = canonicalWorkDir(fs, options.workDir);
   const show = displayPath(workDir, options.homeDir);
+  for (const site of options.paths)
+    if (fs.probe(path.resolve(workDir, site)) === null)
+      throw new CtxfilesError('usage', `--path ${site}: no such file or directory under ${workDir}`);
   const { sites, resolutions } = await buildMatrix({
     workDir,
     sites: ['.', ...options.paths.map((site) => site.split(path.sep).join('/'))],
