@@ -151,14 +151,14 @@ describe('doctor findings: each code, and a close case that must not report it',
     const findings = await findingsOf(
       {
         'AGENTS.md':
-          '# Repo\n\nRead `docs/setup.md` and [the guide](docs/guide.md#start).\nCode is in `src/`, config in `package.json`, run `src/a.ts:12`.\n\n```sh\ncat docs/none.md `docs/fenced.md`\n```\n',
+          '# Repo\n\nRead `docs/setup.md` and [the guide](docs/guide.md#start).\nCode is in `src/`, config in `package.json`, run `src/a.ts:12`.\nRebase on `origin/main`; send `text/plain`; tests in `src/tests`.\n\n```sh\ncat docs/none.md `docs/fenced.md`\n```\n',
         'docs/guide.md': '',
         'src/a.ts': '',
         'package.json': '{}',
       },
       ['codex'],
     );
-    expect(where(findings, 'dangling-path')).toEqual(['AGENTS.md:3:7']);
+    expect(where(findings, 'dangling-path')).toEqual(['AGENTS.md:3:7', 'AGENTS.md:5:55']);
   });
 
   test('missing-script: npm run of a script the nearest package.json lacks', async () => {

@@ -81,9 +81,15 @@ function danglingPaths(corpus: Corpus, file: CorpusFile, body: number): Finding[
   for (const { offset, text } of namedPaths(file.text, body)) {
     const candidate = pathOf(text);
     if (candidate === null) continue;
-    const fromFile = path.resolve(path.dirname(file.path), candidate);
-    const fromRoot = path.resolve(corpus.root, candidate);
-    if (corpus.fs.probe(fromFile) !== null || corpus.fs.probe(fromRoot) !== null) continue;
+    const bases = [path.dirname(file.path), corpus.root];
+    const exists = (relative: string) =>
+      bases.some((base) => corpus.fs.probe(path.resolve(base, relative)) !== null);
+    if (exists(candidate)) continue;
+    // `origin/main`, `text/plain`: without a file extension, a path counts only when its first
+    // folder exists, so prose written as code is not taken for a path.
+    const first = candidate.replace(/^(\.\.?\/)+/, '').split('/')[0] ?? '';
+    if (!hasFileExtension(candidate) && !exists(candidate.slice(0, candidate.indexOf(first) + first.length)))
+      continue;
     findings.push(
       finding(
         'dangling-path',
@@ -121,6 +127,11 @@ function namedPaths(text: string, body: number): { offset: number; text: string 
   return found;
 }
 
+function hasFileExtension(candidate: string): boolean {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(candidate)?.[1];
+  return extension !== undefined && FILE_EXTENSIONS.has(extension.toLowerCase());
+}
+
 /** The path a code span or link names, or `null` when it does not read as a project path. */
 function pathOf(spelled: string): string | null {
   let text = spelled.trim();
@@ -130,10 +141,7 @@ function pathOf(spelled: string): string | null {
   if (text.startsWith('-') || text.startsWith('@') || text.startsWith('~') || path.isAbsolute(text))
     return null;
   if (text.includes('/')) return /[A-Za-z0-9]/.test(text) ? text : null;
-  const extension = /\.([A-Za-z0-9]+)$/.exec(text)?.[1];
-  return extension !== undefined && FILE_EXTENSIONS.has(extension.toLowerCase()) && !text.startsWith('.')
-    ? text
-    : null;
+  return hasFileExtension(text) && !text.startsWith('.') ? text : null;
 }
 
 function missingScripts(
