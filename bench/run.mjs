@@ -346,10 +346,10 @@ if (trees.large !== undefined) {
       runCommand(doctorCommand); // throws unless it exits 0: no finding at error level here
       const [doctor, ...each] = timeCommands([doctorCommand, ...resolves], runs);
       const sum = each.reduce((total, time) => total + time, 0);
-      const label = withRules ? 'large + 3 rule files (one glob matches nothing)' : 'large';
+      const label = withRules ? 'large + rules, one glob matching nothing' : 'large';
       const name = withRules ? 'doctorVsResolveLargeRules' : 'doctorVsResolveLarge';
       line(
-        `${label}: ctxfiles doctor, 6 hosts, whole process`,
+        `${label}: ctxfiles doctor, 6 hosts`,
         ms(doctor),
         `${(doctor / sum).toFixed(2)}× resolve of each host (${ms(sum)}), target ≤ 3.0×: ${verdict(name, doctor / sum, 3)}`,
       );
