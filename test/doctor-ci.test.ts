@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatDoctorGithub } from '../src/doctor/format-ci.js';
 import type { DoctorReport } from '../src/doctor/run-doctor.js';
-import { cli } from './helpers/cli.js';
+import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
 const require = createRequire(import.meta.url);
@@ -163,6 +163,22 @@ describe('ctxfiles doctor for CI', () => {
       expect(stdout).toContain('--fail-on <severity>');
     }
   });
+});
+
+test('the built bin runs doctor: annotations on stdout, exit 1 on the error', () => {
+  const root = brokenRepo();
+  const result = spawnBin(['doctor', '--host', 'codex', 'cursor', '--format', 'github'], {
+    cwd: root,
+    env: { HOME: path.join(root, '.home') },
+  });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(1);
+  expect(
+    result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => ANNOTATION.exec(line)?.[1]),
+  ).toEqual(['error', 'warning']);
 });
 
 test('the SARIF schema is the one the devDependency ships', () => {
