@@ -102,9 +102,15 @@ module.exports = {
     ),
     only(
       'edges-use-the-api',
-      '^src/(mcp|hooks|doctor)/',
+      '^src/(mcp|hooks)/',
       [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
-      'src/mcp, src/hooks and src/doctor are edges like the CLI: api, config and the core, never the CLI or each other.',
+      'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
+    ),
+    only(
+      'doctor-uses-the-api',
+      '^src/doctor/',
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
     ),
     only(
       'cli-is-the-outer-edge',
