@@ -89,6 +89,18 @@ describe('doctor findings: each code, and a close case that must not report it',
     ).toEqual([]);
   });
 
+  test('misread-frontmatter: the Claude paths forms known from bug reports are warnings, the rest errors', async () => {
+    const claude = await findingsOf(
+      { '.claude/rules/api.md': '---\npaths: "src/**"\n---\nA.\n', 'src/a.ts': '' },
+      ['claude-code'],
+    );
+    expect(claude.find((item) => item.code === 'misread-frontmatter')?.severity).toBe('warn');
+    const cursor = await findingsOf({ '.cursor/rules/a.mdc': '---\nalwaysApply: "true"\n---\nA.\n' }, [
+      'cursor',
+    ]);
+    expect(cursor.find((item) => item.code === 'misread-frontmatter')?.severity).toBe('error');
+  });
+
   test('misread-frontmatter: globs in a Claude rule; the same key in a Cursor rule is right', async () => {
     expect(
       where(

@@ -104,6 +104,8 @@ function misreadKeys(file: CorpusFile, source: string, keys: readonly Frontmatte
         at(paths),
         'Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)',
         'write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory',
+        // Claude Code documents the list form: these are bug reports, so a warning.
+        'warn',
       ),
     );
   const globs = get('globs');

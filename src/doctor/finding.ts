@@ -6,7 +6,7 @@ export type Severity = 'error' | 'warn';
 /** One problem doctor found in an instruction file (docs/doctor.md, "Findings"). */
 export interface Finding {
   /** A code of the closed diagnostics set (docs/diagnostics.md). */
-  readonly code: DiagnosticCode;
+  readonly code: FindingCode;
   readonly severity: Severity;
   /** The file, relative to the work dir with `/` separators. */
   readonly file: string;
@@ -34,14 +34,18 @@ export const SEVERITY = {
 /** A code doctor reports. */
 export type FindingCode = keyof typeof SEVERITY;
 
-/** A finding with the severity of its code. */
+/**
+ * A finding, with the severity of its code unless `severity` lowers it (a behaviour known only from
+ * bug reports, not from the host's documentation, is a warning).
+ */
 export function finding(
   code: FindingCode,
   where: { readonly file: string; readonly line: number; readonly column: number },
   message: string,
   fix: string,
+  severity: Severity = SEVERITY[code],
 ): Finding {
-  return { code, severity: SEVERITY[code], ...where, message, fix };
+  return { code, severity, ...where, message, fix };
 }
 
 /** True when `severity` is at or above `threshold`. */

@@ -1,5 +1,5 @@
 import { DIAGNOSTICS } from '../diagnostics.js';
-import type { Finding } from './finding.js';
+import { SEVERITY, type Finding } from './finding.js';
 import type { DoctorReport } from './run-doctor.js';
 
 /** Where the SARIF 2.1.0 schema is published (the `$schema` of every log). */
@@ -14,12 +14,11 @@ export function formatDoctorSarif(report: DoctorReport, version: string): string
   const codes = [...new Set(report.findings.map((item) => item.code))].sort();
   const rules = codes.map((code) => {
     const info = DIAGNOSTICS.find((row) => row.code === code);
-    const severity = report.findings.find((item) => item.code === code)?.severity ?? 'warn';
     return {
       id: code,
       shortDescription: { text: info?.meaning ?? code },
       help: { text: info?.action ?? '' },
-      defaultConfiguration: { level: sarifLevel(severity) },
+      defaultConfiguration: { level: sarifLevel(SEVERITY[code]) },
     };
   });
   const log = {
