@@ -421,4 +421,28 @@ describe('ctxfiles doctor: the matrix', () => {
       "
     `);
   });
+
+  test('each host resolves with its preset alone: no project or user config changes what it loads', async () => {
+    const root = fixedTree('configs', {
+      '.git/HEAD': '',
+      'AGENTS.md': '# Root\n',
+      'NOTES.md': '# Notes\n',
+      '.opencode.json': JSON.stringify({ contextPaths: ['NOTES.md'], rules: { sources: ['cursor'] } }),
+      '.xdg/ctxfiles/config.json': JSON.stringify({ rules: { sources: ['cursor'] } }),
+      '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\nA.\n',
+    });
+    const home = path.join(root, '.home');
+    fs.mkdirSync(home);
+    const { stdout } = await cli(['doctor', '--json', '--host', 'opencode', 'codex'], {
+      cwd: root,
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(root, '.xdg') },
+    });
+    const report = JSON.parse(stdout) as {
+      sites: { hosts: { host: string; files: { path: string }[] }[] }[];
+    };
+    const files = Object.fromEntries(
+      (report.sites[0]?.hosts ?? []).map((column) => [column.host, column.files.map((file) => file.path)]),
+    );
+    expect(files).toEqual({ opencode: ['.cursor/rules/a.mdc'], codex: ['AGENTS.md'] });
+  });
 });
