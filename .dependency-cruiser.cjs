@@ -107,11 +107,17 @@ module.exports = {
       'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
     ),
     only(
+      'doctor-uses-the-api',
+      '^src/doctor/',
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
+    ),
+    only(
       'cli-is-the-outer-edge',
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
       'src/cli may import everything; nothing imports the CLI.',
     ),
