@@ -120,11 +120,17 @@ module.exports = {
       'src/adapters (the framework adapters, entries of their own) use sessions and the prompt; nothing imports them, and they import no framework at run time.',
     ),
     only(
+      'doctor-uses-the-api',
+      '^src/doctor/',
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
+    ),
+    only(
       'cli-is-the-outer-edge',
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
       'src/cli may import everything; nothing imports the CLI.',
     ),

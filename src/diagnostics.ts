@@ -6,7 +6,8 @@
  */
 export interface DiagnosticInfo {
   readonly code: string;
-  readonly level: 'debug' | 'info' | 'warn';
+  /** `error` only for findings of `ctxfiles doctor`, which fail its run by default (docs/doctor.md). */
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
   /** What happened, in one sentence. */
   readonly meaning: string;
   /** What the user can do about it. */
@@ -76,6 +77,14 @@ export const DIAGNOSTICS = [
   { code: 'cap-clamped', level: 'warn', meaning: 'A configured cap is above the most it may be and is lowered to that maximum.', action: 'Use a value within the maxima of docs/security.md, "Caps".' },
   { code: 'state-record-dropped', level: 'warn', meaning: 'A resumed session state tracks a file this session would not read (outside the work dir and not shown at its start); the record is dropped.', action: 'None; resume only states this runner saved, stored where the repository cannot write.' },
   { code: 'walk-cache', level: 'info', meaning: 'The walk index in the cache dir (contextDiscovery.cache) cannot be used or saved, or was corrupt and is rebuilt; the walk lists every directory, as without it.', action: 'Fix the cache dir\'s owner or mode (chmod 700), or delete it; see docs/disclosure.md, "The walk index".' },
+  { code: 'unmatched-glob', level: 'warn', meaning: 'ctxfiles doctor: the globs, applyTo or paths match no file in the repository, so the rule never loads.', action: 'Fix the pattern (relative to the folder that holds the vendor folder) or delete the rule.' },
+  { code: 'misread-frontmatter', level: 'error', meaning: 'ctxfiles doctor: rule frontmatter that its host is known to misread (alwaysApply as a string, quoted or listed Claude paths, a key of another vendor in a Claude rule).', action: 'Write the key the way the message says; see docs/doctor.md, "Findings".' },
+  { code: 'broken-import', level: 'error', meaning: 'ctxfiles doctor: an @import in a file a host imports from names no file, or a file outside the project.', action: 'Fix the path, or move the imported file into the project.' },
+  { code: 'dangling-path', level: 'warn', meaning: 'ctxfiles doctor: instruction text names a path (in code or a link) that does not exist.', action: 'Fix or remove the path.' },
+  { code: 'missing-script', level: 'warn', meaning: 'ctxfiles doctor: instruction text says npm run a script that the nearest package.json does not define.', action: 'Name a script that exists, or add it to package.json.' },
+  { code: 'duplicate-paragraph', level: 'warn', meaning: 'ctxfiles doctor: the same paragraph is in two files that one host loads both of; it is sent twice.', action: 'Keep it in one file (the shared parent), or import it.' },
+  { code: 'stale-copy', level: 'warn', meaning: 'ctxfiles doctor: AGENTS.md and CLAUDE.md in one directory are mostly the same text but differ: one is a stale copy of the other.', action: 'Bring the older file up to date, or replace CLAUDE.md with the line @AGENTS.md.' },
+  { code: 'over-cap', level: 'error', meaning: 'ctxfiles doctor: a host cuts or leaves out a file at its byte cap (Codex: project_doc_max_bytes, 32 KiB), silently.', action: 'Shorten the files the host loads, or move text into files it loads only where needed.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

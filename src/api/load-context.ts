@@ -175,7 +175,11 @@ function flowSource(
     ));
 }
 
-function canonicalWorkDir(fs: FileSystem, dir: string): string {
+/**
+ * The real path of a work dir that must be a directory (also `ctxfiles doctor`'s check).
+ * @throws CtxfilesError `workdir-invalid` when it cannot be used or is not a directory.
+ */
+export function canonicalWorkDir(fs: FileSystem, dir: string): string {
   let real: string;
   let kind: string;
   try {
