@@ -1,3 +1,5 @@
+import { readAllBounded, type BoundedInput } from '../fs/bounded-input.js';
+import { formatHookOutput } from '../hooks/hook-event.js';
 import { runHook } from '../hooks/run-hook.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
@@ -13,9 +15,15 @@ export interface HookIo {
   readonly stderr: { write(text: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** The whole of stdin. */
-  readStdin(): Promise<string> | string;
+  /** The whole of stdin, or its length when it is over {@link MAX_HOOK_INPUT_BYTES}. */
+  readStdin(): Promise<BoundedInput> | BoundedInput;
 }
+
+/**
+ * The largest hook event read (32 MiB): an event holds a tool's input and result (a whole file for
+ * a write), never more. A longer input is read to its end and dropped (docs/security.md, "Caps").
+ */
+export const MAX_HOOK_INPUT_BYTES = 33_554_432;
 
 const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>]
 
@@ -79,6 +87,11 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     return 0;
   }
   const input = await io.readStdin();
+  if (typeof input !== 'string') {
+    warn(`the hook input is ${input.overBytes} bytes, over the ${MAX_HOOK_INPUT_BYTES} read; nothing added`);
+    io.stdout.write(formatHookOutput(agent as HookAgent, 'after-tool', ''));
+    return 0;
+  }
   const answer = await runHook({
     agent: agent as HookAgent,
     input,
@@ -94,10 +107,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   return 0;
 }
 
-/** Reads a whole stream (the in-process CLI's stdin). */
-export async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<string> {
-  if (stream === undefined) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+/** Reads a whole stream (the in-process CLI's stdin), up to {@link MAX_HOOK_INPUT_BYTES}. */
+export function readStream(stream: NodeJS.ReadableStream | undefined): Promise<BoundedInput> {
+  return readAllBounded(stream as AsyncIterable<Buffer | string> | undefined, MAX_HOOK_INPUT_BYTES);
 }
