@@ -1,12 +1,16 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ResourceListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { mcpCommand, MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { resourceUri } from '../src/mcp/resource-uri.js';
 import { rulesOfResolver, type RuleSource } from '../src/mcp/rule-source.js';
-import { loadMcpSdk, serveMcp } from '../src/mcp/serve-mcp.js';
+import { serveStdio } from '../src/mcp/stdio-server.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
 import { memoryResolver, WORK } from './helpers/memory.js';
 
@@ -331,23 +335,40 @@ describe('resources', () => {
   });
 });
 
-describe('the server over the SDK (in memory)', () => {
+/** The SDK's client, speaking JSON Lines to {@link serveStdio} over two in-memory pipes. */
+function linkedClient(connection: Parameters<typeof serveStdio>[0]['connection']) {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const served = serveStdio({ connection, input: toServer, output: toClient, version: '9.9.9', pollMs: 5 });
+  const transport: Transport = {
+    async start() {
+      createInterface({ input: toClient }).on('line', (line) =>
+        transport.onmessage?.(JSON.parse(line) as JSONRPCMessage),
+      );
+    },
+    async send(message) {
+      toServer.write(`${JSON.stringify(message)}\n`);
+    },
+    async close() {
+      toServer.end();
+      await served;
+      transport.onclose?.();
+    },
+  };
+  return { transport, served };
+}
+
+describe('the built-in server, driven by the SDK client (in memory)', () => {
   test('sends resources/list_changed when a tracked file changes', async () => {
     const { connection, fs } = await connect(tree, { instructions: { trackChanges: true } });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    const served = await serveMcp({
-      sdk: await loadMcpSdk(),
-      connection,
-      transport: serverSide,
-      version: '9.9.9',
-      pollMs: 5,
-    });
+    const { transport, served } = linkedClient(connection);
     const client = new Client({ name: 'test', version: '1' });
     const notified = new Promise<void>((resolve) =>
       client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
     );
-    await client.connect(clientSide);
+    await client.connect(transport);
     expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: true });
+    expect(client.getServerVersion()).toEqual({ name: 'ctxfiles', version: '9.9.9' });
     fs.set('/w/svc/AGENTS.md', 'new text');
     await notified;
     const read = await client.readResource({ uri: 'ctxfiles://workdir/svc/AGENTS.md' });
@@ -357,34 +378,8 @@ describe('the server over the SDK (in memory)', () => {
     await expect(client.readResource({ uri: 'ctxfiles://file/outside/AGENTS.md' })).rejects.toThrow(
       /Resource not found/,
     );
+    await client.ping();
     await client.close();
-    await served.closed;
-    await served.close();
-  });
-});
-
-describe('ctxfiles mcp without the SDK', () => {
-  test('prints how to install it and exits 1', async () => {
-    let stderr = '';
-    const code = await mcpCommand(
-      {
-        version: '0',
-        loadSdk: () =>
-          Promise.reject(
-            Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), {
-              code: 'ERR_MODULE_NOT_FOUND',
-            }),
-          ),
-      },
-      {
-        stdout: { write: () => true },
-        stderr: { write: (chunk: string) => (stderr += chunk) },
-        env: {},
-        cwd: WORK,
-      },
-    );
-    expect(code).toBe(1);
-    expect(stderr).toBe(MISSING_SDK_MESSAGE);
-    expect(stderr).toContain('npm install @modelcontextprotocol/sdk');
+    await served;
   });
 });

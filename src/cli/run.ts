@@ -217,10 +217,10 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
   }
 }
 
-/** `mcp`: a server for MCP clients, with its own options (the SDK loads only here). */
+/** `mcp`: a server for MCP clients, with its own options. */
 function registerServerCommands(cli: Cli, io: CliIo): void {
   cli
-    .command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
+    .command('mcp', 'serve instructions to MCP clients over stdio', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
     .addOption(presetOption())
