@@ -382,8 +382,8 @@ describe('faults never break the agent', () => {
   });
 
   test.each([
-    [['cursor'], 'expected one agent (claude-code or gemini-cli), got "cursor"; nothing added'],
-    [[], 'expected one agent (claude-code or gemini-cli), got ""; nothing added'],
+    [['cursor'], 'expected one agent (claude-code, gemini-cli or codex), got "cursor"; nothing added'],
+    [[], 'expected one agent (claude-code, gemini-cli or codex), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [
@@ -419,7 +419,7 @@ describe('faults never break the agent', () => {
   test('--help prints the usage', async () => {
     const result = await cli(['hook', '--help'], { cwd: tempTree(), env: {} });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: ctxfiles hook <claude-code\|gemini-cli>/);
+    expect(result.stdout).toMatch(/^Usage: ctxfiles hook <claude-code\|gemini-cli\|codex>/);
   });
 
   test('a broken config: exit 0, nothing, one line', async () => {

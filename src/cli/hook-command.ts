@@ -7,7 +7,7 @@ import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
 /** The agents `ctxfiles hook` answers. */
-export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli'];
+export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli', 'codex'];
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {
@@ -25,9 +25,9 @@ export interface HookIo {
  */
 export const MAX_HOOK_INPUT_BYTES = 33_554_432;
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>]
+const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli|codex> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>] [--shell-paths]
 
-Answer one Claude Code or Gemini CLI hook event read as JSON on stdin (see docs/hooks.md).
+Answer one Claude Code, Gemini CLI or Codex hook event read as JSON on stdin (see docs/hooks.md).
 Always exits 0; problems are reported as warnings on stderr.
 
 Options:
@@ -36,6 +36,8 @@ Options:
   --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
   --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
                      $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
+  --shell-paths      also take paths from shell commands: words naming an existing file or
+                     directory inside the work dir
   -h, --help         show help
 `;
 
@@ -50,13 +52,56 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   // One line per warning, and no terminal control: a message may carry a path or a value from the
   // event or the state file (docs/hooks.md).
   const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${escapeControl(message)}\n`);
-  const options: { cwd?: string; config?: string; preset?: string; stateDir?: string } = {};
+  const parsed = parseHookArgs(argv);
+  if (parsed === 'help') {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (typeof parsed === 'string') {
+    warn(`${parsed}; nothing added`);
+    return 0;
+  }
+  const { options, agent } = parsed;
+  const input = await io.readStdin();
+  if (typeof input !== 'string') {
+    warn(`the hook input is ${input.overBytes} bytes, over the ${MAX_HOOK_INPUT_BYTES} read; nothing added`);
+    io.stdout.write(formatHookOutput(agent, 'after-tool', ''));
+    return 0;
+  }
+  const answer = await runHook({
+    agent,
+    input,
+    cwd: options.cwd,
+    configFile: fromShell(options.config, io),
+    preset: options.preset,
+    stateDir: fromShell(options.stateDir, io),
+    shellPaths: options.shellPaths,
+    env: io.env,
+    processCwd: io.cwd,
+  });
+  io.stdout.write(answer.stdout);
+  for (const warning of new Set(answer.warnings)) warn(warning);
+  return 0;
+}
+
+interface HookOptions {
+  cwd?: string;
+  config?: string;
+  preset?: string;
+  stateDir?: string;
+  shellPaths?: true;
+}
+
+/** The options and the agent of `ctxfiles hook`, `'help'`, or what is wrong with them. */
+function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: HookAgent } | string {
+  const options: HookOptions = {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
-    if (arg === '-h' || arg === '--help') {
-      io.stdout.write(USAGE);
-      return 0;
+    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '--shell-paths') {
+      options.shellPaths = true;
+      continue;
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -65,46 +110,17 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
     if (key !== undefined) {
       const value = inline ?? argv[(index += 1)];
-      if (value === undefined || value === '') {
-        warn(`${flag} needs a value; nothing added`);
-        return 0;
-      }
+      if (value === undefined || value === '') return `${flag} needs a value`;
       options[key] = value;
-    } else if (arg.startsWith('-')) {
-      warn(`unknown option ${JSON.stringify(arg)} for ctxfiles hook; nothing added`);
-      return 0;
-    } else positional.push(arg);
+    } else if (arg.startsWith('-')) return `unknown option ${JSON.stringify(arg)} for ctxfiles hook`;
+    else positional.push(arg);
   }
-  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset)) {
-    warn(`"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')}); nothing added`);
-    return 0;
-  }
+  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset))
+    return `"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')})`;
   const agent = positional[0];
-  if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string)) {
-    warn(
-      `expected one agent (${HOOK_AGENTS.join(' or ')}), got ${JSON.stringify(positional.join(' '))}; nothing added`,
-    );
-    return 0;
-  }
-  const input = await io.readStdin();
-  if (typeof input !== 'string') {
-    warn(`the hook input is ${input.overBytes} bytes, over the ${MAX_HOOK_INPUT_BYTES} read; nothing added`);
-    io.stdout.write(formatHookOutput(agent as HookAgent, 'after-tool', ''));
-    return 0;
-  }
-  const answer = await runHook({
-    agent: agent as HookAgent,
-    input,
-    cwd: options.cwd,
-    configFile: fromShell(options.config, io),
-    preset: options.preset,
-    stateDir: fromShell(options.stateDir, io),
-    env: io.env,
-    processCwd: io.cwd,
-  });
-  io.stdout.write(answer.stdout);
-  for (const warning of new Set(answer.warnings)) warn(warning);
-  return 0;
+  if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string))
+    return `expected one agent (${HOOK_AGENTS.slice(0, -1).join(', ')} or ${HOOK_AGENTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
+  return { options, agent: agent as HookAgent };
 }
 
 /** Reads a whole stream (the in-process CLI's stdin), up to {@link MAX_HOOK_INPUT_BYTES}. */

@@ -25,6 +25,7 @@ export type HookEvent =
 const EVENT_NAMES: Readonly<Record<HookAgent, { readonly start: string; readonly afterTool: string }>> = {
   'claude-code': { start: 'SessionStart', afterTool: 'PostToolUse' },
   'gemini-cli': { start: 'SessionStart', afterTool: 'AfterTool' },
+  codex: { start: 'SessionStart', afterTool: 'PostToolUse' },
 };
 
 /**

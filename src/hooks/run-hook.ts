@@ -27,6 +27,7 @@ import {
   writeStateFile,
   type StateFile,
 } from './state-store.js';
+import type { PathKind, ShellPathsOptions } from './shell-paths.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -47,6 +48,8 @@ export interface RunHookOptions {
   readonly processCwd: string;
   /** Default: `os.homedir()`. */
   readonly homeDir?: string;
+  /** Read shell commands for the paths they name (`--shell-paths`, docs/hooks.md). Default: false. */
+  readonly shellPaths?: boolean | undefined;
 }
 
 /** What the hook prints: `stdout` exactly, and each of `warnings` as one stderr line. */
@@ -93,7 +96,8 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
       return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
     }
-    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok);
+    const shell = options.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
+    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
     const dirs = touchedInside(toolEvents, workDir);
     if (dirs.length === 0) return quiet();
     const files = touchedFiles(toolEvents, workDir);
@@ -205,8 +209,10 @@ async function openResolver(
   // Gemini CLI escapes `<` and `>` in hook context (packages/core/src/hooks/types.ts), so tag frames
   // reach its model as `&lt;system-reminder&gt;`: unless a config or preset chose a format, the
   // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
+  // Codex gets its own AGENTS.md frame the same way (the codex preset's format).
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
-  const format = options.agent === 'gemini-cli' && !chosen ? getPreset('gemini-cli')?.['format'] : undefined;
+  const format =
+    options.agent !== 'claude-code' && !chosen ? getPreset(options.agent)?.['format'] : undefined;
   const config =
     format === undefined
       ? loaded
@@ -345,6 +351,30 @@ function touchedFiles(events: readonly ToolEvent[], workDir: string): string[] {
   for (const event of events)
     for (const file of touchedPaths(event, workDir, BUILT_IN_TOOLS).files) files.add(file);
   return [...files];
+}
+
+/**
+ * Where a shell command's words are looked up: the event's directory (the shell's, for Claude
+ * Code), and the disk, where only a path with no symlink on the way that is a file or a directory
+ * counts.
+ */
+function shellContext(workDir: string, eventCwd: string | undefined): ShellPathsOptions {
+  let cwd = workDir;
+  try {
+    if (eventCwd !== undefined) cwd = fs.realpathSync.native(path.resolve(workDir, eventCwd));
+  } catch {
+    // A directory gone since: words resolve against the work dir.
+  }
+  const kindOf = (file: string): PathKind => {
+    try {
+      if (fs.realpathSync.native(file) !== file) return null;
+      const info = fs.statSync(file);
+      return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : null;
+    } catch {
+      return null;
+    }
+  };
+  return { cwd, root: workDir, kindOf };
 }
 
 function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {
