@@ -68,7 +68,8 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' },
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
+        // The root AGENTS.md, which Claude Code does not load itself, then the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${reminder('AGENTS.md', 'root')}\\n\\n${manifest}"}}\n`,
       ],
       [
         tool(root, 'Read', { file_path: `${root}/svc/auth/login.ts` }),
@@ -207,7 +208,8 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup' },
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
+        // The root AGENTS.md, which Gemini CLI does not load itself (it reads GEMINI.md), then the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${jit('AGENTS.md', 'root')}\\n\\n${manifest}"}}\n`,
       ],
       // Gemini CLI passes paths as the model wrote them: relative to the work dir here.
       [tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }, 'disk full'), '{}\n'],

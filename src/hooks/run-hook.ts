@@ -28,6 +28,7 @@ import {
   type StateFile,
 } from './state-store.js';
 import type { PathKind, ShellPathsOptions } from './shell-paths.js';
+import { startBlock } from './start-block.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -146,7 +147,18 @@ async function sessionStart(
     // The manifest is still worth showing; injections will be skipped while the state is unusable.
     warnings.push(describe(error));
   }
-  return result.manifest;
+  // A resume keeps the transcript, and with it what the last start delivered.
+  const block =
+    source === 'resume'
+      ? ''
+      : await startBlock({
+          resolver: opened.resolver,
+          result,
+          agent: options.agent,
+          env: options.env,
+          homeDir,
+        });
+  return [block, result.manifest].filter((text) => text !== '').join('\n\n');
 }
 
 async function afterTool(
