@@ -82,3 +82,57 @@ describe('session start delivers what the agent does not load itself', () => {
     );
   });
 });
+
+describe('compaction re-arms what the model lost', () => {
+  const read = (root: string, file: string) => ({
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: `${root}/${file}` },
+    tool_response: {},
+  });
+
+  test('Claude Code: SessionStart with source compact delivers the start again, and nested files come back', async () => {
+    const { root, hook } = setup(project);
+    await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toContain('svc rules');
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toBe('');
+    expect(await hook('claude-code', { hook_event_name: 'PreCompact', trigger: 'auto' })).toBe('');
+    const start = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'compact' });
+    expect(start).toContain('Always use tabs.');
+    // Delivered by the start: the next call brings only the nested file, once.
+    const next = await hook('claude-code', read(root, 'svc/x.ts'));
+    expect(next).toContain('svc rules');
+    expect(next).not.toContain('Always use tabs.');
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toBe('');
+  });
+
+  test.each([
+    ['gemini-cli', 'PreCompress', 'AfterTool', 'read_file'],
+    ['codex', 'PreCompact', 'PostToolUse', 'apply_patch'],
+  ])(
+    '%s: after %s the next tool call delivers the start and the nested files again, once',
+    async (agent, compact, after, tool) => {
+      const { root, hook } = setup(project);
+      const call = {
+        hook_event_name: after,
+        tool_name: tool,
+        tool_input:
+          tool === 'apply_patch'
+            ? { command: '*** Begin Patch\n*** Update File: svc/x.ts\n*** End Patch' }
+            : { file_path: 'svc/x.ts' },
+        tool_response: {},
+      };
+      const first = await hook(agent, { hook_event_name: 'SessionStart', source: 'startup' });
+      expect(first).toContain('Always use tabs.');
+      expect(await hook(agent, call)).toContain('svc rules');
+      expect(await hook(agent, call)).toBe('');
+      expect(await hook(agent, { hook_event_name: compact, trigger: 'auto' })).toBe('');
+      const again = await hook(agent, call);
+      expect(again).toContain('Always use tabs.');
+      expect(again).toContain('# Nested Context Files');
+      expect(again).toContain('svc rules');
+      expect(again.indexOf('Always use tabs.')).toBeLessThan(again.indexOf('svc rules'));
+      expect(await hook(agent, call)).toBe('');
+    },
+  );
+});

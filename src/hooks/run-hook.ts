@@ -85,7 +85,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     workDir = fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, event.cwd)));
   } catch (error) {
     warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    return quiet(event.kind);
+    return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
   }
   const homeDir = options.homeDir ?? homeDirectory();
   const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
@@ -97,13 +97,20 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
       return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
     }
+    if (event.kind === 'compact') {
+      // Nothing can be added now: the session starts over and the next tool call delivers again.
+      await sessionStart(state, workDir, configFile, homeDir, options, 'compact', warnings, true);
+      return quiet();
+    }
     const shell = options.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
     const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
     const dirs = touchedInside(toolEvents, workDir);
-    if (dirs.length === 0) return quiet();
+    const rearmed = fs.existsSync(rearmFile(state));
+    if (dirs.length === 0 && !rearmed) return quiet();
     const files = touchedFiles(toolEvents, workDir);
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
+      !rearmed &&
       stored !== null &&
       sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
       nothingDue(stored, dirs, files)
@@ -113,7 +120,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
   } catch (error) {
     warnings.push(describe(error));
-    return quiet(event.kind);
+    return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
   }
 }
 
@@ -125,6 +132,7 @@ async function sessionStart(
   options: Readonly<RunHookOptions>,
   source: string,
   warnings: string[],
+  rearm = false,
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
   const result = await opened.resolver.resolve();
@@ -142,23 +150,32 @@ async function sessionStart(
         state,
         snapshot(options.agent, workDir, opened, result, session.state(), previous, [], scopes),
       );
+      // A compaction re-arms the start's text for the next tool call; a start delivers it itself.
+      if (rearm) fs.writeFileSync(rearmFile(state), '', { mode: 0o600 });
+      else if (source !== 'resume') fs.rmSync(rearmFile(state), { force: true });
     });
   } catch (error) {
     // The manifest is still worth showing; injections will be skipped while the state is unusable.
     warnings.push(describe(error));
   }
+  if (rearm) return '';
   // A resume keeps the transcript, and with it what the last start delivered.
-  const block =
-    source === 'resume'
-      ? ''
-      : await startBlock({
-          resolver: opened.resolver,
-          result,
-          agent: options.agent,
-          env: options.env,
-          homeDir,
-        });
+  const block = source === 'resume' ? '' : await startText(opened.resolver, result, options, homeDir);
   return [block, result.manifest].filter((text) => text !== '').join('\n\n');
+}
+
+/** The marker of a compaction not yet followed by a delivery (beside the state file). */
+function rearmFile(state: StateFile): string {
+  return `${state.file}.due`;
+}
+
+function startText(
+  resolver: Resolver,
+  result: ResolveResult,
+  options: Readonly<RunHookOptions>,
+  homeDir: string,
+): Promise<string> {
+  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir });
 }
 
 async function afterTool(
@@ -178,6 +195,12 @@ async function afterTool(
     const previous = readStored(state, workDir, options.agent, warnings);
     const session = await resume(opened.resolver, previous, warnings);
     const texts: string[] = [];
+    // After a compaction: the start's text again, once, before what this call touched.
+    if (fs.existsSync(rearmFile(state))) {
+      const start = await startText(opened.resolver, result, options, homeDir);
+      texts.push(...[start, result.manifest].filter((text) => text !== ''));
+      fs.rmSync(rearmFile(state), { force: true });
+    }
     for (const toolEvent of toolEvents) {
       const text = await session.afterTool(toolEvent);
       if (text !== '') texts.push(text);
