@@ -60,7 +60,7 @@ describe('instructions_for_path', () => {
       frame('/w/svc/auth/AGENTS.md', 'auth rules'),
     );
     expect(text(await connection.callTool('instructions_for_path', { path: '/w/svc/auth/y.ts' }))).toBe(
-      'Nothing new applies to svc/auth/y.ts: the instruction files that govern it (AGENTS.md, svc/AGENTS.md, svc/auth/AGENTS.md) were already returned on this connection or cannot be sent (the explain tool says which).',
+      'Nothing new applies to svc/auth/y.ts: the instruction files that govern it (AGENTS.md, svc/AGENTS.md, svc/auth/AGENTS.md) were already returned on this connection or cannot be sent (explain_instructions says which).',
     );
     const { connection: other } = await connect();
     expect(text(await other.callTool('instructions_for_path', { path: 'svc/auth/y.ts' }))).toContain(
@@ -168,14 +168,37 @@ describe('other tools', () => {
   test('an unknown tool is an error result naming the tools', async () => {
     const { connection } = await connect();
     expect(text(await connection.callTool('read_file', {}))).toBe(
-      'Unknown tool "read_file". The tools are: instructions_for_path, list_rules, get_rule, explain.',
+      'Unknown tool "read_file". The tools are: instructions_for_path, list_rules, get_rule, explain_instructions.',
     );
     expect(TOOL_DEFINITIONS.map((tool) => tool.name)).toEqual([
       'instructions_for_path',
       'list_rules',
       'get_rule',
-      'explain',
+      'explain_instructions',
     ]);
+  });
+
+  test('tool search finds each tool by the words a model uses for it (names and descriptions)', () => {
+    // A plain keyword search, as a client with deferred tools offers: the tool whose name and
+    // description hold the most of the query's words comes first.
+    const search = (query: string) => {
+      const words = query.toLowerCase().split(/\s+/);
+      const score = (tool: (typeof TOOL_DEFINITIONS)[number]) => {
+        const haystack = `${tool.name.replace(/_/g, ' ')} ${tool.title} ${tool.description}`.toLowerCase();
+        return words.filter((word) => haystack.includes(word)).length;
+      };
+      return [...TOOL_DEFINITIONS].sort((a, b) => score(b) - score(a))[0]?.name;
+    };
+    expect(search('project instructions for path')).toBe('instructions_for_path');
+    expect(search('AGENTS.md conventions')).toBe('instructions_for_path');
+    expect(search('list project rules')).toBe('list_rules');
+    expect(search('get rule text')).toBe('get_rule');
+    expect(search('explain why instruction not followed')).toBe('explain_instructions');
+    for (const tool of TOOL_DEFINITIONS) {
+      // The name alone says what comes back: deferred tools show only names.
+      expect(tool.name).toMatch(/instructions|rule/);
+      expect(tool.description.slice(0, 80).toLowerCase()).toMatch(/project|instruction|rule/);
+    }
   });
 
   test('without a rules engine: list_rules says so, get_rule is an error result', async () => {
@@ -254,7 +277,7 @@ describe('other tools', () => {
   test('explain with a path says what governs it and what this connection returned; it changes nothing', async () => {
     const { connection } = await connect();
     await connection.callTool('instructions_for_path', { path: 'svc/a.ts' });
-    const answer = text(await connection.callTool('explain', { path: 'svc/auth/b.ts' }));
+    const answer = text(await connection.callTool('explain_instructions', { path: 'svc/auth/b.ts' }));
     expect(answer).toContain('  included          global  AGENTS.md (entry "AGENTS.md")');
     expect(answer).toContain(
       [
@@ -271,6 +294,7 @@ describe('other tools', () => {
     expect(text(await connection.callTool('instructions_for_path', { path: 'svc/auth/b.ts' }))).toBe(
       frame('/w/svc/auth/AGENTS.md', 'auth rules'),
     );
+    // `explain`, the earlier name, still answers.
     expect(text(await connection.callTool('explain', { path: '../x' }))).toContain('outside the work dir');
   });
 });

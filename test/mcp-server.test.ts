@@ -71,7 +71,7 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
       'instructions_for_path',
       'list_rules',
       'get_rule',
-      'explain',
+      'explain_instructions',
     ]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['path'] });
 
@@ -99,7 +99,7 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     const rule = await client.callTool({ name: 'get_rule', arguments: { name: 'testing' } });
     expect(rule.isError).toBe(true);
     expect(textOf(rule)).toMatch(/^No rule named "testing"\./);
-    const explained = await client.callTool({ name: 'explain', arguments: { path: 'svc' } });
+    const explained = await client.callTool({ name: 'explain_instructions', arguments: { path: 'svc' } });
     expect(textOf(explained)).toContain('  returned         svc/AGENTS.md (nested: governs svc/)');
 
     const { resources } = await client.listResources();
