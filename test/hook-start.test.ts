@@ -136,3 +136,35 @@ describe('compaction re-arms what the model lost', () => {
     },
   );
 });
+
+describe('Claude Code reads one frame without tags per answer', () => {
+  test('a tool call that brings a nested file and a glob rule: one header, no tag Claude Code would escape', async () => {
+    const { root, hook } = setup({
+      ...project,
+      '.cursor/rules/sql.mdc': '---\nglobs: "*.sql"\n---\nUse snake_case in SQL.\n',
+    });
+    const text = await hook('claude-code', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `${root}/svc/q.sql` },
+      tool_response: {},
+    });
+    expect(text).toContain('svc rules');
+    expect(text).toContain('Use snake_case in SQL.');
+    expect(text.split('Project instruction files for the places this session works in')).toHaveLength(2);
+    expect(text.startsWith('Project instruction files')).toBe(true);
+    expect(text).not.toMatch(/<\/?system-reminder/);
+    expect(text).toContain(`Contents of ${root}/svc/AGENTS.md:\n\nsvc rules`);
+  });
+
+  test('a format the config chose is kept as it is', async () => {
+    const { root, hook } = setup({ ...project, 'ctxfiles.config.json': '{"format": "opencode"}' });
+    const text = await hook('claude-code', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `${root}/svc/x.ts` },
+      tool_response: {},
+    });
+    expect(text).toBe(`<system-reminder>\n# From:${root}/svc/AGENTS.md\nsvc rules\n</system-reminder>`);
+  });
+});

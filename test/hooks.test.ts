@@ -41,6 +41,11 @@ function setup(extra: Record<string, string> = {}) {
 
 const reminder = (file: string, text: string) =>
   `<system-reminder>\\n# From:<root>/${file}\\n${text}\\n</system-reminder>`;
+/** Claude Code's answer: one frame without tags, a `Contents of` section per file (JSON-escaped). */
+const claudeFrame = (...files: Array<[string, string]>) =>
+  `Project instruction files for the places this session works in (each shown once; follow them):\\n\\n${files
+    .map(([file, text]) => `Contents of <root>/${file}:\\n\\n${text}`)
+    .join('\\n\\n')}`;
 /** Gemini CLI's just-in-time frame (the gemini-cli preset's format), the hook's default there. */
 const jit = (file: string, text: string) =>
   `--- Newly Discovered Project Context ---\\n--- Context from: <root>/${file} ---\\n${text}\\n--- End of Context from: <root>/${file} ---\\n--- End Project Context ---`;
@@ -69,17 +74,17 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' },
         // The root AGENTS.md, which Claude Code does not load itself, then the manifest.
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${reminder('AGENTS.md', 'root')}\\n\\n${manifest}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${claudeFrame(['AGENTS.md', 'root'])}\\n\\n${manifest}"}}\n`,
       ],
       [
         tool(root, 'Read', { file_path: `${root}/svc/auth/login.ts` }),
-        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${reminder('svc/AGENTS.md', '# Service\\nsvc rules')}\\n${reminder('svc/auth/AGENTS.md', 'auth rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${claudeFrame(['svc/AGENTS.md', '# Service\\nsvc rules'], ['svc/auth/AGENTS.md', 'auth rules'])}"}}\n`,
       ],
       // Already shown: nothing.
       [tool(root, 'Edit', { file_path: `${root}/svc/auth/login.ts`, old_string: 'a', new_string: 'b' }), ''],
       [
         tool(root, 'Write', { file_path: `${root}/web/new.ts`, content: 'x' }),
-        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${reminder('web/AGENTS.md', 'web rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${claudeFrame(['web/AGENTS.md', 'web rules'])}"}}\n`,
       ],
       // A shell command touches nothing, even when it names a file.
       [tool(root, 'Bash', { command: `cat ${outside}/lib/x.ts` }), ''],

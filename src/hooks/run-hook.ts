@@ -28,6 +28,7 @@ import {
   type StateFile,
 } from './state-store.js';
 import type { PathKind, ShellPathsOptions } from './shell-paths.js';
+import { claudeHookText } from './claude-frame.js';
 import { startBlock } from './start-block.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
@@ -175,7 +176,13 @@ function startText(
   options: Readonly<RunHookOptions>,
   homeDir: string,
 ): Promise<string> {
-  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir });
+  const present = (text: string) => presentFor(options.agent, resolver, text);
+  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present });
+}
+
+/** Session frames as the agent reads them best: Claude Code's without tags, in one frame (B1). */
+function presentFor(agent: HookAgent, resolver: Resolver, text: string): string {
+  return agent === 'claude-code' && resolver.config.format === 'claude-code' ? claudeHookText(text) : text;
 }
 
 async function afterTool(
@@ -194,11 +201,12 @@ async function afterTool(
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
     const session = await resume(opened.resolver, previous, warnings);
+    const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
     if (fs.existsSync(rearmFile(state))) {
       const start = await startText(opened.resolver, result, options, homeDir);
-      texts.push(...[start, result.manifest].filter((text) => text !== ''));
+      starts.push(...[start, result.manifest].filter((text) => text !== ''));
       fs.rmSync(rearmFile(state), { force: true });
     }
     for (const toolEvent of toolEvents) {
@@ -212,7 +220,8 @@ async function afterTool(
       state,
       snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs, scopes),
     );
-    return texts.join('\n');
+    const injected = texts.length > 0 ? presentFor(options.agent, opened.resolver, texts.join('\n')) : '';
+    return [...starts, injected].filter((text) => text !== '').join('\n\n');
   });
 }
 
@@ -246,8 +255,8 @@ async function openResolver(
   // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
   // Codex gets its own AGENTS.md frame the same way (the codex preset's format).
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
-  const format =
-    options.agent !== 'claude-code' && !chosen ? getPreset(options.agent)?.['format'] : undefined;
+  // Claude Code gets its own `Contents of <path>:` frame, without tags (claude-frame.ts).
+  const format = chosen ? undefined : getPreset(options.agent)?.['format'];
   const config =
     format === undefined
       ? loaded

@@ -12,6 +12,8 @@ export interface StartBlockOptions {
   readonly agent: HookAgent;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
+  /** How the agent gets the frames (all of them at once); default: as they are. */
+  readonly present?: (text: string) => string;
 }
 
 /**
@@ -61,9 +63,8 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
       bytes += size;
     }
   }
-  if (left.length > 0)
-    frames.push(
-      `(${left.length} more instruction ${left.length === 1 ? 'file' : 'files'} not shown: over contextDiscovery.maxSessionBytes, ${cap} bytes)`,
-    );
-  return frames.join('\n');
+  const shown = frames.length > 0 ? (options.present ?? ((text: string) => text))(frames.join('\n')) : '';
+  if (left.length === 0) return shown;
+  const note = `(${left.length} more instruction ${left.length === 1 ? 'file' : 'files'} not shown: over contextDiscovery.maxSessionBytes, ${cap} bytes)`;
+  return shown === '' ? note : `${shown}\n${note}`;
 }
