@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { shellPaths, splitCommand, type PathKind } from '../src/hooks/shell-paths.js';
+import { diskKindOf, shellPaths, splitCommand } from '../src/hooks/shell-paths.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -43,17 +43,8 @@ describe('shellPaths: only words naming an existing file or directory inside the
     const root = tempTree(tree);
     const outside = tempTree({ 'secret.txt': 'x' });
     fs.symlinkSync(outside, path.join(root, 'link'));
-    const kindOf = (file: string): PathKind => {
-      try {
-        if (fs.realpathSync.native(file) !== file) return null;
-        const info = fs.statSync(file);
-        return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : null;
-      } catch {
-        return null;
-      }
-    };
     const run = (command: string, cwd = root) => {
-      const found = shellPaths(command, { cwd, root, kindOf });
+      const found = shellPaths(command, { cwd, root, kindOf: diskKindOf });
       const rel = (file: string) => path.relative(root, file);
       return { files: found.files.map(rel), directories: found.directories.map(rel) };
     };

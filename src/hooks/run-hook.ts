@@ -27,7 +27,7 @@ import {
   writeStateFile,
   type StateFile,
 } from './state-store.js';
-import type { PathKind, ShellPathsOptions } from './shell-paths.js';
+import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
 import { claudeHookText } from './claude-frame.js';
 import { startBlock } from './start-block.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
@@ -409,16 +409,7 @@ function shellContext(workDir: string, eventCwd: string | undefined): ShellPaths
   } catch {
     // A directory gone since: words resolve against the work dir.
   }
-  const kindOf = (file: string): PathKind => {
-    try {
-      if (fs.realpathSync.native(file) !== file) return null;
-      const info = fs.statSync(file);
-      return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : null;
-    } catch {
-      return null;
-    }
-  };
-  return { cwd, root: workDir, kindOf };
+  return { cwd, root: workDir, kindOf: diskKindOf };
 }
 
 function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {

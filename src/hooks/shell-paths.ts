@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The longest command read for paths; the rest is ignored (64 KiB). */
@@ -94,6 +95,17 @@ function doubleQuoted(text: string, start: number): { text: string; dynamicAt: n
 
 /** What a path is on disk, inside the root; `null` for anything else (absent, outside, other). */
 export type PathKind = 'file' | 'directory' | null;
+
+/** What `file` is on disk: a file or a directory reached with no symlink on the way, else `null`. */
+export function diskKindOf(file: string): PathKind {
+  try {
+    if (fs.realpathSync.native(file) !== file) return null;
+    const info = fs.statSync(file);
+    return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Options of {@link shellPaths}. */
 export interface ShellPathsOptions {
