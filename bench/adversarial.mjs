@@ -45,4 +45,135 @@ for (const [name, text] of Object.entries(inputs)) {
     `${name.padEnd(40)} ${elapsed.toFixed(1).padStart(9)} ms  ${ok ? 'ok' : `OVER ${BOUND_MS} ms`}`,
   );
 }
+
+// The edges of the built bin (Linux: peak memory from /proc): a 700 MB hook stdin, a 700 MB
+// `session` line, an MCP client that never reads, `--state` on a FIFO, a lock dated in the future.
+// Each prints its time and the process's peak RSS; a case over its bound fails the run.
+if (process.platform === 'linux') {
+  const { spawn, spawnSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const BIN = path.join(repo, 'dist/bin/ctxfiles.cjs');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-bench-'));
+  fs.writeFileSync(path.join(tmp, 'AGENTS.md'), 'root');
+  fs.mkdirSync(path.join(tmp, 'svc'));
+  fs.writeFileSync(path.join(tmp, 'svc/AGENTS.md'), 'svc rules');
+  fs.mkdirSync(path.join(tmp, 'api'));
+  fs.writeFileSync(path.join(tmp, 'api/AGENTS.md'), 'api rules');
+  const env = { PATH: process.env.PATH, HOME: tmp, CTXFILES_STATE_DIR: path.join(tmp, 'state') };
+  const peakOf = (pid) => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  };
+  /** Runs the bin; `feed(stdin)` writes its input. Peak RSS is sampled until it exits or `timeoutMs`. */
+  const runBin = (args, feed, timeoutMs = 60_000) =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: tmp,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let peak = 0;
+      let out = '';
+      let err = '';
+      const sampler = setInterval(() => (peak = Math.max(peak, peakOf(child.pid))), 20);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.stdout.on('data', (chunk) => (out += chunk).length > 4096 && (out = out.slice(-4096)));
+      child.stderr.on('data', (chunk) => (err += chunk).length > 4096 && (err = err.slice(-4096)));
+      child.stdin.on('error', () => {});
+      child.on('exit', (code, signal) => {
+        clearInterval(sampler);
+        clearTimeout(timer);
+        resolve({ code, signal, ms: performance.now() - started, peak, out, err });
+      });
+      feed(child.stdin, child);
+    });
+  const pump = async (stdin, parts) => {
+    for (const part of parts) if (!stdin.write(part)) await new Promise((r) => stdin.once('drain', r));
+  };
+  const big = (mb) => {
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    return Array.from({ length: mb }, () => chunk);
+  };
+  const report = (name, result, ok) => {
+    failed ||= !ok;
+    const status = result.signal ? `killed (${result.signal})` : `exit ${result.code}`;
+    console.log(
+      `${name.padEnd(40)} ${result.ms.toFixed(0).padStart(7)} ms ${result.peak.toFixed(0).padStart(6)} MB peak  ${status}  ${ok ? 'ok' : 'FAILED'}`,
+    );
+  };
+  const event = JSON.stringify({
+    session_id: 's',
+    cwd: tmp,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: `${tmp}/svc/x.ts` },
+  });
+
+  const hook = await runBin(['hook', 'claude-code'], async (stdin) => {
+    await pump(stdin, [`${event.slice(0, -1)},"tool_response":"`, ...big(700), '"}']);
+    stdin.end();
+  });
+  report(
+    'hook: 700 MB on stdin',
+    hook,
+    hook.code === 0 && /over the \d+ read/.test(hook.err) && hook.peak < 300,
+  );
+
+  const session = await runBin(['session'], async (stdin) => {
+    await pump(stdin, [...big(700), '\n{"tool":"read","input":{"file_path":"svc/x.ts"},"ok":true}\n']);
+    stdin.end();
+  });
+  report(
+    'session: one 700 MB line, then a call',
+    session,
+    session.code === 0 && session.out.includes('svc rules') && session.peak < 300,
+  );
+
+  const mcp = await runBin(['mcp'], async (stdin, child) => {
+    child.stdout.pause();
+    const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`;
+    // 100k requests, or until the pipe stays full for 2 s (the server stopped reading).
+    for (let sent = 0; sent < 100_000; sent += 1) {
+      if (stdin.write(request)) continue;
+      const drained = await new Promise((r) => {
+        const t = setTimeout(() => r(false), 2_000);
+        stdin.once('drain', () => (clearTimeout(t), r(true)));
+      });
+      if (!drained) break;
+    }
+    child.kill('SIGKILL');
+  });
+  report('mcp: 100k requests, answers never read', mcp, mcp.peak < 300);
+
+  spawnSync('mkfifo', [path.join(tmp, 'fifo')]);
+  const fifo = await runBin(['session', '--state', 'fifo'], (stdin) => stdin.end(), 10_000);
+  report('session --state on a FIFO', fifo, fifo.code === 1 && fifo.ms < 5_000);
+
+  const dead = spawnSync(process.execPath, [
+    '-e',
+    'process.stdout.write(String(process.pid))',
+  ]).stdout.toString();
+  const stateDir = env.CTXFILES_STATE_DIR;
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const first = await runBin(['hook', 'claude-code'], (stdin) => stdin.end(event));
+  const stateName = fs.readdirSync(stateDir).find((name) => name.endsWith('.json'));
+  const lock = path.join(stateDir, `${stateName}.lock`);
+  fs.writeFileSync(lock, `${dead} x`);
+  const future = new Date(Date.now() + 3_600_000);
+  fs.utimesSync(lock, future, future);
+  const touch = JSON.stringify({ ...JSON.parse(event), tool_input: { file_path: `${tmp}/api/y.ts` } });
+  const locked = await runBin(['hook', 'claude-code'], (stdin) => stdin.end(touch), 20_000);
+  report(
+    'hook: lock dated in the future, owner dead',
+    locked,
+    first.code === 0 && locked.ms < 2_000 && locked.out.includes('api rules'),
+  );
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
 process.exitCode = failed ? 1 : 0;

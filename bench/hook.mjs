@@ -50,5 +50,27 @@ for (const size of sizes.length > 0 ? sizes : ['small', 'large']) {
     `${`hook, nothing due (${size}: ${tree.files} files, ${tree.expected.length} nested)`.padEnd(60)} ` +
       `${hook.toFixed(1)} ms vs node -e 0 ${node.toFixed(1)} ms = ${ratio.toFixed(2)}×, target ≤ 1.5×: ${ratio <= 1.5 ? 'ok' : 'MISSED'}`,
   );
+  // Codex as `ctxfiles init codex` writes it: its shell tool, read for paths (--shell-paths).
+  const bash = event({
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: `ls -la ${path.dirname(touched)} | head -20` },
+  });
+  const codexOn = (input) => [process.execPath, [bin, 'hook', 'codex', '--shell-paths'], { input, env }];
+  runCommand(codexOn(event({ hook_event_name: 'SessionStart', source: 'startup' })));
+  if (!runCommand(codexOn(bash)).stdout.includes('additionalContext'))
+    throw new Error('nothing injected for codex');
+  const [node2, codex] = timeCommands(
+    [[process.execPath, ['-e', '0'], { input: bash, env }], codexOn(bash)],
+    runs,
+    {
+      check: (result, index) => {
+        if (index === 1 && result.stdout !== '') throw new Error(`the codex hook answered: ${result.stdout}`);
+      },
+    },
+  );
+  console.log(
+    `${`codex hook --shell-paths, nothing due (${size})`.padEnd(60)} ${codex.toFixed(1)} ms vs node -e 0 ${node2.toFixed(1)} ms = ${(codex / node2).toFixed(2)}×`,
+  );
   fs.rmSync(stateDir, { recursive: true, force: true });
 }

@@ -41,6 +41,11 @@ function setup(extra: Record<string, string> = {}) {
 
 const reminder = (file: string, text: string) =>
   `<system-reminder>\\n# From:<root>/${file}\\n${text}\\n</system-reminder>`;
+/** Claude Code's answer: one frame without tags, a `Contents of` section per file (JSON-escaped). */
+const claudeFrame = (...files: Array<[string, string]>) =>
+  `Project instruction files for the places this session works in (each shown once; follow them):\\n\\n${files
+    .map(([file, text]) => `Contents of <root>/${file}:\\n\\n${text}`)
+    .join('\\n\\n')}`;
 /** Gemini CLI's just-in-time frame (the gemini-cli preset's format), the hook's default there. */
 const jit = (file: string, text: string) =>
   `--- Newly Discovered Project Context ---\\n--- Context from: <root>/${file} ---\\n${text}\\n--- End of Context from: <root>/${file} ---\\n--- End Project Context ---`;
@@ -68,17 +73,18 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' },
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
+        // The root AGENTS.md, which Claude Code does not load itself, then the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${claudeFrame(['AGENTS.md', 'root'])}\\n\\n${manifest}"}}\n`,
       ],
       [
         tool(root, 'Read', { file_path: `${root}/svc/auth/login.ts` }),
-        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${reminder('svc/AGENTS.md', '# Service\\nsvc rules')}\\n${reminder('svc/auth/AGENTS.md', 'auth rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${claudeFrame(['svc/AGENTS.md', '# Service\\nsvc rules'], ['svc/auth/AGENTS.md', 'auth rules'])}"}}\n`,
       ],
       // Already shown: nothing.
       [tool(root, 'Edit', { file_path: `${root}/svc/auth/login.ts`, old_string: 'a', new_string: 'b' }), ''],
       [
         tool(root, 'Write', { file_path: `${root}/web/new.ts`, content: 'x' }),
-        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${reminder('web/AGENTS.md', 'web rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${claudeFrame(['web/AGENTS.md', 'web rules'])}"}}\n`,
       ],
       // A shell command touches nothing, even when it names a file.
       [tool(root, 'Bash', { command: `cat ${outside}/lib/x.ts` }), ''],
@@ -207,7 +213,8 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup' },
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
+        // The root AGENTS.md, which Gemini CLI does not load itself (it reads GEMINI.md), then the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${jit('AGENTS.md', 'root')}\\n\\n${manifest}"}}\n`,
       ],
       // Gemini CLI passes paths as the model wrote them: relative to the work dir here.
       [tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }, 'disk full'), '{}\n'],
@@ -382,8 +389,8 @@ describe('faults never break the agent', () => {
   });
 
   test.each([
-    [['cursor'], 'expected one agent (claude-code or gemini-cli), got "cursor"; nothing added'],
-    [[], 'expected one agent (claude-code or gemini-cli), got ""; nothing added'],
+    [['cursor'], 'expected one agent (claude-code, gemini-cli or codex), got "cursor"; nothing added'],
+    [[], 'expected one agent (claude-code, gemini-cli or codex), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [
@@ -419,7 +426,7 @@ describe('faults never break the agent', () => {
   test('--help prints the usage', async () => {
     const result = await cli(['hook', '--help'], { cwd: tempTree(), env: {} });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: ctxfiles hook <claude-code\|gemini-cli>/);
+    expect(result.stdout).toMatch(/^Usage: ctxfiles hook <claude-code\|gemini-cli\|codex>/);
   });
 
   test('a broken config: exit 0, nothing, one line', async () => {

@@ -1,12 +1,16 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ResourceListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { mcpCommand, MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { resourceUri } from '../src/mcp/resource-uri.js';
 import { rulesOfResolver, type RuleSource } from '../src/mcp/rule-source.js';
-import { loadMcpSdk, serveMcp } from '../src/mcp/serve-mcp.js';
+import { serveStdio } from '../src/mcp/stdio-server.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
 import { memoryResolver, WORK } from './helpers/memory.js';
 
@@ -56,7 +60,7 @@ describe('instructions_for_path', () => {
       frame('/w/svc/auth/AGENTS.md', 'auth rules'),
     );
     expect(text(await connection.callTool('instructions_for_path', { path: '/w/svc/auth/y.ts' }))).toBe(
-      'Nothing new applies to svc/auth/y.ts: the instruction files that govern it (AGENTS.md, svc/AGENTS.md, svc/auth/AGENTS.md) were already returned on this connection or cannot be sent (the explain tool says which).',
+      'Nothing new applies to svc/auth/y.ts: the instruction files that govern it (AGENTS.md, svc/AGENTS.md, svc/auth/AGENTS.md) were already returned on this connection or cannot be sent (explain_instructions says which).',
     );
     const { connection: other } = await connect();
     expect(text(await other.callTool('instructions_for_path', { path: 'svc/auth/y.ts' }))).toContain(
@@ -164,14 +168,37 @@ describe('other tools', () => {
   test('an unknown tool is an error result naming the tools', async () => {
     const { connection } = await connect();
     expect(text(await connection.callTool('read_file', {}))).toBe(
-      'Unknown tool "read_file". The tools are: instructions_for_path, list_rules, get_rule, explain.',
+      'Unknown tool "read_file". The tools are: instructions_for_path, list_rules, get_rule, explain_instructions.',
     );
     expect(TOOL_DEFINITIONS.map((tool) => tool.name)).toEqual([
       'instructions_for_path',
       'list_rules',
       'get_rule',
-      'explain',
+      'explain_instructions',
     ]);
+  });
+
+  test('tool search finds each tool by the words a model uses for it (names and descriptions)', () => {
+    // A plain keyword search, as a client with deferred tools offers: the tool whose name and
+    // description hold the most of the query's words comes first.
+    const search = (query: string) => {
+      const words = query.toLowerCase().split(/\s+/);
+      const score = (tool: (typeof TOOL_DEFINITIONS)[number]) => {
+        const haystack = `${tool.name.replace(/_/g, ' ')} ${tool.title} ${tool.description}`.toLowerCase();
+        return words.filter((word) => haystack.includes(word)).length;
+      };
+      return [...TOOL_DEFINITIONS].sort((a, b) => score(b) - score(a))[0]?.name;
+    };
+    expect(search('project instructions for path')).toBe('instructions_for_path');
+    expect(search('AGENTS.md conventions')).toBe('instructions_for_path');
+    expect(search('list project rules')).toBe('list_rules');
+    expect(search('get rule text')).toBe('get_rule');
+    expect(search('explain why instruction not followed')).toBe('explain_instructions');
+    for (const tool of TOOL_DEFINITIONS) {
+      // The name alone says what comes back: deferred tools show only names.
+      expect(tool.name).toMatch(/instructions|rule/);
+      expect(tool.description.slice(0, 80).toLowerCase()).toMatch(/project|instruction|rule/);
+    }
   });
 
   test('without a rules engine: list_rules says so, get_rule is an error result', async () => {
@@ -250,7 +277,7 @@ describe('other tools', () => {
   test('explain with a path says what governs it and what this connection returned; it changes nothing', async () => {
     const { connection } = await connect();
     await connection.callTool('instructions_for_path', { path: 'svc/a.ts' });
-    const answer = text(await connection.callTool('explain', { path: 'svc/auth/b.ts' }));
+    const answer = text(await connection.callTool('explain_instructions', { path: 'svc/auth/b.ts' }));
     expect(answer).toContain('  included          global  AGENTS.md (entry "AGENTS.md")');
     expect(answer).toContain(
       [
@@ -267,6 +294,7 @@ describe('other tools', () => {
     expect(text(await connection.callTool('instructions_for_path', { path: 'svc/auth/b.ts' }))).toBe(
       frame('/w/svc/auth/AGENTS.md', 'auth rules'),
     );
+    // `explain`, the earlier name, still answers.
     expect(text(await connection.callTool('explain', { path: '../x' }))).toContain('outside the work dir');
   });
 });
@@ -331,23 +359,40 @@ describe('resources', () => {
   });
 });
 
-describe('the server over the SDK (in memory)', () => {
+/** The SDK's client, speaking JSON Lines to {@link serveStdio} over two in-memory pipes. */
+function linkedClient(connection: Parameters<typeof serveStdio>[0]['connection']) {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const served = serveStdio({ connection, input: toServer, output: toClient, version: '9.9.9', pollMs: 5 });
+  const transport: Transport = {
+    async start() {
+      createInterface({ input: toClient }).on('line', (line) =>
+        transport.onmessage?.(JSON.parse(line) as JSONRPCMessage),
+      );
+    },
+    async send(message) {
+      toServer.write(`${JSON.stringify(message)}\n`);
+    },
+    async close() {
+      toServer.end();
+      await served;
+      transport.onclose?.();
+    },
+  };
+  return { transport, served };
+}
+
+describe('the built-in server, driven by the SDK client (in memory)', () => {
   test('sends resources/list_changed when a tracked file changes', async () => {
     const { connection, fs } = await connect(tree, { instructions: { trackChanges: true } });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    const served = await serveMcp({
-      sdk: await loadMcpSdk(),
-      connection,
-      transport: serverSide,
-      version: '9.9.9',
-      pollMs: 5,
-    });
+    const { transport, served } = linkedClient(connection);
     const client = new Client({ name: 'test', version: '1' });
     const notified = new Promise<void>((resolve) =>
       client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
     );
-    await client.connect(clientSide);
+    await client.connect(transport);
     expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: true });
+    expect(client.getServerVersion()).toEqual({ name: 'ctxfiles', version: '9.9.9' });
     fs.set('/w/svc/AGENTS.md', 'new text');
     await notified;
     const read = await client.readResource({ uri: 'ctxfiles://workdir/svc/AGENTS.md' });
@@ -357,34 +402,8 @@ describe('the server over the SDK (in memory)', () => {
     await expect(client.readResource({ uri: 'ctxfiles://file/outside/AGENTS.md' })).rejects.toThrow(
       /Resource not found/,
     );
+    await client.ping();
     await client.close();
-    await served.closed;
-    await served.close();
-  });
-});
-
-describe('ctxfiles mcp without the SDK', () => {
-  test('prints how to install it and exits 1', async () => {
-    let stderr = '';
-    const code = await mcpCommand(
-      {
-        version: '0',
-        loadSdk: () =>
-          Promise.reject(
-            Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), {
-              code: 'ERR_MODULE_NOT_FOUND',
-            }),
-          ),
-      },
-      {
-        stdout: { write: () => true },
-        stderr: { write: (chunk: string) => (stderr += chunk) },
-        env: {},
-        cwd: WORK,
-      },
-    );
-    expect(code).toBe(1);
-    expect(stderr).toBe(MISSING_SDK_MESSAGE);
-    expect(stderr).toContain('npm install @modelcontextprotocol/sdk');
+    await served;
   });
 });

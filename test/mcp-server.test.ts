@@ -5,7 +5,6 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MISSING_SDK_MESSAGE } from '../src/cli/mcp-command.js';
 import { BIN, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -72,7 +71,7 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
       'instructions_for_path',
       'list_rules',
       'get_rule',
-      'explain',
+      'explain_instructions',
     ]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['path'] });
 
@@ -100,7 +99,7 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     const rule = await client.callTool({ name: 'get_rule', arguments: { name: 'testing' } });
     expect(rule.isError).toBe(true);
     expect(textOf(rule)).toMatch(/^No rule named "testing"\./);
-    const explained = await client.callTool({ name: 'explain', arguments: { path: 'svc' } });
+    const explained = await client.callTool({ name: 'explain_instructions', arguments: { path: 'svc' } });
     expect(textOf(explained)).toContain('  returned         svc/AGENTS.md (nested: governs svc/)');
 
     const { resources } = await client.listResources();
@@ -164,9 +163,14 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send('this is not JSON');
     send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}');
-    // The SDK answers a request that fails its own schema with a JSON-RPC error (code -32603 in 1.32).
+    // Not JSON: a parse error with id null. A tools/call without a name: invalid params.
     const second = await reply(2);
-    expect(second).toMatchObject({ error: { code: expect.any(Number) } });
+    expect(lines[1]).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
+    expect(second).toMatchObject({ error: { code: -32602 } });
     expect(second).not.toHaveProperty('result');
     send({ jsonrpc: '2.0', id: 3, method: 'no/such/method' });
     expect(await reply(3)).toMatchObject({ error: { code: -32601 } });
@@ -181,11 +185,83 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     const fourth = await reply(4);
     expect(JSON.stringify(fourth)).toContain('svc rules');
     expect(await exited).toEqual({ code: 0, signal: null });
-    expect(lines.map((line) => line['id'])).toEqual([1, 2, 3, 4]);
+    expect(lines.map((line) => line['id'])).toEqual([1, null, 2, 3, 4]);
   });
 });
 
-describe('ctxfiles mcp: options and a missing SDK', () => {
+/** The built bin's server over raw pipes: `next()` is the next line it writes. */
+function rawServer(root: string) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--cwd', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const queue: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const take = waiting.shift();
+    if (take === undefined) queue.push(line);
+    else take(line);
+  });
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5_000);
+      const take = (line: string) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      };
+      const queued = queue.shift();
+      if (queued === undefined) waiting.push(take);
+      else take(queued);
+    });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, next, exited };
+}
+
+describe('ctxfiles mcp: invalid requests and a client that does not read', () => {
+  test.each([
+    ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', null, -32600],
+    ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', null, -32600],
+    ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null, -32600],
+    ['params: 5', '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":5}', 7, -32602],
+    ['no jsonrpc', '{"id":8,"method":"ping"}', 8, -32600],
+    ['a batch', '[{"jsonrpc":"2.0","id":9,"method":"ping"}]', null, -32600],
+    ['an empty batch', '[]', null, -32600],
+    ['a bare number', '5', null, -32600],
+    ['no method', '{"jsonrpc":"2.0","id":10}', 10, -32600],
+  ])('%s gets an error answer, and the server goes on', async (_name, message, id, code) => {
+    const root = tempTree(tree);
+    const server = rawServer(root);
+    server.child.stdin.write(`${message}\n`);
+    expect(await server.next()).toEqual({ jsonrpc: '2.0', id, error: { code, message: expect.any(String) } });
+    server.child.stdin.end('{"jsonrpc":"2.0","id":11,"method":"ping"}\n');
+    expect(await server.next()).toEqual({ jsonrpc: '2.0', id: 11, result: {} });
+    expect(await server.exited).toBe(0);
+  });
+
+  test('a client that stops reading stops the server reading: answers never pile up', async () => {
+    const root = tempTree(tree);
+    const server = rawServer(root);
+    server.child.stdout.pause();
+    const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`;
+    // Keep writing until the pipe to the server stays full for a second: the server stopped reading.
+    let blocked = false;
+    for (let sent = 0; sent < 200_000 && !blocked; sent += 1) {
+      if (server.child.stdin.write(request)) continue;
+      blocked = !(await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 1_000);
+        server.child.stdin.once('drain', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      }));
+    }
+    expect(blocked).toBe(true);
+    // Reading again lets it go on; closing its input ends it.
+    server.child.stdout.resume();
+    server.child.stdout.on('data', () => {});
+    server.child.stdin.end();
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+});
+
+describe('ctxfiles mcp: options, install, stderr', () => {
   test('takes only --cwd, --config and --preset; a bad preset or work dir fails', () => {
     const root = tempTree(tree);
     const help = spawnBin(['mcp', '--help'], { cwd: root });
@@ -200,18 +276,62 @@ describe('ctxfiles mcp: options and a missing SDK', () => {
     expect(missing.stderr).toContain('ctxfiles: error: the work dir');
   });
 
-  test('without the SDK installed it says how to install it and exits 1', () => {
-    // The bundled CLI copied where no node_modules can be found.
-    const root = tempTree({ 'package.json': '{"version":"0.0.0","type":"module"}' });
+  test('the bundle with only the package dependencies beside it (no MCP SDK) serves MCP', () => {
+    // The bundled CLI copied where no package can be found: `npx -y ctxfiles mcp` on first use.
+    const root = tempTree({ ...tree, 'package.json': '{"version":"0.0.0","type":"module"}' });
     fs.cpSync(path.dirname(BIN), path.join(root, 'dist/bin'), { recursive: true });
+    // What an install brings: the package's dependencies, and nothing else (no MCP SDK).
+    const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const name of Object.keys(manifest.dependencies)) {
+      fs.mkdirSync(path.dirname(path.join(root, 'node_modules', name)), { recursive: true });
+      fs.symlinkSync(path.resolve('node_modules', name), path.join(root, 'node_modules', name));
+    }
+    expect(fs.readFileSync(path.join(root, 'dist/bin/cli.cjs'), 'utf8')).not.toContain(
+      '@modelcontextprotocol',
+    );
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {} },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'instructions_for_path', arguments: { path: 'svc/a' } },
+      },
+    ];
     const result = spawnSync(process.execPath, [path.join(root, 'dist/bin/ctxfiles.cjs'), 'mcp'], {
       cwd: root,
-      input: '',
+      input: messages.map((message) => `${JSON.stringify(message)}\n`).join(''),
       encoding: 'utf8',
       env: { PATH: process.env['PATH'] ?? '', HOME: root },
       timeout: 20_000,
     });
-    expect(result.stderr).toBe(MISSING_SDK_MESSAGE);
-    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const replies = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(replies.map((reply) => reply['id'])).toEqual([1, 2]);
+    expect(replies[0]).toMatchObject({
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'ctxfiles' } },
+    });
+    expect(JSON.stringify(replies[1])).toContain('svc rules');
+  });
+
+  test('config warnings on stderr have their control characters escaped, as resolve prints them', () => {
+    const root = tempTree({ ...tree, 'ctxfiles.config.json': '{"\u001b]0;owned\u0007": 1}' });
+    const result = spawnBin(['mcp'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('ctxfiles: warning:');
+    expect(result.stderr).toContain('\\u001b]0;owned\\u0007');
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
   });
 });

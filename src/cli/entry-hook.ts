@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFdBounded } from '../fs/bounded-input.js';
 import { fdWriter } from './fd-writer.js';
-import { hookCommand, readStream } from './hook-command.js';
+import { hookCommand, MAX_HOOK_INPUT_BYTES, readStream } from './hook-command.js';
 
 /**
  * The entry of the hook bundle (`dist/bin/hook.cjs`). An agent runs `ctxfiles hook` on every tool
@@ -15,7 +15,7 @@ export function main(argv: readonly string[]): Promise<number> {
     cwd: process.cwd(),
     readStdin: () => {
       try {
-        return readFileSync(0, 'utf8');
+        return readFdBounded(0, MAX_HOOK_INPUT_BYTES);
       } catch {
         // A non-blocking or closed stdin (EAGAIN, EOF on a TTY): read it as a stream.
         return readStream(process.stdin);

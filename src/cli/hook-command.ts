@@ -1,3 +1,5 @@
+import { readAllBounded, type BoundedInput } from '../fs/bounded-input.js';
+import { formatHookOutput } from '../hooks/hook-event.js';
 import { runHook } from '../hooks/run-hook.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
@@ -5,7 +7,7 @@ import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
 /** The agents `ctxfiles hook` answers. */
-export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli'];
+export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli', 'codex'];
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {
@@ -13,13 +15,19 @@ export interface HookIo {
   readonly stderr: { write(text: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** The whole of stdin. */
-  readStdin(): Promise<string> | string;
+  /** The whole of stdin, or its length when it is over {@link MAX_HOOK_INPUT_BYTES}. */
+  readStdin(): Promise<BoundedInput> | BoundedInput;
 }
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>]
+/**
+ * The largest hook event read (32 MiB): an event holds a tool's input and result (a whole file for
+ * a write), never more. A longer input is read to its end and dropped (docs/security.md, "Caps").
+ */
+export const MAX_HOOK_INPUT_BYTES = 33_554_432;
 
-Answer one Claude Code or Gemini CLI hook event read as JSON on stdin (see docs/hooks.md).
+const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli|codex> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>] [--shell-paths]
+
+Answer one Claude Code, Gemini CLI or Codex hook event read as JSON on stdin (see docs/hooks.md).
 Always exits 0; problems are reported as warnings on stderr.
 
 Options:
@@ -28,6 +36,8 @@ Options:
   --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
   --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
                      $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
+  --shell-paths      also take paths from shell commands: words naming an existing file or
+                     directory inside the work dir
   -h, --help         show help
 `;
 
@@ -42,50 +52,30 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   // One line per warning, and no terminal control: a message may carry a path or a value from the
   // event or the state file (docs/hooks.md).
   const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${escapeControl(message)}\n`);
-  const options: { cwd?: string; config?: string; preset?: string; stateDir?: string } = {};
-  const positional: string[] = [];
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] as string;
-    if (arg === '-h' || arg === '--help') {
-      io.stdout.write(USAGE);
-      return 0;
-    }
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const key = { '--cwd': 'cwd', '--config': 'config', '--preset': 'preset', '--state-dir': 'stateDir' }[
-      flag as string
-    ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
-    if (key !== undefined) {
-      const value = inline ?? argv[(index += 1)];
-      if (value === undefined || value === '') {
-        warn(`${flag} needs a value; nothing added`);
-        return 0;
-      }
-      options[key] = value;
-    } else if (arg.startsWith('-')) {
-      warn(`unknown option ${JSON.stringify(arg)} for ctxfiles hook; nothing added`);
-      return 0;
-    } else positional.push(arg);
-  }
-  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset)) {
-    warn(`"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')}); nothing added`);
+  const parsed = parseHookArgs(argv);
+  if (parsed === 'help') {
+    io.stdout.write(USAGE);
     return 0;
   }
-  const agent = positional[0];
-  if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string)) {
-    warn(
-      `expected one agent (${HOOK_AGENTS.join(' or ')}), got ${JSON.stringify(positional.join(' '))}; nothing added`,
-    );
+  if (typeof parsed === 'string') {
+    warn(`${parsed}; nothing added`);
     return 0;
   }
+  const { options, agent } = parsed;
   const input = await io.readStdin();
+  if (typeof input !== 'string') {
+    warn(`the hook input is ${input.overBytes} bytes, over the ${MAX_HOOK_INPUT_BYTES} read; nothing added`);
+    io.stdout.write(formatHookOutput(agent, 'after-tool', ''));
+    return 0;
+  }
   const answer = await runHook({
-    agent: agent as HookAgent,
+    agent,
     input,
     cwd: options.cwd,
     configFile: fromShell(options.config, io),
     preset: options.preset,
     stateDir: fromShell(options.stateDir, io),
+    shellPaths: options.shellPaths,
     env: io.env,
     processCwd: io.cwd,
   });
@@ -94,10 +84,46 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   return 0;
 }
 
-/** Reads a whole stream (the in-process CLI's stdin). */
-export async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<string> {
-  if (stream === undefined) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+interface HookOptions {
+  cwd?: string;
+  config?: string;
+  preset?: string;
+  stateDir?: string;
+  shellPaths?: true;
+}
+
+/** The options and the agent of `ctxfiles hook`, `'help'`, or what is wrong with them. */
+function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: HookAgent } | string {
+  const options: HookOptions = {};
+  const positional: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '--shell-paths') {
+      options.shellPaths = true;
+      continue;
+    }
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const key = { '--cwd': 'cwd', '--config': 'config', '--preset': 'preset', '--state-dir': 'stateDir' }[
+      flag as string
+    ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
+    if (key !== undefined) {
+      const value = inline ?? argv[(index += 1)];
+      if (value === undefined || value === '') return `${flag} needs a value`;
+      options[key] = value;
+    } else if (arg.startsWith('-')) return `unknown option ${JSON.stringify(arg)} for ctxfiles hook`;
+    else positional.push(arg);
+  }
+  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset))
+    return `"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')})`;
+  const agent = positional[0];
+  if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string))
+    return `expected one agent (${HOOK_AGENTS.slice(0, -1).join(', ')} or ${HOOK_AGENTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
+  return { options, agent: agent as HookAgent };
+}
+
+/** Reads a whole stream (the in-process CLI's stdin), up to {@link MAX_HOOK_INPUT_BYTES}. */
+export function readStream(stream: NodeJS.ReadableStream | undefined): Promise<BoundedInput> {
+  return readAllBounded(stream as AsyncIterable<Buffer | string> | undefined, MAX_HOOK_INPUT_BYTES);
 }

@@ -39,6 +39,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerConfigCommands(cli, io);
   registerServerCommands(cli, io);
   registerDoctorCommand(cli, io);
+  registerInitCommand(cli, io);
   if (argv.length === 0) {
     io.stderr.write(cli.program.helpInformation());
     return EXIT.usage;
@@ -86,6 +87,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles doctor --format github --fail-on warn    # annotations in a workflow',
   ],
   mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
+  init: [
+    'ctxfiles init claude-code --dry-run                # show what would change',
+    'ctxfiles init codex --user',
+    'ctxfiles init gemini-cli --remove',
+  ],
 };
 
 /** The root command, a factory for subcommands, and the exit code an action sets. */
@@ -112,7 +118,7 @@ function createProgram(io: CliIo, json: boolean): Cli {
     .showHelpAfterError(json ? false : 'ctxfiles: run ctxfiles --help for usage')
     .addHelpText(
       'after',
-      '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
+      '\nctxfiles hook <claude-code|gemini-cli|codex> answers agent hook events; see `ctxfiles hook --help`.',
     )
     .exitOverride()
     .configureOutput(output);
@@ -223,10 +229,45 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
   }
 }
 
-/** `mcp`: a server for MCP clients, with its own options (the SDK loads only here). */
+/** `init`: writes a host's hook and MCP configuration. */
+function registerInitCommand(cli: Cli, io: CliIo): void {
+  cli
+    .command('init', "write an agent's hook and MCP server configuration", 'none')
+    .argument('<host>', 'claude-code, gemini-cli, codex or opencode')
+    .option('--project', "the project's settings (default)")
+    .option('--user', "the user's settings, for every project")
+    .option('--cwd <dir>', 'the project directory (default: the current directory)')
+    .option('--dry-run', 'print the changes as a diff and write nothing')
+    .option('--remove', "take ctxfiles' entries out")
+    .action(
+      async (
+        host: string,
+        options: { project?: boolean; user?: boolean; cwd?: string; dryRun?: boolean; remove?: boolean },
+      ) => {
+        if (options.project === true && options.user === true) {
+          io.stderr.write('ctxfiles: error: --project and --user cannot be used together\n');
+          cli.exitCode = EXIT.usage;
+          return;
+        }
+        const { initCommand } = await import('./init-command.js');
+        cli.exitCode = initCommand(
+          {
+            host,
+            scope: options.user === true ? 'user' : 'project',
+            dryRun: options.dryRun === true,
+            remove: options.remove === true,
+            cwd: fromShell(options.cwd, io),
+          },
+          io,
+        );
+      },
+    );
+}
+
+/** `mcp`: a server for MCP clients, with its own options. */
 function registerServerCommands(cli: Cli, io: CliIo): void {
   cli
-    .command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
+    .command('mcp', 'serve instructions to MCP clients over stdio', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
     .addOption(presetOption())

@@ -1,8 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import fs from 'node:fs';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
-import { CtxfilesError, describeJsonError } from '../errors.js';
+import { CtxfilesError, describeJsonError, type Diagnostic } from '../errors.js';
+import { readLines } from '../fs/bounded-input.js';
+import { errorCode } from '../fs/file-system.js';
+import { readRegularFile } from '../fs/node-file-system.js';
 import { writeDiagnostics, type CliIo } from './io.js';
 
 /** Options of {@link runSession}. */
@@ -23,42 +25,30 @@ export interface RunSessionOptions {
  * - `{"op": "state"}` → `{"state": {…}}`, the state to resume from with `--state FILE`;
  * - anything else → `{"error": "…"}`, and the session goes on.
  */
-/** A `--state` file larger than this is refused before it is read. */
+/** A `--state` file larger than this is refused. */
 const MAX_STATE_BYTES = 16_777_216;
+/** A line longer than this is answered with an error, read to its end and dropped. */
+export const MAX_SESSION_LINE_BYTES = 16_777_216;
 
 export async function runSession(options: RunSessionOptions): Promise<number> {
   const { io } = options;
-  let state: unknown;
-  if (options.statePath !== undefined) {
-    try {
-      // A state is input like any other file: sized before it is read (docs/security.md, "Caps").
-      const size = statSync(options.statePath).size;
-      if (size > MAX_STATE_BYTES)
-        throw new Error(`it is ${size} bytes; at most ${MAX_STATE_BYTES} are accepted`);
-      const text = readFileSync(options.statePath, 'utf8');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        // Never the engine's message: it quotes the file's bytes.
-        throw new Error(`it is ${describeJsonError(error, text)}`);
-      }
-      state = unwrapState(parsed);
-    } catch (error) {
-      throw new CtxfilesError(
-        'session-state-invalid',
-        `${options.statePath}: cannot read the session state (${(error as Error).message})`,
-      );
-    }
-  }
+  const state = options.statePath === undefined ? undefined : readState(options.statePath);
   // The diagnostics of what the session resolved, on stderr as `resolve` prints them (stdout is the protocol).
   writeDiagnostics((await options.resolver.resolve(options.request)).diagnostics, io);
   const session = await options.resolver.openSession({ ...options.request, state });
   if (io.stdin === undefined) return 0;
-  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  const lines = readLines(io.stdin as AsyncIterable<Buffer | string>, MAX_SESSION_LINE_BYTES);
   const out = batchedWriter(io.stdout);
   try {
-    for await (const line of lines) out.write(`${JSON.stringify(await answer(line, session))}\n`);
+    for await (const line of lines) {
+      const reply =
+        'text' in line
+          ? await answer(line.text, session)
+          : {
+              error: `the line is ${line.overBytes} bytes, over the ${MAX_SESSION_LINE_BYTES} read; it is skipped`,
+            };
+      out.write(`${JSON.stringify(reply)}\n`);
+    }
   } finally {
     out.flush();
   }
@@ -119,6 +109,41 @@ async function answer(
     ok: record['ok'] as boolean | undefined,
   });
   return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
+}
+
+/**
+ * Reads and parses a `--state` file: a regular file only (a FIFO would block, a device never
+ * ends), opened without blocking and read up to the cap, whatever size it claims
+ * (docs/security.md, "Caps"). A symlink is followed: the user named the file.
+ * @throws CtxfilesError `session-state-invalid`.
+ */
+function readState(statePath: string): unknown {
+  try {
+    let text: string;
+    try {
+      const mode = { flags: fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0), noFollow: true };
+      const read = readRegularFile(statePath, { maxBytes: MAX_STATE_BYTES }, mode);
+      if (read.truncated) throw new Error(`it is over ${MAX_STATE_BYTES} bytes`);
+      text = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length).toString('utf8');
+    } catch (error) {
+      const found = errorCode(error);
+      if (found === 'EINVAL') throw new Error('it is not a regular file');
+      throw found === 'EUNKNOWN' ? error : new Error(found);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      // Never the engine's message: it quotes the file's bytes.
+      throw new Error(`it is ${describeJsonError(error, text)}`);
+    }
+    return unwrapState(parsed);
+  } catch (error) {
+    throw new CtxfilesError(
+      'session-state-invalid',
+      `${statePath}: cannot read the session state (${(error as Error).message})`,
+    );
+  }
 }
 
 /**

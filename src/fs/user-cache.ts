@@ -110,7 +110,8 @@ export function unsafeEntry(info: fs.Stats, checkOwner: boolean): string | undef
 
 /**
  * Deletes the entries of `dir` (regular files and symlinks, never directories) older than what
- * `maxAgeOf(name)` allows; `null` keeps an entry whatever its age. Cheap and bounded: one listing,
+ * `maxAgeOf(name)` allows, or dated that far in the future (the clock was stepped back, so the
+ * entry would otherwise outlive every sweep); `null` keeps an entry whatever its age. Cheap and bounded: one listing,
  * one `lstat` per entry, at most `maxEntries` entries looked at. Never throws: a sweep that fails
  * only leaves old files behind.
  */
@@ -132,7 +133,7 @@ export function sweepDirectory(
     const file = path.join(dir, name);
     try {
       const info = fs.lstatSync(file);
-      if (!info.isDirectory() && now - info.mtimeMs > maxAge) fs.unlinkSync(file);
+      if (!info.isDirectory() && Math.abs(now - info.mtimeMs) > maxAge) fs.unlinkSync(file);
     } catch {
       // Gone already, or another process removed it.
     }

@@ -19,12 +19,21 @@ export type HookEvent =
       /** False when the agent reports that the tool failed. */
       readonly ok: boolean;
     }
+  | {
+      /** The agent is about to compact (or compress) the conversation: what it showed is going. */
+      readonly kind: 'compact';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+    }
   | { readonly kind: 'other'; readonly eventName: string };
 
 /** The event names of each agent (docs/hooks.md cites where they are defined). */
-const EVENT_NAMES: Readonly<Record<HookAgent, { readonly start: string; readonly afterTool: string }>> = {
-  'claude-code': { start: 'SessionStart', afterTool: 'PostToolUse' },
-  'gemini-cli': { start: 'SessionStart', afterTool: 'AfterTool' },
+const EVENT_NAMES: Readonly<
+  Record<HookAgent, { readonly start: string; readonly afterTool: string; readonly compact: string }>
+> = {
+  'claude-code': { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+  'gemini-cli': { start: 'SessionStart', afterTool: 'AfterTool', compact: 'PreCompress' },
+  codex: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
 };
 
 /**
@@ -44,11 +53,13 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   const eventName = record['hook_event_name'];
   if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
   const names = EVENT_NAMES[agent];
-  if (eventName !== names.start && eventName !== names.afterTool) return { kind: 'other', eventName };
+  if (eventName !== names.start && eventName !== names.afterTool && eventName !== names.compact)
+    return { kind: 'other', eventName };
   const sessionId = record['session_id'];
   if (typeof sessionId !== 'string' || sessionId === '')
     return { error: 'the hook input has no "session_id"' };
   const cwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : undefined;
+  if (eventName === names.compact) return { kind: 'compact', sessionId, cwd };
   if (eventName === names.start) {
     const source = typeof record['source'] === 'string' ? record['source'] : 'startup';
     return { kind: 'session-start', sessionId, cwd, source };

@@ -27,6 +27,9 @@ import {
   writeStateFile,
   type StateFile,
 } from './state-store.js';
+import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
+import { claudeHookText } from './claude-frame.js';
+import { startBlock } from './start-block.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -47,6 +50,8 @@ export interface RunHookOptions {
   readonly processCwd: string;
   /** Default: `os.homedir()`. */
   readonly homeDir?: string;
+  /** Read shell commands for the paths they name (`--shell-paths`, docs/hooks.md). Default: false. */
+  readonly shellPaths?: boolean | undefined;
 }
 
 /** What the hook prints: `stdout` exactly, and each of `warnings` as one stderr line. */
@@ -81,7 +86,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     workDir = fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, event.cwd)));
   } catch (error) {
     warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    return quiet(event.kind);
+    return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
   }
   const homeDir = options.homeDir ?? homeDirectory();
   const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
@@ -93,12 +98,20 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
       return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
     }
-    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok);
+    if (event.kind === 'compact') {
+      // Nothing can be added now: the session starts over and the next tool call delivers again.
+      await sessionStart(state, workDir, configFile, homeDir, options, 'compact', warnings, true);
+      return quiet();
+    }
+    const shell = options.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
+    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
     const dirs = touchedInside(toolEvents, workDir);
-    if (dirs.length === 0) return quiet();
+    const rearmed = fs.existsSync(rearmFile(state));
+    if (dirs.length === 0 && !rearmed) return quiet();
     const files = touchedFiles(toolEvents, workDir);
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
+      !rearmed &&
       stored !== null &&
       sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
       nothingDue(stored, dirs, files)
@@ -108,7 +121,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
   } catch (error) {
     warnings.push(describe(error));
-    return quiet(event.kind);
+    return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
   }
 }
 
@@ -120,6 +133,7 @@ async function sessionStart(
   options: Readonly<RunHookOptions>,
   source: string,
   warnings: string[],
+  rearm = false,
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
   const result = await opened.resolver.resolve();
@@ -137,12 +151,38 @@ async function sessionStart(
         state,
         snapshot(options.agent, workDir, opened, result, session.state(), previous, [], scopes),
       );
+      // A compaction re-arms the start's text for the next tool call; a start delivers it itself.
+      if (rearm) fs.writeFileSync(rearmFile(state), '', { mode: 0o600 });
+      else if (source !== 'resume') fs.rmSync(rearmFile(state), { force: true });
     });
   } catch (error) {
     // The manifest is still worth showing; injections will be skipped while the state is unusable.
     warnings.push(describe(error));
   }
-  return result.manifest;
+  if (rearm) return '';
+  // A resume keeps the transcript, and with it what the last start delivered.
+  const block = source === 'resume' ? '' : await startText(opened.resolver, result, options, homeDir);
+  return [block, result.manifest].filter((text) => text !== '').join('\n\n');
+}
+
+/** The marker of a compaction not yet followed by a delivery (beside the state file). */
+function rearmFile(state: StateFile): string {
+  return `${state.file}.due`;
+}
+
+function startText(
+  resolver: Resolver,
+  result: ResolveResult,
+  options: Readonly<RunHookOptions>,
+  homeDir: string,
+): Promise<string> {
+  const present = (text: string) => presentFor(options.agent, resolver, text);
+  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present });
+}
+
+/** Session frames as the agent reads them best: Claude Code's without tags, in one frame (B1). */
+function presentFor(agent: HookAgent, resolver: Resolver, text: string): string {
+  return agent === 'claude-code' && resolver.config.format === 'claude-code' ? claudeHookText(text) : text;
 }
 
 async function afterTool(
@@ -161,7 +201,14 @@ async function afterTool(
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
     const session = await resume(opened.resolver, previous, warnings);
+    const starts: string[] = [];
     const texts: string[] = [];
+    // After a compaction: the start's text again, once, before what this call touched.
+    if (fs.existsSync(rearmFile(state))) {
+      const start = await startText(opened.resolver, result, options, homeDir);
+      starts.push(...[start, result.manifest].filter((text) => text !== ''));
+      fs.rmSync(rearmFile(state), { force: true });
+    }
     for (const toolEvent of toolEvents) {
       const text = await session.afterTool(toolEvent);
       if (text !== '') texts.push(text);
@@ -173,7 +220,8 @@ async function afterTool(
       state,
       snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs, scopes),
     );
-    return texts.join('\n');
+    const injected = texts.length > 0 ? presentFor(options.agent, opened.resolver, texts.join('\n')) : '';
+    return [...starts, injected].filter((text) => text !== '').join('\n\n');
   });
 }
 
@@ -205,8 +253,10 @@ async function openResolver(
   // Gemini CLI escapes `<` and `>` in hook context (packages/core/src/hooks/types.ts), so tag frames
   // reach its model as `&lt;system-reminder&gt;`: unless a config or preset chose a format, the
   // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
+  // Codex gets its own AGENTS.md frame the same way (the codex preset's format).
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
-  const format = options.agent === 'gemini-cli' && !chosen ? getPreset('gemini-cli')?.['format'] : undefined;
+  // Claude Code gets its own `Contents of <path>:` frame, without tags (claude-frame.ts).
+  const format = chosen ? undefined : getPreset(options.agent)?.['format'];
   const config =
     format === undefined
       ? loaded
@@ -345,6 +395,21 @@ function touchedFiles(events: readonly ToolEvent[], workDir: string): string[] {
   for (const event of events)
     for (const file of touchedPaths(event, workDir, BUILT_IN_TOOLS).files) files.add(file);
   return [...files];
+}
+
+/**
+ * Where a shell command's words are looked up: the event's directory (the shell's, for Claude
+ * Code), and the disk, where only a path with no symlink on the way that is a file or a directory
+ * counts.
+ */
+function shellContext(workDir: string, eventCwd: string | undefined): ShellPathsOptions {
+  let cwd = workDir;
+  try {
+    if (eventCwd !== undefined) cwd = fs.realpathSync.native(path.resolve(workDir, eventCwd));
+  } catch {
+    // A directory gone since: words resolve against the work dir.
+  }
+  return { cwd, root: workDir, kindOf: diskKindOf };
 }
 
 function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {

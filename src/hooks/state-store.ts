@@ -156,7 +156,9 @@ export function writeStateFile(state: StateFile, value: unknown): void {
  * Runs `task` while holding the session's lock file (created exclusively beside the state file,
  * holding the owner's pid and a nonce). Waits up to {@link LOCK_TIMEOUT_MS}. A lock is taken over
  * when it is older than {@link LOCK_STALE_MS} and its process is gone, or older than four times
- * that whatever its process; the lock is removed on release only if it is still ours.
+ * that whatever its process; a lock dated in the future (the clock was stepped back) is judged by
+ * its process alone, and by its distance from now. The lock is removed on release only if it is
+ * still ours.
  * @throws StateStoreError when the lock cannot be taken.
  */
 export async function withStateLock<T>(state: StateFile, task: () => Promise<T> | T): Promise<T> {
@@ -194,11 +196,14 @@ function takeOverStale(lock: string): boolean {
   const info = lstatOrNull(lock);
   if (info === null) return true; // Released meanwhile: try again at once.
   const age = Date.now() - info.mtimeMs;
-  if (age <= LOCK_STALE_MS) return false;
+  // A time in the future means the clock was stepped back: the age says nothing, so only the
+  // owner's pid decides, and the distance from now counts as the age for the hung-owner limit.
+  const future = age < -LOCK_STALE_MS;
+  if (!future && age <= LOCK_STALE_MS) return false;
   const owner = readSmall(lock);
   if (owner === null) return true;
   const pid = Number(owner.split(' ')[0]);
-  if (age <= LOCK_STALE_MS * 4 && Number.isInteger(pid) && pid > 0 && isAlive(pid)) return false;
+  if (Math.abs(age) <= LOCK_STALE_MS * 4 && Number.isInteger(pid) && pid > 0 && isAlive(pid)) return false;
   // Remove it only if it is still the lock that was judged stale.
   if (readSmall(lock) === owner) removeQuietly(lock);
   return true;
@@ -241,7 +246,7 @@ function isAlive(pid: number): boolean {
  */
 export function sweepStateDirectory(dir: string, now: number): void {
   sweepDirectory(dir, now, (name) =>
-    name.endsWith('.json')
+    name.endsWith('.json') || name.endsWith('.json.due')
       ? SESSION_MAX_AGE_MS
       : name.endsWith('.tmp') || name.endsWith('.lock')
         ? LOCK_STALE_MS * 4

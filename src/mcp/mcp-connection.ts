@@ -12,7 +12,7 @@ import { baselineRecords } from '../session/change-tracking.js';
 import type { DisclosureState } from '../session/disclosure.js';
 import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
 import { NO_RULES, type RuleSource } from './rule-source.js';
-import { MAX_RULE_NAME_LENGTH, TOOL_DEFINITIONS } from './tool-definitions.js';
+import { MAX_RULE_NAME_LENGTH, TOOL_ALIASES, TOOL_DEFINITIONS } from './tool-definitions.js';
 import { containToolPath, type ToolPath } from './tool-path.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -110,7 +110,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
       ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
       : '';
     if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
-    return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(file)).join(', ')}) were already returned on this connection or cannot be sent (the explain tool says which).${cap}`;
+    return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(file)).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
   }
 
   async function explainTool(args: Record<string, unknown>): Promise<ToolResult> {
@@ -201,7 +201,8 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
       if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
         return failure('the arguments must be a JSON object');
       const record = (args ?? {}) as Record<string, unknown>;
-      const definition = TOOL_DEFINITIONS.find((tool) => tool.name === name);
+      const listed = Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name;
+      const definition = TOOL_DEFINITIONS.find((tool) => tool.name === listed);
       if (definition === undefined)
         return failure(
           `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. The tools are: ${TOOL_DEFINITIONS.map((tool) => tool.name).join(', ')}.`,
@@ -223,7 +224,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
           return await listRules();
         case 'get_rule':
           return await getRule(record);
-        case 'explain':
+        case 'explain_instructions':
           return await explainTool(record);
       }
     } catch (error) {

@@ -18,7 +18,12 @@ export interface ToolDefinition {
 }
 
 /** The tools of `ctxfiles mcp`. */
-export type ToolName = 'instructions_for_path' | 'list_rules' | 'get_rule' | 'explain';
+export type ToolName = 'instructions_for_path' | 'list_rules' | 'get_rule' | 'explain_instructions';
+
+/** Names earlier versions listed, still answered (a client's allow-list may hold them). */
+export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = Object.freeze({
+  explain: 'explain_instructions',
+});
 
 const pathProperty = (what: string) => ({
   type: 'string',
@@ -28,15 +33,18 @@ const pathProperty = (what: string) => ({
 });
 
 /**
- * The tool list. Descriptions are written for the model that calls them: when to call, what
- * comes back, and that repeated calls only return what is new.
+ * The tool list. A client with deferred tools (Claude Code's tool search) shows the model only the
+ * names until it searches, and the search matches words of the name and the description: so each
+ * name says what it returns, and each description starts with the words a model looks for
+ * (project instructions, AGENTS.md, CLAUDE.md, rules, conventions), then when to call and what
+ * comes back; repeated calls only return what is new.
  */
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
   {
     name: 'instructions_for_path',
-    title: 'Instructions for a path',
+    title: 'Project instructions for a path',
     description:
-      'Returns the project instructions (AGENTS.md, CLAUDE.md and similar files) that apply to a file or directory and have not been returned on this connection yet: the project-wide files on the first call, then the files of the sub-directories on the way to the path. Call it before you read, create or change files in a directory you have not worked in yet, and follow what it returns. Each file comes in its own <system-reminder> block naming its path. When nothing new applies, the answer says so; calling again for the same place returns nothing new.',
+      'Project instructions, coding conventions and rules (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules and similar files) that apply to a file or directory and have not been returned on this connection yet: the project-wide files on the first call, then the files of the sub-directories on the way to the path. Call it before you read, create or change files in a directory you have not worked in yet, and follow what it returns. Each file comes in its own block naming its path. When nothing new applies, the answer says so; calling again for the same place returns nothing new.',
     inputSchema: {
       type: 'object',
       properties: { path: pathProperty('The file or directory you are about to work on.') },
@@ -47,17 +55,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
   },
   {
     name: 'list_rules',
-    title: 'List rules',
+    title: 'List project rules',
     description:
-      'Lists the project rules ctxfiles knows (from rule folders such as .cursor/rules or .claude/rules): for each its name, kind (always, glob, requested or manual), description and globs. Rules of kind "requested" and "manual" are never sent on their own: fetch one with get_rule when its description fits your task.',
+      'Project rules and guidelines from rule folders (.cursor/rules, .claude/rules, .github/instructions and similar): for each its name, kind (always, glob, requested or manual), description and globs. Rules of kind "requested" and "manual" are never sent on their own: fetch one with get_rule when its description fits your task.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'get_rule',
-    title: 'Get a rule',
+    title: 'Get a project rule',
     description:
-      'Returns the full text of one project rule, by the name list_rules shows (or its path relative to the working directory). Use it for a requested or manual rule whose description matches what you are doing.',
+      'The full text of one project rule or guideline, by the name list_rules shows (or its path relative to the working directory). Use it for a requested or manual rule whose description matches what you are doing.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -74,10 +82,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: 'explain',
-    title: 'Explain instructions',
+    name: 'explain_instructions',
+    title: 'Explain project instructions',
     description:
-      'Explains, for a human, which instruction files ctxfiles found, which were used or skipped and why, with sizes; with a path, also which files govern that path and whether they were already returned on this connection. Use it when the user asks why an instruction is or is not followed. It changes nothing.',
+      'Why a project instruction file (AGENTS.md, CLAUDE.md, a rule) is or is not in effect: which instruction files were found, used or skipped and why, with sizes; with a path, also which files govern that path and whether they were already returned on this connection. Use it when the user asks why an instruction is or is not followed. It changes nothing.',
     inputSchema: {
       type: 'object',
       properties: { path: pathProperty('Optional: a file or directory to explain.') },

@@ -1,0 +1,212 @@
+import path from 'node:path';
+
+/** The agents `ctxfiles init` configures. */
+export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode'] as const;
+export type InitHost = (typeof INIT_HOSTS)[number];
+
+/** How the agent starts ctxfiles: absolute paths, so nothing depends on the agent's PATH. */
+export interface Launch {
+  readonly node: string;
+  readonly bin: string;
+}
+
+/** One hook group: the events it answers and what it matches. */
+interface HookGroup {
+  readonly event: string;
+  readonly matcher?: string;
+  /** Extra arguments after `hook <agent>`. */
+  readonly args?: string;
+}
+
+/** A JSON (or JSONC) settings file and what ctxfiles puts in it. */
+export interface JsonTarget {
+  readonly kind: 'json';
+  readonly file: string;
+  /** Hook groups under `hooks.<event>`, in the agent's shape. */
+  readonly hooks: readonly { readonly event: string; readonly group: Record<string, unknown> }[];
+  /** The key path of the MCP server entry and its value. */
+  readonly mcp?: { readonly path: readonly string[]; readonly value: Record<string, unknown> };
+  /** The hook agent name in the commands (to recognize ctxfiles' own groups). */
+  readonly agent?: string;
+}
+
+/** A TOML file where ctxfiles owns one marked block. */
+export interface TomlTarget {
+  readonly kind: 'toml';
+  readonly file: string;
+  readonly block: string;
+  /** Tables the block defines, which must not be defined elsewhere in the file. */
+  readonly tables: readonly string[];
+}
+
+export type InitTarget = JsonTarget | TomlTarget;
+
+/** Where a scope's files live. */
+export interface InitPlaces {
+  /** The project directory (`--project`). */
+  readonly workDir: string;
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The first and last line of ctxfiles' block in a TOML file. */
+export const TOML_BEGIN =
+  '# >>> ctxfiles: written by `ctxfiles init codex`; `ctxfiles init codex --remove` deletes it >>>';
+export const TOML_END = '# <<< ctxfiles <<<';
+
+/** A word for a POSIX shell (hooks run their command through one), quoted only when needed. */
+export function shellWord(word: string): string {
+  if (/^[\w./:@%+=,-]+$/.test(word)) return word;
+  return process.platform === 'win32' ? `"${word.replace(/"/g, '""')}"` : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+function hookCommand(launch: Launch, agent: string, args = ''): string {
+  return `${shellWord(launch.node)} ${shellWord(launch.bin)} hook ${agent}${args}`;
+}
+
+const CLAUDE_GROUPS: readonly HookGroup[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
+  { event: 'PostToolUse', matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS' },
+  { event: 'PreCompact' },
+];
+const GEMINI_GROUPS: readonly HookGroup[] = [
+  { event: 'SessionStart', matcher: '*' },
+  {
+    event: 'AfterTool',
+    matcher:
+      '^(read_file|write_file|replace|list_directory|glob|grep_search|search_file_content|read_many_files)$',
+  },
+  { event: 'PreCompress', matcher: '*' },
+];
+const CODEX_GROUPS: readonly HookGroup[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', args: ' --shell-paths' },
+  { event: 'PostToolUse', matcher: '^(Bash|apply_patch)$', args: ' --shell-paths' },
+  { event: 'PreCompact', args: ' --shell-paths' },
+];
+
+/**
+ * The files `ctxfiles init <host>` writes for a scope, and what goes in each. Project scope:
+ * Claude Code `.claude/settings.json` (hooks) and `.mcp.json`, Gemini CLI `.gemini/settings.json`,
+ * Codex `.codex/config.toml`, OpenCode `opencode.json`; user scope: the same under the home
+ * directory (Claude Code's user MCP servers live in `~/.claude.json`; Codex honours `$CODEX_HOME`;
+ * OpenCode's is `~/.config/opencode/opencode.json`). Never an instruction file.
+ */
+export function initTargets(
+  host: InitHost,
+  scope: 'project' | 'user',
+  launch: Launch,
+  places: InitPlaces,
+): InitTarget[] {
+  const base = scope === 'project' ? places.workDir : places.homeDir;
+  switch (host) {
+    case 'claude-code':
+      return claudeCodeTargets(base, scope, launch);
+    case 'gemini-cli':
+      return [geminiTarget(base, launch)];
+    case 'codex': {
+      const home = places.env['CODEX_HOME'];
+      const dir =
+        scope === 'user' && home !== undefined && path.isAbsolute(home) ? home : path.join(base, '.codex');
+      return [
+        {
+          kind: 'toml',
+          file: path.join(dir, 'config.toml'),
+          block: codexBlock(launch),
+          tables: ['mcp_servers.ctxfiles'],
+        },
+      ];
+    }
+    case 'opencode':
+      return [
+        {
+          kind: 'json',
+          file:
+            scope === 'project'
+              ? path.join(base, 'opencode.json')
+              : path.join(base, '.config', 'opencode', 'opencode.json'),
+          hooks: [],
+          mcp: {
+            path: ['mcp', 'ctxfiles'],
+            value: { type: 'local', command: [launch.node, launch.bin, 'mcp'], enabled: true },
+          },
+        },
+      ];
+  }
+}
+
+/** Claude Code: hooks in `settings.json`; the MCP server in `.mcp.json` (user: `~/.claude.json`). */
+function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Launch): InitTarget[] {
+  return [
+    {
+      kind: 'json',
+      file: path.join(base, '.claude', 'settings.json'),
+      agent: 'claude-code',
+      hooks: CLAUDE_GROUPS.map((group) => ({
+        event: group.event,
+        group: {
+          ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
+          hooks: [{ type: 'command', command: hookCommand(launch, 'claude-code'), timeout: 30 }],
+        },
+      })),
+    },
+    {
+      kind: 'json',
+      file: scope === 'project' ? path.join(base, '.mcp.json') : path.join(base, '.claude.json'),
+      hooks: [],
+      mcp: {
+        path: ['mcpServers', 'ctxfiles'],
+        value: { type: 'stdio', command: launch.node, args: [launch.bin, 'mcp'] },
+      },
+    },
+  ];
+}
+
+/** Gemini CLI: hooks (timeouts in milliseconds) and `mcpServers` in one `settings.json`. */
+function geminiTarget(base: string, launch: Launch): InitTarget {
+  return {
+    kind: 'json',
+    file: path.join(base, '.gemini', 'settings.json'),
+    agent: 'gemini-cli',
+    hooks: GEMINI_GROUPS.map((group) => ({
+      event: group.event,
+      group: {
+        matcher: group.matcher,
+        hooks: [
+          {
+            name: `ctxfiles-${group.event.toLowerCase()}`,
+            type: 'command',
+            command: hookCommand(launch, 'gemini-cli'),
+            timeout: 30_000,
+          },
+        ],
+      },
+    })),
+    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+  };
+}
+
+/** A TOML basic string: JSON's escapes are TOML's. */
+const tomlString = (value: string) => JSON.stringify(value);
+
+/** ctxfiles' block of a Codex `config.toml`: the MCP server and the hooks, between the markers. */
+function codexBlock(launch: Launch): string {
+  const lines = [
+    TOML_BEGIN,
+    '[mcp_servers.ctxfiles]',
+    `command = ${tomlString(launch.node)}`,
+    `args = [${tomlString(launch.bin)}, "mcp"]`,
+  ];
+  for (const group of CODEX_GROUPS) {
+    lines.push('', `[[hooks.${group.event}]]`);
+    if (group.matcher !== undefined) lines.push(`matcher = ${tomlString(group.matcher)}`);
+    lines.push(
+      '',
+      `[[hooks.${group.event}.hooks]]`,
+      'type = "command"',
+      `command = ${tomlString(hookCommand(launch, 'codex', group.args))}`,
+      'timeout = 30',
+    );
+  }
+  lines.push(TOML_END);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { Resolver, ResolveResult } from '../api/create-resolver.js';
+import type { ConfigInput } from '../config/schema.js';
+import { renderSessionFrame } from '../render/render-session-frame.js';
+import type { HookAgent } from './tool-names.js';
+
+/** Options of {@link startBlock}. */
+export interface StartBlockOptions {
+  readonly resolver: Resolver;
+  /** The session's resolution (`resolver.resolve()`). */
+  readonly result: ResolveResult;
+  readonly agent: HookAgent;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly homeDir: string;
+  /** How the agent gets the frames (all of them at once); default: as they are. */
+  readonly present?: (text: string) => string;
+}
+
+/**
+ * What a session start adds before the manifest: each resolved file the agent does not load
+ * itself, in the session frame of the hook's format (a Cursor `alwaysApply` rule, `AGENTS.md` for
+ * Claude Code, `.github/copilot-instructions.md`, ...). What the agent loads itself is what its
+ * preset resolves in the same work dir (docs/presets.md): those files are never repeated. Files
+ * are added in the block's order while their frames fit in `contextDiscovery.maxSessionBytes`;
+ * the rest are named in one closing line. Empty when nothing is left.
+ */
+export async function startBlock(options: Readonly<StartBlockOptions>): Promise<string> {
+  const { resolver, result } = options;
+  if (result.files.length === 0) return '';
+  const [{ createResolver }, { getPreset }] = await Promise.all([
+    import('../api/create-resolver.js'),
+    import('../presets/index.js'),
+  ]);
+  const preset = getPreset(options.agent);
+  const own = new Set<string>();
+  if (preset !== undefined) {
+    // The agent's own loading, as its preset describes it: only the paths are used.
+    const native = await createResolver({
+      workDir: resolver.workDir,
+      config: preset as ConfigInput,
+      env: options.env,
+      homeDir: options.homeDir,
+    });
+    for (const file of (await native.resolve()).files) own.add(file.path);
+  }
+  const context = { workDir: resolver.workDir, homeDir: options.homeDir, wording: resolver.config.wording };
+  const cap = resolver.config.contextDiscovery.maxSessionBytes;
+  const frames: string[] = [];
+  const left: string[] = [];
+  let bytes = 0;
+  for (const file of result.files) {
+    if (own.has(file.path)) continue;
+    const frame = renderSessionFrame(
+      result.format,
+      { path: file.path, dir: path.dirname(file.path), text: file.text },
+      context,
+    );
+    if (frame === '') continue;
+    const size = Buffer.byteLength(frame, 'utf8') + 1;
+    if (left.length > 0 || bytes + size > cap) left.push(path.relative(resolver.workDir, file.path));
+    else {
+      frames.push(frame);
+      bytes += size;
+    }
+  }
+  const shown = frames.length > 0 ? (options.present ?? ((text: string) => text))(frames.join('\n')) : '';
+  if (left.length === 0) return shown;
+  const note = `(${left.length} more instruction ${left.length === 1 ? 'file' : 'files'} not shown: over contextDiscovery.maxSessionBytes, ${cap} bytes)`;
+  return shown === '' ? note : `${shown}\n${note}`;
+}

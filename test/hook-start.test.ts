@@ -1,0 +1,170 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import { cli } from './helpers/cli.js';
+import { tempTree } from './helpers/disk.js';
+
+/** A project and a state dir; `hook(agent, event)` runs `ctxfiles hook` in-process on one event. */
+function setup(tree: Record<string, string>) {
+  const root = tempTree(tree);
+  const stateDir = path.join(tempTree(), 'sessions');
+  const hook = async (agent: string, event: Record<string, unknown>) => {
+    const result = await cli(['hook', agent], {
+      cwd: root,
+      env: { CTXFILES_STATE_DIR: stateDir },
+      stdin: Readable.from([JSON.stringify({ session_id: 's1', cwd: root, ...event })]),
+    });
+    expect(result.stderr).toBe('');
+    if (result.stdout === '' || result.stdout === '{}\n') return '';
+    return (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+  };
+  return { root, hook };
+}
+
+const project = {
+  '.git/HEAD': 'ref: refs/heads/main\n',
+  '.cursor/rules/tabs.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+  'CLAUDE.md': 'claude root rules',
+  'GEMINI.md': 'gemini root rules',
+  'AGENTS.md': 'agents root rules',
+  'svc/AGENTS.md': 'svc rules',
+  'ctxfiles.config.json':
+    '{"rules": {"sources": ["cursor"]}, "contextPaths": ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]}',
+};
+
+describe('session start delivers what the agent does not load itself', () => {
+  test('Claude Code: the always rule and AGENTS.md arrive, CLAUDE.md does not, then the manifest', async () => {
+    const { hook } = setup(project);
+    const text = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(text).toContain('Always use tabs.');
+    expect(text).toContain('agents root rules');
+    expect(text).toContain('gemini root rules');
+    expect(text).not.toContain('claude root rules');
+    expect(text.indexOf('Always use tabs.')).toBeLessThan(text.indexOf('# Nested Context Files'));
+    expect(text).toContain('- svc/AGENTS.md');
+  });
+
+  test('Gemini CLI leaves out GEMINI.md; Codex leaves out AGENTS.md', async () => {
+    const gemini = await setup(project).hook('gemini-cli', {
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    expect(gemini).toContain('Always use tabs.');
+    expect(gemini).not.toContain('gemini root rules');
+    expect(gemini).toContain('agents root rules');
+    const codex = await setup(project).hook('codex', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(codex).toContain('Always use tabs.');
+    expect(codex).not.toContain('agents root rules');
+    expect(codex).toContain('claude root rules');
+  });
+
+  test('a resume keeps what the transcript already holds: only the manifest', async () => {
+    const { hook } = setup(project);
+    await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    const resumed = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'resume' });
+    expect(resumed).not.toContain('Always use tabs.');
+    expect(resumed).toContain('# Nested Context Files');
+  });
+
+  test('the files stop at contextDiscovery.maxSessionBytes, and one line says how many are left', async () => {
+    const big = 'x'.repeat(3000);
+    const { hook } = setup({
+      'AGENTS.md': big,
+      'docs/a.md': big,
+      'ctxfiles.config.json':
+        '{"contextPaths": ["AGENTS.md", "docs/a.md"], "contextDiscovery": {"maxSessionBytes": 4096}}',
+    });
+    const text = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(text.split(big)).toHaveLength(2);
+    expect(text).toContain(
+      '(1 more instruction file not shown: over contextDiscovery.maxSessionBytes, 4096 bytes)',
+    );
+  });
+});
+
+describe('compaction re-arms what the model lost', () => {
+  const read = (root: string, file: string) => ({
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: `${root}/${file}` },
+    tool_response: {},
+  });
+
+  test('Claude Code: SessionStart with source compact delivers the start again, and nested files come back', async () => {
+    const { root, hook } = setup(project);
+    await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toContain('svc rules');
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toBe('');
+    expect(await hook('claude-code', { hook_event_name: 'PreCompact', trigger: 'auto' })).toBe('');
+    const start = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'compact' });
+    expect(start).toContain('Always use tabs.');
+    // Delivered by the start: the next call brings only the nested file, once.
+    const next = await hook('claude-code', read(root, 'svc/x.ts'));
+    expect(next).toContain('svc rules');
+    expect(next).not.toContain('Always use tabs.');
+    expect(await hook('claude-code', read(root, 'svc/x.ts'))).toBe('');
+  });
+
+  test.each([
+    ['gemini-cli', 'PreCompress', 'AfterTool', 'read_file'],
+    ['codex', 'PreCompact', 'PostToolUse', 'apply_patch'],
+  ])(
+    '%s: after %s the next tool call delivers the start and the nested files again, once',
+    async (agent, compact, after, tool) => {
+      const { root, hook } = setup(project);
+      const call = {
+        hook_event_name: after,
+        tool_name: tool,
+        tool_input:
+          tool === 'apply_patch'
+            ? { command: '*** Begin Patch\n*** Update File: svc/x.ts\n*** End Patch' }
+            : { file_path: 'svc/x.ts' },
+        tool_response: {},
+      };
+      const first = await hook(agent, { hook_event_name: 'SessionStart', source: 'startup' });
+      expect(first).toContain('Always use tabs.');
+      expect(await hook(agent, call)).toContain('svc rules');
+      expect(await hook(agent, call)).toBe('');
+      expect(await hook(agent, { hook_event_name: compact, trigger: 'auto' })).toBe('');
+      const again = await hook(agent, call);
+      expect(again).toContain('Always use tabs.');
+      expect(again).toContain('# Nested Context Files');
+      expect(again).toContain('svc rules');
+      expect(again.indexOf('Always use tabs.')).toBeLessThan(again.indexOf('svc rules'));
+      expect(await hook(agent, call)).toBe('');
+    },
+  );
+});
+
+describe('Claude Code reads one frame without tags per answer', () => {
+  test('a tool call that brings a nested file and a glob rule: one header, no tag Claude Code would escape', async () => {
+    const { root, hook } = setup({
+      ...project,
+      '.cursor/rules/sql.mdc': '---\nglobs: "*.sql"\n---\nUse snake_case in SQL.\n',
+    });
+    const text = await hook('claude-code', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `${root}/svc/q.sql` },
+      tool_response: {},
+    });
+    expect(text).toContain('svc rules');
+    expect(text).toContain('Use snake_case in SQL.');
+    expect(text.split('Project instruction files for the places this session works in')).toHaveLength(2);
+    expect(text.startsWith('Project instruction files')).toBe(true);
+    expect(text).not.toMatch(/<\/?system-reminder/);
+    expect(text).toContain(`Contents of ${root}/svc/AGENTS.md:\n\nsvc rules`);
+  });
+
+  test('a format the config chose is kept as it is', async () => {
+    const { root, hook } = setup({ ...project, 'ctxfiles.config.json': '{"format": "opencode"}' });
+    const text = await hook('claude-code', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `${root}/svc/x.ts` },
+      tool_response: {},
+    });
+    expect(text).toBe(`<system-reminder>\n# From:${root}/svc/AGENTS.md\nsvc rules\n</system-reminder>`);
+  });
+});
