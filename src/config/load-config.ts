@@ -169,9 +169,24 @@ export async function loadConfig(
   }
 
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
+  // A preset has the tier of the layer that names it: named only by a project config found by the
+  // search, the keys of it that widen reads are dropped as if the project had set them.
+  const presetFromProject =
+    options.preset === undefined &&
+    tier === 'project' &&
+    !trusted &&
+    presetOf(own) !== undefined &&
+    presetOf(own) !== presetOf(user);
   let merged = mergeLayers(user, own);
+  let presetScope = false;
   if (presetName !== undefined) {
-    const preset = presetBase(presetName);
+    let preset = presetBase(presetName);
+    if (presetFromProject && filepath !== null) {
+      const sanitized = sanitizeProjectConfig(preset, filepath, display(filepath), diagnostics, presetName);
+      preset = sanitized.value;
+      dropped.push(...sanitized.dropped);
+      presetScope = setsScope(preset);
+    }
     layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
     merged = mergeLayers(preset, merged);
   }
@@ -184,7 +199,7 @@ export async function loadConfig(
   }
   const config = normalizeConfig(merged as ConfigInput);
   const ceiling =
-    tier === 'project' && !trusted && filepath !== null && setsScope(own)
+    tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
       ? realDir(fs, path.dirname(filepath))
       : undefined;
   const trust: ConfigTrust = {
@@ -233,7 +248,8 @@ export async function parseConfig(
 
 /**
  * The config a preset stands for, with its own name kept (`preset`), ready to merge the user's
- * layers over. Its values are trusted: they are the tool's own behaviour (docs/presets.md).
+ * layers over. It has the tier of the layer that names it: `loadConfig` drops the keys that widen
+ * reads from a preset only a project config names (docs/security.md, "Trust tiers").
  * @throws CtxfilesError `config-invalid` for a name that is not a preset.
  */
 function presetBase(name: string): Record<string, unknown> {
