@@ -5,6 +5,7 @@ import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
 import type { ResolveRequest } from './select-request.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /** Options of {@link Resolver.openSession}. */
 export interface SessionOptions extends ResolveRequest {
@@ -76,13 +77,15 @@ export async function openSession(
     },
     resumed,
   );
-  const diagnostics: Diagnostic[] = [...disclosure.opened];
-  for (const diagnostic of disclosure.opened) options.onDiagnostic?.(diagnostic);
+  // One bounded list for the whole session (src/diagnostics.ts): a call reports only what it added.
+  const diagnostics: Diagnostic[] = createDiagnostics();
+  const note = (diagnostic: Diagnostic) => {
+    const before = diagnostics.length;
+    if (diagnostics.push(diagnostic) > before) options.onDiagnostic?.(diagnostics[before] as Diagnostic);
+  };
+  for (const diagnostic of disclosure.opened) note(diagnostic);
   const report = async (outcome: ReturnType<Disclosure['afterTool']>): Promise<string> => {
-    for (const diagnostic of outcome.diagnostics) {
-      diagnostics.push(diagnostic);
-      options.onDiagnostic?.(diagnostic);
-    }
+    for (const diagnostic of outcome.diagnostics) note(diagnostic);
     return outcome.text;
   };
   return {

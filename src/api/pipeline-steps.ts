@@ -17,6 +17,7 @@ import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
 import { renderBlock } from './render-block.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 import { walkLister } from './walk-cache.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /**
  * The steps of a resolution after `loadContext`, in order: plan → discover → collect → render.
@@ -126,7 +127,7 @@ export function collect(
 ): Collected {
   const inline = context.config.contextDiscovery.mode === 'inline' && walk !== null;
   return table(inline ? `${key}\0inline` : key, () => {
-    const diagnostics: Diagnostic[] = [];
+    const diagnostics: Diagnostic[] = createDiagnostics();
     const { fs, workDir, homeDir, config, env } = context;
     const layerRoot = contextRootOf(context, diagnostics);
     const collected = collectSources(
