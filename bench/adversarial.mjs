@@ -69,7 +69,7 @@ function tree(name, files) {
 
 /** Runs the CLI with `args` in `cwd`; time, peak RSS (from the child) and the outcome. */
 function runCli(cwd, args) {
-  const probe = `process.on('exit',()=>require('fs').writeSync(2,'\\nmaxrss '+process.resourceUsage().maxRSS+'\\n'));process.argv=[process.argv[0],${JSON.stringify(bin)},...${JSON.stringify(args)}];require(${JSON.stringify(bin)})`;
+  const probe = `process.on('exit',()=>{const u=process.resourceUsage();require('fs').writeSync(2,'\\nmaxrss '+u.maxRSS+' cpu '+Math.round((u.userCPUTime+u.systemCPUTime)/1000)+'\\n')});process.argv=[process.argv[0],${JSON.stringify(bin)},...${JSON.stringify(args)}];require(${JSON.stringify(bin)})`;
   const started = performance.now();
   const child = spawnSync(process.execPath, ['--max-old-space-size=2048', '-e', probe], {
     cwd,
@@ -84,13 +84,19 @@ function runCli(cwd, args) {
     encoding: 'utf8',
   });
   const elapsed = performance.now() - started;
-  const rss = /maxrss (\d+)/.exec(child.stderr ?? '')?.[1];
-  const stderr = (child.stderr ?? '').replace(/\nmaxrss \d+\n/, '');
+  const [, rss, cpu] = /maxrss (\d+) cpu (\d+)/.exec(child.stderr ?? '') ?? [];
+  const stderr = (child.stderr ?? '').replace(/\nmaxrss \d+ cpu \d+\n/, '');
   const outcome =
     child.signal !== null
       ? `killed (${child.signal}) after ${(elapsed / 1000).toFixed(1)} s`
       : `exit ${child.status}, ${stderr.length} B stderr, ${(child.stdout ?? '').length} B stdout`;
-  return { elapsed, rss: rss === undefined ? undefined : Number(rss) / 1024, outcome, stderr };
+  return {
+    elapsed,
+    cpu: cpu === undefined ? undefined : Number(cpu),
+    rss: rss === undefined ? undefined : Number(rss) / 1024,
+    outcome,
+    stderr,
+  };
 }
 
 const longDir = Array.from(
@@ -158,11 +164,11 @@ const cases = [
   },
 ];
 for (const { name, cwd, args } of cases) {
-  const { elapsed, rss, outcome } = runCli(cwd, args);
+  const { elapsed, cpu, rss, outcome } = runCli(cwd, args);
   const ok = elapsed <= CASE_TIMEOUT_MS - 1 && !outcome.startsWith('killed');
   failed ||= !ok;
   console.log(
-    `${name.padEnd(52)} ${elapsed.toFixed(0).padStart(7)} ms ${rss === undefined ? '     ?' : rss.toFixed(0).padStart(6)} MB  ${outcome}`,
+    `${name.padEnd(52)} ${elapsed.toFixed(0).padStart(7)} ms ${cpu === undefined ? '      ?' : String(cpu).padStart(7)} ms cpu ${rss === undefined ? '     ?' : rss.toFixed(0).padStart(6)} MB  ${outcome}`,
   );
 }
 // rm(1): fs.rmSync fails on paths longer than PATH_MAX, which the deep cases make.

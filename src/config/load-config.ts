@@ -308,7 +308,8 @@ function searchConfig(
     const found: string[] = [];
     for (const place of CONFIG_SEARCH_PLACES) {
       const candidate = path.join(dir, place);
-      const kind = probeSourceFile(fs, candidate, display(candidate), 'config-syntax');
+      // The shown path is worked out only for a message: it costs as much as the directory's depth.
+      const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
       if (kind === 'absent') continue;
       if (kind !== 'file') {
         diagnostics.push({
