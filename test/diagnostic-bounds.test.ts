@@ -108,3 +108,37 @@ describe('hostile import chains (#26.3)', () => {
     expect(seen).toEqual(session.diagnostics);
   });
 });
+
+describe('the rules-on-request catalog obeys maxManifestBytes (#26.6)', () => {
+  test('300 requested rules with 10 KB descriptions: a catalog within the cap, and a warning', async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 300; index += 1)
+      tree[`${WORK}/.cursor/rules/r${index}.mdc`] =
+        `---\ndescription: ${'d'.repeat(10_000)}\n---\nrule ${index}\n`;
+    const { resolver } = await memoryResolver(tree, { rules: { sources: ['cursor'] } });
+    const result = await resolver.resolve();
+    expect(Buffer.byteLength(result.manifest)).toBeLessThanOrEqual(8192);
+    expect(result.manifest).toMatch(/^# Rules on Request\n/);
+    expect(result.manifest).toMatch(/\n\.\.\. \d+ more rules not shown$/);
+    expect(result.diagnostics).toContainEqual({
+      level: 'warn',
+      code: 'catalog-truncated',
+      message:
+        'the rules-on-request catalog is larger than contextDiscovery.maxManifestBytes (8192 bytes): its descriptions are left out and the list is cut',
+    });
+  });
+
+  test('a catalog that fits only without descriptions keeps every name', async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 3; index += 1)
+      tree[`${WORK}/.cursor/rules/r${index}.mdc`] = `---\ndescription: ${'d'.repeat(5000)}\n---\nrule\n`;
+    const { resolver } = await memoryResolver(tree, { rules: { sources: ['cursor'] } });
+    const result = await resolver.resolve();
+    expect(result.manifest.split('\n').filter((line) => line.startsWith('- '))).toEqual([
+      '- r0 (.cursor/rules/r0.mdc)',
+      '- r1 (.cursor/rules/r1.mdc)',
+      '- r2 (.cursor/rules/r2.mdc)',
+    ]);
+    expect(result.diagnostics.some((item) => item.code === 'catalog-truncated')).toBe(true);
+  });
+});
