@@ -494,6 +494,7 @@ function sanitizeTrustedProjects(
       { file: shown, keyPath: 'trustedProjects' },
       'ignored: only the user config names trusted projects',
     ).message,
+    entry: 'trustedProjects',
     path: file,
   });
   return { value: rest, dropped: [{ keyPath: 'trustedProjects', file }] };

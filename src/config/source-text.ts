@@ -38,28 +38,8 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   const offset = body === text ? 0 : 1;
   if (file.endsWith('.json')) assertJson(body, file, code);
   const lineCounter = new LineCounter();
-  const tooDeep = (cause?: unknown) =>
-    new CtxfilesError(
-      code,
-      [formatProblem({ file }, `lists and mappings nest deeper than ${MAX_NESTING} levels`)],
-      {
-        cause,
-      },
-    );
-  let document: Document;
-  try {
-    document = parseDocument(body, {
-      lineCounter,
-      uniqueKeys: true,
-      prettyErrors: false,
-      schema: 'core',
-      strict: true,
-    });
-  } catch (error) {
-    // The YAML parser recurses per level of nesting; no config nests a thousand levels deep.
-    if (error instanceof RangeError) throw tooDeep(error);
-    throw error;
-  }
+  const tooDeep = (cause?: unknown) => nestsTooDeep(file, code, cause);
+  const document = parseYaml(body, lineCounter, tooDeep);
   const position = (index: number) => {
     const { line, col } = lineCounter.linePos(index);
     return { line, column: col + (line === 1 ? offset : 0) };
@@ -97,6 +77,33 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
     ]);
   }
   return { file, value, locate, problem };
+}
+
+function nestsTooDeep(file: string, code: CtxfilesErrorCode, cause?: unknown): CtxfilesError {
+  return new CtxfilesError(
+    code,
+    [formatProblem({ file }, `lists and mappings nest deeper than ${MAX_NESTING} levels`)],
+    { cause },
+  );
+}
+
+/**
+ * The YAML document. The parser recurses per level of nesting (no config nests a thousand levels
+ * deep), so its stack overflow is reported as "too deep".
+ */
+function parseYaml(body: string, lineCounter: LineCounter, tooDeep: (cause: unknown) => Error): Document {
+  try {
+    return parseDocument(body, {
+      lineCounter,
+      uniqueKeys: true,
+      prettyErrors: false,
+      schema: 'core',
+      strict: true,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(error);
+    throw error;
+  }
 }
 
 /** `agents.coder.context.paths[0]`. */

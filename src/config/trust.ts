@@ -110,6 +110,8 @@ export function sanitizeProjectConfig(
         { file: shown, keyPath },
         `ignored: ${who} (${row.reason}); ${remedy}, or list the project in the user config's trustedProjects`,
       ).message,
+      // The key is the target: one warning per key of the file (src/diagnostics.ts).
+      entry: keyPath,
       path: file,
     });
   }
