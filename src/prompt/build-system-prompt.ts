@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../errors.js';
-import { escapeControl, escapeTags, escapeXmlText } from '../render/escape.js';
+import { escapeFramePath, escapeTags, escapeXmlText } from '../render/escape.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { DEFAULT_FRAGMENTS, renderFragment, type FragmentName, type FragmentVariables } from './fragments.js';
 import { renderMcpSection, type McpServerInfo } from './mcp.js';
@@ -184,7 +184,8 @@ function projectSection(
     blocks.push(
       [
         'Notes on the project files above:',
-        ...conflicts.map((diagnostic) => `- ${escapeControl(diagnostic.message)}`),
+        // File names in the notes come from the repository: no `system-reminder` tag stays raw.
+        ...conflicts.map((diagnostic) => `- ${escapeFramePath(diagnostic.message)}`),
       ].join('\n'),
     );
   }
