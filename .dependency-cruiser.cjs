@@ -7,7 +7,11 @@
 /** Modules below everything else, importable by every layer. */
 const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$'];
 /** The shared config vocabulary: types, format and mode names, and the one glob compiler. */
-const CONFIG_VOCABULARY = ['^src/config/types\\.ts$', '^src/config/globs\\.ts$'];
+const CONFIG_VOCABULARY = [
+  '^src/config/types\\.ts$',
+  '^src/config/globs\\.ts$',
+  '^src/config/glob-match\\.ts$',
+];
 
 /** A rule that allows `from` to import only `allowed` (plus itself) among the project's files. */
 function only(name, from, allowed, comment) {
@@ -36,9 +40,9 @@ module.exports = {
     ),
     only(
       'config-vocabulary-is-a-leaf',
-      '^src/config/(types|globs)\\.ts$',
+      '^src/config/(types|globs|glob-match)\\.ts$',
       [...LEAF, ...CONFIG_VOCABULARY],
-      'config/types.ts and config/globs.ts are shared by the core; they import no other module.',
+      'config/types.ts, config/globs.ts and config/glob-match.ts are shared by the core; they import no other module.',
     ),
     only(
       'presets-are-data',
@@ -61,8 +65,8 @@ module.exports = {
     only(
       'rules-is-pure',
       '^src/rules/',
-      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/'],
-      'src/rules (the rules engine) may import fs, errors, config types and discover only.',
+      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/config/glob-match\\.ts$', '^src/discover/'],
+      'src/rules (the rules engine) may import fs, errors, config types, the bounded glob matcher and discover only.',
     ),
     only(
       'resolve-is-core',

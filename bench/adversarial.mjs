@@ -177,3 +177,131 @@ if (process.platform === 'linux') {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;
+
+// Hostile repositories on disk, each run through the built CLI in a child process with a time and
+// a heap limit: a case that hangs or runs out of memory is reported, not waited for. Each prints
+// its time, the child's peak RSS and how it ended (docs/security.md, "Bounds").
+const { spawnSync } = await import('node:child_process');
+const fs = await import('node:fs');
+const os = await import('node:os');
+const CASE_TIMEOUT_MS = Number(process.env.ADVERSARIAL_CASE_TIMEOUT_MS ?? 30_000);
+const bin = path.join(repo, 'dist/bin/ctxfiles.cjs');
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-adversarial-'));
+
+/** Writes `files` (relative path → text) under a new directory of the temp home. */
+function tree(name, files) {
+  const root = path.join(home, name);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+/** Runs the CLI with `args` in `cwd`; time, peak RSS (from the child) and the outcome. */
+function runCli(cwd, args) {
+  const probe = `process.on('exit',()=>{const u=process.resourceUsage();require('fs').writeSync(2,'\\nmaxrss '+u.maxRSS+' cpu '+Math.round((u.userCPUTime+u.systemCPUTime)/1000)+'\\n')});process.argv=[process.argv[0],${JSON.stringify(bin)},...${JSON.stringify(args)}];require(${JSON.stringify(bin)})`;
+  const started = performance.now();
+  const child = spawnSync(process.execPath, ['--max-old-space-size=2048', '-e', probe], {
+    cwd,
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+    },
+    timeout: CASE_TIMEOUT_MS,
+    maxBuffer: 512 * MIB,
+    encoding: 'utf8',
+  });
+  const elapsed = performance.now() - started;
+  const [, rss, cpu] = /maxrss (\d+) cpu (\d+)/.exec(child.stderr ?? '') ?? [];
+  const stderr = (child.stderr ?? '').replace(/\nmaxrss \d+ cpu \d+\n/, '');
+  const outcome =
+    child.signal !== null
+      ? `killed (${child.signal}) after ${(elapsed / 1000).toFixed(1)} s`
+      : `exit ${child.status}, ${stderr.length} B stderr, ${(child.stdout ?? '').length} B stdout`;
+  return {
+    elapsed,
+    cpu: cpu === undefined ? undefined : Number(cpu),
+    rss: rss === undefined ? undefined : Number(rss) / 1024,
+    outcome,
+    stderr,
+  };
+}
+
+const longDir = Array.from(
+  { length: 14 },
+  (_, index) => `${String(index).padStart(2, '0')}${'d'.repeat(200)}`,
+).join('/');
+const chain = {
+  'AGENTS.md': '@a.md\n',
+  'a.md': '@b.md\n',
+  'b.md': '@c.md\n',
+  'c.md': '@d.md\n',
+  'd.md': `${'@a.md '.repeat(149_000)}\n`,
+};
+const nestedChain = { 'AGENTS.md': '@i0.md\n' };
+// i31 is at depth 32 (the most the config allows), so each of its references is one too deep.
+for (let depth = 0; depth < 31; depth += 1) nestedChain[`i${depth}.md`] = `@i${depth + 1}.md\n`;
+nestedChain['i31.md'] = Array.from({ length: 5000 }, (_, index) => `@z${index}.md`).join(' ');
+for (let index = 0; index < 5000; index += 1) nestedChain[`z${index}.md`] = 'z\n';
+const deep = (count) => Array.from({ length: count }, () => 'd').join('/');
+const cases = [
+  {
+    name: 'imports: 149k references back into a chain (#26.3)',
+    cwd:
+      tree(
+        'imports-cycle',
+        Object.fromEntries(
+          Object.entries({ ...chain, 'ctxfiles.config.json': '{"imports":{"enabled":true}}' }).map(
+            ([file, text]) => [`${longDir}/${file}`, text],
+          ),
+        ),
+      ) + `/${longDir}`,
+    args: ['resolve'],
+  },
+  {
+    name: 'imports: 5,000 references past depth (#26.3)',
+    cwd: tree('imports-depth', {
+      ...nestedChain,
+      'ctxfiles.config.json': '{"imports":{"enabled":true,"maxDepth":32}}',
+    }),
+    args: ['resolve'],
+  },
+  {
+    name: 'rule glob *a*…*x, a name of 30 (#26.4)',
+    cwd: tree('rule-glob', {
+      'ctxfiles.config.json': '{"rules":{"sources":["cursor"]}}',
+      '.cursor/rules/r.mdc': `---\nglobs: "${'*a'.repeat(14)}*x"\n---\nrule\n`,
+      [`x${'a'.repeat(29)}`]: 'x\n',
+    }),
+    args: ['resolve', '--paths', `x${'a'.repeat(29)}`],
+  },
+  {
+    name: '.opencode.json of 5,000 nested arrays (#26.5)',
+    cwd: tree('nested-json', { '.opencode.json': `${'['.repeat(5000)}${']'.repeat(5000)}` }),
+    args: ['resolve'],
+  },
+  {
+    name: 'cwd 500 directories deep (#26.17)',
+    cwd: tree('deep-500', { [`${deep(500)}/AGENTS.md`]: 'a\n' }) + `/${deep(500)}`,
+    args: ['resolve'],
+  },
+  {
+    name: 'cwd 2,000 directories deep (#26.17)',
+    cwd: tree('deep-2000', { [`${deep(2000)}/AGENTS.md`]: 'a\n' }) + `/${deep(2000)}`,
+    args: ['resolve'],
+  },
+];
+for (const { name, cwd, args } of cases) {
+  const { elapsed, cpu, rss, outcome } = runCli(cwd, args);
+  const ok = elapsed <= CASE_TIMEOUT_MS - 1 && !outcome.startsWith('killed');
+  failed ||= !ok;
+  console.log(
+    `${name.padEnd(52)} ${elapsed.toFixed(0).padStart(7)} ms ${cpu === undefined ? '      ?' : String(cpu).padStart(7)} ms cpu ${rss === undefined ? '     ?' : rss.toFixed(0).padStart(6)} MB  ${outcome}`,
+  );
+}
+// rm(1): fs.rmSync fails on paths longer than PATH_MAX, which the deep cases make.
+spawnSync('rm', ['-rf', home]);
+process.exitCode = failed ? 1 : 0;

@@ -1,3 +1,5 @@
+import type { Diagnostic } from './errors.js';
+
 /**
  * The closed set of diagnostic codes. One row per code: adding a code is adding one row here
  * (docs/diagnostics.md is checked against this table by test/diagnostics.test.ts).
@@ -74,6 +76,8 @@ export const DIAGNOSTICS = [
   { code: 'read-cap-skipped', level: 'debug', meaning: 'This file was not read because the resolution had reached its total read cap.', action: 'See read-cap.' },
   { code: 'render-cap', level: 'warn', meaning: 'The rendered block would pass 16 MiB, the most ctxfiles renders; files are left out or cut as for a budget.', action: 'Set a budget or narrow the entries.' },
   { code: 'untrusted-key', level: 'warn', meaning: 'A config found in the project sets a key that reads outside the project (or raises a size cap); it is ignored.', action: 'Set the key in the user config, or list the project in the user config\'s trustedProjects; see docs/security.md, "Trust tiers".' },
+  { code: 'config-not-file', level: 'warn', meaning: 'A config search place exists but is a directory or not a regular file; it is skipped and the search goes on.', action: 'Rename or remove it, or name the real config with --config.' },
+  { code: 'code-config-refused', level: 'warn', meaning: 'The config search found a code config (ctxfiles.config.js, .mjs, .cjs or .ts) in an untrusted project; it is not loaded and the search goes on.', action: 'Name the file with --config, or list the project in the user config\'s trustedProjects; see docs/security.md, "Trust tiers".' },
   { code: 'cap-clamped', level: 'warn', meaning: 'A configured cap is above the most it may be and is lowered to that maximum.', action: 'Use a value within the maxima of docs/security.md, "Caps".' },
   { code: 'state-record-dropped', level: 'warn', meaning: 'A resumed session state tracks a file this session would not read (outside the work dir and not shown at its start); the record is dropped.', action: 'None; resume only states this runner saved, stored where the repository cannot write.' },
   { code: 'walk-cache', level: 'info', meaning: 'The walk index in the cache dir (contextDiscovery.cache) cannot be used or saved, or was corrupt and is rebuilt; the walk lists every directory, as without it.', action: 'Fix the cache dir\'s owner or mode (chmod 700), or delete it; see docs/disclosure.md, "The walk index".' },
@@ -85,8 +89,91 @@ export const DIAGNOSTICS = [
   { code: 'duplicate-paragraph', level: 'warn', meaning: 'ctxfiles doctor: the same paragraph is in two files that one host loads both of; it is sent twice.', action: 'Keep it in one file (the shared parent), or import it.' },
   { code: 'stale-copy', level: 'warn', meaning: 'ctxfiles doctor: AGENTS.md and CLAUDE.md in one directory are mostly the same text but differ: one is a stale copy of the other.', action: 'Bring the older file up to date, or replace CLAUDE.md with the line @AGENTS.md.' },
   { code: 'over-cap', level: 'error', meaning: 'ctxfiles doctor: a host cuts or leaves out a file at its byte cap (Codex: project_doc_max_bytes, 32 KiB), silently.', action: 'Shorten the files the host loads, or move text into files it loads only where needed.' },
+  { code: 'catalog-truncated', level: 'warn', meaning: 'The catalog of rules on request is larger than contextDiscovery.maxManifestBytes; its descriptions are left out, then the list is cut.', action: 'Shorten rule descriptions, remove unused requested rules, or raise maxManifestBytes in the user config.' },
+  { code: 'diagnostics-capped', level: 'info', meaning: 'A resolution or session kept its most diagnostics (1,000, one per code, file and target); this one counts the rest, which were left out.', action: 'Fix the first ones; see docs/security.md, "Bounds".' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 
 /** Every code a {@link Diagnostic} can carry: the `code` column of {@link DIAGNOSTICS}. */
 export type DiagnosticCode = (typeof DIAGNOSTICS)[number]['code'];
+
+/** Most diagnostics one resolution (or one session) keeps; past it a single `info` counts the rest. */
+export const MAX_DIAGNOSTICS = 1000;
+
+interface Omitted {
+  count: number;
+}
+
+// The closing note of a capped list, and the count it stands for (read when lists are merged).
+const omittedBy = new WeakMap<object, Omitted>();
+
+/**
+ * A diagnostics list for a resolution, a session or any step that may report per file or per
+ * reference: its `push` keeps one diagnostic per (code, file, target) (`code`, `path`, `entry`;
+ * the message stands in when neither `path` nor `entry` is set) and at most `limit` of them. The
+ * first one past the limit adds a closing `info` `diagnostics-capped` whose message counts every
+ * one left out so far. So no input can make a list grow with the number of references to one file
+ * (docs/security.md, "Bounds"). Everything else about the array is ordinary.
+ */
+export function createDiagnostics(limit: number = MAX_DIAGNOSTICS): Diagnostic[] {
+  const list: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const omitted: Omitted = { count: 0 };
+  const append = Array.prototype.push;
+  Object.defineProperty(list, 'push', {
+    value(...items: Diagnostic[]): number {
+      for (const item of items) {
+        const carried = omittedBy.get(item);
+        if (carried !== undefined) {
+          // A closing note of a list merged into this one: its count joins this list's.
+          if (omitted.count === 0) append.call(list, closingNote(omitted));
+          omitted.count += carried.count;
+          continue;
+        }
+        const key = diagnosticKey(item);
+        if (seen.has(key)) continue;
+        if (seen.size >= limit) {
+          if (omitted.count === 0) append.call(list, closingNote(omitted));
+          omitted.count += 1;
+          continue;
+        }
+        seen.add(key);
+        append.call(list, item);
+      }
+      return list.length;
+    },
+  });
+  return list;
+}
+
+/**
+ * The diagnostics of several steps as one bounded list ({@link createDiagnostics}), in order; the
+ * counts of lists that were already capped are carried into the one closing note.
+ */
+export function capDiagnostics(...lists: ReadonlyArray<readonly Diagnostic[]>): Diagnostic[] {
+  const merged = createDiagnostics();
+  for (const list of lists) for (const item of list) merged.push(item);
+  // The closing note goes last, whatever came after the first item left out.
+  const index = merged.findIndex((item) => omittedBy.has(item));
+  if (index !== -1 && index !== merged.length - 1)
+    Array.prototype.push.call(merged, ...merged.splice(index, 1));
+  return merged;
+}
+
+function diagnosticKey(item: Diagnostic): string {
+  const target = item.entry ?? (item.path === undefined ? item.message : '');
+  return `${item.code}\u0000${item.path ?? ''}\u0000${target}`;
+}
+
+function closingNote(omitted: Omitted): Diagnostic {
+  const note = {
+    level: 'info' as const,
+    code: 'diagnostics-capped' as const,
+    get message(): string {
+      const count = omitted.count;
+      return `${count} more diagnostic${count === 1 ? ' was' : 's were'} left out: at most ${String(MAX_DIAGNOSTICS).replace(/\B(?=(\d{3})+$)/g, ',')} are kept, one per code, file and target`;
+    },
+  };
+  omittedBy.set(note, omitted);
+  return note;
+}

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
@@ -47,15 +48,24 @@ describe('config search', () => {
     ['.opencode.json', '{"contextPaths": ["A.md"]}'],
     ['.opencode.yaml', 'contextPaths: [A.md]'],
     ['.opencode.yml', 'contextPaths: [A.md]'],
-    ['opencode.json', '{"contextPaths": ["A.md"]}'],
     ['ctxfiles.config.json', '{"contextPaths": ["A.md"]}'],
     ['ctxfiles.config.yaml', 'contextPaths: [A.md]'],
-    ['ctxfiles.config.mjs', 'export default { contextPaths: ["A.md"] };'],
-    ['ctxfiles.config.cjs', 'module.exports = { contextPaths: ["A.md"] };'],
     ['package.json', '{"name": "x", "ctxfiles": {"contextPaths": ["A.md"]}}'],
   ])('finds %s', async (name, text) => {
     const root = tempTree({ [name]: text });
     const loaded = await loadConfig({ cwd: root, stopDir: root });
+    expect(loaded.filepath).toBe(path.join(root, name));
+    expect(loaded.config.contextPaths).toEqual(['A.md']);
+  });
+
+  // A code config runs only where the project is trusted (test/code-config.test.ts for the refusal).
+  test.each([
+    ['ctxfiles.config.mjs', 'export default { contextPaths: ["A.md"] };'],
+    ['ctxfiles.config.cjs', 'module.exports = { contextPaths: ["A.md"] };'],
+  ])('finds %s in a trusted project', async (name, text) => {
+    const root = tempTree({ [name]: text, 'user.json': '{}' });
+    fs.writeFileSync(path.join(root, 'user.json'), JSON.stringify({ trustedProjects: [root] }));
+    const loaded = await loadConfig({ cwd: root, stopDir: root, userConfig: path.join(root, 'user.json') });
     expect(loaded.filepath).toBe(path.join(root, name));
     expect(loaded.config.contextPaths).toEqual(['A.md']);
   });
@@ -212,13 +222,15 @@ describe('config errors name file, line, column and key path', () => {
     expect(error.message).not.toContain('ZodError');
   });
 
-  test('duplicate keys: the last one wins at run time, and the thorough check reports them', async () => {
+  test('duplicate keys are an error on every path, naming the second (docs/config.md)', async () => {
     const tree = { '.opencode.json': '{"contextPaths": ["A.md"], "contextPaths": ["B.md"]}' };
-    const root = tempTree(tree);
-    expect((await loadConfig({ cwd: root, stopDir: root })).config.contextPaths).toEqual(['B.md']);
-    const error = await loadError(tree, { thorough: true });
-    expect(error.code).toBe('config-syntax');
-    expect(error.message).toMatch(/^\.opencode\.json:1:\d+: Map keys must be unique/);
+    for (const thorough of [false, true]) {
+      const error = await loadError(tree, { thorough });
+      expect(error.code).toBe('config-syntax');
+      expect(error.message).toBe(
+        '.opencode.json:1:28: not valid JSON: the key "contextPaths" appears twice in one object',
+      );
+    }
   });
 
   test('several problems are all listed', async () => {

@@ -599,7 +599,7 @@ describe('the quick check and pending rules', () => {
     index: { basenames: [], files: [], ignored: [], candidates: [], ...extra },
     disclosure: { injected: injected.map((p) => ({ path: p })), skipped: [], tracked: [] },
   });
-  const sql = { source: '^(?:[^/]*?\\.sql)$', flags: '', basename: true };
+  const sql = { pattern: '*.sql', nocase: false, basename: true, negated: false };
   const scopes = [
     { path: '.cursor/rules/sql.mdc', owner: '', globs: [sql] },
     { path: 'pkg/.claude/rules/p.md', owner: 'pkg', globs: [] },
@@ -639,8 +639,14 @@ describe('the quick check and pending rules', () => {
     expect(stored.index.rules).toEqual(['.cursor/rules/sql.mdc']);
     const [scope] = stored.index.ruleScopes ?? [];
     expect(scope).toMatchObject({ path: '.cursor/rules/sql.mdc', owner: '' });
-    const regex = new RegExp(scope?.globs[0]?.source ?? '', scope?.globs[0]?.flags);
-    expect(regex.test('q.sql')).toBe(true);
-    expect(regex.test('q.ts')).toBe(false);
+    expect(scope?.globs).toEqual([{ pattern: '*.sql', nocase: false, basename: true, negated: false }]);
+  });
+
+  test('a state that keeps a regular expression (an older format) means maybe, never runs it', () => {
+    const old = [
+      { path: '.cursor/rules/sql.mdc', owner: '', globs: [{ source: '^(a+)+$', flags: '', basename: true }] },
+    ];
+    const stateOf = state({ rules: ['.cursor/rules/sql.mdc'], ruleScopes: old as never });
+    expect(nothingDue(stateOf, ['/nowhere/w/web'], [`/nowhere/w/web/${'a'.repeat(40)}!`])).toBe(false);
   });
 });

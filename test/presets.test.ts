@@ -549,12 +549,13 @@ describe('the preset key and --preset', () => {
   });
 });
 
-// Preset values are the tool's behaviour and trusted wherever the preset is named; keys the
-// project config writes itself are not (docs/presets.md, docs/security.md "Trust tiers").
+// A preset has the tier of the layer that names it (DESIGN §12, "Trust"): named by a project config,
+// its keys that widen reads are dropped like the project's own (docs/presets.md, docs/security.md
+// "Trust tiers"); named by the caller it keeps them.
 describe('trust: a preset named by a project config', () => {
   const codex = getPreset('codex') as { instructions: Record<string, unknown> };
 
-  test('the preset keeps its reading keys; the same keys written in the project config are dropped', async () => {
+  test("the preset's reading keys are dropped with the project's own", async () => {
     const root = tempTree({
       '.git/HEAD': 'x',
       '.opencode.json': JSON.stringify({
@@ -563,16 +564,35 @@ describe('trust: a preset named by a project config', () => {
       }),
     });
     const loaded = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir: tempTree() });
-    expect(loaded.trust).toEqual({ project: 'untrusted' });
+    expect(loaded.trust).toEqual({ project: 'untrusted', ceiling: root });
+    expect(loaded.config.instructions.userFile).toBeNull();
+    expect(loaded.config.instructions.symlinks).toBe('inside');
+    expect(loaded.config.instructions.extraFiles).toEqual([]);
+    expect((loaded.dropped ?? []).map((entry) => `${entry.preset ?? 'own'} ${entry.keyPath}`).sort()).toEqual(
+      [
+        'codex instructions.projectRootMarkers',
+        'codex instructions.symlinks',
+        'codex instructions.userFile',
+        'own instructions.extraFiles',
+        'own instructions.symlinks',
+        'own instructions.userFile',
+      ],
+    );
+    expect(loaded.diagnostics.filter((diagnostic) => diagnostic.code === 'untrusted-key')).toHaveLength(6);
+  });
+
+  test('named by the caller, the preset keeps its reading keys', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', '.opencode.json': '{}' });
+    const loaded = await loadConfig({
+      cwd: root,
+      stopDir: root,
+      userConfig: null,
+      homeDir: tempTree(),
+      preset: 'codex',
+    });
     expect(loaded.config.instructions.userFile).toEqual(codex.instructions['userFile']);
     expect(loaded.config.instructions.symlinks).toBe('follow');
-    expect(loaded.config.instructions.extraFiles).toEqual([]);
-    expect((loaded.dropped ?? []).map((entry) => entry.keyPath).sort()).toEqual([
-      'instructions.extraFiles',
-      'instructions.symlinks',
-      'instructions.userFile',
-    ]);
-    expect(loaded.diagnostics.filter((diagnostic) => diagnostic.code === 'untrusted-key')).toHaveLength(3);
+    expect(loaded.dropped).toEqual([]);
   });
 
   // A symlinked AGENTS.md pointing outside the project, and a user file in the home directory.
@@ -584,14 +604,18 @@ describe('trust: a preset named by a project config', () => {
   };
   const home = () => tempTree({ '.codex/AGENTS.md': 'Personal.\n' });
 
-  test('end to end: the preset follows the link and reads ~/.codex/AGENTS.md', async () => {
-    const root = linked({ preset: 'codex' });
+  test('end to end: --preset follows the link and reads ~/.codex/AGENTS.md; the project naming it reads neither', async () => {
+    const root = linked({});
     const homeDir = home();
-    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const config = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir, preset: 'codex' });
     const resolver = await createResolver({ workDir: root, config, homeDir, env: {} });
     expect((await resolver.resolve({})).text).toBe(
       `# AGENTS.md instructions for ${root}\n\n<INSTRUCTIONS>\nPersonal.\n\n--- project-doc ---\n\nShared outside.\n\n</INSTRUCTIONS>`,
     );
+    fs.writeFileSync(path.join(root, '.opencode.json'), '{"preset":"codex"}');
+    const named = await loadConfig({ cwd: root, stopDir: root, userConfig: null, homeDir });
+    const untrusted = await createResolver({ workDir: root, config: named, homeDir, env: {} });
+    expect((await untrusted.resolve({})).text).toBe('');
   });
 
   test('end to end: the same keys written by the project config read neither', async () => {

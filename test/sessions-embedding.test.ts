@@ -94,17 +94,23 @@ describe('tool events a session reads', () => {
     );
   });
 
-  test(`session.diagnostics keeps the most recent ${SESSION_DIAGNOSTICS_KEPT}; onDiagnostic sees every one`, async () => {
+  test(`session.diagnostics keeps the first ${SESSION_DIAGNOSTICS_KEPT} and counts the rest; report sees every one`, async () => {
     const seen: Diagnostic[] = [];
     const s = await session({ onDiagnostic: (d) => seen.push(d) });
     const list = s.diagnostics;
+    let reported = 0;
+    // The same malformed patch again and again is one diagnostic: one per code, file and target.
+    for (let i = 0; i < 3; i++)
+      reported += (await s.report({ tool: 'apply_patch', input: { input: 'no headers' }, ok: true }))
+        .diagnostics.length;
     for (let i = 0; i < 1_500; i++)
-      await s.afterTool({ tool: 'apply_patch', input: { input: `no headers ${i}` }, ok: true });
-    expect(seen).toHaveLength(1_500);
-    expect(s.diagnostics).toHaveLength(SESSION_DIAGNOSTICS_KEPT);
+      reported += (await s.report({ tool: `tool_${i}`, input: {}, ok: true })).diagnostics.length;
+    expect(reported).toBe(1_503);
     expect(s.diagnostics).toBe(list);
-    expect(s.diagnostics.at(-1)).toBe(seen.at(-1));
-    expect(s.diagnostics[0]).toBe(seen[500]);
+    expect(s.diagnostics).toHaveLength(SESSION_DIAGNOSTICS_KEPT + 1);
+    expect(s.diagnostics.at(-1)?.code).toBe('diagnostics-capped');
+    expect(s.diagnostics.at(-1)?.message).toMatch(/^501 more diagnostics were left out/);
+    expect(seen).toEqual([...s.diagnostics]);
   });
 });
 

@@ -30,6 +30,7 @@ import {
   type Rules,
 } from './rules-step.js';
 import { saveWalkCache } from './walk-cache.js';
+import { capDiagnostics } from '../diagnostics.js';
 
 export type { ResolverOptions } from './load-context.js';
 export type { Session, SessionOptions } from './open-session.js';
@@ -288,14 +289,17 @@ function resultOf(
     text: rendered.text,
     manifest: disclosed.manifest,
     nested: disclosed.index?.files ?? [],
-    diagnostics: Object.freeze([
-      ...context.configDiagnostics,
-      ...resolution.diagnostics,
-      ...ruleDiagnostics,
-      ...rendered.diagnostics,
-      ...disclosed.diagnostics,
-      ...cacheDiagnostics,
-    ]),
+    // At most 1,000, one per (code, file, target), the rest counted (docs/security.md, "Bounds").
+    diagnostics: Object.freeze(
+      capDiagnostics(
+        context.configDiagnostics,
+        resolution.diagnostics,
+        ruleDiagnostics,
+        rendered.diagnostics,
+        disclosed.diagnostics,
+        cacheDiagnostics,
+      ),
+    ),
     ...(rules === null ? {} : { rules }),
   });
 }

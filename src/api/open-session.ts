@@ -5,6 +5,7 @@ import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
 import type { ResolveRequest } from './select-request.js';
+import { createDiagnostics, MAX_DIAGNOSTICS } from '../diagnostics.js';
 
 /** Options of {@link Resolver.openSession}. */
 export interface SessionOptions extends ResolveRequest {
@@ -31,8 +32,11 @@ export interface ToolReport {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** How many diagnostics `session.diagnostics` keeps: the most recent ones. */
-export const SESSION_DIAGNOSTICS_KEPT = 1_000;
+/**
+ * How many diagnostics `session.diagnostics` keeps: the first ones, one per code, file and target
+ * (src/diagnostics.ts), then a single `diagnostics-capped` note counting the rest.
+ */
+export const SESSION_DIAGNOSTICS_KEPT = MAX_DIAGNOSTICS;
 
 /** What one agent run has been shown. Subagents open their own session. */
 export interface Session {
@@ -46,8 +50,9 @@ export interface Session {
   /** The state as plain JSON, to store and resume with `openSession({ state })`. */
   state(): DisclosureState;
   /**
-   * Diagnostics produced so far by opening the session and by its tool calls: the most recent
-   * {@link SESSION_DIAGNOSTICS_KEPT} (1,000); `onDiagnostic` and `report` see every one.
+   * Diagnostics produced so far by opening the session and by its tool calls, one per code, file
+   * and target: the first {@link SESSION_DIAGNOSTICS_KEPT} (1,000), then one `diagnostics-capped`
+   * note counting the rest. `onDiagnostic` sees each one kept; `report` returns every one of its call.
    */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -102,16 +107,16 @@ export async function openSession(
     },
     resumed,
   );
-  const diagnostics: Diagnostic[] = [...disclosure.opened];
-  for (const diagnostic of disclosure.opened) options.onDiagnostic?.(diagnostic);
+  // One bounded list for the whole session (src/diagnostics.ts): a call reports only what it added.
+  const diagnostics: Diagnostic[] = createDiagnostics();
+  const note = (diagnostic: Diagnostic) => {
+    const before = diagnostics.length;
+    if (diagnostics.push(diagnostic) > before) options.onDiagnostic?.(diagnostics[before] as Diagnostic);
+  };
+  for (const diagnostic of disclosure.opened) note(diagnostic);
   const report = (event: Readonly<ToolEvent>): ToolReport => {
     const outcome = afterToolSafely(disclosure, event);
-    if (outcome.diagnostics.length === 0) return outcome;
-    for (const diagnostic of outcome.diagnostics) options.onDiagnostic?.(diagnostic);
-    diagnostics.push(...outcome.diagnostics);
-    // Kept bounded, in place: a long session of malformed calls must not grow without end.
-    if (diagnostics.length > SESSION_DIAGNOSTICS_KEPT)
-      diagnostics.splice(0, diagnostics.length - SESSION_DIAGNOSTICS_KEPT);
+    for (const diagnostic of outcome.diagnostics) note(diagnostic);
     return outcome;
   };
   return {

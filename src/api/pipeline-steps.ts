@@ -17,6 +17,7 @@ import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
 import { renderBlock } from './render-block.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 import { walkLister } from './walk-cache.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /**
  * The steps of a resolution after `loadContext`, in order: plan → discover → collect → render.
@@ -126,7 +127,7 @@ export function collect(
 ): Collected {
   const inline = context.config.contextDiscovery.mode === 'inline' && walk !== null;
   return table(inline ? `${key}\0inline` : key, () => {
-    const diagnostics: Diagnostic[] = [];
+    const diagnostics: Diagnostic[] = createDiagnostics();
     const { fs, workDir, homeDir, config, env } = context;
     const layerRoot = contextRootOf(context, diagnostics);
     const collected = collectSources(
@@ -282,13 +283,11 @@ export async function renderDisclosure(
   const inlineMode = context.config.contextDiscovery.mode === 'inline';
   if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
   return table(key, async () => {
-    const [{ groupByOwner }, { renderManifest, renderRuleCatalog }, { compareCodeUnits }] = await Promise.all(
-      [
-        import('../discover/nested-index.js'),
-        import('../render/render-manifest.js'),
-        import('../discover/compare-code-units.js'),
-      ],
-    );
+    const [{ groupByOwner }, { renderManifest, boundRuleCatalog }, { compareCodeUnits }] = await Promise.all([
+      import('../discover/nested-index.js'),
+      import('../render/render-manifest.js'),
+      import('../discover/compare-code-units.js'),
+    ]);
     const { instructions, contextDiscovery } = context.config;
     const inlined = new Set(collected.files.map((file) => file.realPath));
     const kept: NestedFile[] =
@@ -305,22 +304,36 @@ export async function renderDisclosure(
     });
     const catalog =
       rules === undefined
-        ? ''
-        : renderRuleCatalog(
+        ? { text: '', degraded: 'no' as const }
+        : boundRuleCatalog(
             rules
               .catalog()
               .filter((rule) => !inlined.has(rule.realPath))
               .map((rule) => ({ name: rule.name, path: rule.relativePath, description: rule.description })),
             context.config.wording.ruleCatalogIntro,
+            contextDiscovery.maxManifestBytes,
           );
+    // In inline mode the walk's diagnostics were reported with the block (collect).
+    const walkDiagnostics = inlineMode ? [] : (walk?.diagnostics ?? []);
     return {
       index,
-      manifest: [manifest, catalog].filter((part) => part !== '').join('\n\n'),
-      // In inline mode the walk's diagnostics were reported with the block (collect).
-      diagnostics: inlineMode ? [] : (walk?.diagnostics ?? []),
+      manifest: [manifest, catalog.text].filter((part) => part !== '').join('\n\n'),
+      diagnostics:
+        catalog.degraded === 'no'
+          ? walkDiagnostics
+          : [...walkDiagnostics, catalogCapped(catalog.degraded, contextDiscovery.maxManifestBytes)],
       ...(rules === undefined ? {} : { rules: Object.freeze({ set: rules, inlined }) }),
     };
   });
+}
+
+/** The warning of a rules catalog over `maxManifestBytes` (docs/rules.md). */
+function catalogCapped(degraded: 'descriptions' | 'cut', maxBytes: number): Diagnostic {
+  return {
+    level: 'warn',
+    code: 'catalog-truncated',
+    message: `the rules-on-request catalog is larger than contextDiscovery.maxManifestBytes (${maxBytes} bytes): ${degraded === 'cut' ? 'its descriptions are left out and the list is cut' : 'its descriptions are left out'}`,
+  };
 }
 
 /**

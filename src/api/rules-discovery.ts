@@ -11,6 +11,7 @@ import type { Rule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import { contextRootOf } from './pipeline-steps.js';
 import type { Rules } from './rules-step.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /**
  * Finds every rule of the enabled sources (docs/rules.md, "Discovery"): owners are the work dir, the
@@ -26,7 +27,7 @@ export function discoverAllRules(
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
   const { instructions, contextDiscovery } = config;
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = createDiagnostics();
   const owners = ruleOwners(context, rules.nested && nested, diagnostics, listThrough);
   const found = discoverRules(fs, {
     workDir,

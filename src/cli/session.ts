@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
-import { CtxfilesError, describeJsonError, type Diagnostic } from '../errors.js';
+import { CtxfilesError, describeJsonError } from '../errors.js';
 import { readLines } from '../fs/bounded-input.js';
 import { errorCode } from '../fs/file-system.js';
 import { readRegularFile } from '../fs/node-file-system.js';

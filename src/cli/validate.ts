@@ -100,8 +100,7 @@ async function checkConfig(
   });
   const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
   const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
-  const dropped = (loaded.dropped ?? []).map((key) => key.keyPath);
-  const trust = dropped.length === 0 ? '' : `; not trusted, ignored: ${dropped.join(', ')}`;
+  const trust = describeDropped(loaded.dropped ?? []);
   checked.push(`${name} (${flows}${trust})`);
   for (const layer of loaded.layers ?? [])
     if (layer.tier === 'user' || layer.tier === 'preset')
@@ -163,4 +162,19 @@ function checkWorkDir(dir: string): void {
     });
   }
   if (!isDirectory) throw new CtxfilesError('workdir-invalid', `the work dir ${dir} is not a directory`);
+}
+
+/** `; not trusted, ignored: a, b; preset claude-code: c` for the keys a trust tier dropped. */
+function describeDropped(dropped: readonly { readonly keyPath: string; readonly preset?: string }[]): string {
+  if (dropped.length === 0) return '';
+  const own = dropped.filter((key) => key.preset === undefined).map((key) => key.keyPath);
+  const byPreset = new Map<string, string[]>();
+  for (const key of dropped)
+    if (key.preset !== undefined)
+      byPreset.set(key.preset, [...(byPreset.get(key.preset) ?? []), key.keyPath]);
+  const parts = [
+    ...(own.length === 0 ? [] : [own.join(', ')]),
+    ...[...byPreset].map(([name, keys]) => `preset ${name}: ${keys.join(', ')}`),
+  ];
+  return `; not trusted, ignored: ${parts.join('; ')}`;
 }

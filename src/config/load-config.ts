@@ -6,8 +6,15 @@ import { isInside } from '../fs/contain.js';
 import { getPreset, PRESET_NAMES } from '../presets/index.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import { isTrustedProject, mergeLayers, sanitizeProjectConfig, setsScope, type DroppedKey } from './trust.js';
+import { assertJson } from './check-json.js';
 import { findForbiddenKey } from './forbidden-keys.js';
-import { isSourceFile, readSourceFile, relativeDisplay, requireSourceFile } from './read-source.js';
+import {
+  isSourceFile,
+  probeSourceFile,
+  readSourceFile,
+  relativeDisplay,
+  requireSourceFile,
+} from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
@@ -149,7 +156,8 @@ export async function loadConfig(
     tier = 'explicit';
     requireSourceFile(fs, filepath, display(filepath), 'config');
   } else {
-    filepath = searchConfig(fs, cwd, options.stopDir ?? homeDirectory(), diagnostics, display);
+    const search = { refuseCode: !trusted, diagnostics, display };
+    filepath = searchConfig(fs, cwd, options.stopDir ?? homeDirectory(), search);
     tier = 'project';
   }
 
@@ -169,9 +177,24 @@ export async function loadConfig(
   }
 
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
+  // A preset has the tier of the layer that names it: named only by a project config found by the
+  // search, the keys of it that widen reads are dropped as if the project had set them.
+  const presetFromProject =
+    options.preset === undefined &&
+    tier === 'project' &&
+    !trusted &&
+    presetOf(own) !== undefined &&
+    presetOf(own) !== presetOf(user);
   let merged = mergeLayers(user, own);
+  let presetScope = false;
   if (presetName !== undefined) {
-    const preset = presetBase(presetName);
+    let preset = presetBase(presetName);
+    if (presetFromProject && filepath !== null) {
+      const sanitized = sanitizeProjectConfig(preset, filepath, display(filepath), diagnostics, presetName);
+      preset = sanitized.value;
+      dropped.push(...sanitized.dropped);
+      presetScope = setsScope(preset);
+    }
     layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
     merged = mergeLayers(preset, merged);
   }
@@ -184,7 +207,7 @@ export async function loadConfig(
   }
   const config = normalizeConfig(merged as ConfigInput);
   const ceiling =
-    tier === 'project' && !trusted && filepath !== null && setsScope(own)
+    tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
       ? realDir(fs, path.dirname(filepath))
       : undefined;
   const trust: ConfigTrust = {
@@ -233,7 +256,8 @@ export async function parseConfig(
 
 /**
  * The config a preset stands for, with its own name kept (`preset`), ready to merge the user's
- * layers over. Its values are trusted: they are the tool's own behaviour (docs/presets.md).
+ * layers over. It has the tier of the layer that names it: `loadConfig` drops the keys that widen
+ * reads from a preset only a project config names (docs/security.md, "Trust tiers").
  * @throws CtxfilesError `config-invalid` for a name that is not a preset.
  */
 function presetBase(name: string): Record<string, unknown> {
@@ -262,20 +286,44 @@ function quickConfig(value: unknown): Config | null {
   return isQuickValid(value) ? normalizeConfig(value as ConfigInput) : null;
 }
 
+/**
+ * The first config of the search (docs/config.md, "Where the config is found"). It reads data
+ * configs only: with `refuseCode` (an untrusted project), a code config found on the way is never
+ * loaded, only named in a `warn` `code-config-refused`, and the search goes on as if it were not there.
+ */
 function searchConfig(
   fs: FileSystem,
   start: string,
   stopDir: string,
-  diagnostics: Diagnostic[],
-  display: (file: string) => string,
+  search: {
+    readonly refuseCode: boolean;
+    readonly diagnostics: Diagnostic[];
+    readonly display: (file: string) => string;
+  },
 ): string | null {
+  const { diagnostics, display } = search;
   const stop = path.resolve(stopDir);
   let dir = start;
   for (;;) {
     const found: string[] = [];
     for (const place of CONFIG_SEARCH_PLACES) {
       const candidate = path.join(dir, place);
-      if (!isSourceFile(fs, candidate, display(candidate), 'config-syntax')) continue;
+      // The shown path is worked out only for a message: it costs as much as the directory's depth.
+      const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
+      if (kind === 'absent') continue;
+      if (kind !== 'file') {
+        diagnostics.push({
+          level: 'warn',
+          code: 'config-not-file',
+          message: `${display(candidate)}: skipped: ${kind === 'directory' ? 'a directory' : 'not a regular file'}, not a config file`,
+          path: candidate,
+        });
+        continue;
+      }
+      if (search.refuseCode && CODE_EXTENSIONS.has(path.extname(place))) {
+        diagnostics.push(refusedCodeConfig(display(candidate), candidate));
+        continue;
+      }
       refuseOutsideLink(fs, candidate, dir, display);
       if (place === 'package.json' && !packageHasKey(fs, candidate, display(candidate))) continue;
       found.push(candidate);
@@ -296,6 +344,15 @@ function searchConfig(
     if (dir === stop || parent === dir) return null;
     dir = parent;
   }
+}
+
+function refusedCodeConfig(shown: string, file: string): Diagnostic {
+  return {
+    level: 'warn',
+    code: 'code-config-refused',
+    message: `${shown}: not loaded: a config found by the search runs no code; name it with --config (configFile), or list the project in the user config's trustedProjects`,
+    path: file,
+  };
 }
 
 /**
@@ -360,6 +417,10 @@ async function readConfig(
   }
   const text = readSourceFile(fs, file, shown, 'config-syntax');
   const isPackage = path.basename(file) === 'package.json';
+  // JSON is checked as JSON first (YAML would take a trailing comma, and word a truncated file as
+  // YAML), with its nesting bounded and repeated keys refused.
+  if (extension === '.json')
+    assertJson(withoutBom(text), shown, 'config-syntax', isPackage ? { duplicatesUnder: 'ctxfiles' } : {});
   if (extension === '.json' && !thoroughOnly) {
     // JSON that parses and validates needs neither the YAML parser nor zod.
     const fast = parseJson(text, isPackage);
@@ -433,6 +494,7 @@ function sanitizeTrustedProjects(
       { file: shown, keyPath: 'trustedProjects' },
       'ignored: only the user config names trusted projects',
     ).message,
+    entry: 'trustedProjects',
     path: file,
   });
   return { value: rest, dropped: [{ keyPath: 'trustedProjects', file }] };
@@ -441,11 +503,15 @@ function sanitizeTrustedProjects(
 /** JSON.parse without throwing; a leading BOM is accepted. `undefined` on any failure. */
 function parseJson(text: string, isPackage: boolean): unknown {
   try {
-    const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    const value: unknown = JSON.parse(withoutBom(text));
     return isPackage ? (value as Record<string, unknown> | null)?.['ctxfiles'] : value;
   } catch {
     return undefined;
   }
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A source without positions, for values that did not come from JSON or YAML text. */

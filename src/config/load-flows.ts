@@ -155,6 +155,10 @@ function walkGlob(
 ): string[] {
   const found: string[] = [];
   const matches = compileGlob(pattern);
+  if (typeof matches !== 'function')
+    throw new CtxfilesError('config-invalid', [
+      formatProblem({ keyPath: 'flows' }, `the glob "${pattern}" is refused: ${matches.problem}`),
+    ]);
   const pending = [start];
   let visited = 0;
   while (pending.length > 0) {

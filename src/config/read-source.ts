@@ -49,13 +49,34 @@ export function isSourceFile(
   display: string,
   code: CtxfilesErrorCode,
 ): boolean {
+  return probeSourceFile(fs, file, display, code) === 'file';
+}
+
+/**
+ * What is at a search place: a regular file (symlinks followed), nothing (`ENOENT`, `ENOTDIR`), or
+ * something else (a directory, a FIFO, a device). `display` may be a function: the search calls this
+ * for every place of every directory up to home, and the shown path costs as much as the depth.
+ * @throws CtxfilesError with `code` for any other error, as {@link isSourceFile}.
+ */
+export function probeSourceFile(
+  fs: FileSystem,
+  file: string,
+  display: string | (() => string),
+  code: CtxfilesErrorCode,
+): 'file' | 'absent' | 'directory' | 'other' {
   try {
-    return fs.stat(file).kind === 'file';
+    const kind = fs.stat(file).kind;
+    return kind === 'file' ? 'file' : kind === 'directory' ? 'directory' : 'other';
   } catch (error) {
-    if (isAbsent(error)) return false;
+    if (isAbsent(error)) return 'absent';
     throw new CtxfilesError(
       code,
-      [formatProblem({ file: display }, `cannot read the file (${errorCode(error)})`)],
+      [
+        formatProblem(
+          { file: typeof display === 'string' ? display : display() },
+          `cannot read the file (${errorCode(error)})`,
+        ),
+      ],
       { cause: error },
     );
   }

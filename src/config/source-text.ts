@@ -8,6 +8,7 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { assertJson, MAX_NESTING } from './check-json.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 
 export { MAX_SOURCE_BYTES } from './read-source.js';
@@ -35,19 +36,17 @@ export interface SourceText {
 export function parseSourceText(text: string, file: string, code: CtxfilesErrorCode): SourceText {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const offset = body === text ? 0 : 1;
+  if (file.endsWith('.json')) assertJson(body, file, code);
   const lineCounter = new LineCounter();
-  const document = parseDocument(body, {
-    lineCounter,
-    uniqueKeys: true,
-    prettyErrors: false,
-    schema: 'core',
-    strict: true,
-  });
+  const tooDeep = (cause?: unknown) => nestsTooDeep(file, code, cause);
+  const document = parseYaml(body, lineCounter, tooDeep);
   const position = (index: number) => {
     const { line, col } = lineCounter.linePos(index);
     return { line, column: col + (line === 1 ? offset : 0) };
   };
   const firstError = document.errors[0];
+  // The parser reports its own stack overflow as a syntax error.
+  if (firstError !== undefined && /call stack/i.test(firstError.message)) throw tooDeep();
   if (firstError !== undefined) {
     const at = position(firstError.pos[0]);
     throw new CtxfilesError(code, [formatProblem({ file, ...at }, firstMessageLine(firstError.message))]);
@@ -56,6 +55,7 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   try {
     value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(error);
     throw new CtxfilesError(
       code,
       [formatProblem({ file }, `cannot expand the document: ${(error as Error).message}`)],
@@ -68,6 +68,8 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   };
   const problem = (keyPath: readonly PropertyKey[], message: string, target: 'key' | 'value' = 'value') =>
     formatProblem({ file, ...locate(keyPath, target), keyPath: formatKeyPath(keyPath) }, message);
+  // Validation, merging and cloning recurse per level too: the depth is bounded before any of them.
+  if (nestingDepth(value) > MAX_NESTING) throw tooDeep();
   const forbidden = findForbiddenKey(value, []);
   if (forbidden !== undefined) {
     throw new CtxfilesError(code, [
@@ -75,6 +77,33 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
     ]);
   }
   return { file, value, locate, problem };
+}
+
+function nestsTooDeep(file: string, code: CtxfilesErrorCode, cause?: unknown): CtxfilesError {
+  return new CtxfilesError(
+    code,
+    [formatProblem({ file }, `lists and mappings nest deeper than ${MAX_NESTING} levels`)],
+    { cause },
+  );
+}
+
+/**
+ * The YAML document. The parser recurses per level of nesting (no config nests a thousand levels
+ * deep), so its stack overflow is reported as "too deep".
+ */
+function parseYaml(body: string, lineCounter: LineCounter, tooDeep: (cause: unknown) => Error): Document {
+  try {
+    return parseDocument(body, {
+      lineCounter,
+      uniqueKeys: true,
+      prettyErrors: false,
+      schema: 'core',
+      strict: true,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(error);
+    throw error;
+  }
 }
 
 /** `agents.coder.context.paths[0]`. */
@@ -112,4 +141,18 @@ function nearestNode(
     }
   }
   return (node ?? undefined) as YamlNode | undefined;
+}
+
+/** How deeply arrays and objects nest in a parsed value (0 for a scalar), without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    const depth = item.depth + 1;
+    if (depth > deepest) deepest = depth;
+    if (depth > MAX_NESTING) return depth;
+    for (const child of Object.values(item.value)) stack.push({ value: child, depth });
+  }
+  return deepest;
 }

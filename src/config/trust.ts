@@ -69,8 +69,10 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
 export interface DroppedKey {
   /** `instructions.userFile`. */
   readonly keyPath: string;
-  /** Absolute path of the file that set it. */
+  /** Absolute path of the file that set it (for a preset's key: the file that named the preset). */
   readonly file: string;
+  /** Set when the key came from a preset that a project config named. */
+  readonly preset?: string;
 }
 
 /**
@@ -83,6 +85,7 @@ export function sanitizeProjectConfig(
   file: string,
   shown: string,
   diagnostics: Diagnostic[],
+  preset?: string,
 ): { value: Record<string, unknown>; dropped: DroppedKey[] } {
   const copy = structuredClone(value) as Record<string, unknown>;
   const dropped: DroppedKey[] = [];
@@ -92,14 +95,23 @@ export function sanitizeProjectConfig(
     if (parent === undefined || !Object.hasOwn(parent, key) || !row.widens(parent[key])) continue;
     delete parent[key];
     const keyPath = row.keyPath.join('.');
-    dropped.push({ keyPath, file });
+    dropped.push(preset === undefined ? { keyPath, file } : { keyPath, file, preset });
+    const [who, remedy] =
+      preset === undefined
+        ? ['a project config may not set it', 'set it in the user config']
+        : [
+            `it comes from the preset "${preset}" that a project config names, and a project config may not set it`,
+            'name the preset in the user config or with --preset',
+          ];
     diagnostics.push({
       level: 'warn',
       code: 'untrusted-key',
       message: formatProblem(
         { file: shown, keyPath },
-        `ignored: a project config may not set it (${row.reason}); set it in the user config, or list the project in the user config's trustedProjects`,
+        `ignored: ${who} (${row.reason}); ${remedy}, or list the project in the user config's trustedProjects`,
       ).message,
+      // The key is the target: one warning per key of the file (src/diagnostics.ts).
+      entry: keyPath,
       path: file,
     });
   }

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { CandidateSelect } from './chain-candidates.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /** What a chain walk needs. */
 export interface ChainOptions {
@@ -96,7 +97,7 @@ export function findProjectRoot(
  * ignored. `@rules` yields a slot. Files below the work dir are not part of the chain.
  */
 export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = createDiagnostics();
   const ancestors = ancestorsOf(options.workDir);
   let start = ancestors[0] as string;
   if (options.walk === 'project') {

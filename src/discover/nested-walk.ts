@@ -2,6 +2,7 @@ import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
 import { compareCodeUnits } from './compare-code-units.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /**
  * Directory names the nested walk never enters, besides every name starting with a dot. They hold
@@ -73,7 +74,7 @@ export function walkNested(
   limits: WalkLimits,
   options: WalkOptions = {},
 ): WalkResult {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = createDiagnostics();
   const files: NestedCandidate[] = [];
   const marked: string[] = [];
   const markers = options.markers;

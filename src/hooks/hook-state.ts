@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/search-places.js';
+import { compileGlobMatcher } from '../config/glob-match.js';
+import type { GlobSpec } from '../rules/compile-rule-globs.js';
 
 /**
  * What `ctxfiles hook` keeps per session between processes. `disclosure` is exactly what
@@ -39,8 +41,9 @@ export interface HookIndex {
   readonly rules?: readonly string[];
   /**
    * For each pending rule: its owner directory (relative to the work dir, `/` separators, `''` for
-   * the work dir) and, for a `glob` rule, its globs as regular expressions (tested against the path
-   * relative to the owner, or its last segment with `basename`); no globs for a nested `always`
+   * the work dir) and, for a `glob` rule, its globs (compiled again with the bounded matcher,
+   * src/config/glob-match.ts, and tested against the path relative to the owner, or its last segment
+   * with `basename`); no globs for a nested `always`
    * rule, which is due on any touch inside its owner. Absent: any pending rule means "maybe".
    */
   readonly ruleScopes?: readonly RuleScope[];
@@ -50,7 +53,7 @@ export interface HookIndex {
 export interface RuleScope {
   readonly path: string;
   readonly owner: string;
-  readonly globs: readonly { readonly source: string; readonly flags: string; readonly basename: boolean }[];
+  readonly globs: readonly GlobSpec[];
 }
 
 /**
@@ -119,14 +122,15 @@ function validScopes(scopes: unknown): boolean {
       if (typeof scope !== 'object' || scope === null) return false;
       if (typeof scope.path !== 'string' || typeof scope.owner !== 'string' || !Array.isArray(scope.globs))
         return false;
-      return scope.globs.every(
-        (glob) =>
-          typeof glob === 'object' &&
-          glob !== null &&
-          typeof glob.source === 'string' &&
-          typeof glob.flags === 'string' &&
-          typeof glob.basename === 'boolean',
-      );
+      // A glob as a pattern; a state written by an older version keeps a regular expression
+      // instead, which stays valid but is never run (the quick check then says "maybe").
+      return scope.globs.every((glob: unknown) => {
+        if (typeof glob !== 'object' || glob === null) return false;
+        const { pattern, nocase, basename, negated, source, flags } = glob as Record<string, unknown>;
+        if (typeof basename !== 'boolean') return false;
+        if (typeof pattern === 'string') return typeof nocase === 'boolean' && typeof negated === 'boolean';
+        return typeof source === 'string' && typeof flags === 'string';
+      });
     })
   );
 }
@@ -231,14 +235,12 @@ function rulesQuiet(
       if (!file.startsWith(prefix)) continue;
       const relative = file.slice(prefix.length).split(path.sep).join('/');
       for (const glob of scope.globs) {
-        let regex: RegExp;
-        try {
-          regex = new RegExp(glob.source, glob.flags);
-        } catch {
-          return false;
-        }
-        if (regex.test(glob.basename ? relative.slice(relative.lastIndexOf('/') + 1) : relative))
-          return false;
+        // A state written before globs were kept as patterns (or a damaged one) means "maybe".
+        if (typeof glob.pattern !== 'string') return false;
+        const compiled = compileGlobMatcher(glob.pattern, { nocase: glob.nocase === true });
+        if (!compiled.ok) return false;
+        const subject = glob.basename ? relative.slice(relative.lastIndexOf('/') + 1) : relative;
+        if (compiled.matcher.test(subject) !== (glob.negated === true)) return false;
       }
     }
   }

@@ -372,7 +372,7 @@ function usableDirectory(dir: string): boolean {
 /** The touched directories strictly inside the work dir (the work dir itself never activates). */
 /**
  * The pending rules (glob rules and nested owners' always rules not applied by the resolution) as
- * the quick check tests them: owner directory and the globs' regular expressions (docs/hooks.md).
+ * the quick check tests them: owner directory and the globs' patterns (docs/hooks.md).
  */
 async function ruleScopes(resolver: Resolver, result: ResolveResult): Promise<RuleScope[]> {
   const scopes: RuleScope[] = [];
@@ -383,7 +383,7 @@ async function ruleScopes(resolver: Resolver, result: ResolveResult): Promise<Ru
       const owner = path.relative(resolver.workDir, rule.ownerDir).split(path.sep).join('/');
       const globs = rule.kind === 'glob' ? (recallCompiledGlobs(rule) ?? null) : [];
       if (globs === null) return [];
-      scopes.push({ path: rule.relativePath, owner, globs: globs.map((glob) => glob.regex()) });
+      scopes.push({ path: rule.relativePath, owner, globs: globs.map((glob) => glob.spec()) });
     }
   }
   return scopes;

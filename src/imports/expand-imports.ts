@@ -6,6 +6,7 @@ import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanImports, type ImportReference } from './scan-imports.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /** How imported files are placed (docs/imports.md). */
 export type ImportMode = 'entries' | 'inline';
@@ -115,7 +116,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
       maxBytes: options.maxBytes,
     },
     files: [],
-    diagnostics: [],
+    diagnostics: createDiagnostics(),
     earlier: options.placed ?? new Set(),
     placed: new Set([identityKey(file.info)]),
   };
@@ -168,8 +169,15 @@ function expand(
   const inline = expansion.settings.mode === 'inline';
   let output = '';
   let last = 0;
+  // A reference written again in the same file leads where the first did, which is placed or
+  // refused by then. The second copy is followed (it reports the duplicate or the same refusal);
+  // later ones are not, so 100,000 copies cost a lookup each, not a walk of the filesystem and a
+  // warning each (docs/security.md, "Bounds").
+  const seen = new Map<string, number>();
   for (const reference of references) {
-    const replacement = follow(expansion, reference, current.path, stack, chain);
+    const copies = (seen.get(reference.spelled) ?? 0) + 1;
+    seen.set(reference.spelled, copies);
+    const replacement = copies > 2 ? null : follow(expansion, reference, current.path, stack, chain);
     if (inline) {
       output += current.text.slice(last, reference.offset);
       output += replacement ?? current.text.slice(reference.offset, reference.offset + reference.length);
@@ -266,7 +274,7 @@ function refusal(
     return {
       level: 'warn',
       code: 'import-cycle',
-      message: `import cycle: ${[...chain, target].join(' → ')}; the repeated import is not followed`,
+      message: `import cycle: ${spellChain([...chain, target])}; the repeated import is not followed`,
     };
   if (expansion.placed.has(key) || expansion.earlier.has(key))
     return {
@@ -278,9 +286,19 @@ function refusal(
     return {
       level: 'warn',
       code: 'import-depth',
-      message: `${[...chain, target].join(' → ')}: imports deeper than ${expansion.settings.maxDepth} are not followed`,
+      message: `${spellChain([...chain, target])}: imports deeper than ${expansion.settings.maxDepth} are not followed`,
     };
   return null;
+}
+
+/**
+ * An import chain for a message: every file when there are at most six, else the first two and
+ * the last three around a count, so a warning never grows with the depth of the chain.
+ */
+export function spellChain(chain: readonly string[]): string {
+  if (chain.length <= 6) return chain.join(' → ');
+  const skipped = chain.length - 5;
+  return [...chain.slice(0, 2), `… ${skipped} more …`, ...chain.slice(-3)].join(' → ');
 }
 
 /** The reason an imported file cannot be placed, for its `import-unreadable` warning. */

@@ -7,6 +7,7 @@ import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { explain, formatExplain } from '../prompt/explain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
+import { escapeFramePath } from '../render/escape.js';
 import { renderSessionFrame } from '../render/render-session-frame.js';
 import { baselineRecords } from '../session/change-tracking.js';
 import type { DisclosureState } from '../session/disclosure.js';
@@ -159,9 +160,12 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   async function listRules(): Promise<ToolResult> {
     const catalog = await rules.catalog();
     if (catalog.length === 0) return { content: [{ type: 'text', text: rules.emptyNote }] };
+    // Names, globs and descriptions come from rule files: each stays on its line, and no frame tag,
+    // control or direction-changing character reaches the client raw (docs/security.md, #26.7).
     const lines = catalog.map((rule) => {
-      const globs = rule.globs.length === 0 ? '' : ` [globs: ${rule.globs.join(', ')}]`;
-      return `- ${rule.name} (${rule.kind})${globs}${rule.description === '' ? '' : `: ${rule.description}`}`;
+      const globs = rule.globs.length === 0 ? '' : ` [globs: ${rule.globs.map(oneLine).join(', ')}]`;
+      const description = rule.description === '' ? '' : `: ${oneLine(rule.description)}`;
+      return `- ${oneLine(rule.name)} (${rule.kind})${globs}${description}`;
     });
     return { content: [{ type: 'text', text: `${catalog.length} rules:\n${lines.join('\n')}` }] };
   }
@@ -261,4 +265,17 @@ function failure(message: string): ToolResult {
 
 function describeNotes(notes: readonly Diagnostic[]): string {
   return `ctxfiles notes:\n${notes.map((note) => `- ${note.message} [${note.code}]`).join('\n')}`;
+}
+
+/**
+ * Text from a repository file on one line of a tool answer: line breaks become a space, control
+ * characters and the `<` of a `system-reminder` tag are escaped as in a session frame, and
+ * invisible or direction-changing characters (U+200B-U+200F, U+202A-U+202E, U+2060-U+2069, U+FEFF)
+ * are written as `\uXXXX`.
+ */
+function oneLine(text: string): string {
+  return escapeFramePath(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ').trim()).replace(
+    /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

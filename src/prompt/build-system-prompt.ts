@@ -1,7 +1,7 @@
 import type { SessionToolConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import { toolTable } from '../session/tool-table.js';
-import { escapeControl, escapeTags, escapeXmlText } from '../render/escape.js';
+import { escapeFramePath, escapeTags, escapeXmlText } from '../render/escape.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { DEFAULT_FRAGMENTS, renderFragment, type FragmentName, type FragmentVariables } from './fragments.js';
 import { renderMcpSection, type McpServerInfo } from './mcp.js';
@@ -197,7 +197,8 @@ function projectSection(
     blocks.push(
       [
         'Notes on the project files above:',
-        ...conflicts.map((diagnostic) => `- ${escapeControl(diagnostic.message)}`),
+        // File names in the notes come from the repository: no `system-reminder` tag stays raw.
+        ...conflicts.map((diagnostic) => `- ${escapeFramePath(diagnostic.message)}`),
       ].join('\n'),
     );
   }

@@ -91,17 +91,51 @@ export interface CatalogEntry {
  * Renders the catalog of `requested` rules: heading, `intro` (`wording.ruleCatalogIntro`), one
  * `- name (path): description` line per rule
  * (each on one line; control characters and `system-reminder` tags escaped as in a session frame's
- * path). No rules → the empty string.
+ * path). No rules → the empty string. See {@link boundRuleCatalog} for its cap.
  */
-export function renderRuleCatalog(entries: readonly CatalogEntry[], intro: string): string {
-  if (entries.length === 0) return '';
+export function renderRuleCatalog(
+  entries: readonly CatalogEntry[],
+  intro: string,
+  maxBytes = Infinity,
+): string {
+  return boundRuleCatalog(entries, intro, maxBytes).text;
+}
+
+/**
+ * The catalog within `maxBytes` (`contextDiscovery.maxManifestBytes`, the same cap as the
+ * manifest's): over it the lines lose their descriptions, then the list is cut and ends with
+ * `... N more rules not shown`. `degraded` says which, for the caller's warning.
+ */
+export function boundRuleCatalog(
+  entries: readonly CatalogEntry[],
+  intro: string,
+  maxBytes: number,
+): { readonly text: string; readonly degraded: 'no' | 'descriptions' | 'cut' } {
+  if (entries.length === 0) return { text: '', degraded: 'no' };
   const oneLine = (text: string) => escapeFramePath(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
-  return [
-    RULE_CATALOG_HEADING,
-    ...(intro === '' ? [] : [intro]),
-    ...entries.map(({ name, path, description }) => {
-      const head = `- ${oneLine(name)} (${oneLine(path)})`;
-      return description.trim() === '' ? head : `${head}: ${oneLine(description)}`;
-    }),
-  ].join('\n');
+  const head = [RULE_CATALOG_HEADING, ...(intro === '' ? [] : [intro])];
+  const heads = entries.map(({ name, path }) => `- ${oneLine(name)} (${oneLine(path)})`);
+  // Each description is cut before it is escaped: no line costs more than the cap.
+  const cap = Number.isFinite(maxBytes) ? maxBytes : Infinity;
+  const full = entries.map(({ description }, index) => {
+    const trimmed = description.trim();
+    const line = heads[index] as string;
+    return trimmed === '' ? line : `${line}: ${oneLine(trimmed.slice(0, Math.min(trimmed.length, cap)))}`;
+  });
+  const text = [...head, ...full].join('\n');
+  if (byteLength(text) <= maxBytes) return { text, degraded: 'no' };
+  const names = [...head, ...heads].join('\n');
+  if (byteLength(names) <= maxBytes) return { text: names, degraded: 'descriptions' };
+  const lines = [...head];
+  let size = byteLength(lines.join('\n'));
+  let shown = 0;
+  for (const line of heads) {
+    const summary = byteLength(`\n... ${heads.length - shown - 1} more rules not shown`);
+    if (size + 1 + byteLength(line) + summary > maxBytes) break;
+    lines.push(line);
+    size += 1 + byteLength(line);
+    shown += 1;
+  }
+  lines.push(`... ${heads.length - shown} more rules not shown`);
+  return { text: lines.join('\n'), degraded: 'cut' };
 }

@@ -1,10 +1,5 @@
-import { createRequire } from 'node:module';
+import { compileGlobMatcher, type GlobMatcher } from '../config/glob-match.js';
 import type { GlobDialect } from './rule-adapter.js';
-
-// micromatch loads with the first rule that has globs.
-const require = createRequire(import.meta.url);
-let library: typeof import('micromatch') | undefined;
-const micromatch = () => (library ??= require('micromatch') as typeof import('micromatch'));
 
 /** One compiled glob of a rule. */
 export interface CompiledGlob {
@@ -18,10 +13,20 @@ export interface CompiledGlob {
   /** Tests a POSIX path relative to the rule's owner directory (a method: call it on the glob). */
   test(relativePath: string): boolean;
   /**
-   * The regular expression `test` uses, and whether it is tested against the path's last segment
-   * only: for a caller that must test without loading micromatch (the hook's quick check).
+   * What `test` matches, for a caller that keeps it and compiles it again with
+   * `compileGlobMatcher` (the hook's quick check, src/hooks/hook-state.ts): the pattern after the
+   * dialect's changes, its case rule, whether only the path's last segment is tested, and whether
+   * the result is negated.
    */
-  regex(): { readonly source: string; readonly flags: string; readonly basename: boolean };
+  spec(): GlobSpec;
+}
+
+/** See {@link CompiledGlob.spec}. */
+export interface GlobSpec {
+  readonly pattern: string;
+  readonly nocase: boolean;
+  readonly basename: boolean;
+  readonly negated: boolean;
 }
 
 /** The outcome of {@link compileRuleGlobs}. */
@@ -30,12 +35,15 @@ export type CompiledGlobs =
   | { readonly ok: false; readonly problem: string };
 
 /**
- * Compiles a rule's globs once, with the micromatch options of its vendor's dialect set here and
- * nowhere else: dot files always match (`dot: true`); `basename` for patterns without a slash where the
- * vendor matches names at any depth; `**\/` prepended where the vendor matches at any depth; `nocase`
- * where the vendor ignores case; a leading `!` only where the vendor negates a pattern. A leading `./`
- * is dropped. An empty glob, an absolute one (`/…`, `C:…`, `~…`), one that climbs out of the owner
- * (`..`), or a negation the vendor does not support refuses the whole rule.
+ * Compiles a rule's globs once, with the options of its vendor's dialect set here and nowhere else:
+ * dot files always match; `basename` for patterns without a slash where the vendor matches names at
+ * any depth; `**\/` prepended where the vendor matches at any depth; `nocase` where the vendor
+ * ignores case; a leading `!` only where the vendor negates a pattern. A leading `./` is dropped.
+ * An empty glob, an absolute one (`/…`, `C:…`, `~…`), one that climbs out of the owner (`..`), a
+ * negation the vendor does not support, or one the bounded matcher refuses (longer than 1,024
+ * characters, a negated extglob `!(…)`: src/config/glob-match.ts) refuses the whole rule. Globs
+ * come from repository files, so they are matched in time bounded by their size times the path's
+ * length, never by a backtracking regular expression (docs/security.md, "Bounds").
  */
 export function compileRuleGlobs(
   patterns: readonly string[],
@@ -52,24 +60,25 @@ export function compileRuleGlobs(
     const refusal = refuse(body);
     if (refusal !== null) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${refusal}` };
     if (dialect.anywhere && !body.startsWith('**/')) body = `**/${body}`;
-    globs.push(new RuleGlob(pattern, body, negated, dialect));
+    const compiled = compileGlobMatcher(body, { nocase: dialect.nocase });
+    if (!compiled.ok) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${compiled.problem}` };
+    globs.push(new RuleGlob(pattern, body, negated, dialect, compiled.matcher));
   }
   return { ok: true, globs };
 }
 
 /**
- * One checked glob. Everything past the checks is worked out on first use, once: a resolution that
- * puts no path in play never loads micromatch, and a path without the glob's literal text is refused
- * before compiling. One object per glob and no closures: discovery makes one for each glob of each
+ * One checked and compiled glob. A path without the glob's literal text is refused before the
+ * automaton runs. One object per glob and no closures: discovery makes one for each glob of each
  * rule file, in a process that is usually cold.
  */
 class RuleGlob implements CompiledGlob {
   readonly #body: string;
   readonly #negated: boolean;
   readonly #dialect: GlobDialect;
+  readonly #matcher: GlobMatcher;
   /** Matched against the path's last segment only. */
   readonly #basename: boolean;
-  #regex: RegExp | undefined;
   #pieces: readonly string[] | null | undefined;
   #base: string | undefined;
 
@@ -78,10 +87,12 @@ class RuleGlob implements CompiledGlob {
     body: string,
     negated: boolean,
     dialect: GlobDialect,
+    matcher: GlobMatcher,
   ) {
     this.#body = body;
     this.#negated = negated;
     this.#dialect = dialect;
+    this.#matcher = matcher;
     this.#basename = dialect.basename && !body.includes('/');
   }
 
@@ -94,38 +105,21 @@ class RuleGlob implements CompiledGlob {
     const subject = this.#basename ? path.slice(path.lastIndexOf('/') + 1) : path;
     this.#pieces ??= this.#negated || this.#dialect.nocase ? null : literalPieces(this.#body);
     if (this.#pieces !== null) for (const piece of this.#pieces) if (!subject.includes(piece)) return false;
-    return this.#compiled().test(subject);
+    return this.#matcher.test(subject) !== this.#negated;
   }
 
-  regex(): { readonly source: string; readonly flags: string; readonly basename: boolean } {
-    const compiled = this.#compiled();
-    return { source: compiled.source, flags: compiled.flags, basename: this.#basename };
-  }
-
-  #compiled(): RegExp {
-    const { negation, nocase } = this.#dialect;
-    this.#regex ??= makeRegex(this.#negated ? `!${this.#body}` : this.#body, {
-      dot: true,
-      nocase,
-      nonegate: !negation,
-    });
-    return this.#regex;
+  spec(): GlobSpec {
+    return {
+      pattern: this.#body,
+      nocase: this.#dialect.nocase,
+      basename: this.#basename,
+      negated: this.#negated,
+    };
   }
 }
 
-// picomatch refuses only absurd input (longer than 64 KiB, far over any rule file cap): such a glob
-// matches nothing rather than throwing from a tool call.
-function makeRegex(glob: string, options: object): RegExp {
-  try {
-    return micromatch().makeRe(glob, options);
-  } catch {
-    return /(?!)/;
-  }
-}
-
-// What makes picomatch read a glob as more than literal text, `*`, `**`, `?` and `/`: classes, braces,
-// extglobs, escapes, quotes, alternation (picomatch/lib/parse.js), and three stars in a row, after
-// which picomatch 2.3 drops the next literal character (`***a.*` matches `a`).
+// What makes a glob more than literal text, `*`, `**`, `?` and `/`: classes, braces, extglobs,
+// escapes, quotes, alternation.
 const NOT_LITERAL = /[[\]{}()!+@\\"'|]|\*{3}/;
 
 /**

@@ -10,6 +10,7 @@ import { parseRule } from './parse-rule.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
+import { createDiagnostics } from '../diagnostics.js';
 
 /** Rule files read before discovery stops, whatever `maxRules` says. */
 export const MAX_RULE_FILES = 2_000;
@@ -81,7 +82,7 @@ interface Candidate {
  * and is skipped; nothing throws.
  */
 export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOptions>): DiscoveredRules {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = createDiagnostics();
   const adapters: RuleAdapter[] = [];
   for (const source of options.sources) {
     const adapter = RULE_ADAPTERS.get(source);
