@@ -1,0 +1,7 @@
+// The hosts the lab drives, one driver each (see README in docs/conformance.md for the interface).
+import claudeCode from './claude-code.mjs';
+import codex from './codex.mjs';
+import geminiCli from './gemini-cli.mjs';
+import opencode from './opencode.mjs';
+
+export const HOSTS = [codex, claudeCode, geminiCli, opencode];
