@@ -36,6 +36,8 @@ export function run(command, args, { cwd, env, input = null, timeoutMs = CASE_TI
       }
     }, timeoutMs);
     child.on('error', (error) => (stderr += String(error)));
+    // A host that exits before reading its stdin must not crash the runner.
+    child.stdin.on('error', () => {});
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, timedOut });
