@@ -20,7 +20,8 @@ import { NOT_DRIVEN, writeReport } from '../test/conformance/report.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lab = path.join(root, 'test/conformance');
 const cacheRoot =
-  process.env.CONFORMANCE_CACHE ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'ctxfiles-lab');
+  process.env.CONFORMANCE_CACHE ??
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'ctxfiles-lab');
 const HOST_TIMEOUT_MS = 15 * 60_000;
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -60,7 +61,11 @@ async function install(host) {
   const dir = path.join(cacheRoot, host.packages[0].replaceAll('/', '+'));
   const marker = path.join(dir, '.lab-installed');
   const want = host.packages.join(' ');
-  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === want && fs.existsSync(path.join(dir, host.bin))) {
+  if (
+    fs.existsSync(marker) &&
+    fs.readFileSync(marker, 'utf8') === want &&
+    fs.existsSync(path.join(dir, host.bin))
+  ) {
     return { dir, cached: true };
   }
   fs.rmSync(dir, { recursive: true, force: true });
@@ -70,7 +75,10 @@ async function install(host) {
   const args = ['install', '--prefix', '.', '--no-audit', '--no-fund', '--ignore-scripts', ...host.packages];
   const result = await exec('npm', args, { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS });
   if (result.code !== 0 || !fs.existsSync(path.join(dir, host.bin))) {
-    return { dir, error: `npm install ${want} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-3).join(' ')}` };
+    return {
+      dir,
+      error: `npm install ${want} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-3).join(' ')}`,
+    };
   }
   fs.writeFileSync(marker, want);
   return { dir, cached: false };
@@ -87,13 +95,18 @@ async function runHost(host, installDir, opts, isolated, work) {
   const node = [path.join(lab, 'run-host.mjs'), host.id, installDir, out, ...opts.cases];
   const env = { ...process.env, CONFORMANCE_WORK: work };
   const result = isolated
-    ? await exec('unshare', ['--net', '--', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...node], {
-        cwd: root,
-        env,
-        timeoutMs: HOST_TIMEOUT_MS,
-      })
+    ? await exec(
+        'unshare',
+        ['--net', '--', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...node],
+        {
+          cwd: root,
+          env,
+          timeoutMs: HOST_TIMEOUT_MS,
+        },
+      )
     : await exec(process.execPath, node, { cwd: root, env, timeoutMs: HOST_TIMEOUT_MS });
-  if (!fs.existsSync(out)) return { error: `the host runner failed (exit ${result.code}): ${result.out.slice(-2000)}` };
+  if (!fs.existsSync(out))
+    return { error: `the host runner failed (exit ${result.code}): ${result.out.slice(-2000)}` };
   return JSON.parse(fs.readFileSync(out, 'utf8'));
 }
 
@@ -115,8 +128,11 @@ function printFailures(host, judged, verbose) {
   for (const item of judged) {
     if (item.pass && !verbose) continue;
     if (item.pass && item.outcome === 'match') continue;
-    console.log(`\n${item.pass ? 'listed' : 'FAIL'} ${host.id} ${item.case}: ${item.outcome}${item.problem ? ` — ${item.problem}` : ''}`);
-    if (item.result.egress?.length) console.log(`  connect attempts off the machine:\n    ${item.result.egress.join('\n    ')}`);
+    console.log(
+      `\n${item.pass ? 'listed' : 'FAIL'} ${host.id} ${item.case}: ${item.outcome}${item.problem ? ` — ${item.problem}` : ''}`,
+    );
+    if (item.result.egress?.length)
+      console.log(`  connect attempts off the machine:\n    ${item.result.egress.join('\n    ')}`);
     if (item.outcome === 'timeout' || item.outcome === 'error') console.log(item.result.log);
     else if (item.result.expected !== undefined && (!item.pass || verbose)) {
       console.log(minimalDiff(item.result.expected, item.result.actual).replace(/^/gm, '  '));
@@ -131,7 +147,9 @@ async function main() {
   const hosts = HOSTS.filter((host) => opts.hosts.length === 0 || opts.hosts.includes(host.id));
   const isolated = canIsolate();
   if (!isolated) {
-    console.log('conformance: unshare --net is not available here: hosts run WITHOUT network isolation; connect attempts off the machine are still detected and fail the run.');
+    console.log(
+      'conformance: unshare --net is not available here: hosts run WITHOUT network isolation; connect attempts off the machine are still detected and fail the run.',
+    );
   }
   fs.mkdirSync(cacheRoot, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-lab-'));
@@ -139,7 +157,12 @@ async function main() {
   const installs = [];
   for (const host of hosts) installs.push(await install(host));
   const runs = await pool(
-    hosts.map((host, index) => async () => (installs[index].error ? { skipped: installs[index].error } : runHost(host, installs[index].dir, opts, isolated, work))),
+    hosts.map(
+      (host, index) => async () =>
+        installs[index].error
+          ? { skipped: installs[index].error }
+          : runHost(host, installs[index].dir, opts, isolated, work),
+    ),
     2,
   );
   const rows = [];
@@ -162,13 +185,24 @@ async function main() {
     if (row.skipped) console.log(`${name} ${row.host.version.padEnd(9)} SKIPPED: ${row.skipped}`);
     else {
       const s = row.summary;
-      console.log(`${name} ${row.host.version.padEnd(9)} ${`${s.matched}/${s.total}`.padEnd(14)} ${String(s.deliberate).padEnd(11)} ${String(s.open).padEnd(5)} ${s.failed}`);
+      console.log(
+        `${name} ${row.host.version.padEnd(9)} ${`${s.matched}/${s.total}`.padEnd(14)} ${String(s.deliberate).padEnd(11)} ${String(s.open).padEnd(5)} ${s.failed}`,
+      );
     }
   }
   const seconds = Math.round((Date.now() - started) / 1000);
-  console.log(`\n${isolated ? 'network: loopback-only namespace per host' : 'network: NOT isolated (detection only)'}; ${seconds} s; cache ${cacheRoot}`);
+  console.log(
+    `\n${isolated ? 'network: loopback-only namespace per host' : 'network: NOT isolated (detection only)'}; ${seconds} s; cache ${cacheRoot}`,
+  );
   if (opts.docs && opts.hosts.length === 0 && opts.cases.length === 0) {
-    writeReport(path.join(root, 'docs/conformance.md'), { rows, known, cases: CASES, notDriven: NOT_DRIVEN, isolated, seconds });
+    writeReport(path.join(root, 'docs/conformance.md'), {
+      rows,
+      known,
+      cases: CASES,
+      notDriven: NOT_DRIVEN,
+      isolated,
+      seconds,
+    });
     console.log('wrote docs/conformance.md');
   }
   if (!failed) fs.rmSync(work, { recursive: true, force: true });

@@ -39,7 +39,12 @@ export const CASES = [
     about: 'a file below the cwd is not part of the start-up context',
     repo: { '{DOC}': 'Root rules.\n', 'sub/{DOC}': 'Sub rules.\n' },
   },
-  { id: 'user-only', about: 'only the user file in HOME', home: { '{USER}': 'User rules.\n' }, repo: { 'x.txt': 'x\n' } },
+  {
+    id: 'user-only',
+    about: 'only the user file in HOME',
+    home: { '{USER}': 'User rules.\n' },
+    repo: { 'x.txt': 'x\n' },
+  },
   {
     id: 'user-and-project',
     about: 'the user file and a project file',
@@ -100,8 +105,8 @@ export const CASES = [
   },
   {
     id: 'cap-blank-cut',
-    about: 'the root file fills the cap but for whitespace; the cwd file follows',
-    repo: { '{DOC}': `${big('r', 32_760)}\n${' '.repeat(100)}`, 'sub/{DOC}': 'Sub rules.\n' },
+    about: 'the root file is blank up to the 32 KiB cut; the cwd file follows',
+    repo: { '{DOC}': `${' '.repeat(33_000)}Tail.\n`, 'sub/{DOC}': 'Sub rules.\n' },
     cwd: 'sub',
   },
   {
@@ -158,7 +163,11 @@ export const CASES = [
     about: 'an @import that imports again',
     repo: { '{DOC}': 'Main.\n@a.md\n', 'a.md': 'A.\n@b.md\n', 'b.md': 'B.\n' },
   },
-  { id: 'import-missing', about: 'an @import of a file that does not exist', repo: { '{DOC}': 'Main.\n@missing.md\n' } },
+  {
+    id: 'import-missing',
+    about: 'an @import of a file that does not exist',
+    repo: { '{DOC}': 'Main.\n@missing.md\n' },
+  },
   {
     id: 'import-cycle',
     about: 'two files that import each other',
@@ -184,7 +193,12 @@ export const CASES = [
   {
     id: 'all-names',
     about: 'AGENTS.md, CLAUDE.md, GEMINI.md and CONTEXT.md side by side',
-    repo: { 'AGENTS.md': 'From AGENTS.\n', 'CLAUDE.md': 'From CLAUDE.\n', 'GEMINI.md': 'From GEMINI.\n', 'CONTEXT.md': 'From CONTEXT.\n' },
+    repo: {
+      'AGENTS.md': 'From AGENTS.\n',
+      'CLAUDE.md': 'From CLAUDE.\n',
+      'GEMINI.md': 'From GEMINI.\n',
+      'CONTEXT.md': 'From CONTEXT.\n',
+    },
   },
   {
     id: 'agents-only',
@@ -284,5 +298,11 @@ export function caseFor(row, names) {
         typeof value === 'string' ? fill(value) : value.link ? { link: fill(value.link) } : value,
       ]),
     );
-  return { ...row, repo: tree(row.repo), home: tree(row.home), outside: tree(row.outside), read: row.read && fill(row.read) };
+  return {
+    ...row,
+    repo: tree(row.repo),
+    home: tree(row.home),
+    outside: tree(row.outside),
+    read: row.read && fill(row.read),
+  };
 }

@@ -24,7 +24,11 @@ export function minimalDiff(expected, actual, { context = 2, maxLines = 40, widt
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) {
     tail += 1;
   }
   const from = Math.max(0, head - context);
@@ -35,9 +39,23 @@ export function minimalDiff(expected, actual, { context = 2, maxLines = 40, widt
   for (let i = a.length - tail; i < Math.min(a.length, a.length - tail + context); i += 1) {
     lines.push(`  ${cut(visible(a[i]), width)}`);
   }
+  if (a.length - tail - head === 1 && b.length - tail - head === 1) lines.push(charHint(a[head], b[head]));
   if (expected.endsWith('\n') !== actual.endsWith('\n')) {
-    lines.push(`(final newline: ctxfiles ${expected.endsWith('\n') ? 'yes' : 'no'}, host ${actual.endsWith('\n') ? 'yes' : 'no'})`);
+    lines.push(
+      `(final newline: ctxfiles ${expected.endsWith('\n') ? 'yes' : 'no'}, host ${actual.endsWith('\n') ? 'yes' : 'no'})`,
+    );
   }
   if (expected === '' || actual === '') lines.push(`(empty: ${expected === '' ? 'ctxfiles' : 'host'})`);
-  return lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more lines`].join('\n') : lines.join('\n');
+  return lines.length > maxLines
+    ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more lines`].join('\n')
+    : lines.join('\n');
+}
+
+/** Where two single differing lines part, with a little of each from there. */
+function charHint(left, right) {
+  let at = 0;
+  while (at < left.length && at < right.length && left[at] === right[at]) at += 1;
+  const from = Math.max(0, at - 10);
+  const show = (text) => JSON.stringify(visible(text.slice(from, at + 30)));
+  return `(the line differs from character ${at + 1}: ctxfiles ${show(left)}, host ${show(right)})`;
 }

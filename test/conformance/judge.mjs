@@ -12,24 +12,52 @@ export function judge(hostId, results, known, { partial = false } = {}) {
   const judged = results.map((result) => {
     const entry = listed.get(result.case);
     const base = { case: result.case, listed: entry ?? null, result };
-    if (result.egress?.length) return { ...base, outcome: 'egress', pass: false, problem: 'the host tried to reach an address off the machine' };
+    if (result.egress?.length)
+      return {
+        ...base,
+        outcome: 'egress',
+        pass: false,
+        problem: 'the host tried to reach an address off the machine',
+      };
     if (result.status === 'timeout' || result.status === 'error') {
-      return { ...base, outcome: result.status, pass: false, problem: result.status === 'timeout' ? 'timed out twice' : 'the host sent no model request' };
+      return {
+        ...base,
+        outcome: result.status,
+        pass: false,
+        problem: result.status === 'timeout' ? 'timed out twice' : 'the host sent no model request',
+      };
     }
     if (result.status === 'match') {
       return entry
-        ? { ...base, outcome: 'match', pass: false, problem: `listed as ${entry.kind} in known-differences.json but now matches: remove the entry` }
+        ? {
+            ...base,
+            outcome: 'match',
+            pass: false,
+            problem: `listed as ${entry.kind} in known-differences.json but now matches: remove the entry`,
+          }
         : { ...base, outcome: 'match', pass: true };
     }
     return entry
       ? { ...base, outcome: entry.kind, pass: true }
-      : { ...base, outcome: 'differ', pass: false, problem: 'differs and is not listed in known-differences.json' };
+      : {
+          ...base,
+          outcome: 'differ',
+          pass: false,
+          problem: 'differs and is not listed in known-differences.json',
+        };
   });
   if (!partial) {
     const seen = new Set(results.map((result) => result.case));
     for (const entry of listed.values()) {
       if (!seen.has(entry.case)) {
-        judged.push({ case: entry.case, listed: entry, result: {}, outcome: 'unknown-case', pass: false, problem: 'listed in known-differences.json but no such case ran' });
+        judged.push({
+          case: entry.case,
+          listed: entry,
+          result: {},
+          outcome: 'unknown-case',
+          pass: false,
+          problem: 'listed in known-differences.json but no such case ran',
+        });
       }
     }
   }

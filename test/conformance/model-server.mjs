@@ -58,8 +58,7 @@ function answer(record, req, res, plan) {
   if (p.endsWith('/messages/count_tokens')) return json(res, { input_tokens: approxTokens(record) });
   if (p.endsWith('/messages')) return anthropic(res, body, plan({ api: 'anthropic', body, record }));
   if (p.endsWith(':countTokens')) return json(res, { totalTokens: approxTokens(record) });
-  if (p.endsWith(':streamGenerateContent'))
-    return gemini(res, plan({ api: 'gemini', body, record }), true);
+  if (p.endsWith(':streamGenerateContent')) return gemini(res, plan({ api: 'gemini', body, record }), true);
   if (p.endsWith(':generateContent')) return gemini(res, plan({ api: 'gemini', body, record }), false);
   if (p.endsWith(':embedContent') || p.endsWith(':batchEmbedContents'))
     return json(res, { embeddings: [{ values: [0, 0, 0] }], embedding: { values: [0, 0, 0] } });
@@ -74,7 +73,15 @@ function modelList(p) {
   if (p.includes('/v1beta/')) return { models: ids.map((id) => ({ name: `models/${id}` })) };
   return {
     object: 'list',
-    data: ids.map((id) => ({ id, object: 'model', type: 'model', display_name: id, created: 0, created_at: '2026-01-01T00:00:00Z', owned_by: 'lab' })),
+    data: ids.map((id) => ({
+      id,
+      object: 'model',
+      type: 'model',
+      display_name: id,
+      created: 0,
+      created_at: '2026-01-01T00:00:00Z',
+      owned_by: 'lab',
+    })),
     has_more: false,
     first_id: ids[0],
     last_id: ids.at(-1),
@@ -87,9 +94,15 @@ function json(res, value) {
 }
 
 function sse(res, events) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'close',
+  });
   for (const [name, data] of events) {
-    res.write(`${name === null ? '' : `event: ${name}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    res.write(
+      `${name === null ? '' : `event: ${name}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+    );
   }
   res.end();
 }
@@ -120,36 +133,145 @@ function responses(res, body, step) {
         status: 'completed',
         content: [{ type: 'output_text', text: step.text, annotations: [] }],
       };
-  const base = { id: 'resp_lab_1', object: 'response', created_at: 1_700_000_000, model: body.model ?? 'lab-model' };
+  const base = {
+    id: 'resp_lab_1',
+    object: 'response',
+    created_at: 1_700_000_000,
+    model: body.model ?? 'lab-model',
+  };
   const events = [
-    ['response.created', { type: 'response.created', sequence_number: 0, response: { ...base, status: 'in_progress', output: [] } }],
-    ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...item, status: 'in_progress', ...(step.call ? { arguments: '' } : { content: [] }) } }],
+    [
+      'response.created',
+      {
+        type: 'response.created',
+        sequence_number: 0,
+        response: { ...base, status: 'in_progress', output: [] },
+      },
+    ],
+    [
+      'response.output_item.added',
+      {
+        type: 'response.output_item.added',
+        sequence_number: 1,
+        output_index: 0,
+        item: { ...item, status: 'in_progress', ...(step.call ? { arguments: '' } : { content: [] }) },
+      },
+    ],
   ];
   if (step.call) {
-    events.push(['response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', sequence_number: 2, item_id: item.id, output_index: 0, delta: item.arguments }]);
-    events.push(['response.function_call_arguments.done', { type: 'response.function_call_arguments.done', sequence_number: 3, item_id: item.id, output_index: 0, arguments: item.arguments }]);
+    events.push([
+      'response.function_call_arguments.delta',
+      {
+        type: 'response.function_call_arguments.delta',
+        sequence_number: 2,
+        item_id: item.id,
+        output_index: 0,
+        delta: item.arguments,
+      },
+    ]);
+    events.push([
+      'response.function_call_arguments.done',
+      {
+        type: 'response.function_call_arguments.done',
+        sequence_number: 3,
+        item_id: item.id,
+        output_index: 0,
+        arguments: item.arguments,
+      },
+    ]);
   } else {
     const part = { type: 'output_text', text: '', annotations: [] };
-    events.push(['response.content_part.added', { type: 'response.content_part.added', sequence_number: 2, item_id: item.id, output_index: 0, content_index: 0, part }]);
-    events.push(['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 3, item_id: item.id, output_index: 0, content_index: 0, delta: step.text }]);
-    events.push(['response.output_text.done', { type: 'response.output_text.done', sequence_number: 4, item_id: item.id, output_index: 0, content_index: 0, text: step.text }]);
-    events.push(['response.content_part.done', { type: 'response.content_part.done', sequence_number: 5, item_id: item.id, output_index: 0, content_index: 0, part: { ...part, text: step.text } }]);
+    events.push([
+      'response.content_part.added',
+      {
+        type: 'response.content_part.added',
+        sequence_number: 2,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part,
+      },
+    ]);
+    events.push([
+      'response.output_text.delta',
+      {
+        type: 'response.output_text.delta',
+        sequence_number: 3,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: step.text,
+      },
+    ]);
+    events.push([
+      'response.output_text.done',
+      {
+        type: 'response.output_text.done',
+        sequence_number: 4,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        text: step.text,
+      },
+    ]);
+    events.push([
+      'response.content_part.done',
+      {
+        type: 'response.content_part.done',
+        sequence_number: 5,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: { ...part, text: step.text },
+      },
+    ]);
   }
-  events.push(['response.output_item.done', { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item }]);
-  events.push(['response.completed', { type: 'response.completed', sequence_number: 7, response: { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI } }]);
-  if (body.stream === false) return json(res, { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI });
+  events.push([
+    'response.output_item.done',
+    { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item },
+  ]);
+  events.push([
+    'response.completed',
+    {
+      type: 'response.completed',
+      sequence_number: 7,
+      response: { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI },
+    },
+  ]);
+  if (body.stream === false)
+    return json(res, { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI });
   sse(res, events);
 }
 
 function chat(res, body, step) {
-  const base = { id: 'chatcmpl-lab', object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model ?? 'lab-model' };
+  const base = {
+    id: 'chatcmpl-lab',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: body.model ?? 'lab-model',
+  };
   const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
   const message = step.call
-    ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_lab_1', type: 'function', function: { name: step.call.name, arguments: JSON.stringify(step.call.args) } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_lab_1',
+            type: 'function',
+            function: { name: step.call.name, arguments: JSON.stringify(step.call.args) },
+          },
+        ],
+      }
     : { role: 'assistant', content: step.text };
   const finish = step.call ? 'tool_calls' : 'stop';
   if (body.stream !== true) {
-    return json(res, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });
+    return json(res, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    });
   }
   const delta = step.call
     ? { role: 'assistant', tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
@@ -163,12 +285,26 @@ function chat(res, body, step) {
 }
 
 function anthropic(res, body, step) {
-  const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = {
+    input_tokens: 10,
+    output_tokens: 2,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   const block = step.call
     ? { type: 'tool_use', id: 'toolu_lab_1', name: step.call.name, input: step.call.args }
     : { type: 'text', text: step.text };
   const stop = step.call ? 'tool_use' : 'end_turn';
-  const message = { id: 'msg_lab_1', type: 'message', role: 'assistant', model: body.model ?? 'lab-model', content: [block], stop_reason: stop, stop_sequence: null, usage };
+  const message = {
+    id: 'msg_lab_1',
+    type: 'message',
+    role: 'assistant',
+    model: body.model ?? 'lab-model',
+    content: [block],
+    stop_reason: stop,
+    stop_sequence: null,
+    usage,
+  };
   if (body.stream !== true) return json(res, message);
   const start = step.call ? { ...block, input: {} } : { type: 'text', text: '' };
   const delta = step.call
@@ -179,13 +315,22 @@ function anthropic(res, body, step) {
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-    ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 2 } }],
+    [
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: 2 },
+      },
+    ],
     ['message_stop', { type: 'message_stop' }],
   ]);
 }
 
 function gemini(res, step, stream) {
-  const part = step.call ? { functionCall: { name: step.call.name, args: step.call.args } } : { text: step.text };
+  const part = step.call
+    ? { functionCall: { name: step.call.name, args: step.call.args } }
+    : { text: step.text };
   const chunk = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },

@@ -19,11 +19,17 @@ const OUTCOME = {
 const cell = (text) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 function hostTable(rows) {
-  const lines = ['| host | package | version | matched/total | deliberate | open | failed |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| host | package | version | matched/total | deliberate | open | failed |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const { host, skipped, summary } of rows) {
     const pkg = `\`${host.packages[0].replace(/@[^@]*$/, '')}\``;
     if (skipped) lines.push(`| ${host.label} | ${pkg} | ${host.version} | SKIPPED: ${cell(skipped)} | | | |`);
-    else lines.push(`| ${host.label} | ${pkg} | ${host.version} | ${summary.matched}/${summary.total} | ${summary.deliberate} | ${summary.open} | ${summary.failed} |`);
+    else
+      lines.push(
+        `| ${host.label} | ${pkg} | ${host.version} | ${summary.matched}/${summary.total} | ${summary.deliberate} | ${summary.open} | ${summary.failed} |`,
+      );
   }
   return lines.join('\n');
 }
@@ -31,8 +37,12 @@ function hostTable(rows) {
 function caseTable(judged, about) {
   const lines = ['| case | what | result | reason |', '| --- | --- | --- | --- |'];
   for (const item of judged) {
-    const reason = item.listed ? `${cell(item.listed.reason)}${item.listed.link ? ` (${item.listed.link})` : ''}` : '';
-    lines.push(`| \`${item.case}\` | ${cell(about.get(item.case) ?? '')} | ${OUTCOME[item.outcome] ?? item.outcome} | ${reason} |`);
+    const reason = item.listed
+      ? `${cell(item.listed.reason)}${item.listed.link ? ` (${item.listed.link})` : ''}`
+      : '';
+    lines.push(
+      `| \`${item.case}\` | ${cell(about.get(item.case) ?? '')} | ${OUTCOME[item.outcome] ?? item.outcome} | ${reason} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -44,16 +54,26 @@ export function writeReport(file, { rows, cases, notDriven, isolated, seconds })
   const template = fs.readFileSync(new URL('./conformance-template.md', import.meta.url), 'utf8');
   const perHost = rows
     .filter((row) => !row.skipped)
-    .map((row) => `### ${row.host.label} ${row.host.version}\n\nPreset \`${row.host.preset}\`. ${row.summary.matched} of ${row.summary.total} cases match.\n\n${caseTable(row.judged, about)}`)
+    .map(
+      (row) =>
+        `### ${row.host.label} ${row.host.version}\n\nPreset \`${row.host.preset}\`. ${row.summary.matched} of ${row.summary.total} cases match.\n\n${caseTable(row.judged, about)}`,
+    )
     .join('\n\n');
   const notDrivenTable = [
     '| CLI | package | looked at | why it is not driven |',
     '| --- | --- | --- | --- |',
-    ...notDriven.map((entry) => `| ${entry.name} | \`${entry.package}\` | ${entry.version} | ${cell(entry.reason)} |`),
+    ...notDriven.map(
+      (entry) => `| ${entry.name} | \`${entry.package}\` | ${entry.version} | ${cell(entry.reason)} |`,
+    ),
   ].join('\n');
   const text = template
     .replace('{{date}}', date)
-    .replace('{{network}}', isolated ? 'each host ran in a network namespace with loopback only' : 'network isolation was NOT available; connect attempts were detected only')
+    .replace(
+      '{{network}}',
+      isolated
+        ? 'each host ran in a network namespace with loopback only'
+        : 'network isolation was NOT available; connect attempts were detected only',
+    )
     .replace('{{seconds}}', String(seconds))
     .replace('{{hostTable}}', hostTable(rows))
     .replace('{{notDriven}}', notDrivenTable)

@@ -79,7 +79,10 @@ async function layOut(dir, row) {
   for (const sub of row.git ?? ['']) {
     const at = path.join(repo, sub);
     fs.mkdirSync(at, { recursive: true });
-    await run('git', ['-c', 'init.defaultBranch=main', 'init', '-q', at], { cwd: repo, env: baseEnv(home, repo) });
+    await run('git', ['-c', 'init.defaultBranch=main', 'init', '-q', at], {
+      cwd: repo,
+      env: baseEnv(home, repo),
+    });
   }
   return { home, repo, cwd: path.join(repo, row.cwd ?? '') };
 }
@@ -101,7 +104,18 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
     const exe = path.join(installDir, host.bin);
-    const strace = ['-f', '--seccomp-bpf', '-qq', '-e', 'trace=connect', '-o', traceFile, '--', exe, ...setup.args];
+    const strace = [
+      '-f',
+      '--seccomp-bpf',
+      '-qq',
+      '-e',
+      'trace=connect',
+      '-o',
+      traceFile,
+      '--',
+      exe,
+      ...setup.args,
+    ];
     const result = await run('strace', strace, { cwd: dirs.cwd, env });
     return { ...result, setup, requests: server.requests };
   } finally {
@@ -123,11 +137,20 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     fs.writeFileSync(config, JSON.stringify({ wording: { claudeCodeIntro: captured.intro } }));
     args.push('--config', config);
   }
-  const resolve = await run(process.execPath, [bin, 'resolve', ...args], { cwd: dirs.cwd, env, timeoutMs: 20_000 });
+  const resolve = await run(process.execPath, [bin, 'resolve', ...args], {
+    cwd: dirs.cwd,
+    env,
+    timeoutMs: 20_000,
+  });
   const out = { static: resolve.stdout, stderr: resolve.stderr, code: resolve.code };
   if (row.read) {
     const event = JSON.stringify(host.sessionEvent(path.join(dirs.repo, row.read)));
-    const session = await run(process.execPath, [bin, 'session', ...args], { cwd: dirs.cwd, env, input: `${event}\n`, timeoutMs: 20_000 });
+    const session = await run(process.execPath, [bin, 'session', ...args], {
+      cwd: dirs.cwd,
+      env,
+      input: `${event}\n`,
+      timeoutMs: 20_000,
+    });
     try {
       out.live = JSON.parse(session.stdout.split('\n')[0]).inject ?? '';
     } catch {
@@ -150,9 +173,17 @@ async function runCase(host, installDir, row, work) {
     attempt = await runHost(host, installDir, row, dirs, traceFile);
   }
   const log = `exit ${attempt.code}${attempt.timedOut ? ' (timed out)' : ''}\n${attempt.stdout.slice(-2000)}\n${attempt.stderr.slice(-4000)}`;
-  const egress = fs.existsSync(traceFile) ? outsideConnects(fs.readFileSync(traceFile, 'utf8')) : ['(no connect trace written)'];
+  const egress = fs.existsSync(traceFile)
+    ? outsideConnects(fs.readFileSync(traceFile, 'utf8'))
+    : ['(no connect trace written)'];
   const main = attempt.requests.filter((record) => host.isMain(record));
-  const result = { host: host.id, case: row.id, retried, egress, requests: attempt.requests.map((r) => `${r.method} ${r.url}`) };
+  const result = {
+    host: host.id,
+    case: row.id,
+    retried,
+    egress,
+    requests: attempt.requests.map((r) => `${r.method} ${r.url}`),
+  };
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
@@ -166,14 +197,25 @@ async function runCase(host, installDir, row, work) {
   const part = row.read ? 'live' : 'static';
   const same = expected[part] === actual[part];
   fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
-  return { ...result, part, status: same ? 'match' : 'differ', expected: expected[part], actual: actual[part], ctxfilesStderr: expected.stderr, log, dir };
+  return {
+    ...result,
+    part,
+    status: same ? 'match' : 'differ',
+    expected: expected[part],
+    actual: actual[part],
+    ctxfilesStderr: expected.stderr,
+    log,
+    dir,
+  };
 }
 
 async function main() {
   const [hostId, installDir, outFile, ...only] = process.argv.slice(2);
   const host = HOSTS.find((candidate) => candidate.id === hostId);
   if (!host) throw new Error(`unknown host ${hostId}`);
-  const work = fs.mkdtempSync(path.join(process.env.CONFORMANCE_WORK ?? os.tmpdir(), `ctxfiles-lab-${host.id}-`));
+  const work = fs.mkdtempSync(
+    path.join(process.env.CONFORMANCE_WORK ?? os.tmpdir(), `ctxfiles-lab-${host.id}-`),
+  );
   const rows = CASES.filter((row) => !row.hosts || row.hosts.includes(host.id))
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));
@@ -183,7 +225,9 @@ async function main() {
     const result = await runCase(host, installDir, row, work);
     result.ms = Date.now() - started;
     results.push(result);
-    process.stderr.write(`${host.id} ${row.id}: ${result.status}${result.egress.length ? ' EGRESS' : ''} (${result.ms} ms)\n`);
+    process.stderr.write(
+      `${host.id} ${row.id}: ${result.status}${result.egress.length ? ' EGRESS' : ''} (${result.ms} ms)\n`,
+    );
   }
   fs.writeFileSync(outFile, JSON.stringify({ host: host.id, work, results }, null, 1));
 }

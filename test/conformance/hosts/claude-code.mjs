@@ -31,18 +31,31 @@ export default {
     return tools.includes('Read') ? { name: 'Read', args: { file_path: file } } : null;
   },
   hasToolResult: (body) =>
-    (body?.messages ?? []).some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result')),
-  isMain: (record) => record.url.includes('/messages') && !record.url.includes('count_tokens') && Array.isArray(record.body?.tools) && record.body.tools.length > 0,
+    (body?.messages ?? []).some(
+      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
+    ),
+  isMain: (record) =>
+    record.url.includes('/messages') &&
+    !record.url.includes('count_tokens') &&
+    Array.isArray(record.body?.tools) &&
+    record.body.tools.length > 0,
   extractStatic: (body) => claudeInstructions(body),
-  /** The text blocks of the message that carries the tool result, after it (the tool's own output left out). */
+  /**
+   * The text blocks Claude Code sent with the tool result (the tool's own output left out),
+   * concatenated as they are: each block but the last ends with its own newline.
+   */
   extractLive(body) {
     const messages = body?.messages ?? [];
-    const index = messages.findIndex((m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'));
+    const index = messages.findIndex(
+      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
+    );
     if (index < 0) return '';
     const added = [];
     for (const message of messages.slice(index)) {
       if (message.role !== 'user' && message.role !== 'system') continue;
-      const parts = Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content }];
+      const parts = Array.isArray(message.content)
+        ? message.content
+        : [{ type: 'text', text: message.content }];
       for (const part of parts) {
         if (part.type === 'tool_result') {
           const inner = contentTexts(part.content).join('\n');
@@ -53,7 +66,7 @@ export default {
         }
       }
     }
-    return added.join('\n');
+    return added.join('');
   },
   sessionEvent: (file) => ({ tool: 'Read', input: { file_path: file }, ok: true }),
 };

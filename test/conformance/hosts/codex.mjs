@@ -55,7 +55,9 @@ export default {
   /** Anything Codex adds to the tool output in its own AGENTS.md frame. */
   extractLive(body) {
     const outputs = (body?.input ?? []).filter((item) => item.type === 'function_call_output');
-    const text = outputs.map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output))).join('\n');
+    const text = outputs
+      .map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output)))
+      .join('\n');
     return fromMarker(text, '# AGENTS.md instructions');
   },
   sessionEvent: (file) => ({ tool: 'exec_command', input: { cmd: `cat ${JSON.stringify(file)}` }, ok: true }),

@@ -37,16 +37,25 @@ export default {
   toolCall(body, file) {
     const read = declarations(body).find((tool) => tool.name === 'read_file');
     if (!read) return null;
-    const key = paramKey(read.parametersJsonSchema ?? read.parameters, ['file_path', 'absolute_path', 'path']);
+    const key = paramKey(read.parametersJsonSchema ?? read.parameters, [
+      'file_path',
+      'absolute_path',
+      'path',
+    ]);
     return { name: 'read_file', args: { [key]: file } };
   },
-  hasToolResult: (body) => (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
+  hasToolResult: (body) =>
+    (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
   isMain: (record) => record.url.includes(':streamGenerateContent') && declarations(record.body).length > 0,
   extractStatic: (body) => geminiInstructions(body),
   extractLive(body) {
-    const responses = (body?.contents ?? []).flatMap((c) => (c.parts ?? []).filter((part) => part.functionResponse));
+    const responses = (body?.contents ?? []).flatMap((c) =>
+      (c.parts ?? []).filter((part) => part.functionResponse),
+    );
     const text = responses.map((part) => JSON.stringify(part.functionResponse.response ?? {})).join('\n');
-    const outputs = responses.map((part) => part.functionResponse.response?.output).filter((out) => typeof out === 'string');
+    const outputs = responses
+      .map((part) => part.functionResponse.response?.output)
+      .filter((out) => typeof out === 'string');
     return fromMarker(outputs.join('\n') || text, '--- Newly Discovered Project Context ---');
   },
   sessionEvent: (file) => ({ tool: 'read_file', input: { file_path: file }, ok: true }),

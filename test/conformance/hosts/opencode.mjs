@@ -23,7 +23,10 @@ export default {
     fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
     const deps = { dependencies: { '@opencode-ai/plugin': VERSION } };
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(deps));
-    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
+    fs.writeFileSync(
+      path.join(dir, 'package-lock.json'),
+      JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }),
+    );
     const config = {
       provider: {
         lab: {
@@ -57,14 +60,19 @@ export default {
   toolCall(body, file) {
     const read = (body?.tools ?? []).find((tool) => tool.function?.name === 'read');
     if (!read) return null;
-    return { name: 'read', args: { [paramKey(read.function.parameters, ['filePath', 'file_path', 'path'])]: file } };
+    return {
+      name: 'read',
+      args: { [paramKey(read.function.parameters, ['filePath', 'file_path', 'path'])]: file },
+    };
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && toolNames(record.body).length > 0,
   extractStatic: (body) => opencodeInstructions(body),
   extractLive(body) {
     const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
-    const text = tool.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+    const text = tool
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+      .join('\n');
     return fromMarker(text, '<system-reminder>');
   },
   sessionEvent: (file) => ({ tool: 'read', input: { filePath: file }, ok: true }),
