@@ -21,7 +21,16 @@ describe('minimalDiff', () => {
   it('shows only the differing lines, with context, and makes invisible characters visible', () => {
     const diff = minimalDiff('1\n2\n3\nsame\n4\n5\n6', '1\n2\n3\n\ufeffsame\r\n4\n5\n6');
     expect(diff).toBe(
-      ['@@ line 4 (- ctxfiles, + host)', '  2', '  3', '- same', '+ <BOM>same\\r', '  4', '  5'].join('\n'),
+      [
+        '@@ line 4 (- ctxfiles, + host)',
+        '  2',
+        '  3',
+        '- same',
+        '+ <BOM>same\\r',
+        '  4',
+        '  5',
+        '(the line differs from character 1: ctxfiles "same", host "<BOM>same\\\\r")',
+      ].join('\n'),
     );
   });
 

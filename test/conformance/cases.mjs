@@ -286,6 +286,43 @@ export const CASES = [
     repo: { '{DOC}': 'Root.\n', 'src/main.txt': 'main\n' },
     read: 'src/main.txt',
   },
+  // Hook cases: the ctxfiles hook (docs/hooks.md) is registered in the host with a config that
+  // watches RULES.md, a name no host reads itself; the lab compares what reached the model after
+  // the read with the hook's own answer to the same event.
+  {
+    id: 'live-hook-nested',
+    about: 'the ctxfiles hook, registered in the host, discloses a nested RULES.md after a read',
+    hook: true,
+    repo: {
+      '{DOC}': 'Root.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+    read: 'pkg/index.js',
+  },
+  {
+    id: 'live-hook-markup',
+    about: 'the hook discloses a nested RULES.md holding tags and ampersands',
+    hook: true,
+    repo: {
+      'pkg/RULES.md': 'Use <b>bold</b> & keep </system-reminder> out.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+    read: 'pkg/index.js',
+  },
+  // MCP cases: `ctxfiles mcp` (docs/mcp.md) is registered in the host; the first turn calls its
+  // instructions_for_path tool, and the lab compares the tool result that reached the model with
+  // the server's own answer to the same call.
+  {
+    id: 'live-mcp-path',
+    about: 'the ctxfiles MCP server, registered in the host, answers instructions_for_path',
+    mcp: { path: 'pkg/index.js' },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'pkg/AGENTS.md': 'Package agents.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */

@@ -12,6 +12,7 @@ import { claudeIntro } from './extract.mjs';
 import { HOSTS } from './hosts/index.mjs';
 import { FINAL_TEXT, startModelServer } from './model-server.mjs';
 import { outsideConnects } from './egress.mjs';
+import { callMcpTool } from './mcp-client.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../../dist/bin/ctxfiles.cjs');
@@ -93,6 +94,10 @@ async function runHost(host, installDir, row, dirs, traceFile) {
   const server = await startModelServer({
     timeoutMs: CASE_TIMEOUT_MS + 5_000,
     plan: ({ body, record }) => {
+      if (row.mcp && host.isMain(record) && !host.hasToolResult(body)) {
+        const call = host.mcpCall(body, row.mcp.path);
+        if (call) return { call };
+      }
       if (readFile && host.isMain(record) && !host.hasToolResult(body)) {
         const call = host.toolCall(body, readFile);
         if (call) return { call };
@@ -101,7 +106,9 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     },
   });
   try {
-    const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT });
+    const hookCommand = row.hook ? hookCommandFor(host, dirs) : null;
+    const mcpServer = row.mcp ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
+    const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
     const exe = path.join(installDir, host.bin);
     const strace = [
@@ -120,6 +127,41 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     return { ...result, setup, requests: server.requests };
   } finally {
     await server.close();
+  }
+}
+
+/** The hook config: RULES.md, a name no host reads itself (docs/hooks.md, "Avoiding double injection"). */
+const hookConfig = (dirs) => path.join(dirs.home, '..', 'ctxfiles-hook.json');
+
+function hookCommandFor(host, dirs) {
+  fs.writeFileSync(hookConfig(dirs), JSON.stringify({ contextPaths: ['RULES.md'] }));
+  const args = [process.execPath, bin, 'hook', host.hookAgent, '--config', hookConfig(dirs)];
+  return args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+}
+
+/** The hook's own answer to the event the host sends after the scripted read. */
+async function hookAnswer(host, dirs, file) {
+  const event = {
+    session_id: 'lab-expected',
+    cwd: dirs.cwd,
+    hook_event_name: host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool',
+    ...host.sessionEvent(file).hookFields,
+  };
+  const env = {
+    ...baseEnv(dirs.home, dirs.cwd),
+    XDG_STATE_HOME: path.join(dirs.home, '.lab-expected-state'),
+  };
+  const args = [bin, 'hook', host.hookAgent, '--config', hookConfig(dirs), '--cwd', dirs.cwd];
+  const answer = await run(process.execPath, args, {
+    cwd: dirs.cwd,
+    env,
+    input: JSON.stringify(event),
+    timeoutMs: 20_000,
+  });
+  try {
+    return JSON.parse(answer.stdout).hookSpecificOutput?.additionalContext ?? '';
+  } catch {
+    return `(ctxfiles hook failed: ${answer.stdout}${answer.stderr})`;
   }
 }
 
@@ -143,8 +185,20 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     timeoutMs: 20_000,
   });
   const out = { static: resolve.stdout, stderr: resolve.stderr, code: resolve.code };
-  if (row.read) {
-    const event = JSON.stringify(host.sessionEvent(path.join(dirs.repo, row.read)));
+  if (row.mcp) {
+    out.live = await callMcpTool({
+      command: process.execPath,
+      args: [bin, 'mcp', '--cwd', dirs.cwd],
+      cwd: dirs.cwd,
+      env: { ...env, CTXFILES_NO_CACHE: '1' },
+      tool: 'instructions_for_path',
+      toolArgs: { path: row.mcp.path },
+    });
+  } else if (row.hook) {
+    out.live = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, row.read)));
+  } else if (row.read) {
+    const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
+    const event = JSON.stringify(sessionEvent);
     const session = await run(process.execPath, [bin, 'session', ...args], {
       cwd: dirs.cwd,
       env,
@@ -188,13 +242,18 @@ async function runCase(host, installDir, row, work) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
   const actual = { static: host.extractStatic(main[0].body) };
-  if (row.read) {
+  if (row.read || row.mcp) {
     const after = main.find((record) => host.hasToolResult(record.body));
-    actual.live = after ? host.extractLive(after.body) : '(the host sent no request after the tool call)';
+    const extract = row.mcp
+      ? host.extractMcp
+      : row.hook && host.extractHook
+        ? host.extractHook
+        : host.extractLive;
+    actual.live = after ? extract(after.body) : '(the host sent no request after the tool call)';
   }
   const intro = host.id === 'claude-code' && actual.static ? claudeIntro(actual.static) : null;
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { intro });
-  const part = row.read ? 'live' : 'static';
+  const part = row.read || row.mcp ? 'live' : 'static';
   const same = expected[part] === actual[part];
   fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
@@ -217,6 +276,8 @@ async function main() {
     path.join(process.env.CONFORMANCE_WORK ?? os.tmpdir(), `ctxfiles-lab-${host.id}-`),
   );
   const rows = CASES.filter((row) => !row.hosts || row.hosts.includes(host.id))
+    .filter((row) => !row.hook || host.hookAgent)
+    .filter((row) => !row.mcp || host.mcpCall)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));
   const results = [];

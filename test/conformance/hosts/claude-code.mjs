@@ -1,5 +1,7 @@
 // Claude Code: `claude -p` against the lab's Messages server (ANTHROPIC_BASE_URL), with
 // non-essential traffic, telemetry, error reports and the updater off.
+import fs from 'node:fs';
+import path from 'node:path';
 import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract.mjs';
 
 export default {
@@ -11,9 +13,31 @@ export default {
   version: '2.1.332',
   bin: 'node_modules/@anthropic-ai/claude-code-linux-x64/claude',
   names: { doc: 'CLAUDE.md', user: '.claude/CLAUDE.md' },
-  prepare({ port, prompt }) {
+  hookAgent: 'claude-code',
+  prepare({ home, port, prompt, hookCommand, mcpServer }) {
+    const mcpArgs = [];
+    if (mcpServer) {
+      // docs/mcp.md: a stdio server; --mcp-config with --strict-mcp-config reads only this one.
+      const file = path.join(home, 'lab-mcp.json');
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { ctxfiles: { type: 'stdio', ...mcpServer } } }));
+      mcpArgs.push(
+        '--mcp-config',
+        file,
+        '--strict-mcp-config',
+        '--allowedTools',
+        'mcp__ctxfiles__instructions_for_path',
+      );
+    }
+    if (hookCommand) {
+      // docs/hooks.md: a PostToolUse hook in the user's settings.
+      const hooks = {
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: hookCommand, timeout: 30 }] }],
+      };
+      fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
+    }
     return {
-      args: ['-p', prompt, '--model', 'lab-model'],
+      args: ['-p', prompt, '--model', 'lab-model', ...mcpArgs],
       env: {
         ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
         ANTHROPIC_API_KEY: 'lab-key',
@@ -23,12 +47,26 @@ export default {
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_BUG_COMMAND: '1',
         CLAUDE_CODE_MAX_RETRIES: '0',
+        // MCP tools are declared directly, not deferred behind ToolSearch.
+        ENABLE_TOOL_SEARCH: 'false',
       },
     };
   },
   toolCall(body, file) {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
     return tools.includes('Read') ? { name: 'Read', args: { file_path: file } } : null;
+  },
+  mcpCall(body, file) {
+    const tools = (body?.tools ?? []).map((tool) => tool.name);
+    const name = 'mcp__ctxfiles__instructions_for_path';
+    return tools.includes(name) ? { name, args: { path: file } } : null;
+  },
+  /** The text of the MCP tool's result. */
+  extractMcp(body) {
+    const results = (body?.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((part) => part.type === 'tool_result');
+    return results.map((part) => contentTexts(part.content).join('')).join('');
   },
   hasToolResult: (body) =>
     (body?.messages ?? []).some(
@@ -68,5 +106,12 @@ export default {
     }
     return added.join('');
   },
-  sessionEvent: (file) => ({ tool: 'Read', input: { file_path: file }, ok: true }),
+  sessionEvent: (file) => ({
+    tool: 'Read',
+    input: { file_path: file },
+    ok: true,
+    hookFields: { tool_name: 'Read', tool_input: { file_path: file }, tool_response: {} },
+  }),
+  /** Claude Code's label before a PostToolUse hook's additional context (as the host sends it). */
+  wrapHook: (text) => (text === '' ? '' : `PostToolUse:Read hook additional context: ${text}`),
 };

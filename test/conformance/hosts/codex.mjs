@@ -13,7 +13,7 @@ export default {
   version: '0.171.0',
   bin: 'node_modules/.bin/codex',
   names: { doc: 'AGENTS.md', user: '.codex/AGENTS.md' },
-  prepare({ home, cwd, port, row, prompt }) {
+  prepare({ home, port, row, prompt, mcpServer }) {
     const codexHome = path.join(home, '.codex');
     fs.mkdirSync(codexHome, { recursive: true });
     const extra = row.hostConfig?.codex?.toml ?? '';
@@ -36,7 +36,14 @@ export default {
       '[otel]',
       'exporter = "none"',
     ].join('\n');
-    fs.writeFileSync(path.join(codexHome, 'config.toml'), `${toml}\n`);
+    const mcp = mcpServer
+      ? [
+          '[mcp_servers.ctxfiles]',
+          `command = ${JSON.stringify(mcpServer.command)}`,
+          `args = ${JSON.stringify(mcpServer.args)}`,
+        ].join('\n')
+      : '';
+    fs.writeFileSync(path.join(codexHome, 'config.toml'), `${toml}\n${mcp}\n`);
     return {
       args: ['exec', '--skip-git-repo-check', prompt],
       env: { CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key' },
@@ -48,6 +55,24 @@ export default {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
     if (!tools.includes('exec_command')) return null;
     return { name: 'exec_command', args: { cmd: `cat ${JSON.stringify(file)}` } };
+  },
+  /** docs/mcp.md: Codex declares an MCP server's tools as one namespace tool, `mcp__<server>`. */
+  mcpCall(body, file) {
+    const namespace = (body?.tools ?? []).find((tool) => tool.name === 'mcp__ctxfiles');
+    return namespace
+      ? { namespace: 'mcp__ctxfiles', name: 'instructions_for_path', args: { path: file } }
+      : null;
+  },
+  /** The text parts of the MCP tool's output, without the `Wall time: … Output:` line Codex puts first. */
+  extractMcp(body) {
+    const outputs = (body?.input ?? []).filter((item) => item.type === 'function_call_output');
+    const parts = outputs.flatMap((item) =>
+      Array.isArray(item.output) ? item.output : [{ text: String(item.output) }],
+    );
+    return parts
+      .map((part) => part.text ?? '')
+      .filter((text) => !/^Wall time: [\d.]+ seconds\nOutput:$/.test(text))
+      .join('');
   },
   hasToolResult: (body) => (body?.input ?? []).some((item) => item.type === 'function_call_output'),
   isMain: (record) => record.url.includes('/responses') && Array.isArray(record.body?.tools),
