@@ -6,6 +6,17 @@ import { between, fromMarker, geminiInstructions, paramKey } from '../extract.mj
 
 const declarations = (body) => (body?.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
 
+/** The function responses of a request, each as text: its `output`, else the response as JSON. */
+function toolOutputs(body) {
+  const responses = (body?.contents ?? []).flatMap((c) =>
+    (c.parts ?? []).filter((part) => part.functionResponse),
+  );
+  return responses.map((part) => {
+    const response = part.functionResponse.response ?? {};
+    return typeof response.output === 'string' ? response.output : JSON.stringify(response);
+  });
+}
+
 export default {
   id: 'gemini-cli',
   label: 'Gemini CLI',
@@ -59,32 +70,15 @@ export default {
    * The MCP tool's answer as Gemini CLI put it in the function response, inside the
    * `<untrusted_context>` wrapper it puts around every MCP tool's output.
    */
-  extractMcp(body) {
-    const responses = (body?.contents ?? []).flatMap((c) =>
-      (c.parts ?? []).filter((part) => part.functionResponse),
-    );
-    return responses
-      .map((part) => {
-        const response = part.functionResponse.response ?? {};
-        return typeof response.output === 'string' ? response.output : JSON.stringify(response);
-      })
+  extractMcp: (body) =>
+    toolOutputs(body)
       .map((text) => between(text, '<untrusted_context>\n', '\n</untrusted_context>') ?? text)
-      .join('\n');
-  },
+      .join('\n'),
   hasToolResult: (body) =>
     (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
   isMain: (record) => record.url.includes(':streamGenerateContent') && declarations(record.body).length > 0,
   extractStatic: (body) => geminiInstructions(body),
-  extractLive(body) {
-    const responses = (body?.contents ?? []).flatMap((c) =>
-      (c.parts ?? []).filter((part) => part.functionResponse),
-    );
-    const text = responses.map((part) => JSON.stringify(part.functionResponse.response ?? {})).join('\n');
-    const outputs = responses
-      .map((part) => part.functionResponse.response?.output)
-      .filter((out) => typeof out === 'string');
-    return fromMarker(outputs.join('\n') || text, '--- Newly Discovered Project Context ---');
-  },
+  extractLive: (body) => fromMarker(toolOutputs(body).join('\n'), '--- Newly Discovered Project Context ---'),
   sessionEvent: (file) => ({
     tool: 'read_file',
     input: { file_path: file },
@@ -94,13 +88,5 @@ export default {
   /** docs/hooks.md: Gemini CLI appends the answer in `<hook_context>` with `<` and `>` escaped. */
   wrapHook: (text) =>
     text === '' ? '' : `<hook_context>${text.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</hook_context>`,
-  extractHook(body) {
-    const responses = (body?.contents ?? []).flatMap((c) =>
-      (c.parts ?? []).filter((part) => part.functionResponse),
-    );
-    const outputs = responses
-      .map((part) => part.functionResponse.response?.output)
-      .filter((out) => typeof out === 'string');
-    return fromMarker(outputs.join('\n'), '<hook_context>');
-  },
+  extractHook: (body) => fromMarker(toolOutputs(body).join('\n'), '<hook_context>'),
 };
