@@ -3,5 +3,6 @@ import claudeCode from './claude-code.mjs';
 import codex from './codex.mjs';
 import geminiCli from './gemini-cli.mjs';
 import opencode from './opencode.mjs';
+import copilot from './copilot.mjs';
 
-export const HOSTS = [codex, claudeCode, geminiCli, opencode];
+export const HOSTS = [codex, claudeCode, geminiCli, opencode, copilot];
