@@ -26,13 +26,6 @@ export const NOT_DRIVEN = [
       'Its documented headless use needs a Continue account key or an Anthropic key on first run; a local config.yaml with a model `apiBase` may avoid the login but was not tried; no driver yet and no ctxfiles preset for it',
   },
   {
-    name: 'GitHub Copilot CLI',
-    package: '@github/copilot',
-    version: '1.0.102',
-    reason:
-      'Can be pointed at the lab (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL, COPILOT_OFFLINE=true: no GitHub sign-in); no driver yet: the first to add, since the `copilot` preset exists',
-  },
-  {
     name: 'Kilo CLI',
     package: '@kilocode/cli',
     version: '7.8.1',
