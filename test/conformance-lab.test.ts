@@ -11,6 +11,7 @@ import {
   geminiInstructions,
   opencodeInstructions,
 } from './conformance/extract.mjs';
+import { copilotInstructions } from './conformance/hosts/copilot.mjs';
 import { judge, summarize } from './conformance/judge.mjs';
 
 describe('minimalDiff', () => {
@@ -111,6 +112,18 @@ describe('extractors', () => {
     };
     expect(opencodeInstructions(body)).toBe('Instructions from: /a\nA\n\nInstructions from: /b\nB\n');
     expect(opencodeInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('copilotInstructions', () => {
+  it('takes the system message from the first custom_instruction block to the end of the last', () => {
+    const system =
+      'tools\n\n<custom_instruction>\nA\n\n</custom_instruction>\n\n<custom_instruction>\nB\n</custom_instruction>\n<system_notifications>';
+    const body = { messages: [{ role: 'system', content: system }] };
+    expect(copilotInstructions(body)).toBe(
+      '<custom_instruction>\nA\n\n</custom_instruction>\n\n<custom_instruction>\nB\n</custom_instruction>',
+    );
+    expect(copilotInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
   });
 });
 
