@@ -44,9 +44,11 @@ export function dueRules(
       const file = toPosix(path.relative(workDir, match.path));
       due.set(
         match.rule,
-        match.glob === null
-          ? `it applies to everything under ${ownerOf(match.rule, workDir)}, where ${file} is`
-          : `${file} matches its glob ${match.glob}`,
+        match.regex !== undefined
+          ? `${file} matches its ${match.glob === null ? '' : `glob ${match.glob} and its `}pattern ${match.regex}`
+          : match.glob === null
+            ? `it applies to everything under ${ownerOf(match.rule, workDir)}, where ${file} is`
+            : `${file} matches its glob ${match.glob}`,
       );
     }
   if (nestedByOwner.size > 0)

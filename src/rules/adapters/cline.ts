@@ -8,7 +8,7 @@ import { classifyByPaths, type RuleAdapter } from '../rule-adapter.js';
 export const clineAdapter: RuleAdapter = {
   source: 'cline',
   locations: [
-    { type: 'folder', path: '.clinerules', extension: '.md' },
+    { type: 'folder', path: '.clinerules', extensions: ['.md'] },
     { type: 'file', path: '.clinerules', name: 'clinerules', kind: 'always' },
   ],
   keys: ['paths', 'description'],
