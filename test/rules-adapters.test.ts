@@ -24,8 +24,18 @@ const notPlain = (line: number, value: string) =>
   `line ${line} of the frontmatter is not valid YAML, and ${JSON.stringify(value)} is not a plain value`;
 
 describe('the adapter table', () => {
-  test('lists the five sources in table order', () => {
-    expect(RULE_SOURCES).toEqual(['cursor', 'claude', 'copilot', 'windsurf', 'cline']);
+  test('lists the sources in table order', () => {
+    expect(RULE_SOURCES).toEqual([
+      'cursor',
+      'claude',
+      'copilot',
+      'windsurf',
+      'cline',
+      'kiro',
+      'continue',
+      'roo',
+      'kilo',
+    ]);
   });
   test('names the first segment of every location', () => {
     expect([...ruleEntryNames(RULE_SOURCES)]).toEqual([
@@ -33,7 +43,13 @@ describe('the adapter table', () => {
       '.claude',
       '.github',
       '.windsurf',
+      'AGENTS.md',
+      'agents.md',
       '.clinerules',
+      '.kiro',
+      '.continue',
+      '.roo',
+      '.kilocode',
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });

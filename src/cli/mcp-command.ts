@@ -13,6 +13,8 @@ export interface McpCommandOptions {
   readonly config?: string | undefined;
   /** A preset the config is merged over (docs/presets.md). */
   readonly preset?: string | undefined;
+  /** The agent to serve: its layer, and the rules scoped to it (docs/rules.md, "Agent scope"). */
+  readonly agent?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** Loads the MCP SDK; a test replaces it. Default: {@link loadMcpSdk}. */
@@ -64,7 +66,10 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     if (diagnostic.level === 'warn')
       io.stderr.write(`ctxfiles: warning: ${diagnostic.message} [${diagnostic.code}]\n`);
   const resolver = await createResolver({ workDir, config, env: io.env, fs });
-  const connection = createMcpConnection({ resolver, fs, rules: rulesOfResolver(resolver) });
+  const request = options.agent === undefined ? {} : { agent: options.agent };
+  // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
+  if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
+  const connection = createMcpConnection({ resolver, fs, rules: rulesOfResolver(resolver, request), request });
   const transport = new sdk.StdioServerTransport(input, io.stdout as unknown as Writable);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);

@@ -65,11 +65,15 @@ export const KNOWN_RULE_SOURCES = Object.freeze([
   'copilot',
   'windsurf',
   'cline',
+  'kiro',
+  'continue',
+  'roo',
+  'kilo',
 ] as const);
 
 /** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */
 export interface RulesConfig {
-  /** Adapter names: `cursor`, `claude`, `copilot`, `windsurf`, `cline`. Empty: rules are off. */
+  /** Adapter names ({@link KNOWN_RULE_SOURCES}). Empty: rules are off. */
   readonly sources: readonly string[];
   /** Also read rule folders below the work dir, found by the nested walk. */
   readonly nested: boolean;

@@ -41,6 +41,11 @@ export interface RunHookOptions {
   readonly configFile?: string | undefined;
   /** A preset the config is merged over (`--preset`, docs/presets.md). */
   readonly preset?: string | undefined;
+  /**
+   * The ctxfiles agent the session resolves for (`--agent`): its layer and the rules scoped to it
+   * (docs/rules.md, "Agent scope"). Not the host, which is `agent`.
+   */
+  readonly requestAgent?: string | undefined;
   /** The state directory; default: {@link stateDirectory} of `env`. */
   readonly stateDir?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -100,7 +105,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
       stored !== null &&
-      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
+      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options)) &&
       nothingDue(stored, dirs, files)
     )
       return quiet();
@@ -122,7 +127,7 @@ async function sessionStart(
   warnings: string[],
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve();
+  const result = await opened.resolver.resolve(requestOf(options));
   warn(result.diagnostics, warnings);
   try {
     ensureStateDirectory(state.dir);
@@ -131,7 +136,7 @@ async function sessionStart(
       // After /clear or a compaction the model no longer sees what was injected: start over.
       const keep = source !== 'clear' && source !== 'compact';
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
-      const session = await resume(opened.resolver, previous, warnings);
+      const session = await resume(opened.resolver, previous, warnings, requestOf(options));
       const scopes = await ruleScopes(opened.resolver, result);
       writeStateFile(
         state,
@@ -156,11 +161,11 @@ async function afterTool(
   warnings: string[],
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve();
+  const result = await opened.resolver.resolve(requestOf(options));
   ensureStateDirectory(state.dir);
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
-    const session = await resume(opened.resolver, previous, warnings);
+    const session = await resume(opened.resolver, previous, warnings, requestOf(options));
     const texts: string[] = [];
     for (const toolEvent of toolEvents) {
       const text = await session.afterTool(toolEvent);
@@ -189,7 +194,7 @@ async function openResolver(
   options: Readonly<RunHookOptions>,
 ): Promise<Opened> {
   // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
-  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options.preset);
+  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options);
   const [{ loadConfig }, { createResolver }, { getPreset }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
@@ -220,21 +225,34 @@ function fingerprintOf(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  preset: string | undefined,
+  { preset, requestAgent }: Pick<RunHookOptions, 'preset' | 'requestAgent'>,
 ): string[] {
   const signatures = configFingerprint(workDir, configFile, homeDir);
-  return preset === undefined ? signatures : [...signatures, `preset ${preset}`];
+  if (preset !== undefined) signatures.push(`preset ${preset}`);
+  // Another agent resolves other rules: its session state does not carry over.
+  if (requestAgent !== undefined) signatures.push(`agent ${requestAgent}`);
+  return signatures;
 }
 
-async function resume(resolver: Resolver, previous: HookState | null, warnings: string[]) {
+async function resume(
+  resolver: Resolver,
+  previous: HookState | null,
+  warnings: string[],
+  request: ReturnType<typeof requestOf>,
+) {
   if (previous !== null) {
     try {
-      return await resolver.openSession({ state: previous.disclosure });
+      return await resolver.openSession({ ...request, state: previous.disclosure });
     } catch (error) {
       warnings.push(`the session state is not usable (${describe(error)}); a fresh session starts`);
     }
   }
-  return resolver.openSession();
+  return resolver.openSession(request);
+}
+
+/** The request of `--agent`: the ctxfiles agent to resolve for, if any. */
+function requestOf(options: Readonly<RunHookOptions>): { readonly agent?: string } {
+  return options.requestAgent === undefined ? {} : { agent: options.requestAgent };
 }
 
 function snapshot(
