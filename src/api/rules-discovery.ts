@@ -78,7 +78,9 @@ export function discoverAllRules(
     });
     return self;
   };
-  const agentScoped = found.rules.some((rule) => rule.agents.only.length > 0 || rule.agents.except.length > 0);
+  const agentScoped = found.rules.some(
+    (rule) => rule.agents.only.length > 0 || rule.agents.except.length > 0,
+  );
   return make(found.rules, found.skipped, agentScoped);
 }
 
@@ -97,7 +99,9 @@ function splitByAgent(rules: readonly Rule[], agent: string | undefined): [Rule[
         ? `for agent ${only.join(', ')} only${agent === undefined ? '; the request names no agent' : `, not ${agent}`}`
         : `not for agent ${agent ?? ''} (it excludes ${except.join(', ')})`;
     const { path: file, relativePath, ownerDir, name, source } = rule;
-    others.push(Object.freeze({ path: file, relativePath, ownerDir, name, source, reason: 'other agent', problem }));
+    others.push(
+      Object.freeze({ path: file, relativePath, ownerDir, name, source, reason: 'other agent', problem }),
+    );
   }
   return [mine, others];
 }

@@ -69,7 +69,12 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
-  const connection = createMcpConnection({ resolver, fs, rules: rulesOfResolver(resolver, request), request });
+  const connection = createMcpConnection({
+    resolver,
+    fs,
+    rules: rulesOfResolver(resolver, request),
+    request,
+  });
   const transport = new sdk.StdioServerTransport(input, io.stdout as unknown as Writable);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);

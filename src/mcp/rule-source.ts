@@ -55,7 +55,10 @@ export interface RuleResolver {
       readonly globs: readonly string[];
     }>;
   }>;
-  rule(name: string, request?: { readonly agent?: string }): Promise<
+  rule(
+    name: string,
+    request?: { readonly agent?: string },
+  ): Promise<
     ReadonlyArray<{
       readonly name: string;
       readonly path: string;
@@ -94,7 +97,9 @@ export function rulesOfResolver(
       return (result.rules ?? []).filter((rule) => rule.kind !== null).map(summary);
     },
     async byName(name: string) {
-      return (await resolver.rule(name, scope)).map((rule) => Object.freeze({ ...summary(rule), text: rule.text }));
+      return (await resolver.rule(name, scope)).map((rule) =>
+        Object.freeze({ ...summary(rule), text: rule.text }),
+      );
     },
     emptyNote:
       sources.length === 0

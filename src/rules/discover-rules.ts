@@ -202,7 +202,9 @@ function ruleOf(
   const { kind, description } = parsed;
   const globs = Object.freeze([...parsed.globs]);
   const agents =
-    agent === undefined ? parsed.agents : Object.freeze({ only: Object.freeze([agent]), except: parsed.agents.except });
+    agent === undefined
+      ? parsed.agents
+      : Object.freeze({ only: Object.freeze([agent]), except: parsed.agents.except });
   const about = {
     path,
     realPath,

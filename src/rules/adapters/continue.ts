@@ -21,7 +21,13 @@ export const continueAdapter: RuleAdapter = {
     const description = descriptionOf(data);
     if (always.value === true) return { ok: true, kind: 'always', globs: [], description };
     if (globs.patterns !== null || regex.patterns !== null)
-      return { ok: true, kind: 'glob', globs: globs.patterns ?? [], description, regex: regex.patterns ?? [] };
+      return {
+        ok: true,
+        kind: 'glob',
+        globs: globs.patterns ?? [],
+        description,
+        regex: regex.patterns ?? [],
+      };
     return { ok: true, kind: always.value === false ? 'requested' : 'always', globs: [], description };
   },
 };

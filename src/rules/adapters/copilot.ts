@@ -1,4 +1,10 @@
-import { descriptionOf, globList, patternList, type Classification, type RuleAdapter } from '../rule-adapter.js';
+import {
+  descriptionOf,
+  globList,
+  patternList,
+  type Classification,
+  type RuleAdapter,
+} from '../rule-adapter.js';
 import { EVERY_AGENT, type AgentScope } from '../rule.js';
 
 // VS Code treats these applyTo patterns as "every file" (computeAutomaticInstructions.ts, `_matches`).
@@ -11,7 +17,9 @@ const SAME_AGENT: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** `excludeAgent`: the agents (one name or a list) that do not read the file. */
-function excludedAgents(value: unknown): { ok: true; agents: AgentScope } | Extract<Classification, { ok: false }> {
+function excludedAgents(
+  value: unknown,
+): { ok: true; agents: AgentScope } | Extract<Classification, { ok: false }> {
   const names = patternList(value, 'excludeAgent');
   if (!names.ok) return names;
   if (names.patterns === null) return { ok: true, agents: EVERY_AGENT };

@@ -23,4 +23,3 @@ export const rooAdapter: RuleAdapter = modeFolders('roo', '.roo');
 
 /** Kilo Code (a Roo Code fork): `.kilocode/rules/` and `.kilocode/rules-<mode>/`. */
 export const kiloAdapter: RuleAdapter = modeFolders('kilo', '.kilocode');
-
