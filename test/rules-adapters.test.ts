@@ -35,6 +35,8 @@ describe('the adapter table', () => {
       'continue',
       'roo',
       'kilo',
+      'junie',
+      'zed',
     ]);
   });
   test('names the first segment of every location', () => {
@@ -50,6 +52,8 @@ describe('the adapter table', () => {
       '.continue',
       '.roo',
       '.kilocode',
+      '.junie',
+      '.rules',
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });

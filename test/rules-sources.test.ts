@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { createResolver } from '../src/api/create-resolver.js';
+import { parseConfig } from '../src/config/load-config.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { rulesOfResolver } from '../src/mcp/rule-source.js';
 import { parseRule } from '../src/rules/parse-rule.js';
@@ -378,5 +380,66 @@ describe('agent-scoped rules through ctxfiles hook --agent', () => {
     });
     expect(after.stdout).toContain('lib every mode');
     expect(after.stdout.includes('lib code mode')).toBe(injected);
+  });
+});
+
+describe('junie and zed: one file each, always', () => {
+  const TREE = {
+    '/w/.junie/guidelines.md': 'junie guidelines',
+    '/w/.rules': '---\nnot: frontmatter to Zed\n---\nzed rules',
+    '/w/pkg/.rules': 'nested zed rules',
+    '/w/pkg/.junie/guidelines.md': 'pkg junie',
+    '/w/pkg/a.ts': 'a',
+  };
+  test('the work dir’s files join the rules layer; Zed’s .rules is read at the top only', async () => {
+    const { resolver } = await memoryResolver(TREE, { rules: { sources: ['junie', 'zed'] } });
+    const result = await resolver.resolve({ manifest: false, paths: ['pkg/a.ts'] });
+    expect(ruleLayer(result.files)).toEqual(['junie guidelines', 'zed rules', 'pkg junie']);
+    const names = (result.rules ?? []).map((line) => `${line.source} ${line.relativePath}`);
+    expect(names).not.toContain('zed pkg/.rules');
+  });
+});
+
+describe("kiro's #[[file:path]] references go through the imports engine", () => {
+  const TREE = {
+    '/w/.kiro/steering/api.md':
+      'Follow the API spec:\n#[[file:api/openapi.yaml]]\n\n`#[[file:api/secret.txt]]` is code.\n#[[file:../outside.txt]]\n#[[file:/etc/passwd]]\n',
+    '/w/api/openapi.yaml': 'openapi: 3.1.0',
+    '/w/api/secret.txt': 'SECRET-CONTENT',
+    '/outside.txt': 'OUTSIDE-CONTENT',
+  };
+  test('entries: the referenced file follows the steering file; code and outside targets are not read', async () => {
+    // A config the search found (untrusted): references leave the project only from a trusted one.
+    const { fs } = await memoryResolver(TREE);
+    const { config } = await parseConfig({ rules: { sources: ['kiro'] }, imports: { enabled: true } });
+    const loaded = { filepath: '/w/ctxfiles.config.json', config, flows: new Map(), diagnostics: [] };
+    const resolver = await createResolver({ workDir: WORK, config: loaded, fs, env: {} });
+    const result = await resolver.resolve({ manifest: false });
+    const rules = result.files.filter((file) => file.layer === 'rules');
+    expect(rules.map((file) => [file.path, file.entry])).toEqual([
+      ['/w/.kiro/steering/api.md', 'api'],
+      ['/w/api/openapi.yaml', '@api/openapi.yaml'],
+    ]);
+    const outside = result.diagnostics.filter((diagnostic) => diagnostic.code === 'import-outside');
+    expect(outside.map((diagnostic) => diagnostic.entry)).toEqual(['#[[file:../outside.txt]]']);
+    expect(fs.calls.some((call) => JSON.stringify(call).includes('/outside.txt'))).toBe(false);
+    expect(result.text).not.toContain('SECRET-CONTENT');
+    expect(result.text).not.toContain('OUTSIDE-CONTENT');
+  });
+  test('inline: the reference is replaced by the file between the import markers', async () => {
+    const { resolver } = await memoryResolver(TREE, {
+      rules: { sources: ['kiro'] },
+      imports: { enabled: true, mode: 'inline' },
+    });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.text).toContain(
+      '<!-- Imported from: api/openapi.yaml -->\nopenapi: 3.1.0\n<!-- End of import from: api/openapi.yaml -->',
+    );
+  });
+  test('with imports off, the reference stays as written', async () => {
+    const { resolver } = await memoryResolver(TREE, { rules: { sources: ['kiro'] } });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.text).toContain('#[[file:api/openapi.yaml]]');
+    expect(result.text).not.toContain('openapi: 3.1.0');
   });
 });

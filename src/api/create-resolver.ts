@@ -195,7 +195,12 @@ async function resolveRequest(
     caches.collected,
     rules === null || layer === null
       ? undefined
-      : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+      : {
+          layer: layer.rules,
+          folders: rules.folders,
+          alwaysRulesOf: rules.alwaysRulesOf,
+          fileReferences: rules.fileReferences,
+        },
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
     inline ? walk : null,
   );

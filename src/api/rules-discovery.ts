@@ -64,6 +64,7 @@ export function discoverAllRules(
       alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
       folders,
       agentScoped,
+      fileReferences,
       forAgent(agent: string | undefined): Rules {
         if (!agentScoped) return self;
         const key = agent ?? '\0';
@@ -78,6 +79,10 @@ export function discoverAllRules(
     });
     return self;
   };
+  const fileReferences = new Map<string, string>();
+  for (const rule of found.rules)
+    if (RULE_ADAPTERS.get(rule.source)?.fileReferences === true)
+      fileReferences.set(rule.realPath, rule.ownerDir);
   const agentScoped = found.rules.some(
     (rule) => rule.agents.only.length > 0 || rule.agents.except.length > 0,
   );

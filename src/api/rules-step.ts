@@ -32,6 +32,8 @@ export interface Rules {
   forAgent(agent: string | undefined): Rules;
   /** True when some rule is scoped to agents: a request's agent then changes its rules. */
   readonly agentScoped: boolean;
+  /** The owner of each rule (by real path) whose `#[[file:path]]` references imports follow (Kiro). */
+  readonly fileReferences: ReadonlyMap<string, string>;
 }
 
 /** What a request asks of the rules: paths in play and rule names. */

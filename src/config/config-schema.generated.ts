@@ -457,7 +457,7 @@ export default {
       "type": "object",
       "properties": {
         "sources": {
-          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\". Default [] (rules off).",
+          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default [] (rules off).",
           "type": "array",
           "items": {
             "type": "string"

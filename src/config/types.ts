@@ -69,6 +69,8 @@ export const KNOWN_RULE_SOURCES = Object.freeze([
   'continue',
   'roo',
   'kilo',
+  'junie',
+  'zed',
 ] as const);
 
 /** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */

@@ -23,6 +23,11 @@ export interface FileImportOptions {
   readonly rootOf: (file: ContextFile) => string;
   /** Identities (`dev:ino`) already shown elsewhere (a session's baseline): importing one adds nothing. */
   readonly placed?: ReadonlySet<string>;
+  /**
+   * For a file whose `#[[file:path]]` references are followed too (a Kiro steering file), the
+   * directory those paths are relative to; `undefined` for every other file.
+   */
+  readonly fileReferencesFrom?: (file: ContextFile) => string | undefined;
 }
 
 /**
@@ -51,12 +56,14 @@ export function expandFileImports(
       continue;
     }
     const own = file.source === 'user' || file.source === 'extra';
+    const from = options.fileReferencesFrom?.(file);
     const importer: ImportingFile = {
       path: file.path,
       realPath: file.realPath,
       info,
       text: file.text,
       root: own ? path.dirname(file.path) : options.rootOf(file),
+      ...(from === undefined ? {} : { fileReferencesFrom: from }),
     };
     const expansion = placeImport(
       fs,

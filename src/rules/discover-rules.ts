@@ -108,10 +108,11 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
     const relativeOf = relativeTo(options.workDir, ownerDir);
     const candidates: Candidate[] = [];
-    const nestedOwner = ownerDir !== options.workDir && isInside(options.workDir, ownerDir);
+    const owner =
+      ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
     for (const adapter of adapters)
       for (const location of adapter.locations)
-        if (location.type === 'folder' || nestedOwner || location.nestedOnly !== true)
+        if (location.type === 'folder' || location.owners === undefined || location.owners === owner)
           collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {

@@ -21,8 +21,12 @@ export type RuleLocation =
       readonly kind: RuleKind;
       /** The globs of a fixed `glob` kind (Windsurf: `**` below the directory holding the file). */
       readonly globs?: readonly string[];
-      /** Read only in owner directories below the work dir (a nested `AGENTS.md`). */
-      readonly nestedOnly?: boolean;
+      /**
+       * Read only in owner directories below the work dir (`nested`: Windsurf's `AGENTS.md`, whose
+       * work-dir copy is the chain's file) or only in the work dir (`work-dir`: Zed's `.rules`, read
+       * at the top of the project only). Default: every owner.
+       */
+      readonly owners?: 'nested' | 'work-dir';
     };
 
 /** How a vendor matches its globs; turned into micromatch options in `compile-rule-globs.ts`. */
@@ -76,6 +80,11 @@ export interface RuleAdapter {
   readonly globs: GlobDialect;
   /** A rule's body is cut to this many characters (UTF-16 code units), as the tool reads it. */
   readonly maxChars?: number;
+  /**
+   * The vendor's files reference other files as `#[[file:path]]`, relative to the owner directory
+   * (Kiro): with imports on, the imports engine follows them (docs/rules.md).
+   */
+  readonly fileReferences?: boolean;
   classify(input: FrontmatterInput): Classification;
 }
 

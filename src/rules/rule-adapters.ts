@@ -3,6 +3,7 @@ import { clineAdapter } from './adapters/cline.js';
 import { continueAdapter } from './adapters/continue.js';
 import { copilotAdapter } from './adapters/copilot.js';
 import { cursorAdapter } from './adapters/cursor.js';
+import { junieAdapter, zedAdapter } from './adapters/single-file.js';
 import { kiroAdapter } from './adapters/kiro.js';
 import { kiloAdapter, rooAdapter } from './adapters/roo.js';
 import { windsurfAdapter } from './adapters/windsurf.js';
@@ -20,6 +21,8 @@ export const RULE_ADAPTERS: ReadonlyMap<string, RuleAdapter> = new Map(
     continueAdapter,
     rooAdapter,
     kiloAdapter,
+    junieAdapter,
+    zedAdapter,
   ].map((adapter) => [adapter.source, adapter]),
 );
 

@@ -13,6 +13,7 @@ export const kiroAdapter: RuleAdapter = {
   locations: [{ type: 'folder', path: '.kiro/steering', extensions: ['.md'] }],
   keys: ['inclusion', 'fileMatchPattern', 'name', 'description'],
   globs: { basename: false, anywhere: false, nocase: false, negation: false },
+  fileReferences: true,
   classify({ data }) {
     const inclusion = data['inclusion'];
     const description = descriptionOf(data);

@@ -10,7 +10,7 @@ const TRIGGERS: Readonly<Record<string, RuleKind>> = {
 
 /** An `AGENTS.md` (or `agents.md`) below the work dir: a `glob` rule for everything under its directory. */
 const nestedAgentsFile = (path: string) =>
-  ({ type: 'file', path, name: 'AGENTS', kind: 'glob', globs: ['**'], nestedOnly: true }) as const;
+  ({ type: 'file', path, name: 'AGENTS', kind: 'glob', globs: ['**'], owners: 'nested' }) as const;
 
 /**
  * Windsurf workspace rules: `.windsurf/rules/**\/*.md` with `trigger`: `always_on` → always, `glob`
