@@ -186,14 +186,15 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
 });
 
 describe('ctxfiles mcp: options and a missing SDK', () => {
-  test('takes only --cwd, --config and --preset; a bad preset or work dir fails', () => {
+  test('takes only --cwd, --config, --preset and --agent; a bad preset, agent or work dir fails', () => {
     const root = tempTree(tree);
     const help = spawnBin(['mcp', '--help'], { cwd: root });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--cwd <dir>');
     expect(help.stdout).toContain('--config <file>');
     expect(help.stdout).toContain('--preset <name>');
-    expect(help.stdout).not.toContain('--agent');
+    expect(help.stdout).toContain('--agent <id>');
+    expect(help.stdout).not.toContain('--flow');
     expect(spawnBin(['mcp', '--preset', 'vim'], { cwd: root }).code).toBe(2);
     const missing = spawnBin(['mcp', '--cwd', 'nope'], { cwd: root });
     expect(missing.code).toBe(1);

@@ -48,45 +48,74 @@ export function discoverAllRules(
     const read = readInstruction(fs, file, { maxBytes });
     return read.ok ? read.text : null;
   };
-  const make = (kept: readonly Rule[], skipped: readonly SkippedRule[], agentScoped: boolean): Rules => {
-    const set = createRuleSet(kept, { workDir, contentOf });
-    const byOwner = new Map<string, Rule[]>();
-    for (const rule of set.always()) {
-      const list = byOwner.get(rule.ownerDir) ?? [];
-      list.push(rule);
-      byOwner.set(rule.ownerDir, list);
-    }
-    const scoped = new Map<string, Rules>();
-    const self: Rules = Object.freeze({
-      set,
-      skipped,
-      diagnostics: Object.freeze(diagnostics),
-      alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
-      folders,
-      agentScoped,
-      fileReferences,
-      forAgent(agent: string | undefined): Rules {
-        if (!agentScoped) return self;
-        const key = agent ?? '\0';
-        let view = scoped.get(key);
-        if (view === undefined) {
-          const [mine, others] = splitByAgent(found.rules, agent);
-          view = make(mine, Object.freeze([...found.skipped, ...others]), false);
-          scoped.set(key, view);
-        }
-        return view;
-      },
-    });
-    return self;
-  };
   const fileReferences = new Map<string, string>();
   for (const rule of found.rules)
     if (RULE_ADAPTERS.get(rule.source)?.fileReferences === true)
       fileReferences.set(rule.realPath, rule.ownerDir);
+  const shared = {
+    workDir,
+    contentOf,
+    diagnostics: Object.freeze(diagnostics),
+    folders,
+    fileReferences,
+    found,
+  };
   const agentScoped = found.rules.some(
     (rule) => rule.agents.only.length > 0 || rule.agents.except.length > 0,
   );
-  return make(found.rules, found.skipped, agentScoped);
+  return rulesOf(shared, found.rules, found.skipped, agentScoped);
+}
+
+/** What every view of one discovery shares: the found rules and what was said and read around them. */
+interface Discovery {
+  readonly workDir: string;
+  readonly contentOf: (file: string) => string | null;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly folders: ReadonlySet<string>;
+  readonly fileReferences: ReadonlyMap<string, string>;
+  readonly found: { readonly rules: readonly Rule[]; readonly skipped: readonly SkippedRule[] };
+}
+
+/**
+ * The {@link Rules} of `kept` rules: their set, their `always` rules by owner and, when some rule is
+ * agent-scoped, a memoized view per agent made from every rule discovery found.
+ */
+function rulesOf(
+  discovery: Discovery,
+  kept: readonly Rule[],
+  skipped: readonly SkippedRule[],
+  agentScoped: boolean,
+): Rules {
+  const { workDir, contentOf, diagnostics, folders, fileReferences, found } = discovery;
+  const set = createRuleSet(kept, { workDir, contentOf });
+  const byOwner = new Map<string, Rule[]>();
+  for (const rule of set.always()) {
+    const list = byOwner.get(rule.ownerDir) ?? [];
+    list.push(rule);
+    byOwner.set(rule.ownerDir, list);
+  }
+  const scoped = new Map<string, Rules>();
+  const self: Rules = Object.freeze({
+    set,
+    skipped,
+    diagnostics,
+    alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
+    folders,
+    agentScoped,
+    fileReferences,
+    forAgent(agent: string | undefined): Rules {
+      if (!agentScoped) return self;
+      const key = agent ?? '\0';
+      let view = scoped.get(key);
+      if (view === undefined) {
+        const [mine, others] = splitByAgent(found.rules, agent);
+        view = rulesOf(discovery, mine, Object.freeze([...found.skipped, ...others]), false);
+        scoped.set(key, view);
+      }
+      return view;
+    },
+  });
+  return self;
 }
 
 /** The rules for `agent`, and the others as skipped files (explain says whom they are for). */

@@ -56,15 +56,7 @@ export function expandFileImports(
       continue;
     }
     const own = file.source === 'user' || file.source === 'extra';
-    const from = options.fileReferencesFrom?.(file);
-    const importer: ImportingFile = {
-      path: file.path,
-      realPath: file.realPath,
-      info,
-      text: file.text,
-      root: own ? path.dirname(file.path) : options.rootOf(file),
-      ...(from === undefined ? {} : { fileReferencesFrom: from }),
-    };
+    const importer = importingFile(file, info, own, options);
     const expansion = placeImport(
       fs,
       importer,
@@ -99,6 +91,24 @@ export function expandFileImports(
     }
   }
   return out;
+}
+
+/** A file of the list as the imports engine takes it: its text, identity and containment root. */
+function importingFile(
+  file: ContextFile,
+  info: ImportingFile['info'],
+  own: boolean,
+  options: FileImportOptions,
+): ImportingFile {
+  const from = options.fileReferencesFrom?.(file);
+  return {
+    path: file.path,
+    realPath: file.realPath,
+    info,
+    text: file.text,
+    root: own ? path.dirname(file.path) : options.rootOf(file),
+    ...(from === undefined ? {} : { fileReferencesFrom: from }),
+  };
 }
 
 /** The importer with the imported text inline (`inline` mode), and what it inlined. */
