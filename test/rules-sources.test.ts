@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
-import { parseConfig } from '../src/config/load-config.js';
+import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { rulesOfResolver } from '../src/mcp/rule-source.js';
 import { parseRule } from '../src/rules/parse-rule.js';
@@ -441,5 +442,46 @@ describe("kiro's #[[file:path]] references go through the imports engine", () =>
     const result = await resolver.resolve({ manifest: false });
     expect(result.text).toContain('#[[file:api/openapi.yaml]]');
     expect(result.text).not.toContain('openapi: 3.1.0');
+  });
+});
+
+describe('kiro: ~/.kiro/steering/ only where trust allows (rules.userFolders)', () => {
+  const files = {
+    '/home/u/.kiro/steering/personal.md': 'USER-STEERING',
+    '/home/u/w/AGENTS.md': 'project',
+    '/home/u/w/.kiro/steering/team.md': 'team steering',
+  };
+  const base = {
+    cwd: '/home/u/w',
+    stopDir: '/home/u/w',
+    homeDir: '/home/u',
+    env: { XDG_CONFIG_HOME: '/cfg' },
+  };
+  const resolveWith = async (project: unknown, user?: unknown) => {
+    const memory = createMemoryFileSystem({
+      ...files,
+      '/home/u/w/ctxfiles.config.json': JSON.stringify(project),
+      ...(user === undefined ? {} : { '/cfg/ctxfiles/config.json': JSON.stringify(user) }),
+    });
+    const loaded = await loadConfig({ ...base, fs: memory });
+    const resolver = await createResolver({
+      workDir: '/home/u/w',
+      config: loaded,
+      fs: memory,
+      env: {},
+      homeDir: '/home/u',
+    });
+    const result = await resolver.resolve({ manifest: false });
+    return { loaded, layer: ruleLayer(result.files), reads: memory.calls };
+  };
+  test('a project config cannot turn it on: dropped with a warning, the home folder is never read', async () => {
+    const { loaded, layer, reads } = await resolveWith({ rules: { sources: ['kiro'], userFolders: true } });
+    expect(loaded.dropped?.map((key) => key.keyPath)).toEqual(['rules.userFolders']);
+    expect(layer).toEqual(['team steering']);
+    expect(reads.some((call) => JSON.stringify(call).includes('/home/u/.kiro'))).toBe(false);
+  });
+  test('the user config turns it on: the user’s steering comes first', async () => {
+    const { layer } = await resolveWith({ rules: { sources: ['kiro'] } }, { rules: { userFolders: true } });
+    expect(layer).toEqual(['USER-STEERING', 'team steering']);
   });
 });

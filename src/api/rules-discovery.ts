@@ -35,6 +35,8 @@ export function discoverAllRules(
     sources: rules.sources,
     maxFileBytes: contextDiscovery.maxFileBytes,
     symlinks: instructions.symlinks ?? 'inside',
+    // Trusted layers only: a project config's `rules.userFolders` was dropped when it was loaded.
+    ...(rules.userFolders === true ? { userDir: context.homeDir } : {}),
   });
   diagnostics.push(...found.diagnostics);
   const folders = new Set<string>();

@@ -468,6 +468,10 @@ export default {
           "description": "Also read rule folders in subdirectories found by the nested walk. Default true.",
           "type": "boolean",
           "default": true
+        },
+        "userFolders": {
+          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.",
+          "type": "boolean"
         }
       },
       "additionalProperties": false,

@@ -207,6 +207,12 @@ export const rulesSchema = z.strictObject({
     .boolean()
     .optional()
     .describe('Also read rule folders in subdirectories found by the nested walk. Default true.'),
+  userFolders: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.',
+    ),
 });
 
 /** What each `wording` sentence is for (docs/config.md lists the defaults). */

@@ -79,6 +79,11 @@ export interface RulesConfig {
   readonly sources: readonly string[];
   /** Also read rule folders below the work dir, found by the nested walk. */
   readonly nested: boolean;
+  /**
+   * Also read the user-level rule folders of the sources that have one (`~/.kiro/steering/`): a read
+   * outside the project, honoured only from a trusted layer. Absent: false.
+   */
+  readonly userFolders?: boolean;
 }
 
 /** An output format. */

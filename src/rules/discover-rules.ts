@@ -41,6 +41,12 @@ export interface DiscoverRulesOptions {
    * stays inside the root, `reject` refuses every link, `follow` follows every link.
    */
   readonly symlinks?: SymlinkPolicy;
+  /**
+   * The user's home directory, when the user-level folders of the sources (`userLocations`, such as
+   * `~/.kiro/steering/`) are read too (`rules.userFolders`, trusted layers only). Its rules are owned
+   * by it: their globs match paths relative to it.
+   */
+  readonly userDir?: string;
   /** At most this many rules are kept (after ordering); default {@link MAX_RULE_FILES}. */
   readonly maxRules?: number;
   /** Folder depth below a rules folder; default {@link MAX_RULE_FOLDER_DEPTH}. */
@@ -99,7 +105,9 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const maxRules = options.maxRules ?? MAX_RULE_FILES;
   const maxDepth = options.maxDepth ?? MAX_RULE_FOLDER_DEPTH;
   const symlinks = options.symlinks ?? 'inside';
-  const owners = [...new Set(options.ownerDirs)].sort(compare);
+  const projectOwners = new Set(options.ownerDirs);
+  const userDir = options.userDir;
+  const owners = [...new Set([...projectOwners, ...(userDir === undefined ? [] : [userDir])])].sort(compare);
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
@@ -111,7 +119,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const owner =
       ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
     for (const adapter of adapters)
-      for (const location of adapter.locations)
+      for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir))
         if (location.type === 'folder' || location.owners === undefined || location.owners === owner)
           collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
@@ -173,6 +181,13 @@ function readCandidate(
   if (!parsed.ok) return skip(parsed.reason, PARSE_CODES[parsed.reason], parsed.problem);
   reportText(candidate, relativePath, parsed, read, diagnostics);
   rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
+}
+
+/** The locations an owner is read at: the project's, the user's (home directory), or both. */
+function locationsOf(adapter: RuleAdapter, project: boolean, user: boolean): readonly RuleLocation[] {
+  if (!user) return adapter.locations;
+  const own = adapter.userLocations ?? [];
+  return project ? [...adapter.locations, ...own] : own;
 }
 
 /** The diagnostic code of each reason {@link parseRule} refuses a file for. */

@@ -75,6 +75,8 @@ export interface FrontmatterInput {
 export interface RuleAdapter {
   readonly source: string;
   readonly locations: readonly RuleLocation[];
+  /** Where the vendor keeps a user's own rules, relative to the home directory (`rules.userFolders`). */
+  readonly userLocations?: readonly RuleLocation[];
   /** Frontmatter keys read line by line when YAML rejects the block. */
   readonly keys: readonly string[];
   readonly globs: GlobDialect;

@@ -11,6 +11,7 @@ const INCLUSIONS = ['always', 'fileMatch', 'manual', 'auto'];
 export const kiroAdapter: RuleAdapter = {
   source: 'kiro',
   locations: [{ type: 'folder', path: '.kiro/steering', extensions: ['.md'] }],
+  userLocations: [{ type: 'folder', path: '.kiro/steering', extensions: ['.md'] }],
   keys: ['inclusion', 'fileMatchPattern', 'name', 'description'],
   globs: { basename: false, anywhere: false, nocase: false, negation: false },
   fileReferences: true,
