@@ -1,4 +1,5 @@
 import path from 'node:path';
+import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
@@ -483,5 +484,32 @@ describe('kiro: ~/.kiro/steering/ only where trust allows (rules.userFolders)', 
   test('the user config turns it on: the user’s steering comes first', async () => {
     const { layer } = await resolveWith({ rules: { sources: ['kiro'] } }, { rules: { userFolders: true } });
     expect(layer).toEqual(['USER-STEERING', 'team steering']);
+  });
+});
+
+describe('content patterns agree with JavaScript where both accept a pattern', () => {
+  // Patterns from a small grammar (literals, classes, anchors, groups, alternation, quantifiers) on
+  // short texts: RE2JS answers as `new RegExp(pattern).test(text)` does (Continue's own test).
+  const atom = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\d', '\\s', '\\w', 'x');
+  const pattern = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      atom,
+      fc.tuple(tie('node'), fc.constantFrom('*', '+', '?', '{1,2}')).map(([a, q]) => `(?:${a})${q}`),
+      fc.tuple(tie('node'), tie('node')).map(([a, b]) => `${a}${b}`),
+      fc.tuple(tie('node'), tie('node')).map(([a, b]) => `(${a}|${b})`),
+    ),
+  })).node;
+  const anchored = fc
+    .tuple(fc.boolean(), pattern, fc.boolean())
+    .map(([start, body, end]) => `${start ? '^' : ''}${body}${end ? '$' : ''}`);
+  test('property: same answer on random patterns and texts', () => {
+    fc.assert(
+      fc.property(anchored, fc.stringMatching(/^[ab1 x\n]{0,12}$/), (source, text) => {
+        expect(checkRuleRegex(source)).toBeNull();
+        expect(ruleRegexMatches(source, text)).toBe(new RegExp(source).test(text));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
