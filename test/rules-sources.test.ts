@@ -513,3 +513,17 @@ describe('content patterns agree with JavaScript where both accept a pattern', (
     );
   });
 });
+
+describe('continue content patterns in a session', () => {
+  test('a touched file brings the rule in only when its text matches, and an edit counts', async () => {
+    const { resolver, fs } = await memoryResolver(REPO, SOURCES);
+    const session = await resolver.openSession();
+    const touch = (file: string) =>
+      session.afterTool({ tool: 'read', input: { file_path: `${WORK}/${file}` }, ok: true });
+    expect(await touch('src/ui/Plain.tsx')).not.toContain('continue effects');
+    fs.set('/w/src/ui/Plain.tsx', 'now with useEffect');
+    const text = await touch('src/ui/Plain.tsx');
+    expect(text).toContain('continue effects');
+    expect(text).toContain('src/ui/Plain.tsx matches its glob src/**/*.tsx and its pattern useEffect');
+  });
+});

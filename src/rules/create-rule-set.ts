@@ -43,6 +43,12 @@ export interface RuleSet {
    */
   rulesFor(paths: readonly string[] | string): readonly RuleMatch[];
   /**
+   * True when a path's globs bring in a rule whose content patterns decide (Continue `regex`), not
+   * yet shown (`shown` holds relative paths of rules shown): the answer for that path may change when
+   * the file does, so a session must not remember "nothing due" for it.
+   */
+  awaitsContent(paths: readonly string[], shown?: ReadonlySet<string>): boolean;
+  /**
    * Rules named `name` (their name below the vendor folder, or their path relative to the work dir),
    * whatever their kind; two rules with one name are both returned. A leading `./` is ignored. Empty
    * when none.
@@ -96,7 +102,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
   let names: Map<string, Rule[]> | undefined;
   const answers = new Map<string, PathAnswer>();
   const contentOf = options.contentOf;
-  const answerFor = (given: string): readonly RuleMatch[] => {
+  const entryFor = (given: string): PathAnswer => {
     let cached = answers.get(given);
     if (cached === undefined) {
       const found = matchPath(given, workDir, planFor);
@@ -106,6 +112,10 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
       if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
       answers.set(given, cached);
     }
+    return cached;
+  };
+  const answerFor = (given: string): readonly RuleMatch[] => {
+    const cached = entryFor(given);
     if (cached.pending.length === 0) return cached.matches;
     // Content patterns are tested on each call: the file's text may have changed since.
     const text = contentOf?.(path.resolve(workDir, given)) ?? null;
@@ -124,6 +134,11 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     byName(name: string) {
       names ??= rulesByName(frozen);
       return Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]);
+    },
+    awaitsContent(paths: readonly string[], shown: ReadonlySet<string> = new Set()): boolean {
+      return paths.some((given) =>
+        entryFor(given).pending.some((match) => !shown.has(match.rule.relativePath)),
+      );
     },
     rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
       if (typeof paths === 'string') return answerFor(paths);
