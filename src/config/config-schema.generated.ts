@@ -471,7 +471,8 @@ export default {
         },
         "userFolders": {
           "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.",
-          "type": "boolean"
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,

@@ -100,28 +100,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     return (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
   };
   let names: Map<string, Rule[]> | undefined;
-  const answers = new Map<string, PathAnswer>();
-  const contentOf = options.contentOf;
-  const entryFor = (given: string): PathAnswer => {
-    let cached = answers.get(given);
-    if (cached === undefined) {
-      const found = matchPath(given, workDir, planFor);
-      const matches = Object.freeze(found.filter((match) => match.rule.regex.length === 0).sort(byOrder));
-      const pending = Object.freeze(found.filter((match) => match.rule.regex.length > 0));
-      cached = { matches, pending };
-      if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
-      answers.set(given, cached);
-    }
-    return cached;
-  };
-  const answerFor = (given: string): readonly RuleMatch[] => {
-    const cached = entryFor(given);
-    if (cached.pending.length === 0) return cached.matches;
-    // Content patterns are tested on each call: the file's text may have changed since.
-    const text = contentOf?.(path.resolve(workDir, given)) ?? null;
-    const kept = text === null ? [] : cached.pending.flatMap((match) => withContent(match, text));
-    return kept.length === 0 ? cached.matches : Object.freeze([...cached.matches, ...kept].sort(byOrder));
-  };
+  const { entryFor, answerFor } = createAnswers(workDir, planFor, byOrder, options.contentOf);
 
   const frozenAlways = Object.freeze(always);
   const frozenNested = Object.freeze(nested);
@@ -150,6 +129,41 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
       return Object.freeze([...byRule.values()].sort(byOrder));
     },
   });
+}
+
+/**
+ * The per-path answers of a rule set: `entryFor` caches what a path's globs bring in (matches, and
+ * matches still subject to content patterns); `answerFor` adds, on each call, those whose patterns
+ * the file's current text matches.
+ */
+function createAnswers(
+  workDir: string,
+  planFor: (dir: string) => Plan,
+  byOrder: (a: RuleMatch, b: RuleMatch) => number,
+  contentOf: RuleSetOptions['contentOf'],
+) {
+  const answers = new Map<string, PathAnswer>();
+  const entryFor = (given: string): PathAnswer => {
+    let cached = answers.get(given);
+    if (cached === undefined) {
+      const found = matchPath(given, workDir, planFor);
+      const matches = Object.freeze(found.filter((match) => match.rule.regex.length === 0).sort(byOrder));
+      const pending = Object.freeze(found.filter((match) => match.rule.regex.length > 0));
+      cached = { matches, pending };
+      if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
+      answers.set(given, cached);
+    }
+    return cached;
+  };
+  const answerFor = (given: string): readonly RuleMatch[] => {
+    const cached = entryFor(given);
+    if (cached.pending.length === 0) return cached.matches;
+    // Content patterns are tested on each call: the file's text may have changed since.
+    const text = contentOf?.(path.resolve(workDir, given)) ?? null;
+    const kept = text === null ? [] : cached.pending.flatMap((match) => withContent(match, text));
+    return kept.length === 0 ? cached.matches : Object.freeze([...cached.matches, ...kept].sort(byOrder));
+  };
+  return { entryFor, answerFor };
 }
 
 /** Rules by name below their vendor folder and by relative path. */

@@ -7,6 +7,7 @@ import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
 import { parseRule } from './parse-rule.js';
+import { PARSE_CODES } from './rule-body.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
@@ -190,13 +191,6 @@ function locationsOf(adapter: RuleAdapter, project: boolean, user: boolean): rea
   return project ? [...adapter.locations, ...own] : own;
 }
 
-/** The diagnostic code of each reason {@link parseRule} refuses a file for. */
-export const PARSE_CODES = {
-  'bad frontmatter': 'rule-frontmatter',
-  'bad glob': 'rule-glob',
-  'bad regex': 'rule-regex',
-} as const satisfies Record<string, DiagnosticCode>;
-
 /**
  * True when a file listed as a plain file is no longer one at the read: replaced by a symlink
  * (`ELOOP`, the read does not follow it) or by a FIFO, device or directory (`EINVAL`). It is gone
@@ -232,7 +226,7 @@ function ruleOf(
     globs,
     description,
     agents,
-    regex: Object.freeze([...parsed.regex]),
+    regex: Object.isFrozen(parsed.regex) ? parsed.regex : Object.freeze([...parsed.regex]),
   };
   return freezeRule(about, parsed.text, read, parsed.compiled);
 }

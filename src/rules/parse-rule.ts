@@ -28,6 +28,9 @@ export type ParsedRule =
 
 type Classified = Extract<Classification, { ok: true }>;
 
+/** The content patterns of every rule without any: one frozen list, shared. */
+const NO_PATTERNS: readonly string[] = Object.freeze([]);
+
 /**
  * Turns a rule file's text into its kind, globs (compiled), description, agent scope, content
  * patterns and body, the way `adapter` reads files at `location`. Pure; never throws. A file at a
@@ -53,7 +56,7 @@ export function parseRule(text: string, adapter: RuleAdapter, location: RuleLoca
 function finish(adapter: RuleAdapter, classified: Classified, body: string, lenient: boolean): ParsedRule {
   const compiled = compileRuleGlobs(classified.globs, adapter.globs, adapter.source);
   if (!compiled.ok) return { ok: false, reason: 'bad glob', problem: compiled.problem };
-  const regex = classified.regex ?? [];
+  const regex = classified.regex ?? NO_PATTERNS;
   for (const pattern of regex) {
     const problem = checkRuleRegex(pattern);
     if (problem !== null) return { ok: false, reason: 'bad regex', problem };
