@@ -91,8 +91,15 @@ module.exports = {
     only(
       'prompt-is-core',
       '^src/prompt/',
-      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/', '^src/render/'],
-      'src/prompt may import fs, errors, config types, discover and render.',
+      [
+        ...LEAF,
+        '^src/fs/',
+        '^src/config/types\\.ts$',
+        '^src/discover/',
+        '^src/render/',
+        '^src/session/tool-table\\.ts$',
+      ],
+      'src/prompt may import fs, errors, config types, discover, render, and the tool table of sessions (tool guidance follows its names).',
     ),
     only(
       'api-wires-the-core',
@@ -107,11 +114,23 @@ module.exports = {
       'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
     ),
     only(
+      'adapters-are-edges',
+      '^src/adapters/',
+      [...LEAF, '^src/(api|session|prompt)/'],
+      'src/adapters (the framework adapters, entries of their own) use sessions and the prompt; nothing imports them, and they import no framework at run time.',
+    ),
+    only(
+      'doctor-uses-the-api',
+      '^src/doctor/',
+      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
+    ),
+    only(
       'cli-is-the-outer-edge',
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks)/',
+        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
       'src/cli may import everything; nothing imports the CLI.',
     ),

@@ -316,6 +316,52 @@ for (const [from, to] of [
   report.figures[`growth.${to}`] = growth;
 }
 
+// 3b. `ctxfiles doctor` on the large tree against a `resolve` of each host it compares (one process
+// per preset, the project config left out as doctor leaves it out): as generated, then with rule
+// files whose globs send doctor through the whole tree (a glob matching nothing: its worst case).
+if (trees.large !== undefined) {
+  const root = fs.realpathSync(trees.large.root);
+  const empty = path.join(work, 'empty-config.json');
+  fs.writeFileSync(empty, '{}');
+  const hosts = ['opencode', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli'];
+  const resolves = hosts.map((preset) => [
+    process.execPath,
+    [bin, 'resolve', '--preset', preset, '--config', empty],
+    { cwd: root, env: treeEnv },
+  ]);
+  const rules = {
+    '.cursor/rules/python.mdc': '---\nglobs: **/*.py\n---\nUse type hints.\n',
+    '.github/instructions/ts.instructions.md':
+      '---\napplyTo: "packages/p1/**/*.ts"\n---\nStrict TypeScript.\n',
+    '.claude/rules/testing.md': 'Every fix gets a test.\n',
+  };
+  for (const withRules of [false, true]) {
+    if (withRules)
+      for (const [file, text] of Object.entries(rules)) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+    try {
+      const doctorCommand = [process.execPath, [bin, 'doctor'], { cwd: root, env: treeEnv }];
+      runCommand(doctorCommand); // throws unless it exits 0: no finding at error level here
+      const [doctor, ...each] = timeCommands([doctorCommand, ...resolves], runs);
+      const sum = each.reduce((total, time) => total + time, 0);
+      const label = withRules ? 'large + rules, one glob matching nothing' : 'large';
+      const name = withRules ? 'doctorVsResolveLargeRules' : 'doctorVsResolveLarge';
+      line(
+        `${label}: ctxfiles doctor, 6 hosts`,
+        ms(doctor),
+        `${(doctor / sum).toFixed(2)}× resolve of each host (${ms(sum)}), target ≤ 3.0×: ${verdict(name, doctor / sum, 3)}`,
+      );
+      report.figures[name] = { doctor, resolves: sum };
+    } finally {
+      if (withRules)
+        for (const file of Object.keys(rules))
+          fs.rmSync(path.join(root, file.split('/')[0]), { recursive: true, force: true });
+    }
+  }
+}
+
 // 4. In-process: memoized resolve, afterTool, chain walk.
 {
   const resolver = await createResolver({ workDir: example, env: {} });

@@ -6,7 +6,8 @@
  */
 export interface DiagnosticInfo {
   readonly code: string;
-  readonly level: 'debug' | 'info' | 'warn';
+  /** `error` only for findings of `ctxfiles doctor`, which fail its run by default (docs/doctor.md). */
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
   /** What happened, in one sentence. */
   readonly meaning: string;
   /** What the user can do about it. */
@@ -68,6 +69,9 @@ export const DIAGNOSTICS = [
   { code: 'import-invalid', level: 'debug', meaning: 'An @reference is not a usable path (empty, NUL, a URL); it is left as written.', action: 'None if the @ was prose.' },
   { code: 'gitignore-unreadable', level: 'warn', meaning: 'A .gitignore or .git/info/exclude file cannot be read; its rules are not applied.', action: 'Fix the permissions of the file.' },
   { code: 'malformed-patch', level: 'warn', meaning: 'A patch tool call names no file in its patch text; nothing is injected for it.', action: 'None; the runner or model sent a patch without file headers.' },
+  { code: 'unknown-tool', level: 'info', meaning: 'A session was told about a call of a tool that is not in its tool table (built-in names, session.tools, openSession tools); reported once per tool name.', action: 'Map the name to a kind with openSession({ tools }) or session.tools; ignore it for tools that touch no files.' },
+  { code: 'tool-ok-missing', level: 'info', meaning: 'A tool call was reported without ok; only calls with ok: true disclose anything. Reported once per tool name.', action: 'Set ok from whether the tool threw (the framework adapters do).' },
+  { code: 'tool-input-unread', level: 'info', meaning: 'A call of a file or list tool gave no path under any of its path keys (or text that is not a JSON object); reported once per tool name.', action: 'Name the path key of the tool with pathKeys in its mapping.' },
   { code: 'read-cap', level: 'warn', meaning: 'One resolution read as many bytes of instruction files as it may (8 MiB); the files after that are not read.', action: 'Narrow the entries or rule sources; see docs/security.md, "Caps".' },
   { code: 'read-cap-skipped', level: 'debug', meaning: 'This file was not read because the resolution had reached its total read cap.', action: 'See read-cap.' },
   { code: 'render-cap', level: 'warn', meaning: 'The rendered block would pass 16 MiB, the most ctxfiles renders; files are left out or cut as for a budget.', action: 'Set a budget or narrow the entries.' },
@@ -75,6 +79,14 @@ export const DIAGNOSTICS = [
   { code: 'cap-clamped', level: 'warn', meaning: 'A configured cap is above the most it may be and is lowered to that maximum.', action: 'Use a value within the maxima of docs/security.md, "Caps".' },
   { code: 'state-record-dropped', level: 'warn', meaning: 'A resumed session state tracks a file this session would not read (outside the work dir and not shown at its start); the record is dropped.', action: 'None; resume only states this runner saved, stored where the repository cannot write.' },
   { code: 'walk-cache', level: 'info', meaning: 'The walk index in the cache dir (contextDiscovery.cache) cannot be used or saved, or was corrupt and is rebuilt; the walk lists every directory, as without it.', action: 'Fix the cache dir\'s owner or mode (chmod 700), or delete it; see docs/disclosure.md, "The walk index".' },
+  { code: 'unmatched-glob', level: 'warn', meaning: 'ctxfiles doctor: the globs, applyTo or paths match no file in the repository, so the rule never loads.', action: 'Fix the pattern (relative to the folder that holds the vendor folder) or delete the rule.' },
+  { code: 'misread-frontmatter', level: 'error', meaning: 'ctxfiles doctor: rule frontmatter that its host is known to misread (alwaysApply as a string, quoted or listed Claude paths, a key of another vendor in a Claude rule).', action: 'Write the key the way the message says; see docs/doctor.md, "Findings".' },
+  { code: 'broken-import', level: 'error', meaning: 'ctxfiles doctor: an @import in a file a host imports from names no file, or a file outside the project.', action: 'Fix the path, or move the imported file into the project.' },
+  { code: 'dangling-path', level: 'warn', meaning: 'ctxfiles doctor: instruction text names a path (in code or a link) that does not exist.', action: 'Fix or remove the path.' },
+  { code: 'missing-script', level: 'warn', meaning: 'ctxfiles doctor: instruction text says npm run a script that the nearest package.json does not define.', action: 'Name a script that exists, or add it to package.json.' },
+  { code: 'duplicate-paragraph', level: 'warn', meaning: 'ctxfiles doctor: the same paragraph is in two files that one host loads both of; it is sent twice.', action: 'Keep it in one file (the shared parent), or import it.' },
+  { code: 'stale-copy', level: 'warn', meaning: 'ctxfiles doctor: AGENTS.md and CLAUDE.md in one directory are mostly the same text but differ: one is a stale copy of the other.', action: 'Bring the older file up to date, or replace CLAUDE.md with the line @AGENTS.md.' },
+  { code: 'over-cap', level: 'error', meaning: 'ctxfiles doctor: a host cuts or leaves out a file at its byte cap (Codex: project_doc_max_bytes, 32 KiB), silently.', action: 'Shorten the files the host loads, or move text into files it loads only where needed.' },
   { code: 'internal', level: 'warn', meaning: 'A bug in ctxfiles was caught so that it does not fail a tool call.', action: 'Report it with the message.' },
 ] as const satisfies readonly DiagnosticInfo[];
 

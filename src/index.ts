@@ -3,7 +3,15 @@
  * the list). This file only re-exports; the asynchronous functions come from ./api/lazy-api.ts, which
  * loads each implementation on first call.
  */
-export { createResolver, loadConfig, parseConfig, buildSystemPrompt, explain } from './api/lazy-api.js';
+export {
+  createResolver,
+  loadConfig,
+  parseConfig,
+  buildSystemPrompt,
+  explain,
+  runFlow,
+} from './api/lazy-api.js';
+export type { FlowStepRun, RunFlowOptions } from './api/run-flow.js';
 export type {
   Resolver,
   ResolverOptions,
@@ -12,6 +20,7 @@ export type {
   Session,
   SessionOptions,
 } from './api/create-resolver.js';
+export type { ToolReport } from './api/open-session.js';
 export type { ResolveRequest } from './api/select-request.js';
 export type { ToolEvent } from './session/triggers.js';
 export type { DisclosureState, InjectedRecord, TrackedRecord } from './session/disclosure.js';
@@ -63,6 +72,8 @@ export type {
   ProjectContext,
   SubagentInfo,
 } from './prompt/build-system-prompt.js';
+export { contextPrompt } from './prompt/context-prompt.js';
+export type { ContextPromptInput } from './prompt/context-prompt.js';
 export { formatExplain } from './prompt/explain.js';
 export type {
   ExplainReport,

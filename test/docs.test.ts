@@ -19,6 +19,9 @@ test('the embedding guide shows the example that runs', () => {
   expect(result.stdout).toContain(
     'step   docs/release-implement.md (109 bytes, from "docs/release-${flow.step}.md")',
   );
+  // The prompt holds the manifest too: contextPrompt, not result.text alone.
+  expect(example).toContain('contextPrompt(result,');
+  expect(result.stdout).toContain('nested files listed: 3');
 });
 
 test('the README opens with the two commands a newcomer runs, and both scripts exist', () => {

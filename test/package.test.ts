@@ -80,6 +80,54 @@ describe('the published package', () => {
     expect((manifest['scripts'] as Record<string, string>)['demo']).toContain(`node ${bin} `);
   });
 
+  test('each framework entry is exported, packed, and loads no framework at run time', () => {
+    const entries = {
+      'ai-sdk': ['contextPrompt', 'withContext'],
+      'openai-agents': ['contextInstructions', 'contextPrompt', 'withContext'],
+      langchain: ['contextPrompt', 'withContext'],
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-entries-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'node_modules'));
+      fs.symlinkSync(repo, path.join(dir, 'node_modules', 'ctxfiles'), 'dir');
+      for (const [entry, names] of Object.entries(entries)) {
+        expect(manifest.exports[`./${entry}`]).toEqual({
+          types: `./dist/adapters/${entry}.d.ts`,
+          import: `./dist/adapters/${entry}.js`,
+          default: `./dist/adapters/${entry}.js`,
+        });
+        expect(files).toContain(`dist/adapters/${entry}.js`);
+        expect(files).toContain(`dist/adapters/${entry}.d.ts`);
+        const script = `console.log(JSON.stringify(Object.keys(await import('ctxfiles/${entry}')).sort()))`;
+        const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(result.stderr).toBe('');
+        expect(JSON.parse(result.stdout)).toEqual(names);
+      }
+      // What the entries import, and the one module of ctxfiles outside them they load: no framework.
+      const js = [
+        ...fs
+          .readdirSync(path.join(repo, 'dist/adapters'))
+          .filter((name) => name.endsWith('.js'))
+          .map((name) => `dist/adapters/${name}`),
+        'dist/prompt/context-prompt.js',
+      ].map((file) => fs.readFileSync(path.join(repo, file), 'utf8'));
+      expect(js.every((text) => !/from '\.\.\/(api|session)\//.test(text))).toBe(true);
+      expect(
+        js.filter(
+          (text) =>
+            /from ['"](ai|@openai\/|@langchain\/)/.test(text) ||
+            /import\(['"](ai|@openai|@langchain)/.test(text),
+        ),
+      ).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('require() gets a clear answer, never ERR_PACKAGE_PATH_NOT_EXPORTED', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-require-'));
     try {

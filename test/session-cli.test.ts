@@ -36,6 +36,40 @@ describe('ctxfiles manifest', () => {
 });
 
 describe('ctxfiles session (JSON Lines)', () => {
+  test('a line without "ok" or with an unknown tool is answered with an info diagnostic, once per tool name', async () => {
+    const root = tempTree(tree);
+    const input = [
+      '{"tool":"read","input":{"file_path":"svc/x.ts"}}',
+      '{"tool":"read","input":{"file_path":"svc/x.ts"}}',
+      '{"tool":"open_file","input":{"path":"svc/x.ts"},"ok":true}',
+    ].join('\n');
+    const result = await cli(['session'], { cwd: root, stdin: Readable.from([`${input}\n`]) });
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { inject: string; diagnostics?: { level: string; code: string }[] });
+    expect(lines.map((line) => [line.inject, line.diagnostics?.map((d) => `${d.level} ${d.code}`)])).toEqual([
+      ['', ['info tool-ok-missing']],
+      ['', undefined],
+      ['', ['info unknown-tool']],
+    ]);
+  });
+
+  test('each line gets its own diagnostics, also after the session has kept its most recent 1,000', async () => {
+    const root = tempTree(tree);
+    const patch = '{"tool":"apply_patch","input":{"input":"no headers"},"ok":true}';
+    const input = `${Array.from({ length: 1_002 }, () => patch).join('\n')}\n`;
+    const result = await cli(['session'], { cwd: root, stdin: Readable.from([input]) });
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { diagnostics?: { code: string }[] });
+    expect(lines).toHaveLength(1_002);
+    expect(lines.map((line) => line.diagnostics?.map((d) => d.code))).toEqual(
+      Array.from({ length: 1_002 }, () => ['malformed-patch']),
+    );
+  });
+
   test('one output line per input line, in order; malformed lines get an error and the session goes on', async () => {
     const root = tempTree(tree);
     const input = [

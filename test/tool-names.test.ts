@@ -177,6 +177,29 @@ describe('session.tools', () => {
       ['/w/a/b.ts'],
       ['/w/a'],
     ],
+    // A name not in the table is tried in snake_case.
+    ['a camelCase name', {}, 'readFile', { path: 'a/b.ts' }, ['/w/a/b.ts'], ['/w/a']],
+    ['a kebab-case name', {}, 'list-dir', { path: 'a' }, [], ['/w/a']],
+    [
+      'a configured camelCase name',
+      { open_source: { as: 'read' } },
+      'OpenSource',
+      { path: 'a/b.ts' },
+      ['/w/a/b.ts'],
+      ['/w/a'],
+    ],
+    ['the filename key of file tools', {}, 'read_file', { filename: 'a/b.ts' }, ['/w/a/b.ts'], ['/w/a']],
+    // OpenAI Agents hands tools their arguments as JSON text.
+    ['an input as JSON text', {}, 'read_file', '{"path":"a/b.ts"}', ['/w/a/b.ts'], ['/w/a']],
+    [
+      'a patch input as JSON text',
+      {},
+      'apply_patch',
+      '{"input":"*** Begin Patch\\n*** Add File: a/n.ts\\n*** End Patch"}',
+      ['/w/a/n.ts'],
+      ['/w/a'],
+    ],
+    ['text that is not JSON, for a file tool', {}, 'read_file', 'a/b.ts', [], []],
   ])('%s', (_name, configured, tool, input, files, directories) => {
     const touched = touchedPaths({ tool, input: input as never, ok: true }, W, toolTable(configured));
     expect(touched.files).toEqual(files);

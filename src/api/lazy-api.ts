@@ -7,6 +7,7 @@ import type * as ResolverModule from './create-resolver.js';
 import type * as LoadConfigModule from '../config/load-config.js';
 import type * as PromptModule from '../prompt/build-system-prompt.js';
 import type * as ExplainModule from '../prompt/explain.js';
+import type * as RunFlowModule from './run-flow.js';
 
 /** See `createResolver` in src/api/create-resolver.ts. */
 export const createResolver: typeof ResolverModule.createResolver = async (options) =>
@@ -27,3 +28,7 @@ export const buildSystemPrompt: typeof PromptModule.buildSystemPrompt = async (o
 /** See `explain` in src/prompt/explain.ts. */
 export const explain: typeof ExplainModule.explain = async (prompt, result) =>
   (await import('../prompt/explain.js')).explain(prompt, result);
+
+/** See `runFlow` in src/api/run-flow.ts. */
+export const runFlow: typeof RunFlowModule.runFlow = async (resolver, options) =>
+  (await import('./run-flow.js')).runFlow(resolver, options);

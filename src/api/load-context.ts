@@ -123,7 +123,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     config,
     trust: ('trust' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
     configDiagnostics: loaded.diagnostics,
-    flows: flowSource(loaded, options.flows),
+    flows: flowSource(loaded, options.flows, { fs, workDir }),
     countTokens: config.budget.maxTokens === null ? null : await loadTokenCounter(),
     trusted: trustOf(loaded),
   };
@@ -150,17 +150,36 @@ function isLoadedConfig(value: object): value is LoadedConfig | LazyLoadedConfig
   return 'config' in value && 'diagnostics' in value && 'filepath' in value;
 }
 
-/** One way to get flows, whatever form the config came in. */
+/**
+ * One way to get flows, whatever form the config came in. A config object written in code keeps
+ * its `flows` globs (the defaults, or those of a loaded config it was spread from): without a
+ * `flows` map they are read from the work dir, on first use, as a config file's are from its folder.
+ */
 function flowSource(
   loaded: LoadedConfig | LazyLoadedConfig | { config: Config },
   given: ReadonlyMap<string, Flow> | undefined,
+  where: { readonly fs: FileSystem; readonly workDir: string },
 ): () => Promise<ReadonlyMap<string, Flow>> {
   if ('loadFlows' in loaded) return loaded.loadFlows;
-  const flows = 'flows' in loaded ? loaded.flows : (given ?? new Map());
-  return () => Promise.resolve(flows);
+  if ('flows' in loaded) return () => Promise.resolve(loaded.flows);
+  if (given !== undefined) return () => Promise.resolve(given);
+  let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
+  return () =>
+    (flows ??= import('../config/load-flows.js').then(({ loadFlows }) =>
+      loadFlows({
+        root: where.workDir,
+        globs: loaded.config.flows,
+        display: (file) => path.relative(where.workDir, file) || file,
+        fs: where.fs,
+      }),
+    ));
 }
 
-function canonicalWorkDir(fs: FileSystem, dir: string): string {
+/**
+ * The real path of a work dir that must be a directory (also `ctxfiles doctor`'s check).
+ * @throws CtxfilesError `workdir-invalid` when it cannot be used or is not a directory.
+ */
+export function canonicalWorkDir(fs: FileSystem, dir: string): string {
   let real: string;
   let kind: string;
   try {

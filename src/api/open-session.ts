@@ -1,4 +1,4 @@
-import type { Format } from '../config/types.js';
+import type { Format, SessionToolConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { Disclosure, DisclosureOptions, DisclosureState } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
@@ -12,7 +12,27 @@ export interface SessionOptions extends ResolveRequest {
   readonly state?: unknown;
   /** Called with every diagnostic the session produces. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Tool names this session maps, over the built-in table and `session.tools` of the config (a
+   * name here wins): `{ open_file: { as: 'read', pathKeys: ['path'] } }` (docs/disclosure.md#tool-names).
+   */
+  readonly tools?: Readonly<Record<string, SessionToolConfig>>;
+  /**
+   * With `state`: the state comes from an earlier session of the same history, and this session
+   * starts from a new system prompt (the next step of a flow, see `runFlow`). What was shown stays
+   * shown; the files of the new prompt are tracked as they are now.
+   */
+  readonly newPrompt?: boolean;
 }
+
+/** What one tool call brought: the text to append, and the diagnostics of this call. */
+export interface ToolReport {
+  readonly text: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** How many diagnostics `session.diagnostics` keeps: the most recent ones. */
+export const SESSION_DIAGNOSTICS_KEPT = 1_000;
 
 /** What one agent run has been shown. Subagents open their own session. */
 export interface Session {
@@ -21,9 +41,14 @@ export interface Session {
    * nothing is due). Never rejects because of a context file.
    */
   afterTool(event: Readonly<ToolEvent>): Promise<string>;
+  /** As `afterTool`, with the diagnostics of this call next to the text. */
+  report(event: Readonly<ToolEvent>): Promise<ToolReport>;
   /** The state as plain JSON, to store and resume with `openSession({ state })`. */
   state(): DisclosureState;
-  /** Diagnostics produced so far by `afterTool`. */
+  /**
+   * Diagnostics produced so far by opening the session and by its tool calls: the most recent
+   * {@link SESSION_DIAGNOSTICS_KEPT} (1,000); `onDiagnostic` and `report` see every one.
+   */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -69,7 +94,8 @@ export async function openSession(
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
       baseline: baselineRecords(rendered.files),
-      tools: toolTable(config.session?.tools),
+      tools: toolTable(config.session?.tools, options.tools),
+      newPrompt: options.newPrompt,
       rules: disclosed.rules,
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
@@ -78,20 +104,24 @@ export async function openSession(
   );
   const diagnostics: Diagnostic[] = [...disclosure.opened];
   for (const diagnostic of disclosure.opened) options.onDiagnostic?.(diagnostic);
-  const report = async (outcome: ReturnType<Disclosure['afterTool']>): Promise<string> => {
-    for (const diagnostic of outcome.diagnostics) {
-      diagnostics.push(diagnostic);
-      options.onDiagnostic?.(diagnostic);
-    }
-    return outcome.text;
+  const report = (event: Readonly<ToolEvent>): ToolReport => {
+    const outcome = afterToolSafely(disclosure, event);
+    if (outcome.diagnostics.length === 0) return outcome;
+    for (const diagnostic of outcome.diagnostics) options.onDiagnostic?.(diagnostic);
+    diagnostics.push(...outcome.diagnostics);
+    // Kept bounded, in place: a long session of malformed calls must not grow without end.
+    if (diagnostics.length > SESSION_DIAGNOSTICS_KEPT)
+      diagnostics.splice(0, diagnostics.length - SESSION_DIAGNOSTICS_KEPT);
+    return outcome;
   };
   return {
     diagnostics,
     afterTool(event) {
-      const outcome = afterToolSafely(disclosure, event);
+      const outcome = report(event);
       // Most calls show nothing: they share one settled promise.
-      return outcome.text === '' && outcome.diagnostics.length === 0 ? NOTHING_NEW : report(outcome);
+      return outcome.text === '' ? NOTHING_NEW : Promise.resolve(outcome.text);
     },
+    report: (event) => Promise.resolve(report(event)),
     state: () => disclosure.state(),
   };
 }

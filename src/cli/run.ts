@@ -38,6 +38,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerPromptCommands(cli, io);
   registerConfigCommands(cli, io);
   registerServerCommands(cli, io);
+  registerDoctorCommand(cli, io);
   if (argv.length === 0) {
     io.stderr.write(cli.program.helpInformation());
     return EXIT.usage;
@@ -79,6 +80,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles validate ctxfiles.config.json .ctxfiles/flows/release.yaml',
   ],
   schema: ['ctxfiles schema --out schema/ctxfiles.schema.json', 'ctxfiles schema | jq .properties'],
+  doctor: [
+    'ctxfiles doctor                                   # every host, at the work dir',
+    'ctxfiles doctor --host codex claude-code --path packages/api',
+    'ctxfiles doctor --format github --fail-on warn    # annotations in a workflow',
+  ],
   mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
 };
 
@@ -229,6 +235,22 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
       const { mcpCommand } = await import('./mcp-command.js');
       const { cwd, config, preset, agent } = options;
       cli.exitCode = await mcpCommand({ cwd, config, preset, agent, version: cli.version }, io);
+    });
+}
+
+/** `doctor`: every host side by side, and the findings (docs/doctor.md). */
+function registerDoctorCommand(cli: Cli, io: CliIo): void {
+  cli
+    .command('doctor', 'show what each host loads here, side by side, and what is wrong in the files', 'none')
+    .option('--cwd <dir>', 'the work dir (default: the current directory)')
+    .option('--host <name...>', 'the hosts to compare (default: all; `ctxfiles presets` lists them)')
+    .option('--path <path...>', 'also look from these directories (or files), relative to the work dir')
+    .option('--json', 'print the matrix and the findings as JSON')
+    .addOption(new Option('--format <format>', 'print the findings for CI').choices(['sarif', 'github']))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 on a finding this bad').choices(['error', 'warn']))
+    .action(async (options: Record<string, unknown>) => {
+      const { doctorCommand } = await import('./doctor-command.js');
+      cli.exitCode = await doctorCommand(options, io, cli.version);
     });
 }
 

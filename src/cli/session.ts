@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Resolver } from '../api/create-resolver.js';
 import type { ResolveRequest } from '../api/select-request.js';
-import { CtxfilesError, describeJsonError, type Diagnostic } from '../errors.js';
+import { CtxfilesError, describeJsonError } from '../errors.js';
 import { writeDiagnostics, type CliIo } from './io.js';
 
 /** Options of {@link runSession}. */
@@ -112,13 +112,12 @@ async function answer(
     return { error: '"input" must be an object' };
   if (record['ok'] !== undefined && typeof record['ok'] !== 'boolean')
     return { error: '"ok" must be a boolean' };
-  const before = session.diagnostics.length;
-  const inject = await session.afterTool({
+  // The diagnostics of this call come with it: session.diagnostics keeps only the latest.
+  const { text: inject, diagnostics } = await session.report({
     tool: record['tool'],
     input: (input ?? {}) as Record<string, unknown>,
-    ok: record['ok'] === true,
+    ok: record['ok'] as boolean | undefined,
   });
-  const diagnostics: readonly Diagnostic[] = session.diagnostics.slice(before);
   return diagnostics.length > 0 ? { inject, diagnostics } : { inject };
 }
 

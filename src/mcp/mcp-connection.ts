@@ -85,14 +85,14 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
       session = await resolver.openSession({ ...request, state: initialState(result, frames) });
       baselineSent = true;
     }
-    const before = session.diagnostics.length;
-    const injected = await session.afterTool(
+    // The diagnostics of this call come with it: session.diagnostics keeps only the latest.
+    const { text: injected, diagnostics } = await session.report(
       target.isDirectory
         ? { tool: 'ls', input: { path: target.path }, ok: true }
         : { tool: 'read', input: { file_path: target.path }, ok: true },
     );
     if (injected !== '') frames.push(injected);
-    const notes = session.diagnostics.slice(before).filter((d) => d.level !== 'debug');
+    const notes = diagnostics.filter((d) => d.level !== 'debug');
     const content = [
       { type: 'text' as const, text: frames.length > 0 ? frames.join('\n') : nothingNew(target, result) },
     ];

@@ -1,4 +1,6 @@
+import type { SessionToolConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
+import { toolTable } from '../session/tool-table.js';
 import { escapeControl, escapeTags, escapeXmlText } from '../render/escape.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { DEFAULT_FRAGMENTS, renderFragment, type FragmentName, type FragmentVariables } from './fragments.js';
@@ -50,6 +52,11 @@ export interface BuildPromptOptions {
   readonly base?: string | undefined;
   /** The tools the model holds, by declared name, in declaration order. */
   readonly tools?: ReadonlyArray<string | ToolSpec> | undefined;
+  /**
+   * Tool names mapped to a kind, as sessions take them (`session.tools`, `openSession({ tools })`):
+   * a declared tool without guidance of its own gets the bundled line of its kind.
+   */
+  readonly sessionTools?: Readonly<Record<string, SessionToolConfig>> | undefined;
   readonly subagents?: readonly SubagentInfo[] | undefined;
   /** The skills catalog (see `discoverSkills`). Shown only when a skill loader tool is active. */
   readonly skills?: readonly Skill[] | undefined;
@@ -112,7 +119,13 @@ export async function buildSystemPrompt(options: Readonly<BuildPromptOptions> = 
   const parts: Array<[SectionName, string]> = [];
   if (options.base === undefined) parts.push(['identity', fragment('identity')]);
   else parts.push(['base', options.base]);
-  parts.push(['tools', renderToolSection(tools)]);
+  parts.push([
+    'tools',
+    renderToolSection(
+      tools,
+      options.sessionTools === undefined ? undefined : toolTable(options.sessionTools),
+    ),
+  ]);
   if (options.base === undefined) parts.push(['guidelines', fragment('guidelines')]);
   const subagents = options.subagents ?? [];
   if (subagents.length > 0) {

@@ -1,4 +1,5 @@
 import { escapeXmlText } from '../render/escape.js';
+import { BUILT_IN_TOOLS, lookupTool, type SessionToolSpec, type ToolTable } from '../session/tool-table.js';
 
 /** A tool the model holds, as declared to the provider. */
 export interface ToolSpec {
@@ -24,22 +25,46 @@ export const BUNDLED_TOOL_GUIDANCE: Readonly<Record<string, string>> = Object.fr
   codemode: 'Run a short script that discovers and calls MCP tools; only what it prints comes back.',
 });
 
+/**
+ * The bundled guidance of a tool name: its own line, else the line of its kind in the tool table
+ * sessions use (`read_file` reads, `list_dir` lists), so the prompt and disclosure agree on names.
+ */
+export function bundledGuidance(name: string, table: ToolTable = BUILT_IN_TOOLS): string | undefined {
+  if (Object.hasOwn(BUNDLED_TOOL_GUIDANCE, name)) return BUNDLED_TOOL_GUIDANCE[name];
+  const spec = lookupTool(table, name);
+  return spec === undefined ? undefined : BUNDLED_TOOL_GUIDANCE[guidanceOfKind(spec)];
+}
+
+function guidanceOfKind(spec: SessionToolSpec): string {
+  switch (spec.as) {
+    case 'edit':
+      return spec.patchKeys === undefined ? 'edit' : 'patch';
+    case 'list':
+      return 'ls';
+    case 'search':
+      return spec.patternKeys === undefined ? 'grep' : 'glob';
+    case 'shell':
+      return 'bash';
+    default:
+      return spec.as;
+  }
+}
+
 /** Tools that can load skills; the skills catalog appears only when one of them is active. */
 export const DEFAULT_SKILL_LOADERS: readonly string[] = Object.freeze(['load_skill', 'read']);
 
 /**
  * The tool part of the prompt: `<tools>` with a compact JSON array of the declared names (XML
- * escaped, `[]` when none), `<tool_guidance>` for the active tools that have guidance, and
+ * escaped, `[]` when none), `<tool_guidance>` for the active tools that have guidance (their own,
+ * or by name or kind through `table`, see {@link bundledGuidance}), and
  * `<tool_usage>` rules that follow the registry: the parallel-dispatch rule when
  * `multi_tool_use.parallel` is absent, the codemode rules only when `codemode` is declared.
  */
-export function renderToolSection(tools: readonly ToolSpec[]): string {
+export function renderToolSection(tools: readonly ToolSpec[], table: ToolTable = BUILT_IN_TOOLS): string {
   const names = tools.map((tool) => tool.name);
   const parts = [`<tools>${escapeXmlText(JSON.stringify(names))}</tools>`];
   const guidance = tools.flatMap((tool) => {
-    const text =
-      tool.guidance ??
-      (Object.hasOwn(BUNDLED_TOOL_GUIDANCE, tool.name) ? BUNDLED_TOOL_GUIDANCE[tool.name] : undefined);
+    const text = tool.guidance ?? bundledGuidance(tool.name, table);
     return text === undefined || text === '' ? [] : [`- ${tool.name}: ${text}`];
   });
   if (guidance.length > 0)

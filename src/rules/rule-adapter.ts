@@ -79,6 +79,8 @@ export interface RuleAdapter {
   readonly userLocations?: readonly RuleLocation[];
   /** Frontmatter keys read line by line when YAML rejects the block. */
   readonly keys: readonly string[];
+  /** The frontmatter key a `glob` rule's patterns are written under (doctor points at it). */
+  readonly globKey?: string;
   readonly globs: GlobDialect;
   /** A rule's body is cut to this many characters (UTF-16 code units), as the tool reads it. */
   readonly maxChars?: number;

@@ -22,7 +22,7 @@ import {
   ruleNote,
   type SessionRules,
 } from './rule-injection.js';
-import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
+import { BUILT_IN_TOOLS, type SessionToolSpec, type ToolTable } from './tool-table.js';
 import { createTouchMemo, rebaseUnder, type TouchMemo } from './touch-memo.js';
 import type { ToolEvent } from './triggers.js';
 
@@ -66,6 +66,12 @@ export interface DisclosureOptions {
   readonly tracking: { readonly enabled: boolean; readonly candidates: readonly string[] };
   /** Files shown in the system prompt; tracked when the state brings no `tracked` list. */
   readonly baseline: readonly TrackedRecord[];
+  /**
+   * True when the resumed state comes from an earlier session of the same history and this one
+   * starts from a new system prompt (the next step of a flow): the files of this prompt are tracked
+   * as they are now, the state's other tracked files carry on.
+   */
+  readonly newPrompt?: boolean | undefined;
   /** Tool names and what they touch; default the built-in table (docs/disclosure.md#tool-names). */
   readonly tools?: ToolTable | undefined;
   /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
@@ -130,7 +136,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   const tracker = createChangeTracker(
     fs,
     options.tracking,
-    resumed === null ? options.baseline : resumedTracked,
+    trackedAtOpen(options, resumed === null ? null : resumedTracked),
     trackingContainment(fs, workDir, options.baseline),
     // An updated rule shows its body, as when it was first shown (docs/rules.md, "In a session").
     (file, text, diagnostics) => {
@@ -148,6 +154,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     }),
     injected,
     skipped,
+    noticed: new Set<string>(),
     done: new Set<string>([...injected.map((record) => record.path), ...skipped]),
     tracker,
     budget: { bytes: initial.bytes, exhausted: initial.exhausted },
@@ -182,6 +189,8 @@ interface Session {
   readonly memo: TouchMemo;
   readonly injected: InjectedRecord[];
   readonly skipped: Set<string>;
+  /** Tool names already reported by a `notice`, with its code. */
+  readonly noticed: Set<string>;
   /** Relative paths injected or skipped: never injected again by a tool call. */
   readonly done: Set<string>;
   readonly tracker: ChangeTracker;
@@ -206,6 +215,21 @@ function keepResumed(record: TrackedRecord, options: DisclosureOptions, opened: 
   return false;
 }
 
+/**
+ * The files a session tracks when it opens: those of its system prompt when it starts afresh; a
+ * resumed state's records; or, for a new prompt in the same history (`newPrompt`), the prompt's
+ * files, then the state's records for the files the prompt does not show.
+ */
+function trackedAtOpen(
+  options: DisclosureOptions,
+  resumed: readonly TrackedRecord[] | null,
+): readonly TrackedRecord[] {
+  if (resumed === null) return options.baseline;
+  if (options.newPrompt !== true) return resumed;
+  const shown = new Set(options.baseline.map((record) => record.path));
+  return [...options.baseline, ...resumed.filter((record) => !shown.has(record.path))];
+}
+
 /** What a call with nothing to show returns. */
 const NOTHING = Object.freeze({ text: '', diagnostics: Object.freeze([]) as readonly Diagnostic[] });
 
@@ -224,10 +248,19 @@ function afterTool(
   const spec = session.memo.tool(event.tool);
   if (spec === 'rule' && options.rules !== undefined)
     return answerRuleRequest(session, options.rules, event, []);
-  if (spec === null || spec === 'rule' || event.ok !== true || spec.as === 'shell') return NOTHING;
+  if (spec === null) return notice(session, 'unknown-tool', event.tool, unknownToolMessage);
+  if (spec === 'rule' || spec.as === 'shell') return NOTHING;
+  if (event.ok !== true)
+    return event.ok === undefined
+      ? notice(session, 'tool-ok-missing', event.tool, okMissingMessage)
+      : NOTHING;
   const touch = session.memo.touch(event, spec);
-  if (touch.dirs.length === 0)
-    return touch.diagnostics.length === 0 ? NOTHING : { text: '', diagnostics: [...touch.diagnostics] };
+  if (touch.dirs.length === 0) {
+    if (touch.diagnostics.length > 0) return { text: '', diagnostics: [...touch.diagnostics] };
+    return spec.as === 'search' || spec.patchKeys !== undefined
+      ? NOTHING
+      : notice(session, 'tool-input-unread', event.tool, (tool) => inputUnreadMessage(tool, event, spec));
+  }
   if (touch.settled && session.tracker.empty) return NOTHING;
   const diagnostics: Diagnostic[] = [...touch.diagnostics];
   const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics);
@@ -249,6 +282,45 @@ function afterTool(
 }
 
 type Frames = ReturnType<typeof createFrames>;
+
+/** Names a session has already reported a tool event of, by code: each is reported once. */
+const NOTICED_SIZE = 1_024;
+
+/**
+ * An `info` diagnostic about how a tool event reads, once per tool name and code for the session
+ * (the set starts over at {@link NOTICED_SIZE} names, so a long session stays bounded).
+ */
+function notice(
+  session: Session,
+  code: 'unknown-tool' | 'tool-ok-missing' | 'tool-input-unread',
+  tool: string,
+  message: (tool: string) => string,
+): { readonly text: string; readonly diagnostics: readonly Diagnostic[] } {
+  const key = `${code}\0${tool}`;
+  if (session.noticed.has(key)) return NOTHING;
+  if (session.noticed.size >= NOTICED_SIZE) session.noticed.clear();
+  session.noticed.add(key);
+  return { text: '', diagnostics: [{ level: 'info', code, message: message(tool) }] };
+}
+
+const unknownToolMessage = (tool: string): string =>
+  `the tool ${JSON.stringify(tool)} is not in the session's tool table, so its calls disclose nothing; map it with openSession({ tools: { ${JSON.stringify(tool)}: { as: 'read' } } }) or session.tools in the config (docs/disclosure.md#tool-names)`;
+
+const okMissingMessage = (tool: string): string =>
+  `a call of ${JSON.stringify(tool)} was reported without "ok"; only calls with ok: true disclose anything, so set ok from whether the tool threw`;
+
+/** What the input of a file or list tool held, when no key gave a path. */
+function inputUnreadMessage(tool: string, event: ToolEvent, spec: SessionToolSpec): string {
+  const raw = event.input;
+  const given =
+    typeof raw === 'string'
+      ? 'text that is not a JSON object'
+      : typeof raw === 'object' && raw !== null
+        ? `the keys ${JSON.stringify(Object.keys(raw).slice(0, 8))}`
+        : String(raw);
+  const keys = [...(spec.pathKeys ?? []), ...(spec.patternKeys ?? [])];
+  return `a call of ${JSON.stringify(tool)} gave ${given} and no usable path under ${JSON.stringify(keys)}, so it disclosed nothing; name its path key with pathKeys in the tool's mapping`;
+}
 
 /** Answers a rule request; an explicit request is answered every time (docs/rules.md, "requested"). */
 function answerRuleRequest(

@@ -18,7 +18,14 @@ export interface SessionToolSpec {
 /** Tool names matched case-insensitively, keyed in lower case. */
 export type ToolTable = Readonly<Record<string, SessionToolSpec>>;
 
-const FILE_KEYS = Object.freeze(['file_path', 'filePath', 'target_file', 'notebook_path', 'path']);
+const FILE_KEYS = Object.freeze([
+  'file_path',
+  'filePath',
+  'target_file',
+  'notebook_path',
+  'path',
+  'filename',
+]);
 const DIR_KEYS = Object.freeze(['path', 'dir_path', 'dirPath', 'directory']);
 const PATCH_KEYS = Object.freeze(['patch_text', 'patchText', 'input', 'patch']);
 
@@ -65,12 +72,15 @@ export const BUILT_IN_TOOLS: ToolTable = Object.freeze({
 });
 
 /**
- * The tool table of a session: `session.tools` from the config merged over {@link BUILT_IN_TOOLS}
- * (a configured name replaces the built-in row of the same name, compared case-insensitively).
+ * The tool table of a session: `session.tools` from the config, then the tools given to
+ * `openSession`, merged over {@link BUILT_IN_TOOLS} (a later name replaces an earlier row of the
+ * same name, compared case-insensitively).
  */
-export function toolTable(configured: Readonly<Record<string, SessionToolConfig>> = {}): ToolTable {
+export function toolTable(
+  ...layers: ReadonlyArray<Readonly<Record<string, SessionToolConfig>> | undefined>
+): ToolTable {
   const table: Record<string, SessionToolSpec> = { ...BUILT_IN_TOOLS };
-  for (const [name, spec] of Object.entries(configured)) {
+  for (const [name, spec] of layers.flatMap((layer) => Object.entries(layer ?? {}))) {
     table[name.toLowerCase()] = Object.freeze({
       as: spec.as,
       pathKeys: Object.freeze([
@@ -79,4 +89,18 @@ export function toolTable(configured: Readonly<Record<string, SessionToolConfig>
     });
   }
   return Object.freeze(table);
+}
+
+/**
+ * The row of a tool name: its lower-case form, else its snake_case form (`readFile`, `read-file`
+ * and `ReadFile` find `read_file`); `undefined` when neither is in the table.
+ */
+export function lookupTool(tools: ToolTable, name: string): SessionToolSpec | undefined {
+  const lower = name.toLowerCase();
+  if (Object.hasOwn(tools, lower)) return tools[lower];
+  const snake = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s]+/g, '_')
+    .toLowerCase();
+  return snake !== lower && Object.hasOwn(tools, snake) ? tools[snake] : undefined;
 }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
-import type { SessionToolSpec, ToolTable } from './tool-table.js';
-import { touchedPaths, type ToolEvent } from './triggers.js';
+import { lookupTool, type SessionToolSpec, type ToolTable } from './tool-table.js';
+import { eventInput, touchedPaths, type ToolEvent } from './triggers.js';
 
 /** Entries a memo holds before it starts over: a long session's memory stays bounded. */
 export const TOUCH_MEMO_SIZE = 4_096;
@@ -67,19 +67,17 @@ export function createTouchMemo(options: Readonly<TouchMemoOptions>): TouchMemo 
     tool(name) {
       let found = names.get(name);
       if (found !== undefined) return found;
-      const lower = name.toLowerCase();
       // `{"tool":"rule","input":{"name":"…"}}` fetches a rule by name: a request, not a finished tool
       // call, so `ok` does not matter to it.
-      found =
-        options.rules && lower === 'rule'
-          ? 'rule'
-          : ((Object.hasOwn(tools, lower) ? tools[lower] : undefined) ?? null);
+      found = options.rules && name.toLowerCase() === 'rule' ? 'rule' : (lookupTool(tools, name) ?? null);
       remember(names, name, found);
       return found;
     },
     touch(event, spec) {
-      const single = singlePath(event.input, spec);
-      if (single === undefined) return general(event, workDir, tools, toCanonical);
+      const input = eventInput(event.input, spec);
+      const single = singlePath(input, spec);
+      if (single === undefined)
+        return general(input === event.input ? event : { ...event, input }, workDir, tools, toCanonical);
       if (single === null) return { files: NONE, dirs: NONE, diagnostics: NONE, settled: false };
       const onFiles = spec.as === 'read' || spec.as === 'write' || spec.as === 'edit';
       const memo = onFiles ? files : dirs;

@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { globBase } from '../config/globs.js';
 import type { Diagnostic } from '../errors.js';
-import { BUILT_IN_TOOLS, type ToolTable } from './tool-table.js';
+import { BUILT_IN_TOOLS, lookupTool, type SessionToolSpec, type ToolTable } from './tool-table.js';
 
 /** A tool call as a runner reports it after it ran. */
 export interface ToolEvent {
   /** Tool name; matched case-insensitively. */
   readonly tool: string;
-  /** The tool's input as the model gave it (an object; a string for a free-form patch tool). */
+  /**
+   * The tool's input as the model gave it: an object, or that object as JSON text (OpenAI Agents
+   * hands tools their arguments so); any other string is the patch of a free-form patch tool.
+   */
   readonly input?: Readonly<Record<string, unknown>> | string | null | undefined;
   /** Whether the call succeeded. Only successful calls touch anything. */
   readonly ok?: boolean | undefined;
@@ -63,10 +66,9 @@ export function touchedDirectories(event: ToolEvent, workDir: string): string[] 
 export function touchedPaths(event: ToolEvent, workDir: string, tools: ToolTable): TouchedPaths {
   const result: TouchedPaths = { files: [], directories: [], diagnostics: [] };
   if (event.ok !== true || typeof event.tool !== 'string') return result;
-  const name = event.tool.toLowerCase();
-  const spec = Object.hasOwn(tools, name) ? tools[name] : undefined;
+  const spec = lookupTool(tools, event.tool);
   if (spec === undefined || spec.as === 'shell') return result;
-  const raw: unknown = event.input;
+  const raw: unknown = eventInput(event.input, spec);
   const input: Readonly<Record<string, unknown>> =
     typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const absolute = (value: string) => path.resolve(workDir, value);
@@ -105,6 +107,25 @@ export function touchedPaths(event: ToolEvent, workDir: string, tools: ToolTable
   } else if (onFiles) for (const file of paths ?? []) addFile(absolute(file));
   else for (const dir of paths ?? []) addDir(absolute(dir));
   return result;
+}
+
+/**
+ * A tool input as the table reads it: an input given as JSON text of an object is that object
+ * (the text of a patch tool only when it starts with `{`, since any other text is the patch);
+ * everything else as it is.
+ */
+export function eventInput(raw: ToolEvent['input'], spec: SessionToolSpec): ToolEvent['input'] {
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trimStart();
+  if (!text.startsWith('{') && spec.patchKeys !== undefined) return raw;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Readonly<Record<string, unknown>>;
+  } catch {
+    // Not JSON: a patch, or text the session reports as unreadable.
+  }
+  return raw;
 }
 
 /** The value of the first key holding a usable path or a non-empty list of them. */

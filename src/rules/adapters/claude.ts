@@ -8,6 +8,7 @@ export const claudeAdapter: RuleAdapter = {
   source: 'claude',
   locations: [{ type: 'folder', path: '.claude/rules', extensions: ['.md'] }],
   keys: ['paths', 'description'],
+  globKey: 'paths',
   globs: { basename: false, anywhere: false, nocase: false, negation: false },
   classify: classifyByPaths,
 };

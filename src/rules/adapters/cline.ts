@@ -12,6 +12,7 @@ export const clineAdapter: RuleAdapter = {
     { type: 'file', path: '.clinerules', name: 'clinerules', kind: 'always' },
   ],
   keys: ['paths', 'description'],
+  globKey: 'paths',
   globs: { basename: false, anywhere: false, nocase: false, negation: true },
   classify: classifyByPaths,
 };

@@ -10,6 +10,7 @@ export const continueAdapter: RuleAdapter = {
   source: 'continue',
   locations: [{ type: 'folder', path: '.continue/rules', extensions: ['.md'] }],
   keys: ['name', 'description', 'globs', 'regex', 'alwaysApply'],
+  globKey: 'globs',
   globs: { basename: false, anywhere: false, nocase: false, negation: true, negationMode: 'exclude' },
   classify({ data, lenient }) {
     const always = booleanOf(data['alwaysApply'], 'alwaysApply', lenient);

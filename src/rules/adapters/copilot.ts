@@ -42,6 +42,7 @@ export const copilotAdapter: RuleAdapter = {
     { type: 'folder', path: '.github/instructions', extensions: ['.instructions.md'] },
   ],
   keys: ['applyTo', 'description', 'excludeAgent'],
+  globKey: 'applyTo',
   globs: { basename: false, anywhere: true, nocase: true, negation: false },
   classify({ data }) {
     const globs = globList(data['applyTo'], 'applyTo');

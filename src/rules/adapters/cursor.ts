@@ -8,6 +8,7 @@ export const cursorAdapter: RuleAdapter = {
   source: 'cursor',
   locations: [{ type: 'folder', path: '.cursor/rules', extensions: ['.mdc'] }],
   keys: ['description', 'globs', 'alwaysApply'],
+  globKey: 'globs',
   globs: { basename: true, anywhere: false, nocase: false, negation: false },
   classify({ data, lenient }) {
     const always = booleanOf(data['alwaysApply'], 'alwaysApply', lenient);

@@ -13,6 +13,7 @@ export const kiroAdapter: RuleAdapter = {
   locations: [{ type: 'folder', path: '.kiro/steering', extensions: ['.md'] }],
   userLocations: [{ type: 'folder', path: '.kiro/steering', extensions: ['.md'] }],
   keys: ['inclusion', 'fileMatchPattern', 'name', 'description'],
+  globKey: 'fileMatchPattern',
   globs: { basename: false, anywhere: false, nocase: false, negation: false },
   fileReferences: true,
   classify({ data }) {

@@ -27,6 +27,7 @@ export const windsurfAdapter: RuleAdapter = {
   ],
   maxChars: 12_000,
   keys: ['trigger', 'globs', 'description'],
+  globKey: 'globs',
   globs: { basename: true, anywhere: false, nocase: false, negation: false },
   classify({ data }) {
     const trigger = data['trigger'];

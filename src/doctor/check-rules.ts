@@ -1,0 +1,167 @@
+import path from 'node:path';
+import { PRUNED_DIRECTORIES } from '../discover/nested-walk.js';
+import type { DirEntry } from '../fs/file-system.js';
+import { compileRuleGlobs, type CompiledGlob } from '../rules/compile-rule-globs.js';
+import { RULE_ADAPTERS } from '../rules/rule-adapters.js';
+import type { Corpus, CorpusFile } from './corpus.js';
+import { finding, type Finding } from './finding.js';
+import { frontmatterKeys, isQuoted, type FrontmatterKey } from './frontmatter-lines.js';
+
+/** Directories never searched for a glob's match, beside the ones the nested walk prunes. */
+const PRUNED = new Set(['.git']);
+
+/** The most directory entries one doctor run looks at to match globs. */
+const MAX_ENTRIES = 500_000;
+
+/**
+ * Rule files: globs that match no file under the rule's owner (`unmatched-glob`), and frontmatter a
+ * host is known to misread (`misread-frontmatter`).
+ */
+export function checkRules(corpus: Corpus): Finding[] {
+  const findings: Finding[] = [];
+  const lister = createLister(corpus);
+  for (const file of corpus.files.values()) {
+    const rule = file.rule;
+    if (rule === undefined) continue;
+    const keys = frontmatterKeys(file.text);
+    findings.push(...misreadKeys(file, rule.source, keys));
+    if (rule.kind !== 'glob') continue;
+    const adapter = RULE_ADAPTERS.get(rule.source);
+    if (adapter === undefined) continue;
+    const dialect = adapter.globs;
+    const compiled = compileRuleGlobs(rule.globs, dialect, rule.source);
+    if (!compiled.ok) continue;
+    // The adapter table says which key holds the patterns (docs/rules.md, "The vendors").
+    const key = keys.find((entry) => entry.key === adapter.globKey);
+    for (const glob of compiled.globs) {
+      if (lister.anyMatch(ownerOf(file), glob)) continue;
+      findings.push(
+        finding(
+          'unmatched-glob',
+          { file: file.shown, ...where(key, glob.pattern) },
+          `${JSON.stringify(glob.pattern)} matches no file under ${corpus.show(ownerOf(file)) || '.'}, so this ${rule.source} rule never loads`,
+          'fix the pattern: it is matched against paths relative to the folder that holds the rule folder',
+        ),
+      );
+    }
+  }
+  return findings;
+}
+
+/** The folder that holds the rule's vendor folder: globs are relative to it (docs/rules.md). */
+function ownerOf(file: CorpusFile): string {
+  const locations = RULE_ADAPTERS.get(file.rule?.source ?? '')?.locations ?? [];
+  for (const location of locations) {
+    const marker = `${path.sep}${location.path.split('/').join(path.sep)}`;
+    const at = file.path.lastIndexOf(location.type === 'folder' ? `${marker}${path.sep}` : marker);
+    if (at !== -1) return file.path.slice(0, at) || path.sep;
+  }
+  return path.dirname(file.path);
+}
+
+/** The line and column of a pattern in its key's value or items; the key itself otherwise. */
+function where(key: FrontmatterKey | undefined, pattern: string): { line: number; column: number } {
+  if (key === undefined) return { line: 1, column: 1 };
+  const item = key.items.find((entry) => entry.value.includes(pattern));
+  if (item !== undefined) return { line: item.line, column: item.column };
+  return { line: key.line, column: key.column };
+}
+
+/** The forms a host reads differently from what the author meant. */
+function misreadKeys(file: CorpusFile, source: string, keys: readonly FrontmatterKey[]): Finding[] {
+  const at = (key: FrontmatterKey) => ({ file: file.shown, line: key.line, column: key.column });
+  const get = (name: string) => keys.find((key) => key.key === name);
+  const findings: Finding[] = [];
+  const always = get('alwaysApply');
+  if (source === 'cursor' && always !== undefined && isQuoted(always.value))
+    findings.push(
+      finding(
+        'misread-frontmatter',
+        at(always),
+        `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
+        `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
+      ),
+    );
+  if (source !== 'claude') return findings;
+  const paths = get('paths');
+  if (
+    paths !== undefined &&
+    (isQuoted(paths.value) ||
+      paths.items.some((item) => isQuoted(item.value)) ||
+      paths.items.length > 1 ||
+      paths.value.startsWith('['))
+  )
+    findings.push(
+      finding(
+        'misread-frontmatter',
+        at(paths),
+        'Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)',
+        'write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory',
+        // Claude Code documents the list form: these are bug reports, so a warning.
+        'warn',
+      ),
+    );
+  const globs = get('globs');
+  if (globs !== undefined && paths === undefined)
+    findings.push(
+      finding(
+        'misread-frontmatter',
+        at(globs),
+        'globs is a Cursor key; Claude Code documents paths, so this rule is read as always on',
+        'rename globs to paths',
+      ),
+    );
+  for (const name of ['applyTo', 'alwaysApply']) {
+    const foreign = get(name);
+    if (foreign !== undefined && paths === undefined && globs === undefined)
+      findings.push(
+        finding(
+          'misread-frontmatter',
+          at(foreign),
+          `Claude Code ignores ${name} (a ${name === 'applyTo' ? 'Copilot' : 'Cursor'} key): this rule loads in every session`,
+          'scope the rule with paths: (the key Claude Code reads), or remove the key',
+        ),
+      );
+  }
+  return findings;
+}
+
+/**
+ * Lists directories once per run and tells whether any file below a directory matches a glob. The
+ * walk skips what the nested walk prunes (dependencies, build output) and `.git`, and stops at the
+ * first match; paths are built as strings, relative to the owner.
+ */
+function createLister(corpus: Corpus) {
+  const listings = new Map<string, readonly DirEntry[]>();
+  let budget = MAX_ENTRIES;
+  const list = (dir: string): readonly DirEntry[] => {
+    let entries = listings.get(dir);
+    if (entries === undefined) {
+      try {
+        entries = corpus.fs.readdir(dir);
+      } catch {
+        entries = [];
+      }
+      budget -= entries.length;
+      listings.set(dir, entries);
+    }
+    return entries;
+  };
+  return {
+    anyMatch(owner: string, glob: CompiledGlob): boolean {
+      const stack: [string, string][] = [[glob.base === '' ? owner : path.join(owner, glob.base), glob.base]];
+      while (stack.length > 0 && budget > 0) {
+        const [dir, relative] = stack.pop() as [string, string];
+        const prefix = relative === '' ? '' : `${relative}/`;
+        for (const entry of list(dir)) {
+          if (entry.kind === 'directory') {
+            if (!PRUNED.has(entry.name) && !PRUNED_DIRECTORIES.has(entry.name))
+              stack.push([`${dir}${path.sep}${entry.name}`, `${prefix}${entry.name}`]);
+          } else if (entry.kind === 'file' && glob.test(`${prefix}${entry.name}`)) return true;
+        }
+      }
+      // Past the budget nothing is claimed: a glob is reported only when the search was complete.
+      return budget <= 0;
+    },
+  };
+}

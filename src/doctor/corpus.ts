@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { isInside } from '../fs/contain.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
+import type { RuleExplanation } from '../rules/explain-rules.js';
+import type { SiteResolution } from './matrix.js';
+
+/** One instruction file of the project that some host reads, as it is on disk. */
+export interface CorpusFile {
+  /** Absolute, as the resolution spelled it. */
+  readonly path: string;
+  /** Relative to the work dir, `/` separators. */
+  readonly shown: string;
+  /** The whole file, frontmatter included. */
+  readonly text: string;
+  readonly mtimeMs: number;
+  /** Set when the file is a rule of some host. */
+  readonly rule?: RuleExplanation;
+}
+
+/** A set of files one host loads together at one site. */
+export interface LoadSet {
+  readonly host: string;
+  readonly site: string;
+  /** Absolute paths, in load order. */
+  readonly files: readonly string[];
+  /** True when the host expands `@path` imports. */
+  readonly imports: boolean;
+}
+
+/** What the checks read: the project's instruction files and what each host loads together. */
+export interface Corpus {
+  readonly fs: FileSystem;
+  /** The project root: the nearest ancestor of the work dir holding `.git`, else the work dir. */
+  readonly root: string;
+  readonly workDir: string;
+  readonly files: ReadonlyMap<string, CorpusFile>;
+  readonly loads: readonly LoadSet[];
+  readonly show: (absolute: string) => string;
+}
+
+/**
+ * Gathers every file inside the project that some host loads or knows as a rule, read once as raw
+ * text (bounded; a file that cannot be read is left out: the resolution already said why).
+ */
+export function gatherCorpus(
+  fs: FileSystem,
+  workDir: string,
+  resolutions: readonly SiteResolution[],
+  show: (absolute: string) => string,
+): Corpus {
+  const root = projectRoot(fs, workDir);
+  const files = new Map<string, CorpusFile>();
+  // A rule file some host inlines raw is still a rule: its explanation is attached whoever reads it first.
+  const rules = new Map<string, RuleExplanation>();
+  for (const { hosts } of resolutions)
+    for (const { resolution } of hosts)
+      for (const rule of resolution.result.rules ?? []) rules.set(rule.path, rule);
+  const add = (file: string) => {
+    if (files.has(file) || !(file === root || isInside(root, file))) return;
+    const rule = rules.get(file);
+    const read = readInstruction(fs, file, { maxBytes: MAX_INLINE_BYTES });
+    if (!read.ok) return;
+    files.set(file, {
+      path: file,
+      shown: show(file),
+      text: read.text,
+      mtimeMs: read.mtimeMs,
+      ...(rule === undefined ? {} : { rule }),
+    });
+  };
+  const loads: LoadSet[] = [];
+  for (const { site, hosts } of resolutions) {
+    for (const { host, resolution } of hosts) {
+      for (const rule of resolution.result.rules ?? []) add(rule.path);
+      for (const file of resolution.result.files) add(file.path);
+      loads.push({
+        host,
+        site,
+        files: resolution.result.files.map((file) => file.path),
+        imports: resolution.config.imports?.enabled === true,
+      });
+    }
+  }
+  return { fs, root, workDir, files, loads, show };
+}
+
+function projectRoot(fs: FileSystem, workDir: string): string {
+  for (let dir = workDir; ; dir = path.dirname(dir)) {
+    if (fs.probe(path.join(dir, '.git')) !== null) return dir;
+    if (path.dirname(dir) === dir) return workDir;
+  }
+}

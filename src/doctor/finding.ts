@@ -1,0 +1,72 @@
+import type { DiagnosticCode } from '../diagnostics.js';
+
+/** How bad a finding is; `--fail-on` picks the least that fails the run. */
+export type Severity = 'error' | 'warn';
+
+/** One problem doctor found in an instruction file (docs/doctor.md, "Findings"). */
+export interface Finding {
+  /** A code of the closed diagnostics set (docs/diagnostics.md). */
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  /** The file, relative to the work dir with `/` separators. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units. */
+  readonly column: number;
+  readonly message: string;
+  /** What to do, in one line. */
+  readonly fix: string;
+}
+
+/** The severity of each finding code. */
+export const SEVERITY = {
+  'unmatched-glob': 'warn',
+  'misread-frontmatter': 'error',
+  'broken-import': 'error',
+  'dangling-path': 'warn',
+  'missing-script': 'warn',
+  'duplicate-paragraph': 'warn',
+  'stale-copy': 'warn',
+  'over-cap': 'error',
+} as const satisfies Partial<Record<DiagnosticCode, Severity>>;
+
+/** A code doctor reports. */
+export type FindingCode = keyof typeof SEVERITY;
+
+/**
+ * A finding, with the severity of its code unless `severity` lowers it (a behaviour known only from
+ * bug reports, not from the host's documentation, is a warning).
+ */
+export function finding(
+  code: FindingCode,
+  where: { readonly file: string; readonly line: number; readonly column: number },
+  message: string,
+  fix: string,
+  severity: Severity = SEVERITY[code],
+): Finding {
+  return { code, severity, ...where, message, fix };
+}
+
+/** True when `severity` is at or above `threshold`. */
+export function atOrAbove(severity: Severity, threshold: Severity): boolean {
+  return threshold === 'warn' || severity === 'error';
+}
+
+/** Findings in file, line, column, code order; one per (code, file, line, column). */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  const unique = findings.filter((item) => {
+    const key = `${item.code}\0${item.file}\0${item.line}\0${item.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort(
+    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

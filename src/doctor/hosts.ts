@@ -1,0 +1,63 @@
+import { createResolver, type ResolveResult } from '../api/create-resolver.js';
+import type { Config } from '../config/types.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { PRESETS } from '../presets/index.js';
+
+/**
+ * One host doctor compares: a name and how to resolve what it loads. Today each host is a preset
+ * of the presets registry (docs/presets.md); {@link listHosts} is the one place that knows it, so
+ * the host modules can replace the source without touching the rest of doctor.
+ */
+export interface DoctorHost {
+  readonly name: string;
+  /** What the host loads at `workDir`, before the first tool call, with `paths` in play. */
+  resolve(request: Readonly<HostRequest>): Promise<HostResolution>;
+}
+
+/** Where a host starts and what is in play. */
+export interface HostRequest {
+  /** Absolute directory the host is started in. */
+  readonly workDir: string;
+  /** Paths in play, relative to `workDir` (glob rules that match them load). */
+  readonly paths: readonly string[];
+  readonly fs?: FileSystem | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly homeDir?: string | undefined;
+}
+
+/** A host's resolution and the effective config it ran with (for its caps). */
+export interface HostResolution {
+  readonly result: ResolveResult;
+  readonly config: Config;
+}
+
+/**
+ * Every host, in the order `ctxfiles presets` lists them. Each resolves with its preset alone:
+ * no config is searched (a host never reads ctxfiles' config), and the keys whose defaults may
+ * change (`rules.sources`) are pinned to what the preset says, or to nothing.
+ */
+export function listHosts(): readonly DoctorHost[] {
+  return PRESETS.map(({ name, config: preset }) => {
+    const sources = (preset['rules'] as { sources?: readonly string[] } | undefined)?.sources ?? [];
+    const config = { preset: name, rules: { sources: [...sources] } };
+    return {
+      name,
+      async resolve(request: Readonly<HostRequest>): Promise<HostResolution> {
+        const resolver = await createResolver({
+          workDir: request.workDir,
+          config,
+          env: request.env,
+          ...(request.fs === undefined ? {} : { fs: request.fs }),
+          ...(request.homeDir === undefined ? {} : { homeDir: request.homeDir }),
+        });
+        const result = await resolver.resolve({ manifest: false, paths: [...request.paths] });
+        return { result, config: resolver.config };
+      },
+    };
+  });
+}
+
+/** The names {@link listHosts} gives, for `--host`. */
+export function hostNames(): readonly string[] {
+  return listHosts().map((host) => host.name);
+}

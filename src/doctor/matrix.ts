@@ -1,0 +1,243 @@
+import path from 'node:path';
+import type { ResolvedFile } from '../api/create-resolver.js';
+import { loadTokenCounter, type TokenCounter } from '../render/count-tokens.js';
+import type { DoctorHost, HostRequest, HostResolution } from './hosts.js';
+
+/** One place doctor looks from: the work dir (`.`) or a `--path`. */
+export interface DoctorSite {
+  /** As given: `.` for the work dir, else the `--path` value with `/` separators. */
+  readonly path: string;
+  readonly hosts: readonly HostColumn[];
+}
+
+/** What one host loads at one site before the first tool call. */
+export interface HostColumn {
+  readonly host: string;
+  /** The files and rules it loads, in order. */
+  readonly files: readonly LoadedFile[];
+  /** Bytes of the rendered block the host starts with (framing included). */
+  readonly bytes: number;
+  /** Tokens of that block (o200k_base): what the host spends before the first tool call. */
+  readonly tokens: number;
+  /** Files its caps cut or leave out. */
+  readonly cuts: readonly Cut[];
+  /** Instruction files another host reads here that this one never reads, with those hosts. */
+  readonly unseen: readonly UnseenFile[];
+}
+
+/** One loaded file. */
+export interface LoadedFile {
+  /** Relative to the work dir with `/` (`../x` above it), or absolute with `~` for the home dir. */
+  readonly path: string;
+  /** `user`, `chain`, `rules`, `global`, … (the resolution layer). */
+  readonly layer: string;
+  /** The file that imports it, displayed like `path`; absent when it was not imported. */
+  readonly importedBy?: string;
+  readonly bytes: number;
+  readonly tokens: number;
+}
+
+/** A file a cap cut short (`kept` > 0) or left out (`kept` = 0). */
+export interface Cut {
+  readonly path: string;
+  /** Where the cut falls in the file (1-based); line 1, column 1 when it was left out. */
+  readonly line: number;
+  readonly column: number;
+  readonly keptBytes: number;
+  readonly lostBytes: number;
+  /** The cap: `budget.maxBytes` of the host. */
+  readonly capBytes: number | null;
+}
+
+/** A file some other host reads that this host never does. */
+export interface UnseenFile {
+  readonly path: string;
+  readonly readBy: readonly string[];
+}
+
+/** Everything a site's hosts resolved, before it is turned into columns. */
+export interface SiteResolution {
+  readonly site: string;
+  readonly workDir: string;
+  readonly hosts: readonly { readonly host: string; readonly resolution: HostResolution }[];
+}
+
+/** The options of {@link buildMatrix}. */
+export interface MatrixOptions {
+  /** The canonical work dir: displayed paths are relative to it. */
+  readonly workDir: string;
+  readonly sites: readonly string[];
+  readonly hosts: readonly DoctorHost[];
+  readonly request: Omit<HostRequest, 'workDir' | 'paths'>;
+  /** Tells a directory from a file for a `--path`. */
+  readonly isDirectory: (absolute: string) => boolean;
+  /** The size of a file a cap left out (it is in no result); 0 when it cannot be known. */
+  readonly sizeOf: (absolute: string) => number;
+  readonly homeDir: string;
+}
+
+/**
+ * Resolves every host at every site (the work dir and each `--path`: a directory is where the host
+ * starts; a file puts itself in play from its directory) and builds the matrix columns.
+ */
+export async function buildMatrix(options: Readonly<MatrixOptions>): Promise<{
+  readonly sites: readonly DoctorSite[];
+  readonly resolutions: readonly SiteResolution[];
+}> {
+  const [countTokens, resolutions] = await Promise.all([
+    loadTokenCounter(),
+    Promise.all(options.sites.map((site) => resolveSite(options, site))),
+  ]);
+  const show = displayPath(options.workDir, options.homeDir);
+  const sites = resolutions.map((resolved) => ({
+    path: resolved.site,
+    hosts: columnsOf(resolved, countTokens, show, options.sizeOf),
+  }));
+  return { sites, resolutions };
+}
+
+async function resolveSite(options: Readonly<MatrixOptions>, site: string): Promise<SiteResolution> {
+  const absolute = path.resolve(options.workDir, site);
+  const directory = site === '.' || options.isDirectory(absolute);
+  const workDir = directory ? absolute : path.dirname(absolute);
+  const paths = directory ? [] : [path.basename(absolute)];
+  const hosts = await Promise.all(
+    options.hosts.map(async (host) => ({
+      host: host.name,
+      resolution: await host.resolve({ ...options.request, workDir, paths }),
+    })),
+  );
+  return { site, workDir, hosts };
+}
+
+/** Displays an absolute path relative to the work dir, or with `~` for the home dir outside it. */
+export function displayPath(workDir: string, homeDir: string): (absolute: string) => string {
+  return (absolute) => {
+    const relative = path.relative(workDir, absolute);
+    const above = relative.startsWith('..') || path.isAbsolute(relative);
+    if (above && homeDir !== '' && absolute.startsWith(homeDir + path.sep))
+      return `~/${path.relative(homeDir, absolute).split(path.sep).join('/')}`;
+    if (above && relative.split(path.sep).filter((part) => part === '..').length > 2) return absolute;
+    return relative.split(path.sep).join('/');
+  };
+}
+
+function columnsOf(
+  resolved: SiteResolution,
+  countTokens: TokenCounter,
+  show: (absolute: string) => string,
+  sizeOf: (absolute: string) => number,
+): HostColumn[] {
+  const reads = resolved.hosts.map(({ host, resolution }) => ({ host, files: readsOf(resolution) }));
+  return resolved.hosts.map(({ host, resolution }) => {
+    const { result, config } = resolution;
+    const files = result.files.map((file) => loadedFile(file, countTokens, show));
+    const own = reads.find((entry) => entry.host === host)?.files ?? new Set<string>();
+    return {
+      host,
+      files,
+      bytes: Buffer.byteLength(result.text, 'utf8'),
+      tokens: countTokens(result.text),
+      cuts: cutsOf(resolution, config.budget.maxBytes, show, sizeOf),
+      unseen: unseenBy(own, host, reads, show),
+    };
+  });
+}
+
+function loadedFile(file: ResolvedFile, countTokens: TokenCounter, show: (absolute: string) => string) {
+  return {
+    path: show(file.path),
+    layer: file.layer,
+    ...(file.importedBy === undefined ? {} : { importedBy: show(file.importedBy) }),
+    bytes: file.bytes,
+    tokens: countTokens(file.text),
+  };
+}
+
+/** Every instruction file a host reads here: the files it loads and every rule file it knows. */
+export function readsOf({ result }: HostResolution): ReadonlySet<string> {
+  const reads = new Set(result.files.map((file) => file.path));
+  for (const rule of result.rules ?? []) reads.add(rule.path);
+  // A file a cap leaves out is still one the host reads (and cuts): it is not unseen.
+  for (const diagnostic of result.diagnostics)
+    if (diagnostic.code === 'budget-dropped' && diagnostic.path !== undefined) reads.add(diagnostic.path);
+  return reads;
+}
+
+function unseenBy(
+  own: ReadonlySet<string>,
+  host: string,
+  reads: readonly { readonly host: string; readonly files: ReadonlySet<string> }[],
+  show: (absolute: string) => string,
+): UnseenFile[] {
+  const byFile = new Map<string, string[]>();
+  for (const other of reads) {
+    if (other.host === host) continue;
+    for (const file of other.files) {
+      if (own.has(file) || show(file).startsWith('~/')) continue;
+      const list = byFile.get(file) ?? [];
+      list.push(other.host);
+      byFile.set(file, list);
+    }
+  }
+  return [...byFile]
+    .map(([file, readBy]) => ({ path: show(file), readBy }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The files the host's budget cut or left out. The kept part of a cut file is the longest start of
+ * its text that the rendered block holds; the cut falls where that start ends.
+ */
+function cutsOf(
+  { result }: HostResolution,
+  capBytes: number | null,
+  show: (absolute: string) => string,
+  sizeOf: (absolute: string) => number,
+): Cut[] {
+  const cuts: Cut[] = [];
+  for (const diagnostic of result.diagnostics) {
+    if (diagnostic.path === undefined) continue;
+    if (diagnostic.code === 'budget-dropped') {
+      const lostBytes = sizeOf(diagnostic.path);
+      cuts.push({ path: show(diagnostic.path), line: 1, column: 1, keptBytes: 0, lostBytes, capBytes });
+    } else if (diagnostic.code === 'budget-truncated') {
+      const file = result.files.find((candidate) => candidate.path === diagnostic.path);
+      if (file === undefined) continue;
+      const kept = keptPrefix(file.text, result.text);
+      const keptBytes = Buffer.byteLength(file.text.slice(0, kept), 'utf8');
+      cuts.push({
+        path: show(file.path),
+        ...positionOf(file.text, kept),
+        keptBytes,
+        lostBytes: Buffer.byteLength(file.text, 'utf8') - keptBytes,
+        capBytes,
+      });
+    }
+  }
+  // The file cut short first, then the files left out after it.
+  return cuts.sort((a, b) => Number(a.keptBytes === 0) - Number(b.keptBytes === 0));
+}
+
+/** The length of the longest start of `text` that `block` contains (binary search: starts nest). */
+function keptPrefix(text: string, block: string): number {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (block.includes(text.slice(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The 1-based line and column of a UTF-16 offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line += 1;
+    start = at + 1;
+  }
+  return { line, column: offset - start + 1 };
+}

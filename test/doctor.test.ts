@@ -1,0 +1,448 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { TABLE_WIDTH } from '../src/doctor/format-text.js';
+import { cli } from './helpers/cli.js';
+import { writeTree } from './helpers/disk.js';
+import { claudeService, shopMonorepo } from './fixtures/doctor-repos.js';
+
+const fixed: string[] = [];
+afterEach(() => {
+  for (const dir of fixed.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The tree at a path that is the same on every run: hosts that frame files with their absolute
+ * paths (Codex, Claude Code) send the root's name, and its tokens are part of the golden output.
+ */
+function fixedTree(name: string, tree: Record<string, string>): string {
+  const root = path.join(fs.realpathSync(os.tmpdir()), `ctxfiles-doctor-${name}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root);
+  fixed.push(root);
+  writeTree(root, tree);
+  return root;
+}
+
+/** Runs `ctxfiles doctor` in `root` with an empty home directory. */
+async function doctor(root: string, ...args: string[]) {
+  const home = path.join(root, '.home');
+  fs.mkdirSync(home, { recursive: true });
+  return cli(['doctor', ...args], { cwd: root, env: { HOME: home } });
+}
+
+describe('ctxfiles doctor: the matrix', () => {
+  test('a monorepo with Cursor, Copilot and Claude rules, nested AGENTS.md and a file over Codex cap', async () => {
+    const root = fixedTree('shop', shopMonorepo());
+    const { code, stdout, stderr } = await doctor(root, '--path', 'packages/api');
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    const table = stdout.slice(0, stdout.indexOf('\nFindings'));
+    for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(TABLE_WIDTH);
+    expect(stdout).toMatchInlineSnapshot(`
+      "At the work dir (.)
+      host          # file                                           layer        bytes   tokens
+      opencode      1 .cursor/rules/always.mdc                       global          54       12
+                    2 .cursor/rules/typescript.mdc                   global          55       14
+                    3 .github/copilot-instructions.md                global          19        4
+                    4 CLAUDE.md                                      global          60       17
+                      sent before the first tool call                               505      136
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, claude-code, cursor, copilot)
+      codex         1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             32855     7916
+                      cap: AGENTS.md cut at 610:6, 805 bytes lost
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode, cursor),
+                        .cursor/rules/typescript.mdc (opencode, cursor),
+                        .github/copilot-instructions.md (opencode, copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (opencode, claude-code, copilot)
+      claude-code   1 CLAUDE.md                                      chain           60       17
+                    2 AGENTS.md (import)                             chain        33573     8084
+                    3 .claude/rules/testing.md                       rules           34        9
+                      sent before the first tool call                             34109     8207
+                      never reads: .cursor/rules/always.mdc (opencode, cursor),
+                        .cursor/rules/typescript.mdc (opencode, cursor),
+                        .github/copilot-instructions.md (opencode, copilot),
+                        .github/instructions/api.instructions.md (copilot)
+      cursor        1 AGENTS.md                                      chain        33573     8084
+                    2 .cursor/rules/always.mdc                       rules           54        5
+                      sent before the first tool call                             33936     8161
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .github/copilot-instructions.md (opencode, copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (opencode, claude-code, copilot)
+      copilot       1 AGENTS.md                                      chain        33573     8084
+                    2 CLAUDE.md                                      chain           60       17
+                    3 .github/copilot-instructions.md                rules           19        4
+                      sent before the first tool call                             34025     8184
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode, cursor),
+                        .cursor/rules/typescript.mdc (opencode, cursor)
+      gemini-cli    - (nothing)
+                      sent before the first tool call                                 0        0
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode, cursor),
+                        .cursor/rules/typescript.mdc (opencode, cursor),
+                        .github/copilot-instructions.md (opencode, copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, claude-code, cursor, copilot),
+                        CLAUDE.md (opencode, claude-code, copilot)
+
+      At packages/api
+      host          # file                                           layer        bytes   tokens
+      opencode      - (nothing)
+                      sent before the first tool call                                 0        0
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
+                        packages/api/AGENTS.md (codex, cursor, copilot)
+      codex         1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             32868     7918
+                      cap: AGENTS.md cut at 610:6, 805 bytes lost
+                      cap: packages/api/AGENTS.md left out, 69 bytes lost
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (claude-code, copilot)
+      claude-code   1 CLAUDE.md                                      chain           60       17
+                    2 AGENTS.md (import)                             chain        33573     8084
+                    3 .claude/rules/testing.md                       rules           34        9
+                      sent before the first tool call                             34109     8207
+                      never reads: .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        packages/api/AGENTS.md (codex, cursor, copilot)
+      cursor        1 AGENTS.md                                      chain        33573     8084
+                    2 packages/api/AGENTS.md                         chain           69       20
+                    3 .cursor/rules/always.mdc                       rules           54        5
+                      sent before the first tool call                             34088     8205
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (claude-code, copilot)
+      copilot       1 AGENTS.md                                      chain        33573     8084
+                    2 CLAUDE.md                                      chain           60       17
+                    3 packages/api/AGENTS.md                         chain           69       20
+                    4 .github/copilot-instructions.md                rules           19        4
+                      sent before the first tool call                             34203     8237
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor)
+      gemini-cli    - (nothing)
+                      sent before the first tool call                                 0        0
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
+                        packages/api/AGENTS.md (codex, cursor, copilot)
+
+      Findings: 2 error(s), 0 warning(s)
+      error  AGENTS.md:610:6  over-cap: codex cuts this file here to stay within its 32768-byte cap; 805 bytes are never sent
+             fix: shorten the files it loads from the project root down, or move detail into nested files
+      error  packages/api/AGENTS.md:1:1  over-cap: codex leaves this file out: its 32768-byte cap is spent before it; 69 bytes are never sent
+             fix: shorten the files it loads from the project root down, or move detail into nested files
+      "
+    `);
+  });
+
+  test('--json: the same matrix as data, for a file site that brings in glob rules', async () => {
+    const root = fixedTree('shop-json', shopMonorepo());
+    const { code, stdout } = await doctor(
+      root,
+      '--json',
+      '--host',
+      'codex',
+      'copilot',
+      '--path',
+      'packages/api/src/server.ts',
+    );
+    expect(code).toBe(1);
+    expect(stdout.replaceAll(root, '<root>')).toMatchInlineSnapshot(`
+      "{
+        "workDir": "<root>",
+        "hosts": [
+          "codex",
+          "copilot"
+        ],
+        "sites": [
+          {
+            "path": ".",
+            "hosts": [
+              {
+                "host": "codex",
+                "files": [
+                  {
+                    "path": "AGENTS.md",
+                    "layer": "chain",
+                    "bytes": 33573,
+                    "tokens": 8084
+                  }
+                ],
+                "bytes": 32860,
+                "tokens": 7917,
+                "cuts": [
+                  {
+                    "path": "AGENTS.md",
+                    "line": 610,
+                    "column": 6,
+                    "keptBytes": 32768,
+                    "lostBytes": 805,
+                    "capBytes": 32768
+                  }
+                ],
+                "unseen": [
+                  {
+                    "path": ".github/copilot-instructions.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  },
+                  {
+                    "path": ".github/instructions/api.instructions.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  },
+                  {
+                    "path": "CLAUDE.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  }
+                ]
+              },
+              {
+                "host": "copilot",
+                "files": [
+                  {
+                    "path": "AGENTS.md",
+                    "layer": "chain",
+                    "bytes": 33573,
+                    "tokens": 8084
+                  },
+                  {
+                    "path": "CLAUDE.md",
+                    "layer": "chain",
+                    "bytes": 60,
+                    "tokens": 17
+                  },
+                  {
+                    "path": ".github/copilot-instructions.md",
+                    "layer": "rules",
+                    "bytes": 19,
+                    "tokens": 4
+                  }
+                ],
+                "bytes": 34025,
+                "tokens": 8184,
+                "cuts": [],
+                "unseen": []
+              }
+            ]
+          },
+          {
+            "path": "packages/api/src/server.ts",
+            "hosts": [
+              {
+                "host": "codex",
+                "files": [
+                  {
+                    "path": "AGENTS.md",
+                    "layer": "chain",
+                    "bytes": 33573,
+                    "tokens": 8084
+                  }
+                ],
+                "bytes": 32877,
+                "tokens": 7920,
+                "cuts": [
+                  {
+                    "path": "AGENTS.md",
+                    "line": 610,
+                    "column": 6,
+                    "keptBytes": 32768,
+                    "lostBytes": 805,
+                    "capBytes": 32768
+                  },
+                  {
+                    "path": "packages/api/AGENTS.md",
+                    "line": 1,
+                    "column": 1,
+                    "keptBytes": 0,
+                    "lostBytes": 69,
+                    "capBytes": 32768
+                  }
+                ],
+                "unseen": [
+                  {
+                    "path": ".github/copilot-instructions.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  },
+                  {
+                    "path": ".github/instructions/api.instructions.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  },
+                  {
+                    "path": "CLAUDE.md",
+                    "readBy": [
+                      "copilot"
+                    ]
+                  }
+                ]
+              },
+              {
+                "host": "copilot",
+                "files": [
+                  {
+                    "path": "AGENTS.md",
+                    "layer": "chain",
+                    "bytes": 33573,
+                    "tokens": 8084
+                  },
+                  {
+                    "path": "CLAUDE.md",
+                    "layer": "chain",
+                    "bytes": 60,
+                    "tokens": 17
+                  },
+                  {
+                    "path": "packages/api/AGENTS.md",
+                    "layer": "chain",
+                    "bytes": 69,
+                    "tokens": 20
+                  },
+                  {
+                    "path": ".github/copilot-instructions.md",
+                    "layer": "rules",
+                    "bytes": 19,
+                    "tokens": 4
+                  },
+                  {
+                    "path": ".github/instructions/api.instructions.md",
+                    "layer": "rules",
+                    "bytes": 62,
+                    "tokens": 5
+                  }
+                ],
+                "bytes": 34384,
+                "tokens": 8277,
+                "cuts": [],
+                "unseen": []
+              }
+            ]
+          }
+        ],
+        "findings": [
+          {
+            "code": "over-cap",
+            "severity": "error",
+            "file": "AGENTS.md",
+            "line": 610,
+            "column": 6,
+            "message": "codex cuts this file here to stay within its 32768-byte cap; 805 bytes are never sent",
+            "fix": "shorten the files it loads from the project root down, or move detail into nested files"
+          },
+          {
+            "code": "over-cap",
+            "severity": "error",
+            "file": "packages/api/AGENTS.md",
+            "line": 1,
+            "column": 1,
+            "message": "codex leaves this file out: its 32768-byte cap is spent before it; 69 bytes are never sent",
+            "fix": "shorten the files it loads from the project root down, or move detail into nested files"
+          }
+        ]
+      }
+      "
+    `);
+  });
+
+  test('a Claude-first service repository, seen by Claude Code and Copilot from a nested package', async () => {
+    const root = fixedTree('billing', claudeService());
+    const { code, stdout } = await doctor(
+      root,
+      '--host',
+      'claude-code',
+      'copilot',
+      '--path',
+      'services/invoices/src/invoice.ts',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "At the work dir (.)
+      host          # file                                           layer        bytes   tokens
+      claude-code   1 CLAUDE.md                                      chain           94       24
+                    2 .claude/rules/style.md                         rules           22        4
+                    3 CLAUDE.local.md                                chain           36        7
+                      sent before the first tool call                               611      138
+                      never reads: .github/instructions/ts.instructions.md (copilot)
+      copilot       1 CLAUDE.md                                      chain           94       24
+                      sent before the first tool call                               383       85
+                      never reads: .claude/rules/sql.md (claude-code),
+                        .claude/rules/style.md (claude-code), CLAUDE.local.md (claude-code)
+
+      At services/invoices/src/invoice.ts
+      host          # file                                           layer        bytes   tokens
+      claude-code   1 CLAUDE.md                                      chain           94       24
+                    2 .claude/rules/style.md                         rules           22        4
+                    3 CLAUDE.local.md                                chain           36        7
+                    4 services/invoices/CLAUDE.md                    chain           43       10
+                      sent before the first tool call                               777      177
+                      never reads: .github/instructions/ts.instructions.md (copilot)
+      copilot       1 CLAUDE.md                                      chain           94       24
+                    2 services/invoices/CLAUDE.md                    chain           43       10
+                    3 .github/instructions/ts.instructions.md        rules           47        4
+                      sent before the first tool call                               643      151
+                      never reads: .claude/rules/sql.md (claude-code),
+                        .claude/rules/style.md (claude-code), CLAUDE.local.md (claude-code)
+
+      Findings: 0 error(s), 2 warning(s)
+      warn   .claude/rules/sql.md:2:1  misread-frontmatter: Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)
+             fix: write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory
+      warn   .claude/rules/sql.md:4:3  unmatched-glob: "services/**/*.sql" matches no file under ., so this claude rule never loads
+             fix: fix the pattern: it is matched against paths relative to the folder that holds the rule folder
+      "
+    `);
+  });
+
+  test('each host resolves with its preset alone: no project or user config changes what it loads', async () => {
+    const root = fixedTree('configs', {
+      '.git/HEAD': '',
+      'AGENTS.md': '# Root\n',
+      'NOTES.md': '# Notes\n',
+      '.opencode.json': JSON.stringify({ contextPaths: ['NOTES.md'], rules: { sources: ['cursor'] } }),
+      '.xdg/ctxfiles/config.json': JSON.stringify({ rules: { sources: ['cursor'] } }),
+      '.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\nA.\n',
+    });
+    const home = path.join(root, '.home');
+    fs.mkdirSync(home);
+    const { stdout } = await cli(['doctor', '--json', '--host', 'opencode', 'codex'], {
+      cwd: root,
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(root, '.xdg') },
+    });
+    const report = JSON.parse(stdout) as {
+      sites: { hosts: { host: string; files: { path: string }[] }[] }[];
+    };
+    const files = Object.fromEntries(
+      (report.sites[0]?.hosts ?? []).map((column) => [column.host, column.files.map((file) => file.path)]),
+    );
+    expect(files).toEqual({ opencode: ['.cursor/rules/a.mdc'], codex: ['AGENTS.md'] });
+  });
+});
