@@ -47,6 +47,8 @@ describe('a monorepo with rule folders of all five vendors', () => {
         '.claude/rules/testing.md',
         'packages/api/.claude/rules/api-always.md',
         'packages/api/.cursor/rules/api.mdc',
+        // Windsurf reads an AGENTS.md below the root as a rule for everything under its directory.
+        'packages/api/AGENTS.md',
       ],
     ],
     [
@@ -140,10 +142,10 @@ describe('a monorepo with rule folders of all five vendors', () => {
   test('validate reports an unknown source; resolve without rules is unchanged', async () => {
     const root = tempTree({
       ...MONOREPO,
-      'ctxfiles.config.json': '{"rules": {"sources": ["cursor", "zed"]}}',
+      'ctxfiles.config.json': '{"rules": {"sources": ["cursor", "vim"]}}',
     });
     const validated = await cli(['validate'], { cwd: root });
-    expect(validated.stderr).toContain('rules.sources: unknown source "zed" is ignored');
+    expect(validated.stderr).toContain('rules.sources: unknown source "vim" is ignored');
     const plain = tempTree({ ...MONOREPO, 'ctxfiles.config.json': '{"contextPaths": ["AGENTS.md"]}' });
     const result = await cli(['resolve', '--paths', 'docs/guide/intro.md'], { cwd: plain });
     expect(result.stdout).toBe(

@@ -519,6 +519,8 @@ describe('defineSha256', () => {
       'kind',
       'globs',
       'description',
+      'agents',
+      'regex',
       'text',
       'bytes',
       'sha256',

@@ -86,9 +86,10 @@ export interface Resolver {
    * The rules named `name` (their name below the vendor folder, or their path relative to the work
    * dir), whatever their kind; two rules may share a name. Each carries its file's body as read now
    * (MCP `get_rule` and sessions see edits); a file gone or no longer parsing is left out. Empty when
-   * none has it or rules are off.
+   * none has it or rules are off. With `request.agent`, rules scoped to other agents are left out
+   * (docs/rules.md, "Agent scope").
    */
-  rule(name: string): Promise<readonly Rule[]>;
+  rule(name: string, request?: Readonly<{ agent?: string | undefined }>): Promise<readonly Rule[]>;
   /** Forgets every memoized render, walk and rule so the next call re-reads the files. */
   refresh(): void;
 }
@@ -120,10 +121,12 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     resolve: async (request: Readonly<ResolveRequest> = {}) => (await lookup(request)).result,
     openSession: (sessionOptions: Readonly<SessionOptions> = {}) =>
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
-    rule: async (name: string) => {
-      const rules = await discoverRulesOnce(context, caches.rules, true);
+    rule: async (name: string, request: Readonly<{ agent?: string | undefined }> = {}) => {
+      const found = await discoverRulesOnce(context, caches.rules, true);
       await saveWalkCache(context);
-      return rules === null ? Object.freeze([]) : currentRules(context, rules.set.byName(name));
+      if (found === null) return Object.freeze([]);
+      const rules = request.agent === undefined ? found : found.forAgent(request.agent);
+      return currentRules(context, rules.set.byName(name));
     },
     refresh: () => memo.clear(),
   });
@@ -175,13 +178,17 @@ async function resolveRequest(
   const planned = await plan(context, request, onUnknownMode);
   const wanted = request.manifest !== false;
   const inline = context.config.contextDiscovery.mode === 'inline';
-  const [walk, rules] = await Promise.all([
+  const [walk, found] = await Promise.all([
     discover(context, planned, inline || wanted, caches.walks),
     discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
   ]);
+  // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
+  const agent = planned.selection.agent;
+  const rules = found === null ? null : found.forAgent(agent);
   // Once per request, after both walks: the walk index is saved when they changed it.
   const cacheDiagnostics = await saveWalkCache(context);
-  const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
+  const agentKey = found?.agentScoped === true ? `\0a${agent ?? ''}` : '';
+  const key = planned.plan.key + (rules === null ? '' : rulesKey(request) + agentKey);
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
   const collected = collect(
     context,
@@ -189,7 +196,12 @@ async function resolveRequest(
     caches.collected,
     rules === null || layer === null
       ? undefined
-      : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+      : {
+          layer: layer.rules,
+          folders: rules.folders,
+          alwaysRulesOf: rules.alwaysRulesOf,
+          fileReferences: rules.fileReferences,
+        },
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
     inline ? walk : null,
   );

@@ -149,11 +149,21 @@ export function collect(
         trustOutside: context.trusted,
         homeDir,
         rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+        fileReferencesFrom: fileReferencesOf(rules),
       },
       diagnostics,
     );
     return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
   });
+}
+
+/**
+ * The rules of the layer whose vendor writes `#[[file:path]]` references (Kiro): each file of the
+ * `rules` layer that is one of them has its references followed, relative to the rule's owner.
+ */
+function fileReferencesOf(rules: RulesSource | undefined): (file: ContextFile) => string | undefined {
+  const owners = rules?.fileReferences;
+  return (file) => (file.source === 'rule' && owners !== undefined ? owners.get(file.realPath) : undefined);
 }
 
 /**

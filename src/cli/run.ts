@@ -271,12 +271,11 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
     .addOption(presetOption())
+    .option('--agent <id>', 'serve the instructions and rules of this agent')
     .action(async (options: CommonOptions) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      cli.exitCode = await mcpCommand(
-        { cwd: options.cwd, config: options.config, preset: options.preset, version: cli.version },
-        io,
-      );
+      const { cwd, config, preset, agent } = options;
+      cli.exitCode = await mcpCommand({ cwd, config, preset, agent, version: cli.version }, io);
     });
 }
 

@@ -457,7 +457,7 @@ export default {
       "type": "object",
       "properties": {
         "sources": {
-          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).",
+          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default [] (rules off).",
           "type": "array",
           "items": {
             "type": "string"
@@ -468,6 +468,11 @@ export default {
           "description": "Also read rule folders in subdirectories found by the nested walk. Default true.",
           "type": "boolean",
           "default": true
+        },
+        "userFolders": {
+          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.",
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,

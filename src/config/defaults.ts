@@ -75,7 +75,7 @@ export const DEFAULT_CONFIG = Object.freeze({
       'describes, read its file (paths are relative to the working directory).',
   }),
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
-  rules: Object.freeze({ sources: Object.freeze([]) as readonly string[], nested: true }),
+  rules: Object.freeze({ sources: Object.freeze([]) as readonly string[], nested: true, userFolders: false }),
 });
 
 /**
