@@ -37,6 +37,8 @@ describe('ctxfiles resolve', () => {
       'files',
       'text',
       'manifest',
+      // Rules are on by default: what each rule found did.
+      'rules',
       'diagnostics',
     ]);
     expect(json).toMatchObject({

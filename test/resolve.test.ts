@@ -15,7 +15,8 @@ describe('the opencode block', () => {
         '.cursor/rules/a.mdc': 'rule a\n',
         '.cursor/rules/sub/b.mdc': 'rule b',
       },
-      { contextPaths: ['CLAUDE.md', 'AGENTS.md', '.cursor/rules/'] },
+      // Spec 003's system: rules off, so the rule folder is inlined as files.
+      { contextPaths: ['CLAUDE.md', 'AGENTS.md', '.cursor/rules/'], rules: { sources: [] } },
     );
     expect((await resolver.resolve()).text).toBe(
       '# Project-Specific Context\n Make sure to follow the instructions in the context below\n' +
@@ -31,7 +32,7 @@ describe('the opencode block', () => {
     const result = await resolver.resolve();
     expect(result.text).toBe('');
     expect(result.files).toEqual([]);
-    expect(result.diagnostics).toHaveLength(13); // one per default entry
+    expect(result.diagnostics).toHaveLength(12); // one per default entry
     expect(result.diagnostics.every((d) => d.level === 'debug' && d.code === 'missing')).toBe(true);
   });
 
@@ -42,12 +43,41 @@ describe('the opencode block', () => {
       '.cursorrules': 'r',
       'CLAUDE.local.md': 'l',
     });
-    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
-      '/w/.cursorrules',
-      '/w/.github/copilot-instructions.md',
-      '/w/CLAUDE.local.md',
-      '/w/OpenCode.md',
+    const { files } = await resolver.resolve();
+    // Copilot's file is an `always` rule (rules are on by default): the rules layer comes first.
+    expect(files.map((file) => [file.path, file.layer])).toEqual([
+      ['/w/.github/copilot-instructions.md', 'rules'],
+      ['/w/.cursorrules', 'global'],
+      ['/w/CLAUDE.local.md', 'global'],
+      ['/w/OpenCode.md', 'global'],
     ]);
+  });
+
+  test('without a config, rule folders go to the rules engine: always rules in, glob and manual rules out', async () => {
+    const { resolver } = await memoryResolver({
+      'AGENTS.md': 'agents',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nalways on',
+      '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts only',
+      '.cursor/rules/manual.mdc': 'named only',
+      '.clinerules/style.md': 'cline style',
+    });
+    const result = await resolver.resolve();
+    expect(result.text).toBe(
+      '# Project-Specific Context\n Make sure to follow the instructions in the context below\n' +
+        '# From:/w/.clinerules/style.md\ncline style\n' +
+        '# From:/w/.cursor/rules/always.mdc\nalways on\n' +
+        '# From:/w/AGENTS.md\nagents',
+    );
+    // A glob rule applies when a path in play matches.
+    expect((await resolver.resolve({ paths: ['src/a.ts'] })).text).toContain('ts only');
+  });
+
+  test('rules.sources: [] restores the raw inlining of rule folders named in contextPaths', async () => {
+    const { resolver } = await memoryResolver(
+      { '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts only' },
+      { contextPaths: ['.cursor/rules/'], rules: { sources: [] } },
+    );
+    expect((await resolver.resolve()).text).toContain('# From:/w/.cursor/rules/ts.mdc\n---\nglobs: "*.ts"\n---\nts only');
   });
 
   test('files keep provenance, size and digest', async () => {

@@ -281,7 +281,9 @@ export async function renderDisclosure(
   // Inline discovery put the nested files in the block: only rules are left to disclose.
   const inlineMode = context.config.contextDiscovery.mode === 'inline';
   if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
-  return table(key, async () => {
+  // Two requests with one plan differ in their walk when one turns `nested` off (an agent or step
+  // setting): with rules on, the one without a walk still renders, so its entry must stay its own.
+  return table(walk === null ? `${key}\0nowalk` : key, async () => {
     const [{ groupByOwner }, { renderManifest, renderRuleCatalog }, { compareCodeUnits }] = await Promise.all(
       [
         import('../discover/nested-index.js'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import { FORMATS, TOOL_KINDS } from './types.js';
+import { FORMATS, KNOWN_RULE_SOURCES, TOOL_KINDS } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -201,7 +201,7 @@ export const rulesSchema = z.strictObject({
     .array(z.string())
     .optional()
     .describe(
-      'Rule folders to read: any of "cursor", "claude", "copilot", "windsurf", "cline". Default [] (rules off).',
+      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')}. Default: all of them; [] turns rules off.`,
     ),
   nested: z
     .boolean()
