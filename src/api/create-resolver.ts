@@ -202,8 +202,10 @@ async function resolveRequest(
     rules !== null && wanted ? rules.set : undefined,
   );
   const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
-  const ruleDiagnostics =
-    rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
+  const ruleDiagnostics = [
+    ...requestDiagnostics(context, request, rules !== null),
+    ...(rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)]),
+  ];
   return {
     result: resultOf(context, planned, rendered, disclosed, format, ruleLines, [
       ruleDiagnostics,
@@ -246,6 +248,37 @@ function placedByChain(context: ResolverContext, rules: Rules): ReadonlySet<stri
       .map((rule) => rule.ownerDir)
       .filter((dir) => rules.alwaysRulesOf(dir).length > 0),
   );
+}
+
+/**
+ * What a request asks that changes nothing, said rather than ignored: paths outside the work dir
+ * (`--paths ../../etc/passwd`), and paths or rule names while rules are off.
+ */
+function requestDiagnostics(
+  context: ResolverContext,
+  request: Readonly<ResolveRequest>,
+  rulesOn: boolean,
+): Diagnostic[] {
+  const paths = request.paths ?? [];
+  const names = request.rules ?? [];
+  const found: Diagnostic[] = [];
+  if (!rulesOn && paths.length + names.length > 0)
+    found.push({
+      level: 'warn',
+      code: 'rules-off',
+      message: `${paths.length > 0 ? 'paths' : 'rule names'} given (${[...paths, ...names].slice(0, 3).join(', ')}) change nothing: rules.sources is [] in the config, so no rule is read`,
+    });
+  for (const file of paths) {
+    const full = path.resolve(context.workDir, file);
+    if (full !== context.workDir && !isInside(context.workDir, full))
+      found.push({
+        level: 'warn',
+        code: 'outside-workdir',
+        message: `paths: ${file} is outside the work dir ${context.workDir}; no rule can match it`,
+        path: full,
+      });
+  }
+  return found;
 }
 
 /** A `warn` per name in `--rule` / `request.rules` that selects no rule. */

@@ -4,6 +4,7 @@ import { CtxfilesError } from '../errors.js';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
 import { PRESET_NAMES } from '../presets/index.js';
+import type { ResolveResult } from '../api/create-resolver.js';
 import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
@@ -166,10 +167,7 @@ function registerResolutionCommands(cli: Cli, io: CliIo): void {
       io.stdout.write(
         `${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`,
       );
-    else {
-      io.stdout.write(result.manifest);
-      writeDiagnostics(result.diagnostics, io);
-    }
+    else await writePlain(result.manifest, 'manifest', { options, resolver, request, result }, io);
   });
   cli
     .command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')
@@ -288,11 +286,44 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
         2,
       )}\n`,
     );
-  } else {
-    io.stdout.write(result.text);
-    writeDiagnostics(result.diagnostics, io);
-  }
+  } else await writePlain(result.text, 'block', { options, resolver, request, result }, io);
   return EXIT.ok;
+}
+
+/**
+ * The plain output of `resolve` and `manifest`: warnings first, so a reader that stops early
+ * (`| head -1`) cannot swallow them; when there is nothing to print, one line on stderr says why.
+ */
+async function writePlain(
+  text: string,
+  kind: 'block' | 'manifest',
+  opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
+  io: CliIo,
+): Promise<void> {
+  const { options, resolver, request, result } = opened;
+  writeDiagnostics(result.diagnostics, io);
+  if (text === '') {
+    const { emptyOutputLine } = await import('./empty-output.js');
+    io.stderr.write(
+      await emptyOutputLine({
+        kind,
+        config: resolver.config,
+        result,
+        preset: options.preset ?? resolver.config.preset,
+        presets: PRESET_NAMES,
+        tryPreset: async (preset) => {
+          try {
+            const other = await openResolver({ ...options, preset }, io);
+            const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
+            return { result: otherResult, config: other.resolver.config };
+          } catch {
+            return null;
+          }
+        },
+      }),
+    );
+  }
+  io.stdout.write(text);
 }
 
 async function validateCommand(files: readonly string[], options: CommonOptions, io: CliIo): Promise<number> {

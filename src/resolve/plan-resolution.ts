@@ -71,12 +71,12 @@ export function planResolution(
       if (!report) continue;
       const why =
         expansion.reason === 'unknown-token'
-          ? `holds an unknown token ${expansion.token}`
-          : `${expansion.token} expanded to nothing`;
+          ? `it holds an unknown token ${expansion.token}`
+          : emptyTokenReason(expansion.token);
       diagnostics.push({
         level: 'debug',
         code: expansion.reason,
-        message: `${JSON.stringify(entry)} is skipped: it ${why}`,
+        message: `${JSON.stringify(entry)} is skipped: ${why}`,
         layer: layer.name,
         entry,
       });
@@ -100,4 +100,12 @@ export function planResolution(
     planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)]),
   ]);
   return { layers: planned, replaced, key, diagnostics };
+}
+
+/** Why a known token gave the empty string, in the user's terms (`${env.NOPE}` → the variable). */
+function emptyTokenReason(token: string): string {
+  const variable = /^\$\{env\.(.+)\}$/.exec(token)?.[1];
+  if (variable !== undefined) return `the environment variable ${variable} is not set (or is empty)`;
+  if (token === '${agent}') return `${token} is empty: no agent is selected (--agent)`;
+  return `${token} is empty: no flow step is selected (--flow and --step)`;
 }

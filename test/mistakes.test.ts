@@ -1,0 +1,169 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { run } from '../src/cli/run.js';
+import { BIN, cli } from './helpers/cli.js';
+import { tempTree } from './helpers/disk.js';
+
+// The mistakes a new user made in issue 27, each with the message it now gets (and where that
+// message points) and the exit code. `<root>` stands for the temp work dir.
+
+type Tree = Record<string, string>;
+
+interface Mistake {
+  /** What the user did. */
+  readonly name: string;
+  readonly tree: Tree;
+  readonly argv: readonly string[];
+  readonly code: number;
+  /** Every line expected on stderr, in order (a substring each). */
+  readonly stderr: readonly string[];
+  /** What stdout holds, exactly, when it matters. */
+  readonly stdout?: string;
+}
+
+const MISTAKES: readonly Mistake[] = [
+  {
+    name: 'resolve in an empty project',
+    tree: {},
+    argv: ['resolve'],
+    code: 0,
+    stdout: '',
+    stderr: [
+      'ctxfiles: nothing to print: no instruction file applies here (looked for AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, … (12 names), and the rule folders of cursor, claude, copilot, windsurf, cline)',
+    ],
+  },
+  {
+    name: 'resolve in a repository of GEMINI.md files',
+    tree: { '.git/HEAD': 'x', 'GEMINI.md': 'root', 'a/GEMINI.md': 'a', 'b/c/GEMINI.md': 'c' },
+    argv: ['resolve'],
+    code: 0,
+    stdout: '',
+    stderr: ['; 3 GEMINI.md files here: try `--preset gemini-cli`'],
+  },
+  {
+    name: 'manifest in a repository of GEMINI.md files',
+    tree: { '.git/HEAD': 'x', 'a/GEMINI.md': 'a', 'b/GEMINI.md': 'b' },
+    argv: ['manifest'],
+    code: 0,
+    stdout: '',
+    stderr: [
+      'ctxfiles: nothing to print: no nested instruction file below the work dir (looked for AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, … (12 names)) and no rule on request; 2 GEMINI.md files here: try `--preset gemini-cli`',
+    ],
+  },
+  {
+    name: 'an entry with an unset variable',
+    tree: { '.opencode.json': '{"contextPaths": ["${env.NOPE}/AGENTS.md"]}' },
+    argv: ['resolve'],
+    code: 0,
+    stdout: '',
+    stderr: ['"${env.NOPE}/AGENTS.md" is skipped: the environment variable NOPE is not set (or is empty)'],
+  },
+  {
+    name: 'only glob rules here',
+    tree: { '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nTypes.' },
+    argv: ['resolve'],
+    code: 0,
+    stdout: '',
+    stderr: ['; 1 glob rule applies only to matching paths (--paths P)'],
+  },
+  {
+    name: '--rule nope',
+    tree: { 'AGENTS.md': 'a' },
+    argv: ['resolve', '--rule', 'nope'],
+    code: 0,
+    stderr: [
+      'ctxfiles: warning: no rule is named "nope"; see `ctxfiles explain` for the rules found [unknown-rule]',
+    ],
+  },
+  {
+    name: '--rule nope with rules off',
+    tree: { 'AGENTS.md': 'a', '.opencode.json': '{"rules": {"sources": []}}' },
+    argv: ['resolve', '--rule', 'nope'],
+    code: 0,
+    stderr: [
+      'ctxfiles: warning: rule names given (nope) change nothing: rules.sources is [] in the config, so no rule is read [rules-off]',
+    ],
+  },
+  {
+    name: '--paths outside the work dir',
+    tree: { 'AGENTS.md': 'a' },
+    argv: ['resolve', '--paths', '../../etc/passwd'],
+    code: 0,
+    stderr: [
+      'ctxfiles: warning: paths: ../../etc/passwd is outside the work dir <root>; no rule can match it [outside-workdir]',
+    ],
+  },
+];
+
+describe('the mistakes of issue 27', () => {
+  test.each(MISTAKES)('$name', async (mistake) => {
+    const root = tempTree(mistake.tree);
+    const result = await cli(mistake.argv, { cwd: root });
+    expect(result.code).toBe(mistake.code);
+    if (mistake.stdout !== undefined) expect(result.stdout).toBe(mistake.stdout);
+    const lines = result.stderr.replaceAll(root, '<root>').split('\n');
+    let at = 0;
+    for (const expected of mistake.stderr) {
+      const found = lines.findIndex((line, index) => index >= at && line.includes(expected));
+      expect(found, `${expected}\nin\n${result.stderr}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+  });
+});
+
+describe('output', () => {
+  test('warnings come before the output, so a reader that stops early cannot lose them', async () => {
+    const root = tempTree({
+      'AGENTS.md': 'a',
+      '.opencode.json': '{"contextPaths": ["AGENTS.md", "../x.md"]}',
+    });
+    const order: string[] = [];
+    await run(['resolve'], {
+      stdout: { write: (text: string) => order.push(`out:${text.slice(0, 9)}`) },
+      stderr: { write: (text: string) => order.push(`err:${text.slice(0, 17)}`) },
+      env: {},
+      cwd: root,
+    });
+    expect(order).toEqual(['err:ctxfiles: warning', 'out:# Project']);
+  });
+
+  test('a full disk: one line on stderr, exit 1', () => {
+    if (!fs.existsSync('/dev/full')) return;
+    const root = tempTree({ 'AGENTS.md': 'a' });
+    const out = fs.openSync('/dev/full', 'w');
+    try {
+      const result = spawnSync(process.execPath, [BIN, 'resolve'], {
+        cwd: root,
+        stdio: ['ignore', out, 'pipe'],
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe('ctxfiles: error: cannot write the output to stdout (ENOSPC)\n');
+    } finally {
+      fs.closeSync(out);
+    }
+  });
+
+  test('stdout closed: one line on stderr, exit 1, nothing lost silently', () => {
+    if (process.platform !== 'linux') return;
+    const root = tempTree({ 'AGENTS.md': 'a' });
+    const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" resolve >&-`], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'ctxfiles: error: stdout is closed, so the output would be lost (use >/dev/null to discard it)\n',
+    );
+    // `> /dev/null` is a choice, not a fault.
+    const discarded = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" resolve >/dev/null`], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect([discarded.status, discarded.stderr]).toEqual([0, '']);
+  });
+});
