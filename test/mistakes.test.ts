@@ -94,6 +94,67 @@ const MISTAKES: readonly Mistake[] = [
       'ctxfiles: warning: paths: ../../etc/passwd is outside the work dir <root>; no rule can match it [outside-workdir]',
     ],
   },
+  {
+    name: 'flow step keys misspelled (agnet, contxt)',
+    tree: {
+      '.ctxfiles/flows/f.yaml': 'steps:\n  - id: a\n    agnet: coder\n    contxt: {paths: [A.md]}\n',
+    },
+    argv: ['validate'],
+    code: 1,
+    stderr: [
+      'ctxfiles: error: .ctxfiles/flows/f.yaml:3:5: steps[0].agnet: unknown key "agnet". Did you mean "agent"?',
+      'ctxfiles: error: .ctxfiles/flows/f.yaml:4:5: steps[0].contxt: unknown key "contxt". Did you mean "context"?',
+    ],
+  },
+  {
+    name: 'a template key misspelled in an included file',
+    tree: {
+      '.ctxfiles/flows/f.yaml': 'include: [../t.yml]\nsteps:\n  - id: a\n',
+      '.ctxfiles/t.yml': 'templates:\n  base:\n    extend: other\n',
+    },
+    argv: ['validate'],
+    code: 1,
+    stderr: ['.ctxfiles/t.yml:3:5: templates.base.extend: unknown key "extend". Did you mean "extends"?'],
+  },
+  {
+    name: 'flow file key misspelled (stpes)',
+    tree: { '.ctxfiles/flows/f.yaml': 'stpes:\n  - id: a\n' },
+    argv: ['validate'],
+    code: 1,
+    stderr: ['.ctxfiles/flows/f.yaml:1:1: stpes: unknown key "stpes". Did you mean "steps"?'],
+  },
+  {
+    name: 'a step names an agent the config does not declare: validate',
+    tree: {
+      '.opencode.json': '{"agents": {"coder": {}}}',
+      '.ctxfiles/flows/f.yaml': 'steps:\n  - id: a\n    agent: codr\n',
+    },
+    argv: ['validate'],
+    code: 1,
+    stderr: [
+      'ctxfiles: error: .ctxfiles/flows/f.yaml:3:12: steps[0].agent: unknown agent "codr" in flow "f", step "a". Known agents: coder.',
+    ],
+  },
+  {
+    name: 'a step names an agent the config does not declare: resolve',
+    tree: {
+      '.opencode.json': '{"agents": {"coder": {}}}',
+      '.ctxfiles/flows/f.yaml': 'steps:\n  - id: a\n    agent: codr\n',
+    },
+    argv: ['resolve', '--flow', 'f', '--step', 'a'],
+    code: 1,
+    stderr: [
+      'ctxfiles: error: .ctxfiles/flows/f.yaml:3:12: steps[0].agent: unknown agent "codr". Known agents: coder.',
+    ],
+  },
+  {
+    name: 'extra step keys far from any ctxfiles key pass through',
+    tree: { '.ctxfiles/flows/f.yaml': 'steps:\n  - id: a\n    prompt: Plan it.\n    model: m\n' },
+    argv: ['validate'],
+    code: 0,
+    stderr: [],
+    stdout: 'ok no config file found; defaults apply (1 flow)\n',
+  },
 ];
 
 describe('the mistakes of issue 27', () => {
