@@ -68,6 +68,20 @@ const MISTAKES: readonly Mistake[] = [
     stderr: ['; 1 glob rule applies only to matching paths (--paths P)'],
   },
   {
+    name: 'a budget too small for any file',
+    tree: {
+      'AGENTS.md': 'hello there world, this is long',
+      '.opencode.json': '{"budget": {"maxTokens": 3}}',
+    },
+    argv: ['resolve'],
+    code: 0,
+    stdout: '',
+    stderr: [
+      'ctxfiles: warning: <root>/AGENTS.md is left out to fit the budget [budget-dropped]',
+      'ctxfiles: nothing to print: the budget (budget.maxBytes or budget.maxTokens) leaves every file out',
+    ],
+  },
+  {
     name: '--rule nope',
     tree: { 'AGENTS.md': 'a' },
     argv: ['resolve', '--rule', 'nope'],

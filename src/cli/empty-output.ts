@@ -11,6 +11,8 @@ import { escapeControl } from '../render/escape.js';
  */
 export async function emptyOutputLine(input: Readonly<EmptyOutputInput>): Promise<string> {
   const { kind, config, result } = input;
+  if (kind === 'block' && result.diagnostics.some((diagnostic) => diagnostic.code === 'budget-dropped'))
+    return 'ctxfiles: nothing to print: the budget (budget.maxBytes or budget.maxTokens) leaves every file out\n';
   const parts = [kind === 'block' ? lookedForBlock(config) : lookedForManifest(config)];
   for (const diagnostic of result.diagnostics)
     if (diagnostic.code === 'empty-token' || diagnostic.code === 'unknown-token')

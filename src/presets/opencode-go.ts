@@ -10,7 +10,8 @@ import { frozen, type Preset } from './preset.js';
  */
 export const opencodeGo: Preset = frozen({
   name: 'opencode-go',
-  summary: "The Go opencode and spec 003's flows fork: contextPaths with rule folders inlined raw, '# From:<path>'",
+  summary:
+    "The Go opencode and spec 003's flows fork: contextPaths with rule folders inlined raw, '# From:<path>'",
   config: {
     contextPaths: [
       'AGENTS.md',
