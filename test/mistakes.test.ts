@@ -169,6 +169,45 @@ const MISTAKES: readonly Mistake[] = [
     stderr: [],
     stdout: 'ok no config file found; defaults apply (1 flow)\n',
   },
+  {
+    name: 'a misspelled flag: every line of the usage error has the prefix',
+    tree: {},
+    argv: ['resolve', '--agnet', 'coder'],
+    code: 2,
+    stderr: [
+      "ctxfiles: error: unknown option '--agnet'",
+      'ctxfiles: (Did you mean --agent?)',
+      'ctxfiles: run ctxfiles --help for usage',
+    ],
+  },
+  {
+    name: 'manifest --format xml',
+    tree: { 'a/AGENTS.md': 'a' },
+    argv: ['manifest', '--format', 'xml'],
+    code: 0,
+    stderr: ['ctxfiles: warning: --format xml changes nothing here: the manifest has one form'],
+  },
+  {
+    name: 'ctxfiles help hook',
+    tree: {},
+    argv: ['help', 'hook'],
+    code: 0,
+    stderr: [],
+  },
+  {
+    name: 'mcp --user-config is an option of mcp',
+    tree: {},
+    argv: ['mcp', '--help'],
+    code: 0,
+    stderr: [],
+  },
+  {
+    name: 'list flags take repeated, spaced and comma-separated values alike',
+    tree: { 'AGENTS.md': 'a' },
+    argv: ['explain', '--tools', 'read,edit', '--tools', 'grep', '--json'],
+    code: 0,
+    stderr: [],
+  },
 ];
 
 describe('the mistakes of issue 27', () => {
@@ -185,6 +224,14 @@ describe('the mistakes of issue 27', () => {
       at = found + 1;
     }
   });
+});
+
+test('the help of hook and mcp names --user-config; prompt got every tool', async () => {
+  const root = tempTree({ 'AGENTS.md': 'a' });
+  expect((await cli(['help', 'hook'], { cwd: root })).stdout).toContain('--user-config <file>');
+  expect((await cli(['mcp', '--help'], { cwd: root })).stdout).toContain('--user-config <file>');
+  const prompt = await cli(['prompt', '--tools', 'read,edit', '--tools', 'grep'], { cwd: root });
+  expect(prompt.stdout).toContain('["read","edit","grep"]');
 });
 
 describe('output', () => {

@@ -1,4 +1,4 @@
-import { fdWriter, guardStream, stdoutWasClosed } from './fd-writer.js';
+import { fdWriter, guardStream, stdoutIsTerminal, stdoutWasClosed } from './fd-writer.js';
 import { run } from './run.js';
 
 /**
@@ -17,7 +17,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // `mcp` hands stdout to the MCP SDK, which needs a stream; every other command only writes.
   const streams = argv[0] === 'mcp';
   return run(argv, {
-    stdout: streams ? guardStream(process.stdout) : fdWriter(1),
+    stdout: streams ? guardStream(process.stdout) : Object.assign(fdWriter(1), { isTTY: stdoutIsTerminal() }),
     stderr: streams ? guardStream(process.stderr) : fdWriter(2),
     // process.stdin builds a stream on first access; only `session` reads it.
     get stdin() {

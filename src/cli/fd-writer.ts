@@ -89,6 +89,20 @@ export function stdoutWasClosed(): boolean {
   }
 }
 
+/**
+ * True when stdout is a terminal: a character device other than /dev/null, told from one fstat
+ * (node:tty would cost every run its load). A serial line or another device counts too: harmless,
+ * as the answer only gains a final newline there.
+ */
+export function stdoutIsTerminal(): boolean {
+  try {
+    const stat = fs.fstatSync(1);
+    return stat.isCharacterDevice() && stat.rdev !== fs.statSync('/dev/null').rdev;
+  } catch {
+    return false;
+  }
+}
+
 /** The exit status after a write fault: {@link SIGPIPE_STATUS} for a reader gone away, else 1. */
 function writeFaultStatus(code: string | undefined): number {
   return code === 'EPIPE' ? SIGPIPE_STATUS : 1;

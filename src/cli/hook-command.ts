@@ -17,7 +17,7 @@ export interface HookIo {
   readStdin(): Promise<string> | string;
 }
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>]
+const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli> [--cwd <dir>] [--config <file>] [--user-config <file>] [--preset <name>] [--state-dir <dir>]
 
 Answer one Claude Code or Gemini CLI hook event read as JSON on stdin (see docs/hooks.md).
 Always exits 0; problems are reported as warnings on stderr.
@@ -25,6 +25,7 @@ Always exits 0; problems are reported as warnings on stderr.
 Options:
   --cwd <dir>        the work dir (default: the event's "cwd")
   --config <file>    use this config file instead of searching for one
+  --user-config <file>  the trusted user config (default: ~/.config/ctxfiles/config.json)
   --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
   --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
                      $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
@@ -42,7 +43,8 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   // One line per warning, and no terminal control: a message may carry a path or a value from the
   // event or the state file (docs/hooks.md).
   const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${escapeControl(message)}\n`);
-  const options: { cwd?: string; config?: string; preset?: string; stateDir?: string } = {};
+  const options: { cwd?: string; config?: string; userConfig?: string; preset?: string; stateDir?: string } =
+    {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -52,9 +54,13 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const key = { '--cwd': 'cwd', '--config': 'config', '--preset': 'preset', '--state-dir': 'stateDir' }[
-      flag as string
-    ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
+    const key = {
+      '--cwd': 'cwd',
+      '--config': 'config',
+      '--user-config': 'userConfig',
+      '--preset': 'preset',
+      '--state-dir': 'stateDir',
+    }[flag as string] as 'cwd' | 'config' | 'userConfig' | 'preset' | 'stateDir' | undefined;
     if (key !== undefined) {
       const value = inline ?? argv[(index += 1)];
       if (value === undefined || value === '') {
@@ -85,6 +91,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     cwd: options.cwd,
     configFile: fromShell(options.config, io),
     preset: options.preset,
+    userConfig: fromShell(options.userConfig, io),
     stateDir: fromShell(options.stateDir, io),
     env: io.env,
     processCwd: io.cwd,

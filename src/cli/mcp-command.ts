@@ -13,6 +13,8 @@ export interface McpCommandOptions {
   readonly config?: string | undefined;
   /** A preset the config is merged over (docs/presets.md). */
   readonly preset?: string | undefined;
+  /** The trusted user config (`--user-config`); default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** Loads the MCP SDK; a test replaces it. Default: {@link loadMcpSdk}. */
@@ -57,6 +59,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     cwd: workDir,
     configFile: fromShell(options.config, io),
     preset: options.preset,
+    userConfig: fromShell(options.userConfig, io),
     displayCwd: io.cwd,
     lazyFlows: true,
   });

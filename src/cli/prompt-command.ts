@@ -18,7 +18,8 @@ import {
 /** Flags of `prompt` and `explain`. */
 export interface PromptFlags {
   readonly input?: string | undefined;
-  readonly tools?: string | undefined;
+  /** `--tools`: names, repeated, space- or comma-separated (split by the CLI's list parser). */
+  readonly tools?: readonly string[] | undefined;
   readonly skillsRoot?: readonly string[] | undefined;
   readonly mcp?: string | undefined;
   readonly base?: string | undefined;
@@ -46,13 +47,7 @@ async function assemble(flags: PromptFlags, resolver: Resolver, request: Resolve
   const catalog = roots.length > 0 ? discoverSkills(fs, roots) : undefined;
   const options: BuildPromptOptions = {
     base,
-    tools:
-      flags.tools !== undefined
-        ? flags.tools
-            .split(',')
-            .map((name) => name.trim())
-            .filter((name) => name !== '')
-        : input.tools,
+    tools: flags.tools !== undefined ? [...flags.tools] : input.tools,
     subagents: input.subagents,
     skills: catalog?.skills,
     skillLoaders: input.skillLoaders,

@@ -26,8 +26,9 @@ interface CommonOptions {
  * Heavy modules are imported only by the command that needs them.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv[0] === 'hook') {
-    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md).
+  if (argv[0] === 'hook' && !wantsHelp(argv)) {
+    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md); its help is commander's,
+    // as for every command.
     const { hookCommand, readStream } = await import('./hook-command.js');
     const { stdout, stderr, env, cwd } = io;
     return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
@@ -57,6 +58,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return cli.exitCode;
 }
 
+/** True for `--help` or `-h` before a `--`: help is printed by commander, one style for every command. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 /** The examples that end each command's `--help` (docs/cli.md). */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   resolve: [
@@ -70,17 +77,21 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles session --agent coder --state saved-state.json',
   ],
   prompt: [
-    'ctxfiles prompt --tools read,edit,bash',
+    'ctxfiles prompt --tools read edit bash',
     'ctxfiles prompt --input runner.json --json',
     `ctxfiles prompt --mcp '[{"id":"git","status":"ready","toolCount":3}]'`,
   ],
-  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read,edit --json'],
+  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read edit --json'],
   validate: [
     'ctxfiles validate                                 # the config found from here, and its flows',
     'ctxfiles validate ctxfiles.config.json .ctxfiles/flows/release.yaml',
   ],
   schema: ['ctxfiles schema --out schema/ctxfiles.schema.json', 'ctxfiles schema | jq .properties'],
   mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
+  hook: [
+    `echo '{"hook_event_name":"SessionStart","session_id":"s1","cwd":"."}' | ctxfiles hook claude-code`,
+    'ctxfiles hook gemini-cli --preset gemini-cli --state-dir /tmp/ctxfiles-sessions',
+  ],
 };
 
 /** The root command, a factory for subcommands, and the exit code an action sets. */
@@ -96,8 +107,10 @@ function createProgram(io: CliIo, json: boolean): Cli {
   const output = {
     writeOut: (text: string) => io.stdout.write(text),
     writeErr: (text: string) => io.stderr.write(text),
-    // commander's own usage errors carry the prefix of every other message (docs/cli.md).
-    outputError: (text: string, write: (text: string) => void) => write(`ctxfiles: ${text}`),
+    // commander's own usage errors carry the prefix of every other message, on every line, hints
+    // such as `(Did you mean --agent?)` included (docs/cli.md).
+    outputError: (text: string, write: (text: string) => void) =>
+      write(text.replace(/^(?=.)/gm, 'ctxfiles: ')),
   };
   const version = readVersion();
   const program = new Command('ctxfiles')
@@ -107,7 +120,7 @@ function createProgram(io: CliIo, json: boolean): Cli {
     .showHelpAfterError(json ? false : 'ctxfiles: run ctxfiles --help for usage')
     .addHelpText(
       'after',
-      '\nctxfiles hook <claude-code|gemini-cli> answers agent hook events; see `ctxfiles hook --help`.',
+      '\nDocs: the docs/ folder of the installed package, or https://github.com/ctxfiles/ctxfiles/tree/main/docs',
     )
     .exitOverride()
     .configureOutput(output);
@@ -140,12 +153,31 @@ function createProgram(io: CliIo, json: boolean): Cli {
         .addOption(new Option('--format <format>', 'output format').choices(FORMATS));
       if (name === 'resolve' || name === 'prompt' || name === 'explain')
         created
-          .option('--paths <path...>', 'paths in play, relative to the work dir: matching rules apply')
-          .option('--rule <name...>', 'rules to include by name, whatever their kind');
+          .option(
+            '--paths <path...>',
+            'paths in play, relative to the work dir: matching rules apply',
+            listValues,
+          )
+          .option('--rule <name...>', 'rules to include by name, whatever their kind', listValues);
     }
     return created.option('--json', 'print JSON for tools');
   };
   return { program, version, command, exitCode: EXIT.ok };
+}
+
+/**
+ * The parser of every list option (`--paths`, `--rule`, `--tools`): values may follow the flag
+ * (`--paths a b`), the flag may be repeated, and a value may hold several, comma-separated
+ * (`--tools read,edit`); the help and docs show the first form.
+ */
+function listValues(value: string, previous: readonly string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  ];
 }
 
 /** `--preset NAME`: the config is merged over a tool's preset (docs/presets.md). */
@@ -161,6 +193,11 @@ function registerResolutionCommands(cli: Cli, io: CliIo): void {
       cli.exitCode = await resolveCommand(options, io);
     });
   cli.command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
+    // The manifest has one form whatever the format (docs/disclosure.md): say so rather than ignore it.
+    if (options.format !== undefined)
+      io.stderr.write(
+        `ctxfiles: warning: --format ${options.format} changes nothing here: the manifest has one form (--format applies to resolve, session and prompt)\n`,
+      );
     const { resolver, request } = await openResolver(options, io);
     const result = await resolver.resolve(request);
     if (options.json)
@@ -196,13 +233,13 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
         '--input <file>',
         'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir',
       )
-      .option('--tools <names>', 'the active tools, comma-separated')
+      .option('--tools <name...>', 'the active tools', listValues)
       .option(
         '--skills-root <dir>',
         'a skills root (repeatable; later roots win)',
         (value: string, previous: string[] = []) => [...previous, value],
       )
-      .option('--mcp <file>', 'a JSON file with the MCP servers')
+      .option('--mcp <file|json>', 'the MCP servers: a JSON file, or the JSON itself (starting with [ or {)')
       .option('--base <file>', 'a file whose text replaces the bundled base')
       .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
       .option('--date <date>', 'the date shown in the environment section')
@@ -215,19 +252,38 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
   }
 }
 
-/** `mcp`: a server for MCP clients, with its own options (the SDK loads only here). */
+/** `mcp`: a server for MCP clients, with its own options (the SDK loads only here); `hook`'s help. */
 function registerServerCommands(cli: Cli, io: CliIo): void {
+  // `hook` runs before commander parses (`run`), with its own small parser for speed; this entry
+  // gives it the same `--help` and `ctxfiles help hook` as every other command (docs/hooks.md).
+  cli
+    .command(
+      'hook',
+      'answer one coding agent hook event read as JSON on stdin (see docs/hooks.md); always exits 0',
+      'none',
+    )
+    .argument('<agent>', 'the agent whose event it is: claude-code or gemini-cli')
+    .option('--cwd <dir>', 'the work dir (default: the event\'s "cwd")')
+    .option('--config <file>', 'use this config file instead of searching for one')
+    .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
+    .addOption(presetOption())
+    .option(
+      '--state-dir <dir>',
+      'keep session states here (default: $CTXFILES_STATE_DIR, else $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)',
+    )
+    .action(() => {
+      // Reached only through `ctxfiles help hook` paths that run nothing.
+    });
   cli
     .command('mcp', 'serve instructions to MCP clients over stdio (needs @modelcontextprotocol/sdk)', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
+    .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
     .addOption(presetOption())
     .action(async (options: CommonOptions) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      cli.exitCode = await mcpCommand(
-        { cwd: options.cwd, config: options.config, preset: options.preset, version: cli.version },
-        io,
-      );
+      const { cwd, config, preset, userConfig } = options;
+      cli.exitCode = await mcpCommand({ cwd, config, preset, userConfig, version: cli.version }, io);
     });
 }
 
@@ -302,6 +358,9 @@ async function writePlain(
 ): Promise<void> {
   const { options, resolver, request, result } = opened;
   writeDiagnostics(result.diagnostics, io);
+  // On a terminal the prompt must not follow the last line: a newline the block itself lacks is
+  // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
+  if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
   if (text === '') {
     const { emptyOutputLine } = await import('./empty-output.js');
     io.stderr.write(

@@ -41,6 +41,8 @@ export interface RunHookOptions {
   readonly configFile?: string | undefined;
   /** A preset the config is merged over (`--preset`, docs/presets.md). */
   readonly preset?: string | undefined;
+  /** The trusted user config (`--user-config`), absolute; default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The state directory; default: {@link stateDirectory} of `env`. */
   readonly stateDir?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -100,7 +102,10 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
     if (
       stored !== null &&
-      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
+      sameStrings(
+        stored.fingerprint,
+        fingerprintOf(workDir, configFile, homeDir, options.preset, options.userConfig),
+      ) &&
       nothingDue(stored, dirs, files)
     )
       return quiet();
@@ -189,7 +194,7 @@ async function openResolver(
   options: Readonly<RunHookOptions>,
 ): Promise<Opened> {
   // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
-  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options.preset);
+  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options.preset, options.userConfig);
   const [{ loadConfig }, { createResolver }, { getPreset }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
@@ -199,6 +204,7 @@ async function openResolver(
     cwd: workDir,
     configFile,
     preset: options.preset,
+    userConfig: options.userConfig,
     displayCwd: workDir,
     lazyFlows: true,
   });
@@ -221,8 +227,10 @@ function fingerprintOf(
   configFile: string | undefined,
   homeDir: string,
   preset: string | undefined,
+  userConfig?: string | undefined,
 ): string[] {
   const signatures = configFingerprint(workDir, configFile, homeDir);
+  if (userConfig !== undefined) signatures.push(`user-config ${userConfig}`);
   return preset === undefined ? signatures : [...signatures, `preset ${preset}`];
 }
 
