@@ -208,6 +208,48 @@ const MISTAKES: readonly Mistake[] = [
     code: 0,
     stderr: [],
   },
+  {
+    name: 'mode: "prepend" on an agent',
+    tree: {
+      'AGENTS.md': 'a',
+      '.opencode.json': '{"agents": {"coder": {"context": {"paths": ["A.md"], "mode": "prepend"}}}}',
+    },
+    argv: ['resolve', '--agent', 'coder'],
+    code: 0,
+    stderr: [
+      'ctxfiles: warning: <root>/.opencode.json: agents.coder.context.mode: unknown mode "prepend" on the agent layer acts as "append"',
+    ],
+  },
+  {
+    name: 'an entry outside the work dir',
+    tree: { 'AGENTS.md': 'a', '.opencode.json': '{"contextPaths": ["AGENTS.md", "../x.md"]}' },
+    argv: ['resolve'],
+    code: 0,
+    stderr: [
+      'ctxfiles: warning: <root>/.opencode.json: contextPaths[1]: "../x.md" is skipped: the entry climbs out of the work dir [outside-workdir]',
+    ],
+  },
+  {
+    name: 'a missing include names the file that includes it',
+    tree: { '.ctxfiles/flows/a.yaml': 'id: rel\ninclude: [nope.yaml]\nsteps:\n  - id: a\n' },
+    argv: ['validate'],
+    code: 1,
+    stderr: [
+      'ctxfiles: error: .ctxfiles/flows/a.yaml:2:11: include[0]: the include "nope.yaml" names .ctxfiles/flows/nope.yaml, which does not exist',
+    ],
+  },
+  {
+    name: 'a duplicate flow id names both lines',
+    tree: {
+      '.ctxfiles/flows/a.yaml': 'id: rel\nsteps:\n  - id: a\n',
+      '.ctxfiles/flows/b.yaml': '# the same id\nid: rel\nsteps:\n  - id: a\n',
+    },
+    argv: ['validate'],
+    code: 1,
+    stderr: [
+      'ctxfiles: error: .ctxfiles/flows/b.yaml:2:5: id: flow id "rel" is already defined in .ctxfiles/flows/a.yaml:1:5',
+    ],
+  },
 ];
 
 describe('the mistakes of issue 27', () => {

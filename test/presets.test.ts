@@ -41,7 +41,15 @@ const reminder = (files: ReadonlyArray<readonly [string, string]>) =>
 
 describe('the preset table', () => {
   test('names, order and one summary line each', () => {
-    expect(PRESET_NAMES).toEqual(['opencode', 'opencode-go', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli']);
+    expect(PRESET_NAMES).toEqual([
+      'opencode',
+      'opencode-go',
+      'codex',
+      'claude-code',
+      'cursor',
+      'copilot',
+      'gemini-cli',
+    ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);
       expect(getPreset(name)).toBe(PRESETS.find((preset) => preset.name === name)?.config);

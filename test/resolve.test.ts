@@ -77,7 +77,9 @@ describe('the opencode block', () => {
       { '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts only' },
       { contextPaths: ['.cursor/rules/'], rules: { sources: [] } },
     );
-    expect((await resolver.resolve()).text).toContain('# From:/w/.cursor/rules/ts.mdc\n---\nglobs: "*.ts"\n---\nts only');
+    expect((await resolver.resolve()).text).toContain(
+      '# From:/w/.cursor/rules/ts.mdc\n---\nglobs: "*.ts"\n---\nts only',
+    );
   });
 
   test('files keep provenance, size and digest', async () => {

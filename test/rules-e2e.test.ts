@@ -144,7 +144,10 @@ describe('a monorepo with rule folders of all five vendors', () => {
     });
     const validated = await cli(['validate'], { cwd: root });
     expect(validated.stderr).toContain('rules.sources: unknown source "zed" is ignored');
-    const plain = tempTree({ ...MONOREPO, 'ctxfiles.config.json': '{"contextPaths": ["AGENTS.md"], "rules": {"sources": []}}' });
+    const plain = tempTree({
+      ...MONOREPO,
+      'ctxfiles.config.json': '{"contextPaths": ["AGENTS.md"], "rules": {"sources": []}}',
+    });
     const result = await cli(['resolve', '--paths', 'docs/guide/intro.md'], { cwd: plain });
     expect(result.stdout).toBe(
       '# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:' +

@@ -47,7 +47,10 @@ const layers = (files: readonly { layer: string; entry: string }[]) =>
 
 describe('the rules layer', () => {
   test('with rules.sources: [], nothing changes: no rules key, the folder entry is inlined raw', async () => {
-    const { resolver } = await setup(TREE, { contextPaths: ['AGENTS.md', '.cursor/rules/'], rules: { sources: [] } });
+    const { resolver } = await setup(TREE, {
+      contextPaths: ['AGENTS.md', '.cursor/rules/'],
+      rules: { sources: [] },
+    });
     const result = await resolver.resolve();
     expect('rules' in result).toBe(false);
     expect(layers(result.files)).toEqual([

@@ -103,7 +103,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const context = await loadContext(normalizeOptions(options));
   const memo = createMemo();
   const caches = createCaches(memo);
-  const onUnknownMode = warnOncePerMode();
+  const onUnknownMode = warnOncePerMode(context.configFile);
 
   const lookup = (asked: Readonly<ResolveRequest>) => {
     const request = canonicalPaths(context, asked);
@@ -290,6 +290,44 @@ function unknownRules(names: readonly string[]): Diagnostic[] {
   }));
 }
 
+/** The codes of entry faults whose message gains the entry's file and key path. */
+const PLACED_CODES = new Set(['outside-workdir', 'invalid-entry']);
+
+/**
+ * Entry faults with their place: `<config file>: contextPaths[1]: …`, `agents.coder.context.paths[0]`,
+ * or the flow file and `steps[2].context.paths[0]`, so a warning says where to fix it.
+ */
+function placeEntries(
+  context: ResolverContext,
+  { agent, flow, step }: Planned['selection'],
+  diagnostics: readonly Diagnostic[],
+): Diagnostic[] {
+  return diagnostics.map((diagnostic) => {
+    const { layer, entry } = diagnostic;
+    if (!PLACED_CODES.has(diagnostic.code) || entry === undefined || layer === undefined) return diagnostic;
+    const list =
+      layer === 'global'
+        ? { file: context.configFile, key: 'contextPaths', entries: context.config.contextPaths }
+        : layer === 'agent' && agent !== undefined
+          ? {
+              file: context.configFile,
+              key: `agents.${agent}.context.paths`,
+              entries: context.config.agents[agent]?.context?.paths ?? [],
+            }
+          : layer === 'step' && flow !== undefined && step !== undefined
+            ? {
+                file: flow.file,
+                key: `steps[${flow.steps.indexOf(step)}].context.paths`,
+                entries: step.context?.paths ?? [],
+              }
+            : undefined;
+    const index = list?.entries.indexOf(entry) ?? -1;
+    if (list === undefined || index < 0) return diagnostic;
+    const where = `${list.file === null ? '' : `${list.file}: `}${list.key}[${index}]`;
+    return { ...diagnostic, message: `${where}: ${diagnostic.message}` };
+  });
+}
+
 /** A memoized resolution: the frozen result and what a session starts from. */
 interface Resolution extends SessionStart {
   readonly result: ResolveResult;
@@ -323,9 +361,11 @@ function resultOf(
     nested: disclosed.index?.files ?? [],
     diagnostics: Object.freeze([
       ...context.configDiagnostics,
-      ...resolution.diagnostics,
-      ...ruleDiagnostics,
-      ...rendered.diagnostics,
+      ...placeEntries(context, selection, [
+        ...resolution.diagnostics,
+        ...ruleDiagnostics,
+        ...rendered.diagnostics,
+      ]),
       ...disclosed.diagnostics,
       ...cacheDiagnostics,
     ]),
@@ -334,12 +374,16 @@ function resultOf(
 }
 
 /** An unknown layer mode warns once per resolver, then acts as `append`. */
-function warnOncePerMode(): (mode: string, layer: string) => Diagnostic | undefined {
+function warnOncePerMode(
+  configFile: string | null,
+): (mode: string, layer: string, keyPath: string) => Diagnostic | undefined {
   const warned = new Set<string>();
-  return (mode, layer) => {
+  return (mode, layer, keyPath) => {
     if (warned.has(mode)) return undefined;
     warned.add(mode);
-    const message = `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append"`;
+    // The agent layer's mode is in the config file; a step's key path names its flow file.
+    const where = layer === 'agent' && configFile !== null ? `${configFile}: ${keyPath}` : keyPath;
+    const message = `${where}: unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append"`;
     return {
       level: 'warn',
       code: 'unknown-mode',

@@ -61,7 +61,10 @@ async function importCompiled(file: string): Promise<Record<string, unknown>> {
       esModuleInterop: true,
     },
   });
-  const compiled = path.join(path.dirname(file), `.${path.basename(file, '.ts')}.${process.pid}-${Date.now()}.mjs`);
+  const compiled = path.join(
+    path.dirname(file),
+    `.${path.basename(file, '.ts')}.${process.pid}-${Date.now()}.mjs`,
+  );
   if (existsSync(compiled)) throw new Error(`${compiled} exists; remove it`);
   writeFileSync(compiled, outputText, { flag: 'wx' });
   try {

@@ -84,10 +84,11 @@ export function loadFlowFiles(
       const flow = loadFlowFile(fs, file, display, options.root ?? path.dirname(file));
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
+        const at = flowIdPlaces.get(flow);
         throw new CtxfilesError('flow-duplicate', [
           formatProblem(
-            { file: display(file), keyPath: 'id' },
-            `flow id "${flow.id}" is already defined in ${display(existing.file)}`,
+            { file: display(file), keyPath: 'id', ...at },
+            `flow id "${flow.id}" is already defined in ${display(existing.file)}${lineOf(flowIdPlaces.get(existing))}`,
           ),
         ]);
       }
@@ -257,7 +258,11 @@ function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => s
     steps.push(frozenStep);
   });
   const id = parsed.data.id ?? path.basename(file).replace(/\.(ya?ml)$/i, '');
-  return Object.freeze({ id, file, steps: Object.freeze(steps) });
+  const flow: Flow = Object.freeze({ id, file, steps: Object.freeze(steps) });
+  // Where the id is written (the file's first line when it comes from the file name).
+  const where = parsed.data.id === undefined ? undefined : source.locate(['id']);
+  flowIdPlaces.set(flow, { line: where?.line ?? 1, column: where?.column ?? 1 });
+  return flow;
 }
 
 function collectIncludes(
@@ -286,6 +291,10 @@ function collectIncludes(
       throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
     }
     const shown = display(target);
+    if (!isSourceFile(fs, target, shown, 'flow-syntax'))
+      throw new CtxfilesError('flow-invalid', [
+        source.problem(['include', index], `the include "${include}" names ${shown}, which does not exist`),
+      ]);
     const included = parseSourceText(readSourceFile(fs, target, shown, 'flow-syntax'), shown, 'flow-syntax');
     const parsed = includeFileSchema.safeParse(included.value ?? {}, { reportInput: true });
     if (!parsed.success)
@@ -363,6 +372,13 @@ function resolveTemplate(
   const { extends: _extends, ...rest } = value;
   resolved.set(id, rest);
   return rest;
+}
+
+/** Where each loaded flow's id is written, for the duplicate-id message. */
+const flowIdPlaces = new WeakMap<Flow, { line: number; column: number }>();
+
+function lineOf(place: { line: number; column: number } | undefined): string {
+  return place === undefined ? '' : `:${place.line}:${place.column}`;
 }
 
 /** The keys of a step (a template has all but `id`) that ctxfiles reads; any other passes through. */

@@ -48,14 +48,21 @@ export function planResolution(
   selection: Selection,
   env: Readonly<Record<string, string | undefined>>,
   workDir: string,
-  onUnknownMode: (mode: string, layer: LayerName) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: LayerName, keyPath: string) => Diagnostic | undefined,
 ): ResolutionPlan {
   const diagnostics: Diagnostic[] = [];
   const agentLayer = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context;
   const layers = selectLayers(
     { global: config.contextPaths, agent: agentLayer, step: selection.step?.context },
     (mode, layer) => {
-      const diagnostic = onUnknownMode(mode, layer);
+      // Where the mode is written: the agent's key path in the config, or the flow step's.
+      const keyPath =
+        layer === 'agent'
+          ? `agents.${selection.agent ?? ''}.context.mode`
+          : layer === 'step'
+            ? `${selection.flow?.file ?? 'flow'}: steps[${selection.flow?.steps.indexOf(selection.step as never) ?? 0}].context.mode (flow ${selection.flow?.id ?? ''}, step ${selection.step?.id ?? ''})`
+            : 'mode';
+      const diagnostic = onUnknownMode(mode, layer, keyPath);
       if (diagnostic !== undefined) diagnostics.push(diagnostic);
     },
   );
