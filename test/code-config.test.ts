@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadCodeConfig } from '../src/config/load-code-config.js';
+import { loadCodeConfig } from '../src/fs/load-code-config.js';
 import { spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
-// Configs written in code, loaded without cosmiconfig (src/config/load-code-config.ts).
+// Configs written in code, loaded without cosmiconfig (src/fs/load-code-config.ts).
 describe('loadCodeConfig', () => {
   test('an ES module, a CommonJS module, and an edit seen by the next load', async () => {
     const root = tempTree({

@@ -342,8 +342,8 @@ async function readConfig(
   // zod and the YAML parser load only on the thorough path.
   const thorough = async () => (await import('./validate-config.js')).validateConfig;
   if (CODE_EXTENSIONS.has(extension)) {
-    // Executable configs are code the user chose to run (src/config/load-code-config.ts).
-    const { loadCodeConfig } = await import('./load-code-config.js');
+    // Executable configs are code the user chose to run (src/fs/load-code-config.ts).
+    const { loadCodeConfig } = await import('../fs/load-code-config.js');
     let value: unknown;
     try {
       value = (await loadCodeConfig(file)) ?? {};
