@@ -56,9 +56,11 @@ const ranksFromFile = {
       namespace: 'ranks',
     }));
     context.onLoad({ filter: /.*/, namespace: 'ranks' }, () => ({
+      // An ES module, as the one it replaces: a CommonJS one would get esbuild's interop, which copies
+      // the 200,000 entries of the array as getters (half the load time).
       contents:
-        "const fs = require('node:fs'); const path = require('node:path'); const zlib = require('node:zlib');\n" +
-        "module.exports = JSON.parse(zlib.brotliDecompressSync(fs.readFileSync(path.join(__dirname, 'o200k-base.ranks.br'))).toString('utf8'));\n",
+        "import { readFileSync } from 'node:fs'; import { join } from 'node:path'; import { brotliDecompressSync } from 'node:zlib';\n" +
+        "export default JSON.parse(brotliDecompressSync(readFileSync(join(__dirname, 'o200k-base.ranks.br'))).toString('utf8'));\n",
       loader: 'js',
     }));
   },

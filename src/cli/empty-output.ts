@@ -14,9 +14,11 @@ export async function emptyOutputLine(input: Readonly<EmptyOutputInput>): Promis
   if (kind === 'block' && result.diagnostics.some((diagnostic) => diagnostic.code === 'budget-dropped'))
     return 'ctxfiles: nothing to print: the budget (budget.maxBytes or budget.maxTokens) leaves every file out\n';
   const parts = [kind === 'block' ? lookedForBlock(config) : lookedForManifest(config)];
-  for (const diagnostic of result.diagnostics)
-    if (diagnostic.code === 'empty-token' || diagnostic.code === 'unknown-token')
-      parts.push(diagnostic.message);
+  // Entries skipped for a token explain an empty block; the manifest has no entries of its own.
+  if (kind === 'block')
+    for (const diagnostic of result.diagnostics)
+      if (diagnostic.code === 'empty-token' || diagnostic.code === 'unknown-token')
+        parts.push(diagnostic.message);
   const waiting = waitingRules(result);
   if (waiting !== '') parts.push(waiting);
   const hint = await presetHint(input);
@@ -55,9 +57,15 @@ function lookedForBlock(config: Config): string {
 function lookedForManifest(config: Config): string {
   if (!config.contextDiscovery.enabled || config.contextDiscovery.mode === 'off')
     return 'nested disclosure is off (contextDiscovery)';
-  const names = config.contextPaths
-    .filter((entry) => !entry.endsWith('/'))
-    .map((entry) => path.basename(entry));
+  const names = [
+    ...new Set([
+      ...config.contextPaths.filter((entry) => !entry.endsWith('/')).map((entry) => path.basename(entry)),
+      ...(config.instructions.walk === 'off'
+        ? []
+        : config.instructions.candidates.filter((name) => name !== '@rules')),
+    ]),
+  ];
+  if (names.length === 0) return 'no file names to look for below the work dir, and no rule on request';
   return `no nested instruction file below the work dir (looked for ${listed(names)}) and no rule on request`;
 }
 

@@ -32,6 +32,15 @@ Options:
   -h, --help         show help
 `;
 
+/** The options of `ctxfiles hook` that take a value, by flag. */
+const HOOK_FLAGS: Readonly<Record<string, 'cwd' | 'config' | 'userConfig' | 'preset' | 'stateDir'>> = {
+  '--cwd': 'cwd',
+  '--config': 'config',
+  '--user-config': 'userConfig',
+  '--preset': 'preset',
+  '--state-dir': 'stateDir',
+};
+
 /**
  * `ctxfiles hook <agent> [options]` (`argv` without `hook`): reads one hook event from stdin and
  * prints the agent's answer. It has its own small argument parser so that the bin can start it
@@ -54,13 +63,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const key = {
-      '--cwd': 'cwd',
-      '--config': 'config',
-      '--user-config': 'userConfig',
-      '--preset': 'preset',
-      '--state-dir': 'stateDir',
-    }[flag as string] as 'cwd' | 'config' | 'userConfig' | 'preset' | 'stateDir' | undefined;
+    const key = HOOK_FLAGS[flag as string];
     if (key !== undefined) {
       const value = inline ?? argv[(index += 1)];
       if (value === undefined || value === '') {

@@ -103,8 +103,9 @@ interface Cli {
   exitCode: number;
 }
 
-function createProgram(io: CliIo, json: boolean): Cli {
-  const output = {
+/** Where commander writes: the CLI's streams. */
+function outputOf(io: CliIo) {
+  return {
     writeOut: (text: string) => io.stdout.write(text),
     writeErr: (text: string) => io.stderr.write(text),
     // commander's own usage errors carry the prefix of every other message, on every line, hints
@@ -112,6 +113,10 @@ function createProgram(io: CliIo, json: boolean): Cli {
     outputError: (text: string, write: (text: string) => void) =>
       write(text.replace(/^(?=.)/gm, 'ctxfiles: ')),
   };
+}
+
+function createProgram(io: CliIo, json: boolean): Cli {
+  const output = outputOf(io);
   const version = readVersion();
   const program = new Command('ctxfiles')
     .description('Resolve, frame and disclose coding-agent instruction files.')

@@ -55,14 +55,7 @@ export function planResolution(
   const layers = selectLayers(
     { global: config.contextPaths, agent: agentLayer, step: selection.step?.context },
     (mode, layer) => {
-      // Where the mode is written: the agent's key path in the config, or the flow step's.
-      const keyPath =
-        layer === 'agent'
-          ? `agents.${selection.agent ?? ''}.context.mode`
-          : layer === 'step'
-            ? `${selection.flow?.file ?? 'flow'}: steps[${selection.flow?.steps.indexOf(selection.step as never) ?? 0}].context.mode (flow ${selection.flow?.id ?? ''}, step ${selection.step?.id ?? ''})`
-            : 'mode';
-      const diagnostic = onUnknownMode(mode, layer, keyPath);
+      const diagnostic = onUnknownMode(mode, layer, modeKeyPath(layer, selection));
       if (diagnostic !== undefined) diagnostics.push(diagnostic);
     },
   );
@@ -115,4 +108,11 @@ function emptyTokenReason(token: string): string {
   if (variable !== undefined) return `the environment variable ${variable} is not set (or is empty)`;
   if (token === '${agent}') return `${token} is empty: no agent is selected (--agent)`;
   return `${token} is empty: no flow step is selected (--flow and --step)`;
+}
+
+/** Where a layer's mode is written: the agent's key path in the config, or the flow file and step's. */
+function modeKeyPath(layer: LayerName, { agent, flow, step }: Selection): string {
+  if (layer === 'agent') return `agents.${agent ?? ''}.context.mode`;
+  if (layer !== 'step' || flow === undefined || step === undefined) return 'mode';
+  return `${flow.file}: steps[${flow.steps.indexOf(step)}].context.mode (flow ${flow.id}, step ${step.id})`;
 }
