@@ -557,7 +557,8 @@ describe('the preset key and --preset', () => {
       const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'Hello.\n' });
       const result = await cli([command, '--preset', 'codex'], { cwd: root });
       // Nothing is nested here: the manifest says so on its one line.
-      const why = 'ctxfiles: nothing to print: no nested instruction file below the work dir (looked for AGENTS.override.md, AGENTS.md) and no rule on request\n';
+      const why =
+        'ctxfiles: nothing to print: no nested instruction file below the work dir (looked for AGENTS.override.md, AGENTS.md) and no rule on request\n';
       expect(result.stderr).toBe(command === 'manifest' ? why : '');
       expect(result.code).toBe(0);
     },
