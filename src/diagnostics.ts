@@ -60,6 +60,7 @@ export const DIAGNOSTICS = [
   { code: 'rule-truncated', level: 'info', meaning: 'A rule file is longer than its tool reads; its text was cut there, as the tool cuts it.', action: 'Shorten the rule or split it; see docs/rules.md.' },
   { code: 'rule-source', level: 'warn', meaning: 'rules.sources names a vendor ctxfiles does not know.', action: 'Use a source docs/rules.md lists (ctxfiles validate names them).' },
   { code: 'rule-folder-entry', level: 'info', meaning: 'A contextPaths entry names the rule folder of an enabled rules source; the rules engine reads it, so its files are not inlined raw.', action: 'None; remove the entry to silence it.' },
+  { code: 'rules-off', level: 'warn', meaning: 'Paths or rule names were given (--paths, --rule, request.paths, request.rules) while rules.sources is empty; they change nothing.', action: 'Remove rules.sources: [] from the config (rules are on by default), or drop the flags.' },
   { code: 'unknown-rule', level: 'warn', meaning: 'A rule named with --rule, request.rules or a rule session event does not exist.', action: 'Run ctxfiles explain to list the rules found, by name.' },
   { code: 'import-cycle', level: 'warn', meaning: 'An @import leads back to a file already on the import chain; the chain is named and the import is not followed.', action: 'Remove one of the imports in the cycle.' },
   { code: 'import-depth', level: 'warn', meaning: 'Imports nest deeper than imports.maxDepth; the deepest import is not followed.', action: 'Flatten the imports or raise imports.maxDepth.' },

@@ -95,7 +95,8 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     expect(textOf(second)).toMatch(/^Nothing new applies to svc\/auth\/b\.ts: /);
 
     const rules = await client.callTool({ name: 'list_rules', arguments: {} });
-    expect(textOf(rules)).toMatch(/^No rules are available/);
+    // Rules are on by default; this tree has no rule files.
+    expect(textOf(rules)).toMatch(/^No rule files were found for rules\.sources \(cursor, /);
     const rule = await client.callTool({ name: 'get_rule', arguments: { name: 'testing' } });
     expect(rule.isError).toBe(true);
     expect(textOf(rule)).toMatch(/^No rule named "testing"\./);

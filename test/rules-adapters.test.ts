@@ -359,6 +359,8 @@ describe('the fast path for simple frontmatter', () => {
     const value = fc.oneof(
       fc.constantFrom(...EDGES),
       fc.stringMatching(/^[A-Za-z0-9_./*?, "'#:-]{0,12}$/),
+      // One-line flow sequences, the common Cursor `globs` shape, and their near misses.
+      fc.stringMatching(/^\[[A-Za-z0-9_./*?, "'#:&!\\[\]-]{0,14}\]$/),
       fc.string({ unit: fc.constantFrom(...CHARACTERS), maxLength: 12 }),
     );
     const separator = fc.constantFrom(' ', '  ', '\t');
@@ -417,6 +419,15 @@ describe('the fast path for simple frontmatter', () => {
     ],
     ['description: "Use: when"\nglobs:', { description: 'Use: when', globs: null }],
     ['globs: *.ts', null], // an alias to YAML: declined, YAML then the lenient reader decide
+    ['globs: ["**/*.ts", "**/*.tsx"]', { globs: ['**/*.ts', '**/*.tsx'] }],
+    [
+      "globs: [src/*.ts, 'lib/**', packages/*-provider/**]",
+      { globs: ['src/*.ts', 'lib/**', 'packages/*-provider/**'] },
+    ],
+    ['globs: []', { globs: [] }],
+    ['globs: [*.ts]', null], // an alias inside the list: declined
+    ['globs: [a, 1]', null], // a number: declined
+    ['globs: ["a, b"]', null], // a comma inside quotes: declined
     ['paths:\n  - a', null],
     ['alwaysApply: 1', null],
   ])('%j', (block, expected) => {

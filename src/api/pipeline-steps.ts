@@ -70,7 +70,7 @@ export const NOTHING_DISCLOSED: Disclosed = Object.freeze({ index: null, manifes
 export async function plan(
   context: ResolverContext,
   request: Readonly<ResolveRequest>,
-  onUnknownMode: (mode: string, layer: string) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: string, keyPath: string) => Diagnostic | undefined,
 ): Promise<Planned> {
   const { config } = context;
   const needsFlows =
@@ -292,7 +292,9 @@ export async function renderDisclosure(
   // Inline discovery put the nested files in the block: only rules are left to disclose.
   const inlineMode = context.config.contextDiscovery.mode === 'inline';
   if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
-  return table(key, async () => {
+  // Two requests with one plan differ in their walk when one turns `nested` off (an agent or step
+  // setting): with rules on, the one without a walk still renders, so its entry must stay its own.
+  return table(walk === null ? `${key}\0nowalk` : key, async () => {
     const [{ groupByOwner }, { renderManifest, boundRuleCatalog }, { compareCodeUnits }] = await Promise.all([
       import('../discover/nested-index.js'),
       import('../render/render-manifest.js'),

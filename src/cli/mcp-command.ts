@@ -15,6 +15,8 @@ export interface McpCommandOptions {
   readonly preset?: string | undefined;
   /** The agent to serve: its layer, and the rules scoped to it (docs/rules.md, "Agent scope"). */
   readonly agent?: string | undefined;
+  /** The trusted user config (`--user-config`); default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** How often tracked files are checked, in ms (a test shortens it). Default: 1000. */
@@ -47,6 +49,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     cwd: workDir,
     configFile: fromShell(options.config, io),
     preset: options.preset,
+    userConfig: fromShell(options.userConfig, io),
     displayCwd: io.cwd,
     lazyFlows: true,
   });

@@ -201,7 +201,7 @@ export const rulesSchema = z.strictObject({
     .array(z.string())
     .optional()
     .describe(
-      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')}. Default [] (rules off).`,
+      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')}. Default: all of them; [] turns rules off.`,
     ),
   nested: z
     .boolean()

@@ -49,6 +49,8 @@ export interface RunHookOptions {
    * (docs/rules.md, "Agent scope"). Not the host, which is `agent`.
    */
   readonly requestAgent?: string | undefined;
+  /** The trusted user config (`--user-config`), absolute; default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The state directory; default: {@link stateDirectory} of `env`. */
   readonly stateDir?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -252,6 +254,7 @@ async function openResolver(
     cwd: workDir,
     configFile,
     preset: options.preset,
+    userConfig: options.userConfig,
     displayCwd: workDir,
     lazyFlows: true,
   });
@@ -275,9 +278,10 @@ function fingerprintOf(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  { preset, requestAgent }: Pick<RunHookOptions, 'preset' | 'requestAgent'>,
+  { preset, requestAgent, userConfig }: Pick<RunHookOptions, 'preset' | 'requestAgent' | 'userConfig'>,
 ): string[] {
   const signatures = configFingerprint(workDir, configFile, homeDir);
+  if (userConfig !== undefined) signatures.push(`user-config ${userConfig}`);
   if (preset !== undefined) signatures.push(`preset ${preset}`);
   // Another agent resolves other rules: its session state does not carry over.
   if (requestAgent !== undefined) signatures.push(`agent ${requestAgent}`);
