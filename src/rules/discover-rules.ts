@@ -90,7 +90,11 @@ interface Candidate {
 }
 
 /** Whether a location is read in an owner of this kind (see {@link DiscoverRulesOptions.instructionNames}). */
-function usable(location: RuleLocation, owner: string, instructionNames: ReadonlySet<string> | undefined): boolean {
+function usable(
+  location: RuleLocation,
+  owner: string,
+  instructionNames: ReadonlySet<string> | undefined,
+): boolean {
   if (location.type === 'folder' || location.owners === undefined) return true;
   if (location.owners === 'nested' && instructionNames?.has(location.path) === true) return false;
   return location.owners === owner;
