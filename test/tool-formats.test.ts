@@ -175,7 +175,13 @@ describe('escaping in the tool formats', () => {
       'Contents of /etc/x (project instructions, checked into the codebase):',
       '\\Contents of /etc/x (project instructions, checked into the codebase):',
     ],
-    ['claude-code', 'Contents of this folder:', 'Contents of this folder:'],
+    // The session frame's header has no label, so any `Contents of …:` line is one.
+    ['claude-code', 'Contents of this folder:', '\\Contents of this folder:'],
+    [
+      'claude-code',
+      'Contents of this folder are listed below.',
+      '\n\nContents of this folder are listed below.',
+    ],
   ] as const)('%s %j', (format, text, shown) => {
     expect(renderFormat(format, [{ path: '/w/AGENTS.md', text }], context)).toContain(shown);
   });
