@@ -175,12 +175,10 @@ async function resolveRequest(
   const planned = await plan(context, request, onUnknownMode);
   const wanted = request.manifest !== false;
   const inline = context.config.contextDiscovery.mode === 'inline';
-  const [walk, rules] = await Promise.all([
+  const [walker, rules] = await Promise.all([
     discover(context, planned, inline || wanted, caches.walks),
     discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
   ]);
-  // Once per request, after both walks: the walk index is saved when they changed it.
-  const cacheDiagnostics = await saveWalkCache(context);
   const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
   const collected = collect(
@@ -191,8 +189,12 @@ async function resolveRequest(
       ? undefined
       : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
-    inline ? walk : null,
+    inline ? walker : null,
   );
+  // The nested walk leaves out what the block holds; inline mode walked inside collect.
+  const walk = walker === null || inline ? null : walker(collected.files.map((file) => file.realPath));
+  // Once per request, after both walks: the walk index is saved when they changed it.
+  const cacheDiagnostics = await saveWalkCache(context);
   const rendered = render(context, key, collected, format, caches.rendered);
   const disclosed = await renderDisclosure(
     context,
