@@ -324,10 +324,10 @@ describe('the manifest', () => {
     await resolver.resolve();
     const listed = fs.calls.filter((call) => call.op === 'readdir').map((call) => call.path);
     expect(listed).toEqual(['/w', '/w/pkg', '/w/svc', '/w/web', '/w/svc/auth']);
-    // No stat per entry either: only labels are read.
+    // No stat per entry either: only labels are read (the lstat and stat are the layer's AGENTS.md).
     expect(
       fs.calls.filter((call) => call.op === 'stat' || call.op === 'lstat').map((call) => call.path),
-    ).toEqual(['/w/AGENTS.md']);
+    ).toEqual(['/w/AGENTS.md', '/w/AGENTS.md']);
   });
 
   test('maxDepth and maxFiles', async () => {
