@@ -3,6 +3,9 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The package's `#tokenizer` import is built into dist/vendor (scripts/bundle-tokenizer.mjs); the
+  // sources under test count with the same encoder from the gpt-tokenizer dev dependency.
+  resolve: { alias: { '#tokenizer': 'gpt-tokenizer/encoding/o200k_base' } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

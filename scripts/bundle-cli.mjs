@@ -14,7 +14,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
 // Dependencies and peer dependencies stay external (loaded lazily, most of them never);
 // commander, which every command but `hook` needs, is a dev dependency and bundled.
-const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})];
+// The package's own imports (`#tokenizer`, built by scripts/bundle-tokenizer.mjs) stay external too.
+const external = [
+  ...Object.keys(manifest.dependencies),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  ...Object.keys(manifest.imports ?? {}),
+];
 const outdir = path.join(repo, 'dist/bin');
 fs.rmSync(outdir, { recursive: true, force: true });
 
@@ -100,6 +105,35 @@ for (const name of ['cli', 'hook']) {
   if (/[^\x00-\x7f]/.test(text)) throw new Error(`${outfile} is not ASCII`);
   digests[name] = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
+
+// A real CommonJS module for the bundles' `import()` of code configs (src/config/load-code-config.ts):
+// code compiled with vm.Script has no loader for it.
+fs.writeFileSync(
+  path.join(outdir, 'import-url.cjs'),
+  "'use strict';\n// import() for the CLI bundles: see src/config/load-code-config.ts.\nmodule.exports = (url) => import(url);\n",
+);
+
+// `require('ctxfiles')`: ctxfiles is ESM-only. Where Node can require an ES module (22.12 and later)
+// this loads it; elsewhere (Node 20) it fails with a message that says what to write instead.
+fs.writeFileSync(
+  path.join(repo, 'dist/require.cjs'),
+  `'use strict';
+// The "require" entry of package.json (scripts/bundle-cli.mjs): ctxfiles is an ES module only.
+try {
+  module.exports = require('./index.js');
+} catch (error) {
+  if (error === null || typeof error !== 'object' || error.code !== 'ERR_REQUIRE_ESM') throw error;
+  throw Object.assign(
+    new Error(
+      'ctxfiles is an ES module only: use import { createResolver } from "ctxfiles", or from CommonJS ' +
+        'await import("ctxfiles"). Node ' + process.versions.node + ' cannot require() an ES module (22.12 and later can).',
+      { cause: error },
+    ),
+    { code: 'ERR_REQUIRE_ESM' },
+  );
+}
+`,
+);
 
 await build({
   ...common,

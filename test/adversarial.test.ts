@@ -164,7 +164,12 @@ describe('total caps on read and rendered bytes', () => {
         body,
       ]),
     );
-    const { resolver } = await memoryResolver(tree, { format: 'xml' });
+    // Spec 003's raw inlining of the folder (rules off): every file is read as it is.
+    const { resolver } = await memoryResolver(tree, {
+      format: 'xml',
+      contextPaths: ['.cursor/rules/'],
+      rules: { sources: [] },
+    });
     const result = await resolver.resolve();
     expect(Buffer.byteLength(result.text, 'utf8')).toBeLessThanOrEqual(MAX_RENDERED_BYTES);
     expect(result.text.startsWith('<project_context>\n')).toBe(true);

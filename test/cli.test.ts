@@ -37,6 +37,8 @@ describe('ctxfiles resolve', () => {
       'files',
       'text',
       'manifest',
+      // Rules are on by default: what each rule found did.
+      'rules',
       'diagnostics',
     ]);
     expect(json).toMatchObject({
@@ -72,7 +74,7 @@ describe('ctxfiles resolve', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('# Project-Specific Context')).toBe(true);
     expect(result.stderr).toBe(
-      'ctxfiles: warning: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n',
+      `ctxfiles: warning: ${root}/.opencode.json: contextPaths[1]: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n`,
     );
   });
 

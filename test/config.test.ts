@@ -167,7 +167,7 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under rules lists the real keys',
       { '.opencode.json': '{"rules": {"foo": 1}}' },
       'config-invalid',
-      '.opencode.json:1:12: rules.foo: unknown key "foo". Known keys: "sources", "nested".',
+      '.opencode.json:1:12: rules.foo: unknown key "foo". Known keys: "sources", "nested", "userFolders".',
     ],
     [
       'an unknown key of a session tool lists the real keys',

@@ -50,3 +50,23 @@ describe('token counting', () => {
     expect(counts[1]).toBeLessThan(counts[2] as number);
   });
 });
+
+describe('the encoder built into the package (dist/vendor, scripts/bundle-tokenizer.mjs)', () => {
+  test('counts as gpt-tokenizer counts, and the package import names it', async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const manifest = require('../package.json') as { imports: Record<string, string>; dependencies: object };
+    expect(manifest.imports['#tokenizer']).toBe('./dist/vendor/o200k-base.cjs');
+    expect(Object.keys(manifest.dependencies)).not.toContain('gpt-tokenizer');
+    const built = require('../dist/vendor/o200k-base.cjs') as { countTokens: typeof countTokens };
+    const options = { disallowedSpecial: new Set<string>() };
+    for (const text of [
+      '',
+      'Use tabs.',
+      '# Rules\n- Keep changes small.\n',
+      'héllo 世界 🙂 <|endoftext|>',
+      'x'.repeat(300),
+    ])
+      expect(built.countTokens(text, options)).toBe(countTokens(text, options));
+  });
+});

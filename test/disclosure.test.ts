@@ -291,9 +291,11 @@ describe('the manifest', () => {
   });
 
   test('one walk per work dir and set of names, until refresh()', async () => {
+    // The nested walk's own listings: rules off, as the rules engine walks for its folders too.
     const { resolver, fs } = await memoryResolver(tree, {
       contextPaths: ['AGENTS.md', 'CLAUDE.md'],
       agents: { a: {}, b: { context: { paths: ['AGENTS.md', 'CLAUDE.md'] } } },
+      rules: { sources: [] },
     });
     const listings = () => fs.calls.filter((call) => call.op === 'readdir' && call.path === '/w').length;
     await resolver.resolve({ agent: 'a' });
@@ -319,7 +321,7 @@ describe('the manifest', () => {
     );
     const { resolver, fs } = await memoryResolver(
       { ...tree, ...decoys, 'pkg/.cache/AGENTS.md': 'decoy' },
-      { contextPaths: ['AGENTS.md'] },
+      { contextPaths: ['AGENTS.md'], rules: { sources: [] } },
     );
     await resolver.resolve();
     const listed = fs.calls.filter((call) => call.op === 'readdir').map((call) => call.path);

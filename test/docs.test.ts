@@ -14,7 +14,8 @@ test('the embedding guide shows the example that runs', () => {
   expect(result.status).toBe(0);
   expect(result.stdout.split('\n').slice(0, 2)).toEqual([
     'agent: coder',
-    'global .cursor/rules/testing.mdc (147 bytes, from ".cursor/rules/")',
+    // The example's .cursor/rules/ holds no always rule: the rules engine (on by default) applies none.
+    'global AGENTS.md (431 bytes, from "AGENTS.md")',
   ]);
   expect(result.stdout).toContain(
     'step   docs/release-implement.md (109 bytes, from "docs/release-${flow.step}.md")',

@@ -115,7 +115,7 @@ describe('flow files', () => {
       'a duplicate flow id',
       { 'flows/a.yaml': 'id: same\nsteps: [{id: s}]\n', 'flows/b.yaml': 'id: same\nsteps: [{id: s}]\n' },
       'flow-duplicate',
-      'flows/b.yaml: id: flow id "same" is already defined in flows/a.yaml',
+      'flows/b.yaml:1:5: id: flow id "same" is already defined in flows/a.yaml:1:5',
     ],
     [
       'a duplicate template across an include',

@@ -12,7 +12,7 @@ import {
   SESSION_MAX_AGE_MS,
 } from '../src/hooks/state-store.js';
 import { toToolEvents } from '../src/hooks/tool-names.js';
-import { cli } from './helpers/cli.js';
+import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree } from './helpers/disk.js';
 
 const tree = {
@@ -395,7 +395,7 @@ describe('faults never break the agent', () => {
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [
       ['gemini-cli', '--preset', 'vim'],
-      '"vim" is not a preset (opencode, codex, claude-code, cursor, copilot, gemini-cli); nothing added',
+      '"vim" is not a preset (opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli); nothing added',
     ],
   ])('arguments %j: exit 0, nothing, one line', async (args, message) => {
     const result = await cli(['hook', ...args], { cwd: tempTree(), env: {}, stdin: Readable.from(['{}']) });
@@ -423,10 +423,30 @@ describe('faults never break the agent', () => {
     expect(fs.readdirSync(path.join(elsewhere, 'states'))).toHaveLength(1);
   });
 
-  test('--help prints the usage', async () => {
-    const result = await cli(['hook', '--help'], { cwd: tempTree(), env: {} });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: ctxfiles hook <claude-code\|gemini-cli\|codex>/);
+  test('--help, -h and `ctxfiles help hook` print the help in the style of every command', async () => {
+    const help = await cli(['hook', '--help'], { cwd: tempTree(), env: {} });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: ctxfiles hook \[options\] <agent>\n/);
+    expect(help.stdout).toContain('--user-config <file>');
+    expect(help.stdout).toContain('\nExamples:\n');
+    expect(await cli(['hook', 'claude-code', '-h'], { cwd: tempTree(), env: {} })).toEqual(help);
+    expect(await cli(['help', 'hook'], { cwd: tempTree(), env: {} })).toEqual(help);
+    // The built bin sends `hook --help` to the CLI bundle: the same text.
+    expect(spawnBin(['hook', '--help'], { cwd: tempTree() }).stdout).toBe(help.stdout);
+  });
+
+  test('--user-config is read', async () => {
+    const root = tempTree(tree);
+    const user = path.join(tempTree({ 'u.json': '{"contextDiscovery": {"maxDepth": "deep"}}' }), 'u.json');
+    const event = { hook_event_name: 'SessionStart', session_id: 's1', cwd: root };
+    const result = await cli(['hook', 'claude-code', '--user-config', user], {
+      cwd: root,
+      env: { CTXFILES_STATE_DIR: path.join(tempTree(), 'sessions') },
+      stdin: Readable.from([JSON.stringify(event)]),
+    });
+    expect([result.code, result.stdout]).toEqual([0, '']);
+    expect(result.stderr).toContain('u.json');
+    expect(result.stderr).toContain('maxDepth');
   });
 
   test('a broken config: exit 0, nothing, one line', async () => {

@@ -242,7 +242,7 @@ describe('other tools', () => {
     );
     const again = text(await connection.callTool('instructions_for_path', { path: 'web/x.go' }));
     expect(again).not.toContain('go rule');
-    const off = await memoryResolver(tree);
+    const off = await memoryResolver(tree, { rules: { sources: [] } });
     expect(rulesOfResolver(off.resolver).emptyNote).toBe(
       'No rules are available: rules.sources is empty in the config (see docs/rules.md).',
     );

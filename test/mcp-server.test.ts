@@ -95,7 +95,8 @@ describe('ctxfiles mcp (spawned, SDK client over stdio)', () => {
     expect(textOf(second)).toMatch(/^Nothing new applies to svc\/auth\/b\.ts: /);
 
     const rules = await client.callTool({ name: 'list_rules', arguments: {} });
-    expect(textOf(rules)).toMatch(/^No rules are available/);
+    // Rules are on by default; this tree has no rule files.
+    expect(textOf(rules)).toMatch(/^No rule files were found for rules\.sources \(cursor, /);
     const rule = await client.callTool({ name: 'get_rule', arguments: { name: 'testing' } });
     expect(rule.isError).toBe(true);
     expect(textOf(rule)).toMatch(/^No rule named "testing"\./);
@@ -262,14 +263,15 @@ describe('ctxfiles mcp: invalid requests and a client that does not read', () =>
 });
 
 describe('ctxfiles mcp: options, install, stderr', () => {
-  test('takes only --cwd, --config and --preset; a bad preset or work dir fails', () => {
+  test('takes only --cwd, --config, --preset and --agent; a bad preset, agent or work dir fails', () => {
     const root = tempTree(tree);
     const help = spawnBin(['mcp', '--help'], { cwd: root });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--cwd <dir>');
     expect(help.stdout).toContain('--config <file>');
     expect(help.stdout).toContain('--preset <name>');
-    expect(help.stdout).not.toContain('--agent');
+    expect(help.stdout).toContain('--agent <id>');
+    expect(help.stdout).not.toContain('--flow');
     expect(spawnBin(['mcp', '--preset', 'vim'], { cwd: root }).code).toBe(2);
     const missing = spawnBin(['mcp', '--cwd', 'nope'], { cwd: root });
     expect(missing.code).toBe(1);
@@ -327,7 +329,7 @@ describe('ctxfiles mcp: options, install, stderr', () => {
   });
 
   test('config warnings on stderr have their control characters escaped, as resolve prints them', () => {
-    const root = tempTree({ ...tree, 'ctxfiles.config.json': '{"\u001b]0;owned\u0007": 1}' });
+    const root = tempTree({ ...tree, 'ctxfiles.config.json': '{"\\u001b]0;owned\\u0007": 1}' });
     const result = spawnBin(['mcp'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('ctxfiles: warning:');

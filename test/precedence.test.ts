@@ -103,7 +103,9 @@ describe('step > agent > global precedence', () => {
         {
           level: 'warn',
           code: 'unknown-mode',
-          message: 'unknown mode "apend" on the agent layer acts as "append" (known modes: replace, append)',
+          // A config object has no file: the key path alone.
+          message:
+            'agents.a.context.mode: unknown mode "apend" on the agent layer acts as "append" (known modes: replace, append)',
           layer: 'agent',
         },
       ]);
@@ -112,7 +114,7 @@ describe('step > agent > global precedence', () => {
       expect(second.diagnostics.filter((d) => d.code === 'unknown-mode')).toEqual([]);
       const third = await resolver.resolve({ agent: 'c' });
       expect(third.diagnostics.filter((d) => d.code === 'unknown-mode').map((d) => d.message)).toEqual([
-        'unknown mode "merge" on the agent layer acts as "append" (known modes: replace, append)',
+        'agents.c.context.mode: unknown mode "merge" on the agent layer acts as "append" (known modes: replace, append)',
       ]);
     });
   });

@@ -41,7 +41,15 @@ const reminder = (files: ReadonlyArray<readonly [string, string]>) =>
 
 describe('the preset table', () => {
   test('names, order and one summary line each', () => {
-    expect(PRESET_NAMES).toEqual(['opencode', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli']);
+    expect(PRESET_NAMES).toEqual([
+      'opencode',
+      'opencode-go',
+      'codex',
+      'claude-code',
+      'cursor',
+      'copilot',
+      'gemini-cli',
+    ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);
       expect(getPreset(name)).toBe(PRESETS.find((preset) => preset.name === name)?.config);
@@ -355,6 +363,30 @@ describe('preset opencode', () => {
   });
 });
 
+// Spec 003's system: what ctxfiles printed with no config before rules were on by default.
+describe('preset opencode-go', () => {
+  test('its contextPaths are the defaults plus the Cursor rule folder, and rules are off', () => {
+    const config = getPreset('opencode-go') as { contextPaths: string[]; rules: { sources: string[] } };
+    expect(config.contextPaths).toEqual([...DEFAULT_CONFIG.contextPaths, '.cursor/rules/']);
+    expect(config.rules.sources).toEqual([]);
+  });
+
+  test('rule folders are inlined raw, frontmatter and glob rules included, beside AGENTS.md', async () => {
+    const root = tempTree({
+      'AGENTS.md': 'Agents.\n',
+      '.cursor/rules/style.mdc': '---\nalwaysApply: true\n---\nTabs.\n',
+      '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nTypes.\n',
+      '.clinerules/x.md': 'Not in the list.\n',
+    });
+    expect(await view(root, '.', 'opencode-go')).toBe(
+      '# Project-Specific Context\n Make sure to follow the instructions in the context below\n' +
+        '# From:<root>/.cursor/rules/style.mdc\n---\nalwaysApply: true\n---\nTabs.\n\n' +
+        '# From:<root>/.cursor/rules/ts.mdc\n---\nglobs: "*.ts"\n---\nTypes.\n\n' +
+        '# From:<root>/AGENTS.md\nAgents.\n',
+    );
+  });
+});
+
 describe('preset cursor', () => {
   const repo = () =>
     tempTree({
@@ -501,7 +533,7 @@ describe('the preset key and --preset', () => {
     const root = tempTree();
     const result = await cli(['resolve', '--preset', 'vim'], { cwd: root });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('opencode, codex, claude-code, cursor, copilot, gemini-cli');
+    expect(result.stderr).toContain('opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli');
   });
 
   test('loadConfig refuses an unknown preset option', async () => {
@@ -524,7 +556,10 @@ describe('the preset key and --preset', () => {
     async (command) => {
       const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'Hello.\n' });
       const result = await cli([command, '--preset', 'codex'], { cwd: root });
-      expect(result.stderr).toBe('');
+      // Nothing is nested here: the manifest says so on its one line.
+      const why =
+        'ctxfiles: nothing to print: no nested instruction file below the work dir (looked for AGENTS.override.md, AGENTS.md) and no rule on request\n';
+      expect(result.stderr).toBe(command === 'manifest' ? why : '');
       expect(result.code).toBe(0);
     },
   );
@@ -642,7 +677,7 @@ describe('ctxfiles presets', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PRESET_NAMES]);
-    expect(lines[1]).toBe(`codex        ${PRESET_SUMMARIES['codex']}`);
+    expect(lines[2]).toBe(`codex        ${PRESET_SUMMARIES['codex']}`);
   });
 
   test('show NAME prints the config as JSON', async () => {

@@ -15,7 +15,8 @@ describe('the opencode block', () => {
         '.cursor/rules/a.mdc': 'rule a\n',
         '.cursor/rules/sub/b.mdc': 'rule b',
       },
-      { contextPaths: ['CLAUDE.md', 'AGENTS.md', '.cursor/rules/'] },
+      // Spec 003's system: rules off, so the rule folder is inlined as files.
+      { contextPaths: ['CLAUDE.md', 'AGENTS.md', '.cursor/rules/'], rules: { sources: [] } },
     );
     expect((await resolver.resolve()).text).toBe(
       '# Project-Specific Context\n Make sure to follow the instructions in the context below\n' +
@@ -31,7 +32,7 @@ describe('the opencode block', () => {
     const result = await resolver.resolve();
     expect(result.text).toBe('');
     expect(result.files).toEqual([]);
-    expect(result.diagnostics).toHaveLength(13); // one per default entry
+    expect(result.diagnostics).toHaveLength(12); // one per default entry
     expect(result.diagnostics.every((d) => d.level === 'debug' && d.code === 'missing')).toBe(true);
   });
 
@@ -42,12 +43,43 @@ describe('the opencode block', () => {
       '.cursorrules': 'r',
       'CLAUDE.local.md': 'l',
     });
-    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
-      '/w/.cursorrules',
-      '/w/.github/copilot-instructions.md',
-      '/w/CLAUDE.local.md',
-      '/w/OpenCode.md',
+    const { files } = await resolver.resolve();
+    // Copilot's file is an `always` rule (rules are on by default): the rules layer comes first.
+    expect(files.map((file) => [file.path, file.layer])).toEqual([
+      ['/w/.github/copilot-instructions.md', 'rules'],
+      ['/w/.cursorrules', 'global'],
+      ['/w/CLAUDE.local.md', 'global'],
+      ['/w/OpenCode.md', 'global'],
     ]);
+  });
+
+  test('without a config, rule folders go to the rules engine: always rules in, glob and manual rules out', async () => {
+    const { resolver } = await memoryResolver({
+      'AGENTS.md': 'agents',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nalways on',
+      '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts only',
+      '.cursor/rules/manual.mdc': 'named only',
+      '.clinerules/style.md': 'cline style',
+    });
+    const result = await resolver.resolve();
+    expect(result.text).toBe(
+      '# Project-Specific Context\n Make sure to follow the instructions in the context below\n' +
+        '# From:/w/.clinerules/style.md\ncline style\n' +
+        '# From:/w/.cursor/rules/always.mdc\nalways on\n' +
+        '# From:/w/AGENTS.md\nagents',
+    );
+    // A glob rule applies when a path in play matches.
+    expect((await resolver.resolve({ paths: ['src/a.ts'] })).text).toContain('ts only');
+  });
+
+  test('rules.sources: [] restores the raw inlining of rule folders named in contextPaths', async () => {
+    const { resolver } = await memoryResolver(
+      { '.cursor/rules/ts.mdc': '---\nglobs: "*.ts"\n---\nts only' },
+      { contextPaths: ['.cursor/rules/'], rules: { sources: [] } },
+    );
+    expect((await resolver.resolve()).text).toContain(
+      '# From:/w/.cursor/rules/ts.mdc\n---\nglobs: "*.ts"\n---\nts only',
+    );
   });
 
   test('files keep provenance, size and digest', async () => {
@@ -135,7 +167,9 @@ describe('agents, flows and steps', () => {
   });
 
   test.each([
-    [{ agent: 'nobody' }, 'unknown-agent', 'unknown agent "nobody". Known agents: coder, planner.'],
+    // Agents are declared: a step's agent (planner) does not make it known.
+    [{ agent: 'nobody' }, 'unknown-agent', 'unknown agent "nobody". Known agents: coder.'],
+    [{ flow: 'release', step: 'plan' }, 'unknown-agent', 'unknown agent "planner". Known agents: coder.'],
     [{ flow: 'nope', step: 'x' }, 'unknown-flow', 'unknown flow "nope". Known flows: release.'],
     [
       { flow: 'release', step: 'ship' },
@@ -260,8 +294,9 @@ describe('order independence', () => {
   test('property: the output does not depend on the order the filesystem lists entries in', async () => {
     const names = ['a.md', 'B.md', 'c.mdc', '_x.md', 'Z/1.md', 'Z/0.md', 'y/a.md', 'é.md', '.hidden.md'];
     const tree = Object.fromEntries(names.map((name) => [`rules/${name}`, name]));
+    // The entries' own order (rules off: the rules engine has its own order test, 10,000 runs each).
     const reference = await (
-      await memoryResolver(tree, { contextPaths: ['rules/', 'rules/a.md'] })
+      await memoryResolver(tree, { contextPaths: ['rules/', 'rules/a.md'], rules: { sources: [] } })
     ).resolver.resolve();
     await fc.assert(
       fc.asyncProperty(fc.integer(), async (seed) => {
@@ -277,7 +312,7 @@ describe('order independence', () => {
         };
         const { resolver } = await memoryResolver(
           tree,
-          { contextPaths: ['rules/', 'rules/a.md'] },
+          { contextPaths: ['rules/', 'rules/a.md'], rules: { sources: [] } },
           { fs: { listOrder: shuffle } },
         );
         expect((await resolver.resolve()).text).toBe(reference.text);

@@ -5,6 +5,7 @@ import { parseRule } from '../src/rules/parse-rule.js';
 import { readRuleFrontmatter } from '../src/rules/read-rule-frontmatter.js';
 import { readSimpleFrontmatter } from '../src/discover/simple-frontmatter.js';
 import { splitGlobs } from '../src/rules/rule-adapter.js';
+import { KNOWN_RULE_SOURCES } from '../src/config/types.js';
 import { RULE_ADAPTERS, RULE_SOURCES, ruleEntryNames } from '../src/rules/rule-adapters.js';
 
 /** Parses `text` as a file in the first folder location of `source`; a compact view of the result. */
@@ -24,8 +25,9 @@ const notPlain = (line: number, value: string) =>
   `line ${line} of the frontmatter is not valid YAML, and ${JSON.stringify(value)} is not a plain value`;
 
 describe('the adapter table', () => {
-  test('lists the five sources in table order', () => {
-    expect(RULE_SOURCES).toEqual(['cursor', 'claude', 'copilot', 'windsurf', 'cline']);
+  test('lists the sources in table order, the names the config accepts', () => {
+    expect(RULE_SOURCES).toEqual([...KNOWN_RULE_SOURCES]);
+    expect(RULE_SOURCES.slice(0, 5)).toEqual(['cursor', 'claude', 'copilot', 'windsurf', 'cline']);
   });
   test('names the first segment of every location', () => {
     expect([...ruleEntryNames(RULE_SOURCES)]).toEqual([
@@ -33,7 +35,15 @@ describe('the adapter table', () => {
       '.claude',
       '.github',
       '.windsurf',
+      'AGENTS.md',
+      'agents.md',
       '.clinerules',
+      '.kiro',
+      '.continue',
+      '.roo',
+      '.kilocode',
+      '.junie',
+      '.rules',
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });
@@ -349,6 +359,8 @@ describe('the fast path for simple frontmatter', () => {
     const value = fc.oneof(
       fc.constantFrom(...EDGES),
       fc.stringMatching(/^[A-Za-z0-9_./*?, "'#:-]{0,12}$/),
+      // One-line flow sequences, the common Cursor `globs` shape, and their near misses.
+      fc.stringMatching(/^\[[A-Za-z0-9_./*?, "'#:&!\\[\]-]{0,14}\]$/),
       fc.string({ unit: fc.constantFrom(...CHARACTERS), maxLength: 12 }),
     );
     const separator = fc.constantFrom(' ', '  ', '\t');
@@ -407,6 +419,15 @@ describe('the fast path for simple frontmatter', () => {
     ],
     ['description: "Use: when"\nglobs:', { description: 'Use: when', globs: null }],
     ['globs: *.ts', null], // an alias to YAML: declined, YAML then the lenient reader decide
+    ['globs: ["**/*.ts", "**/*.tsx"]', { globs: ['**/*.ts', '**/*.tsx'] }],
+    [
+      "globs: [src/*.ts, 'lib/**', packages/*-provider/**]",
+      { globs: ['src/*.ts', 'lib/**', 'packages/*-provider/**'] },
+    ],
+    ['globs: []', { globs: [] }],
+    ['globs: [*.ts]', null], // an alias inside the list: declined
+    ['globs: [a, 1]', null], // a number: declined
+    ['globs: ["a, b"]', null], // a comma inside quotes: declined
     ['paths:\n  - a', null],
     ['alwaysApply: 1', null],
   ])('%j', (block, expected) => {

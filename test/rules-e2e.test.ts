@@ -47,6 +47,8 @@ describe('a monorepo with rule folders of all five vendors', () => {
         '.claude/rules/testing.md',
         'packages/api/.claude/rules/api-always.md',
         'packages/api/.cursor/rules/api.mdc',
+        // Windsurf reads an AGENTS.md below the root as a rule for everything under its directory.
+        'packages/api/AGENTS.md',
       ],
     ],
     [
@@ -137,14 +139,17 @@ describe('a monorepo with rule folders of all five vendors', () => {
     expect(named.stdout).toContain('legacy: manual only');
   });
 
-  test('validate reports an unknown source; resolve without rules is unchanged', async () => {
+  test('validate reports an unknown source; resolve with rules off is unchanged', async () => {
     const root = tempTree({
       ...MONOREPO,
-      'ctxfiles.config.json': '{"rules": {"sources": ["cursor", "zed"]}}',
+      'ctxfiles.config.json': '{"rules": {"sources": ["cursor", "vim"]}}',
     });
     const validated = await cli(['validate'], { cwd: root });
-    expect(validated.stderr).toContain('rules.sources: unknown source "zed" is ignored');
-    const plain = tempTree({ ...MONOREPO, 'ctxfiles.config.json': '{"contextPaths": ["AGENTS.md"]}' });
+    expect(validated.stderr).toContain('rules.sources: unknown source "vim" is ignored');
+    const plain = tempTree({
+      ...MONOREPO,
+      'ctxfiles.config.json': '{"contextPaths": ["AGENTS.md"], "rules": {"sources": []}}',
+    });
     const result = await cli(['resolve', '--paths', 'docs/guide/intro.md'], { cwd: plain });
     expect(result.stdout).toBe(
       '# Project-Specific Context\n Make sure to follow the instructions in the context below\n# From:' +

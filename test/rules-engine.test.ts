@@ -346,11 +346,11 @@ describe('discovery', () => {
   test('only enabled sources are read; an unknown source is a warn', () => {
     const { found } = discover(
       { '.cursor/rules/a.mdc': 'a', '.claude/rules/b.md': 'b' },
-      { sources: ['claude', 'zed'] },
+      { sources: ['claude', 'vim'] },
     );
     expect(found.rules.map((r) => r.source)).toEqual(['claude']);
     expect(found.diagnostics).toEqual([
-      { level: 'warn', code: 'rule-source', message: 'unknown rules source "zed"' },
+      { level: 'warn', code: 'rule-source', message: 'unknown rules source "vim"' },
     ]);
   });
 

@@ -46,8 +46,11 @@ const layers = (files: readonly { layer: string; entry: string }[]) =>
   files.map((file) => `${file.layer}:${file.entry}`);
 
 describe('the rules layer', () => {
-  test('with rules.sources absent, nothing changes: no rules key, the folder entry is inlined raw', async () => {
-    const { resolver } = await setup(TREE, { contextPaths: ['AGENTS.md', '.cursor/rules/'] });
+  test('with rules.sources: [], nothing changes: no rules key, the folder entry is inlined raw', async () => {
+    const { resolver } = await setup(TREE, {
+      contextPaths: ['AGENTS.md', '.cursor/rules/'],
+      rules: { sources: [] },
+    });
     const result = await resolver.resolve();
     expect('rules' in result).toBe(false);
     expect(layers(result.files)).toEqual([
@@ -150,7 +153,7 @@ describe('--paths and --rule', () => {
       '.cursor/rules/db.mdc',
     ]);
     expect(await resolver.rule('.cursor/rules/db.mdc')).toHaveLength(1);
-    const off = await setup(TREE);
+    const off = await setup(TREE, { rules: { sources: [] } });
     expect(await off.resolver.rule('db')).toEqual([]);
   });
 
@@ -400,6 +403,12 @@ describe('budgets', () => {
 describe('config', () => {
   test('KNOWN_RULE_SOURCES is the adapter table', () => {
     expect([...KNOWN_RULE_SOURCES]).toEqual([...RULE_SOURCES]);
+  });
+
+  test('without rules.sources every adapter of the table is read; [] reads none', () => {
+    expect(normalizeConfig({}).rules?.sources).toEqual([...RULE_SOURCES]);
+    expect(normalizeConfig({ rules: { nested: false } }).rules?.sources).toEqual([...RULE_SOURCES]);
+    expect(normalizeConfig({ rules: { sources: [] } }).rules?.sources).toEqual([]);
   });
 });
 

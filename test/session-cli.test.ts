@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { BIN, cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -28,10 +29,16 @@ describe('ctxfiles manifest', () => {
     expect(result.stdout).toContain(
       '- packages/web/AGENTS.md: Web client rules (React, accessibility, no inline styles)',
     );
+    // The reviewer turns nested disclosure off; the work dir's rules on request stay listed (rules
+    // are on by default).
     expect(
       spawnBin(['manifest', '--cwd', 'examples/monorepo', '--agent', 'reviewer'], { cwd: path.resolve('.') })
         .stdout,
-    ).toBe('');
+    ).toBe(
+      '# Rules on Request\n' +
+        `${DEFAULT_CONFIG.wording.ruleCatalogIntro}\n` +
+        '- testing (.cursor/rules/testing.mdc): Testing conventions',
+    );
   });
 });
 

@@ -178,7 +178,7 @@ describe('the cache directory and files', () => {
     expect(() => writeCacheFile(path.join(temp(), 'missing', 'a.bin'), Buffer.from('x'))).not.toThrow();
   });
 
-  test('the file name changes with the bundle digest, its size and time, the Node options, and names the command', () => {
+  test('the file name changes with the bundle digest, its size, the Node options, and names the command', () => {
     const dir = temp();
     const file = path.join(dir, 'cli.cjs');
     fs.writeFileSync(file, 'a');
@@ -197,9 +197,27 @@ describe('the cache directory and files', () => {
     expect(cacheFileName({ file, digest: 'd1', command: 'resolve' }, info, '\0--no-warnings')).not.toBe(
       plain,
     );
+    // A rebuild of the same text (same digest and size, a new time) keeps the name: no new file.
     fs.writeFileSync(file, 'b');
     fs.utimesSync(file, new Date(1_000_000), new Date(1_000_000));
+    expect(cacheFileName({ file, digest: 'd1', command: 'resolve' })).toBe(name);
+    fs.writeFileSync(file, 'bb');
     expect(cacheFileName({ file, digest: 'd1', command: 'resolve' })).not.toBe(name);
+  });
+
+  test('the directory keeps at most the file and byte limits, dropping the least recently used', () => {
+    const dir = temp();
+    const now = Date.now();
+    for (let index = 0; index < 6; index += 1) {
+      const file = path.join(dir, `f${index}.bin`);
+      fs.writeFileSync(file, 'x'.repeat(10));
+      const used = new Date(now - (10 - index) * 60_000);
+      fs.utimesSync(file, used, used);
+    }
+    writeCacheFile(path.join(dir, 'own.bin'), Buffer.from('y'.repeat(10)), now, { files: 4, bytes: 1_000 });
+    expect(fs.readdirSync(dir).sort()).toEqual(['f3.bin', 'f4.bin', 'f5.bin', 'own.bin']);
+    writeCacheFile(path.join(dir, 'own.bin'), Buffer.from('y'.repeat(10)), now, { files: 100, bytes: 25 });
+    expect(fs.readdirSync(dir).sort()).toEqual(['f5.bin', 'own.bin']);
   });
 });
 
@@ -519,6 +537,8 @@ describe('defineSha256', () => {
       'kind',
       'globs',
       'description',
+      'agents',
+      'regex',
       'text',
       'bytes',
       'sha256',

@@ -154,6 +154,7 @@ describe('trust tiers', () => {
       'instructions.projectRootMarkers': [['.git'], undefined],
       'instructions.symlinks': ['follow', 'inside'],
       trustedProjects: [['/'], undefined],
+      'rules.userFolders': [true, false],
       'contextDiscovery.maxFileBytes': [32_769, 100],
       'contextDiscovery.maxSessionBytes': [131_073, 100],
       'contextDiscovery.maxManifestBytes': [8_193, 100],

@@ -153,7 +153,10 @@ describe('silent or misleading failures', () => {
     expect(result.stderr).toMatch(/^ctxfiles: error: package\.json:\d+:\d+: /);
     // A malformed package.json that only depends on ctxfiles holds no config: it is passed over.
     writeTree(root, { 'package.json': '{"name": "a",\n "dependencies": {"ctxfiles": "^0.1.0"},\n' });
-    expect(await cli(['resolve', '--cwd', '.'], { cwd: root })).toMatchObject({ code: 0, stderr: '' });
+    const passed = await cli(['resolve', '--cwd', '.'], { cwd: root });
+    // No error: only the line that says why nothing is printed in an empty project.
+    expect(passed).toMatchObject({ code: 0, stdout: '' });
+    expect(passed.stderr).toMatch(/^ctxfiles: nothing to print: [^\n]*\n$/);
   });
 
   test('relative --config is relative to the shell for every command', async () => {
@@ -163,7 +166,10 @@ describe('silent or misleading failures', () => {
     });
     for (const command of ['resolve', 'manifest', 'validate', 'explain', 'prompt']) {
       const result = await cli([command, '--cwd', 'work', '--config', 'cfg/ctx.json'], { cwd: root });
-      expect([command, result.code, result.stderr]).toEqual([command, 0, '']);
+      // The manifest is empty (RULES.md is in the block) and says why on its one line.
+      const stderr =
+        command === 'manifest' ? expect.stringMatching(/^ctxfiles: nothing to print: no nested/) : '';
+      expect([command, result.code, result.stderr]).toEqual([command, 0, stderr]);
     }
   });
 

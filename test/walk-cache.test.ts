@@ -65,7 +65,16 @@ describe('contextDiscovery.cache', () => {
     const file = indexFile(cacheHome, workDir);
     const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(saved.key).toBe(workDir);
-    expect(saved.names.sort()).toEqual(['AGENTS.md', 'CLAUDE.md']);
+    // The names of the nested walk and, rules being on by default, the rule folders' first segments.
+    expect(saved.names.sort()).toEqual([
+      '.claude',
+      '.clinerules',
+      '.cursor',
+      '.github',
+      '.windsurf',
+      'AGENTS.md',
+      'CLAUDE.md',
+    ]);
     expect(saved.dirs.map((row: unknown[]) => row[0]).sort()).toEqual([
       '',
       'svc',

@@ -86,9 +86,10 @@ export interface Resolver {
    * The rules named `name` (their name below the vendor folder, or their path relative to the work
    * dir), whatever their kind; two rules may share a name. Each carries its file's body as read now
    * (MCP `get_rule` and sessions see edits); a file gone or no longer parsing is left out. Empty when
-   * none has it or rules are off.
+   * none has it or rules are off. With `request.agent`, rules scoped to other agents are left out
+   * (docs/rules.md, "Agent scope").
    */
-  rule(name: string): Promise<readonly Rule[]>;
+  rule(name: string, request?: Readonly<{ agent?: string | undefined }>): Promise<readonly Rule[]>;
   /** Forgets every memoized render, walk and rule so the next call re-reads the files. */
   refresh(): void;
 }
@@ -104,7 +105,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const context = await loadContext(normalizeOptions(options));
   const memo = createMemo();
   const caches = createCaches(memo);
-  const onUnknownMode = warnOncePerMode();
+  const onUnknownMode = warnOncePerMode(context.configFile);
 
   const lookup = (asked: Readonly<ResolveRequest>) => {
     const request = canonicalPaths(context, asked);
@@ -120,10 +121,12 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
     resolve: async (request: Readonly<ResolveRequest> = {}) => (await lookup(request)).result,
     openSession: (sessionOptions: Readonly<SessionOptions> = {}) =>
       openSession(context, () => lookup({ ...sessionOptions, manifest: true }), sessionOptions),
-    rule: async (name: string) => {
-      const rules = await discoverRulesOnce(context, caches.rules, true);
+    rule: async (name: string, request: Readonly<{ agent?: string | undefined }> = {}) => {
+      const found = await discoverRulesOnce(context, caches.rules, true);
       await saveWalkCache(context);
-      return rules === null ? Object.freeze([]) : currentRules(context, rules.set.byName(name));
+      if (found === null) return Object.freeze([]);
+      const rules = request.agent === undefined ? found : found.forAgent(request.agent);
+      return currentRules(context, rules.set.byName(name));
     },
     refresh: () => memo.clear(),
   });
@@ -175,11 +178,15 @@ async function resolveRequest(
   const planned = await plan(context, request, onUnknownMode);
   const wanted = request.manifest !== false;
   const inline = context.config.contextDiscovery.mode === 'inline';
-  const [walker, rules] = await Promise.all([
+  const [walker, found] = await Promise.all([
     discover(context, planned, inline || wanted, caches.walks),
     discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
   ]);
-  const key = planned.plan.key + (rules === null ? '' : rulesKey(request));
+  // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
+  const agent = planned.selection.agent;
+  const rules = found === null ? null : found.forAgent(agent);
+  const agentKey = found?.agentScoped === true ? `\0a${agent ?? ''}` : '';
+  const key = planned.plan.key + (rules === null ? '' : rulesKey(request) + agentKey);
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
   const collected = collect(
     context,
@@ -187,7 +194,12 @@ async function resolveRequest(
     caches.collected,
     rules === null || layer === null
       ? undefined
-      : { layer: layer.rules, folders: rules.folders, alwaysRulesOf: rules.alwaysRulesOf },
+      : {
+          layer: layer.rules,
+          folders: rules.folders,
+          alwaysRulesOf: rules.alwaysRulesOf,
+          fileReferences: rules.fileReferences,
+        },
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
     inline ? walker : null,
   );
@@ -205,8 +217,10 @@ async function resolveRequest(
     rules !== null && wanted ? rules.set : undefined,
   );
   const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
-  const ruleDiagnostics =
-    rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)];
+  const ruleDiagnostics = [
+    ...requestDiagnostics(context, request, rules !== null),
+    ...(rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)]),
+  ];
   return {
     result: resultOf(context, planned, rendered, disclosed, format, ruleLines, [
       ruleDiagnostics,
@@ -251,6 +265,37 @@ function placedByChain(context: ResolverContext, rules: Rules): ReadonlySet<stri
   );
 }
 
+/**
+ * What a request asks that changes nothing, said rather than ignored: paths outside the work dir
+ * (`--paths ../../etc/passwd`), and paths or rule names while rules are off.
+ */
+function requestDiagnostics(
+  context: ResolverContext,
+  request: Readonly<ResolveRequest>,
+  rulesOn: boolean,
+): Diagnostic[] {
+  const paths = request.paths ?? [];
+  const names = request.rules ?? [];
+  const found: Diagnostic[] = [];
+  if (!rulesOn && paths.length + names.length > 0)
+    found.push({
+      level: 'warn',
+      code: 'rules-off',
+      message: `${paths.length > 0 ? 'paths' : 'rule names'} given (${[...paths, ...names].slice(0, 3).join(', ')}) change nothing: rules.sources is [] in the config, so no rule is read`,
+    });
+  for (const file of paths) {
+    const full = path.resolve(context.workDir, file);
+    if (full !== context.workDir && !isInside(context.workDir, full))
+      found.push({
+        level: 'warn',
+        code: 'outside-workdir',
+        message: `paths: ${file} is outside the work dir ${context.workDir}; no rule can match it`,
+        path: full,
+      });
+  }
+  return found;
+}
+
 /** A `warn` per name in `--rule` / `request.rules` that selects no rule. */
 function unknownRules(names: readonly string[]): Diagnostic[] {
   return names.map((name) => ({
@@ -258,6 +303,44 @@ function unknownRules(names: readonly string[]): Diagnostic[] {
     code: 'unknown-rule' as const,
     message: `no rule is named ${JSON.stringify(name)}; see \`ctxfiles explain\` for the rules found`,
   }));
+}
+
+/** The codes of entry faults whose message gains the entry's file and key path. */
+const PLACED_CODES = new Set(['outside-workdir', 'invalid-entry']);
+
+/**
+ * Entry faults with their place: `<config file>: contextPaths[1]: …`, `agents.coder.context.paths[0]`,
+ * or the flow file and `steps[2].context.paths[0]`, so a warning says where to fix it.
+ */
+function placeEntries(
+  context: ResolverContext,
+  { agent, flow, step }: Planned['selection'],
+  diagnostics: readonly Diagnostic[],
+): Diagnostic[] {
+  return diagnostics.map((diagnostic) => {
+    const { layer, entry } = diagnostic;
+    if (!PLACED_CODES.has(diagnostic.code) || entry === undefined || layer === undefined) return diagnostic;
+    const list =
+      layer === 'global'
+        ? { file: context.configFile, key: 'contextPaths', entries: context.config.contextPaths }
+        : layer === 'agent' && agent !== undefined
+          ? {
+              file: context.configFile,
+              key: `agents.${agent}.context.paths`,
+              entries: context.config.agents[agent]?.context?.paths ?? [],
+            }
+          : layer === 'step' && flow !== undefined && step !== undefined
+            ? {
+                file: flow.file,
+                key: `steps[${flow.steps.indexOf(step)}].context.paths`,
+                entries: step.context?.paths ?? [],
+              }
+            : undefined;
+    const index = list?.entries.indexOf(entry) ?? -1;
+    if (list === undefined || index < 0) return diagnostic;
+    const where = `${list.file === null ? '' : `${list.file}: `}${list.key}[${index}]`;
+    return { ...diagnostic, message: `${where}: ${diagnostic.message}` };
+  });
 }
 
 /** A memoized resolution: the frozen result and what a session starts from. */
@@ -295,9 +378,11 @@ function resultOf(
     diagnostics: Object.freeze(
       capDiagnostics(
         context.configDiagnostics,
-        resolution.diagnostics,
-        ruleDiagnostics,
-        rendered.diagnostics,
+        placeEntries(context, selection, [
+          ...resolution.diagnostics,
+          ...ruleDiagnostics,
+          ...rendered.diagnostics,
+        ]),
         disclosed.diagnostics,
         cacheDiagnostics,
       ),
@@ -307,12 +392,16 @@ function resultOf(
 }
 
 /** An unknown layer mode warns once per resolver, then acts as `append`. */
-function warnOncePerMode(): (mode: string, layer: string) => Diagnostic | undefined {
+function warnOncePerMode(
+  configFile: string | null,
+): (mode: string, layer: string, keyPath: string) => Diagnostic | undefined {
   const warned = new Set<string>();
-  return (mode, layer) => {
+  return (mode, layer, keyPath) => {
     if (warned.has(mode)) return undefined;
     warned.add(mode);
-    const message = `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append"`;
+    // The agent layer's mode is in the config file; a step's key path names its flow file.
+    const where = layer === 'agent' && configFile !== null ? `${configFile}: ${keyPath}` : keyPath;
+    const message = `${where}: unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append"`;
     return {
       level: 'warn',
       code: 'unknown-mode',

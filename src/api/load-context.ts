@@ -50,6 +50,8 @@ export interface ResolverContext {
   /** A null-prototype copy: `${env.constructor}` finds nothing. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: Config;
+  /** The config file, as loaded (absolute); `null` for defaults or a config object. For messages. */
+  readonly configFile: string | null;
   /**
    * Whether the project's config is trusted (docs/security.md, "Trust tiers"). `untrusted` for a
    * plain {@link Config} object: the object's keys are trusted, the project's files are not.
@@ -121,6 +123,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     homeDir,
     env,
     config,
+    configFile: 'filepath' in loaded ? loaded.filepath : null,
     trust: ('trust' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
     configDiagnostics: loaded.diagnostics,
     flows: flowSource(loaded, options.flows, { fs, workDir }),

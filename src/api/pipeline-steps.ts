@@ -70,7 +70,7 @@ export const NOTHING_DISCLOSED: Disclosed = Object.freeze({ index: null, manifes
 export async function plan(
   context: ResolverContext,
   request: Readonly<ResolveRequest>,
-  onUnknownMode: (mode: string, layer: string) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: string, keyPath: string) => Diagnostic | undefined,
 ): Promise<Planned> {
   const { config } = context;
   const needsFlows =
@@ -179,11 +179,21 @@ export function collect(
         trustOutside: context.trusted,
         homeDir,
         rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+        fileReferencesFrom: fileReferencesOf(rules),
       },
       diagnostics,
     );
     return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
   });
+}
+
+/**
+ * The rules of the layer whose vendor writes `#[[file:path]]` references (Kiro): each file of the
+ * `rules` layer that is one of them has its references followed, relative to the rule's owner.
+ */
+function fileReferencesOf(rules: RulesSource | undefined): (file: ContextFile) => string | undefined {
+  const owners = rules?.fileReferences;
+  return (file) => (file.source === 'rule' && owners !== undefined ? owners.get(file.realPath) : undefined);
 }
 
 /**
@@ -312,7 +322,9 @@ export async function renderDisclosure(
   // Inline discovery put the nested files in the block: only rules are left to disclose.
   const inlineMode = context.config.contextDiscovery.mode === 'inline';
   if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
-  return table(key, async () => {
+  // Two requests with one plan differ in their walk when one turns `nested` off (an agent or step
+  // setting): with rules on, the one without a walk still renders, so its entry must stay its own.
+  return table(walk === null ? `${key}\0nowalk` : key, async () => {
     const [{ groupByOwner }, { renderManifest, boundRuleCatalog }, { compareCodeUnits }] = await Promise.all([
       import('../discover/nested-index.js'),
       import('../render/render-manifest.js'),

@@ -4,10 +4,11 @@ import { under, walkNested } from '../discover/nested-walk.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
+import { readInstruction } from '../fs/read-instruction.js';
 import { createRuleSet } from '../rules/create-rule-set.js';
 import { discoverRules } from '../rules/discover-rules.js';
 import { RULE_ADAPTERS, ruleEntryNames } from '../rules/rule-adapters.js';
-import type { Rule } from '../rules/rule.js';
+import { appliesToAgent, type Rule, type SkippedRule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import { contextRootOf } from './pipeline-steps.js';
 import type { Rules } from './rules-step.js';
@@ -35,27 +36,111 @@ export function discoverAllRules(
     sources: rules.sources,
     maxFileBytes: contextDiscovery.maxFileBytes,
     symlinks: instructions.symlinks ?? 'inside',
+    // Trusted layers only: a project config's `rules.userFolders` was dropped when it was loaded.
+    ...(rules.userFolders === true ? { userDir: context.homeDir } : {}),
   });
   diagnostics.push(...found.diagnostics);
-  const set = createRuleSet(found.rules, { workDir });
+  const folders = new Set<string>();
+  for (const source of rules.sources)
+    for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
+      if (location.type === 'folder' && location.agentPrefix === undefined)
+        for (const owner of owners) folders.add(path.join(owner, location.path));
+  // Content patterns (Continue `regex`) test a file's text as the reader gives it: bounded by the cap.
+  const maxBytes = contextDiscovery.maxFileBytes;
+  const contentOf = (file: string) => {
+    const read = readInstruction(fs, file, { maxBytes });
+    return read.ok ? read.text : null;
+  };
+  const fileReferences = new Map<string, string>();
+  for (const rule of found.rules)
+    if (RULE_ADAPTERS.get(rule.source)?.fileReferences === true)
+      fileReferences.set(rule.realPath, rule.ownerDir);
+  const shared = {
+    workDir,
+    contentOf,
+    diagnostics: Object.freeze(diagnostics),
+    folders,
+    fileReferences,
+    found,
+  };
+  const agentScoped = found.rules.some(
+    (rule) => rule.agents.only.length > 0 || rule.agents.except.length > 0,
+  );
+  return rulesOf(shared, found.rules, found.skipped, agentScoped);
+}
+
+/** What every view of one discovery shares: the found rules and what was said and read around them. */
+interface Discovery {
+  readonly workDir: string;
+  readonly contentOf: (file: string) => string | null;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly folders: ReadonlySet<string>;
+  readonly fileReferences: ReadonlyMap<string, string>;
+  readonly found: { readonly rules: readonly Rule[]; readonly skipped: readonly SkippedRule[] };
+}
+
+/**
+ * The {@link Rules} of `kept` rules: their set, their `always` rules by owner and, when some rule is
+ * agent-scoped, a memoized view per agent made from every rule discovery found.
+ */
+function rulesOf(
+  discovery: Discovery,
+  kept: readonly Rule[],
+  skipped: readonly SkippedRule[],
+  agentScoped: boolean,
+): Rules {
+  const { workDir, contentOf, diagnostics, folders, fileReferences, found } = discovery;
+  const set = createRuleSet(kept, { workDir, contentOf });
   const byOwner = new Map<string, Rule[]>();
   for (const rule of set.always()) {
     const list = byOwner.get(rule.ownerDir) ?? [];
     list.push(rule);
     byOwner.set(rule.ownerDir, list);
   }
-  const folders = new Set<string>();
-  for (const source of rules.sources)
-    for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
-      if (location.type === 'folder')
-        for (const owner of owners) folders.add(path.join(owner, location.path));
-  return Object.freeze({
+  const scoped = new Map<string, Rules>();
+  const self: Rules = Object.freeze({
     set,
-    skipped: found.skipped,
-    diagnostics: Object.freeze(diagnostics),
+    skipped,
+    diagnostics,
     alwaysRulesOf: (dir: string) => Object.freeze([...(byOwner.get(dir) ?? [])]),
     folders,
+    agentScoped,
+    fileReferences,
+    forAgent(agent: string | undefined): Rules {
+      if (!agentScoped) return self;
+      const key = agent ?? '\0';
+      let view = scoped.get(key);
+      if (view === undefined) {
+        const [mine, others] = splitByAgent(found.rules, agent);
+        view = rulesOf(discovery, mine, Object.freeze([...found.skipped, ...others]), false);
+        scoped.set(key, view);
+      }
+      return view;
+    },
   });
+  return self;
+}
+
+/** The rules for `agent`, and the others as skipped files (explain says whom they are for). */
+function splitByAgent(rules: readonly Rule[], agent: string | undefined): [Rule[], SkippedRule[]] {
+  const mine: Rule[] = [];
+  const others: SkippedRule[] = [];
+  for (const rule of rules) {
+    if (appliesToAgent(rule.agents, agent)) {
+      mine.push(rule);
+      continue;
+    }
+    const { only, except } = rule.agents;
+    const problem =
+      only.length > 0 && !(agent !== undefined && only.includes(agent))
+        ? `for agent ${only.join(', ')} only${agent === undefined ? '; the request names no agent' : `, not ${agent}`}`
+        : `not for agent ${agent ?? ''} (it excludes ${except.join(', ')})`;
+    const { path: file, relativePath, ownerDir, name, source } = rule;
+    others.push(
+      Object.freeze({ path: file, relativePath, ownerDir, name, source, reason: 'other agent', problem }),
+    );
+  }
+  return [mine, others];
 }
 
 /**

@@ -25,6 +25,15 @@ export interface Rules {
   alwaysRulesOf(dir: string): readonly Rule[];
   /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
   readonly folders: ReadonlySet<string>;
+  /**
+   * The rules of a request for `agent` (none: `undefined`): rules scoped to other agents leave the
+   * set and are listed as skipped (`other agent`). Itself when no rule is agent-scoped; memoized.
+   */
+  forAgent(agent: string | undefined): Rules;
+  /** True when some rule is scoped to agents: a request's agent then changes its rules. */
+  readonly agentScoped: boolean;
+  /** The owner of each rule (by real path) whose `#[[file:path]]` references imports follow (Kiro). */
+  readonly fileReferences: ReadonlyMap<string, string>;
 }
 
 /** What a request asks of the rules: paths in play and rule names. */

@@ -1,4 +1,5 @@
 import type { Config, Flow, Format } from '../config/types.js';
+import { stepAgentPrefix } from '../config/flow-locations.js';
 import { CtxfilesError } from '../errors.js';
 import type { Selection } from '../resolve/plan-resolution.js';
 
@@ -65,18 +66,43 @@ export function selectRequest(
   // agents are declared, an unknown name is a typo and an error.
   const known = knownAgents(config, flows);
   if (agent !== undefined && known.size > 0 && !known.has(agent)) {
-    throw new CtxfilesError('unknown-agent', `unknown agent "${agent}". Known agents: ${list(known)}.`);
+    const where = request.agent === undefined && step !== undefined ? stepAgentPrefix(step) : '';
+    throw new CtxfilesError(
+      'unknown-agent',
+      `${where}unknown agent "${agent}". Known agents: ${list(known)}.`,
+    );
   }
   return { agent, flow, step };
 }
 
-/** Agents defined in the config or named by a flow step. */
+/**
+ * The agents a request may name: the config's `agents` when it declares any (then a step naming
+ * another agent is a typo: `codr` for `coder`); otherwise every agent a flow step names.
+ */
 export function knownAgents(config: Config, flows: ReadonlyMap<string, Flow>): Set<string> {
   const known = new Set(Object.keys(config.agents));
+  if (known.size > 0) return known;
   for (const flow of flows.values()) {
     for (const step of flow.steps) if (step.agent !== undefined) known.add(step.agent);
   }
   return known;
+}
+
+/**
+ * Steps that name an agent the config does not declare, when it declares any: one located problem
+ * each (`ctxfiles validate` fails on them).
+ */
+export function undeclaredStepAgents(config: Config, flows: ReadonlyMap<string, Flow>): string[] {
+  const declared = Object.keys(config.agents);
+  if (declared.length === 0) return [];
+  const problems: string[] = [];
+  for (const flow of flows.values())
+    for (const step of flow.steps)
+      if (step.agent !== undefined && !declared.includes(step.agent))
+        problems.push(
+          `${stepAgentPrefix(step)}unknown agent "${step.agent}" in flow "${flow.id}", step "${step.id}". Known agents: ${list(declared)}.`,
+        );
+  return problems;
 }
 
 function list(values: Iterable<string>): string {

@@ -22,7 +22,12 @@ const argv = process.argv.slice(2);
 if (WALKING_COMMANDS.has(argv[0] ?? ''))
   (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
 // An agent runs `ctxfiles hook` on every tool call: its bundle holds nothing else.
-const name = argv[0] === 'hook' ? 'hook' : 'cli';
+// `hook --help` is printed by the CLI bundle, in the style of every command's help.
+const helpFlag = (arg: string) => arg === '--help' || arg === '-h';
+const name =
+  argv[0] === 'hook' && !argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined).some(helpFlag)
+    ? 'hook'
+    : 'cli';
 const bundle = loadBundle(
   {
     file: path.join(__dirname, `${name}.cjs`),

@@ -32,6 +32,12 @@ export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
  * that replaced it, while a second install of another version still in use refreshes its time daily.
  */
 export const SUPERSEDED_CACHE_MS = 2 * 24 * 60 * 60 * 1000;
+/**
+ * The most cache files the directory keeps, and the most bytes they hold together: past either, the
+ * files used least recently go first (each holds one command of one build: about 0.3 to 1.5 MB).
+ */
+export const MAX_CACHE_FILES = 48;
+export const MAX_CACHE_BYTES = 48 * 1024 * 1024;
 /** A cache file read while older than this (a day) has its time set to now. */
 const KEEP_ALIVE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Temp files of a process that died while writing are deleted after this long (one hour). */
@@ -83,10 +89,19 @@ export function readCacheFile(file: string): Buffer | undefined {
  * Replaces `file` atomically (a new file in the same directory, mode 0600, then a rename), then
  * deletes the directory's other `.bin` files not written for {@link STALE_CACHE_MS}, and those of
  * other builds in the same slot as `file` (see {@link sameSlot}) not used for
- * {@link SUPERSEDED_CACHE_MS}. Never throws: a cache that cannot be written only means the next run
+ * {@link SUPERSEDED_CACHE_MS}, then the least recently used past {@link MAX_CACHE_FILES} files or
+ * {@link MAX_CACHE_BYTES} bytes. Never throws: a cache that cannot be written only means the next run
  * compiles again.
  */
-export function writeCacheFile(file: string, data: Uint8Array, now: number = Date.now()): void {
+export function writeCacheFile(
+  file: string,
+  data: Uint8Array,
+  now: number = Date.now(),
+  limits: { readonly files: number; readonly bytes: number } = {
+    files: MAX_CACHE_FILES,
+    bytes: MAX_CACHE_BYTES,
+  },
+): void {
   if (replaceFile(file, data) !== undefined) return;
   const own = path.basename(file);
   sweepDirectory(path.dirname(file), now, (name) => {
@@ -94,6 +109,38 @@ export function writeCacheFile(file: string, data: Uint8Array, now: number = Dat
     if (!name.endsWith('.bin') || name === own) return null;
     return sameSlot(name, own) ? SUPERSEDED_CACHE_MS : STALE_CACHE_MS;
   });
+  capCacheFiles(path.dirname(file), own, limits);
+}
+
+/** Deletes the `.bin` files used least recently (by mtime, which reads refresh) past the limits. */
+function capCacheFiles(
+  dir: string,
+  own: string,
+  limits: { readonly files: number; readonly bytes: number },
+): void {
+  const files: Array<{ name: string; size: number; used: number }> = [];
+  try {
+    for (const name of fs.readdirSync(dir).slice(0, 2_000)) {
+      if (!name.endsWith('.bin')) continue;
+      const info = fs.lstatSync(path.join(dir, name));
+      if (info.isFile()) files.push({ name, size: info.size, used: name === own ? Infinity : info.mtimeMs });
+    }
+  } catch {
+    return;
+  }
+  files.sort((a, b) => b.used - a.used);
+  let count = 0;
+  let bytes = 0;
+  for (const entry of files) {
+    count += 1;
+    bytes += entry.size;
+    if (entry.name !== own && (count > limits.files || bytes > limits.bytes))
+      try {
+        fs.unlinkSync(path.join(dir, entry.name));
+      } catch {
+        // Gone already, or another process removed it.
+      }
+  }
 }
 
 // `<bundle>-<command>-<digest>-<stamp><rest>` (cacheFileName): the digest is 16 hex digits, the stamp
@@ -144,9 +191,10 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
 }
 
 /**
- * The cache file of one bundle build, command, Node version and architecture. The bundle's size
- * and modification time are part of it too: V8 checks cached code only against the length of the
- * text, so an edited bundle must never meet the code of the old one. So are the Node options the
+ * The cache file of one bundle build, command, Node version and architecture. The build is the
+ * digest of the bundle's text (fixed when it is built) and its size: V8 checks cached code only
+ * against the length of the text, and a rebuild of the same text reuses the same file rather than
+ * adding one (the modification time is not part of the name). So are the Node options the
  * process runs with (`flags`: `process.execArgv` and `NODE_OPTIONS`): V8 rejects code cached
  * under other flags, and two ways of running would otherwise replace each other's cache.
  */
@@ -157,7 +205,7 @@ export function cacheFileName(
 ): string {
   const command = /^[a-z][a-z-]{0,31}$/.test(bundle.command) ? bundle.command : 'other';
   const base = path.basename(bundle.file, '.cjs');
-  const stamp = `${info.size.toString(36)}${Math.trunc(info.mtimeMs).toString(36)}`;
+  const stamp = info.size.toString(36);
   const options = flags === '\0' ? '' : `-${fnv1a(flags)}`;
   return `${base}-${command}-${bundle.digest}-${stamp}${options}-${process.version}-${process.arch}.bin`;
 }

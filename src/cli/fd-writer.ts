@@ -18,6 +18,7 @@ export function guardStream(stream: NodeJS.WritableStream): NodeJS.WritableStrea
   if (!guarded.has(stream)) {
     guarded.add(stream);
     stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (stream === process.stdout) reportWriteFault(NODE_SYSTEM, error.code);
       process.exit(writeFaultStatus(error.code));
     });
   }
@@ -30,7 +31,8 @@ export function guardStream(stream: NodeJS.WritableStream): NodeJS.WritableStrea
  * that loads the network modules: a few ms of every cold run; docs/performance.md, "Start-up").
  * When the descriptor is non-blocking and full (`EAGAIN`), the rest and every later write go
  * through the stream, in order. A reader that went away (`EPIPE`) ends the process quietly with
- * {@link SIGPIPE_STATUS}, any other write fault with status 1, as {@link guardStream} does.
+ * {@link SIGPIPE_STATUS}; any other write fault (a full disk, `> /dev/full`) ends it with status 1
+ * after one line on stderr naming the fault, as {@link guardStream} does.
  */
 export function fdWriter(fd: 1 | 2, system: WriterSystem = NODE_SYSTEM): { write(text: string): boolean } {
   // A Windows console takes text in its code page through WriteFile: only the stream writes UTF-16.
@@ -51,10 +53,54 @@ export function fdWriter(fd: 1 | 2, system: WriterSystem = NODE_SYSTEM): { write
           fallback = system.stream(fd);
           return fallback.write(bytes.subarray(offset));
         }
+        if (fd === 1) reportWriteFault(system, code);
         return system.exit(writeFaultStatus(code));
       }
     },
   };
+}
+
+/** One line on stderr for a fault writing stdout; a reader gone away is not one (`| head`). */
+function reportWriteFault(system: Pick<WriterSystem, 'writeSync'>, code: string | undefined): void {
+  if (code === 'EPIPE') return;
+  const line = Buffer.from(
+    `ctxfiles: error: cannot write the output to stdout (${code ?? 'unknown error'})\n`,
+  );
+  try {
+    system.writeSync(2, line, 0);
+  } catch {
+    // stderr is gone too: the exit status is all that is left.
+  }
+}
+
+/**
+ * True when stdout was closed when the process started (`ctxfiles resolve >&-`): Node then opens
+ * `/dev/null` on the descriptor, read-write, where a shell's `> /dev/null` opens it write-only.
+ * Linux only (`/proc/self/fdinfo`); elsewhere, false.
+ */
+export function stdoutWasClosed(): boolean {
+  try {
+    const stat = fs.fstatSync(1);
+    if (!stat.isCharacterDevice() || stat.rdev !== fs.statSync('/dev/null').rdev) return false;
+    const flags = /^flags:\s+([0-7]+)$/m.exec(fs.readFileSync('/proc/self/fdinfo/1', 'utf8'))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when stdout is a terminal: a character device other than /dev/null, told from one fstat
+ * (node:tty would cost every run its load). A serial line or another device counts too: harmless,
+ * as the answer only gains a final newline there.
+ */
+export function stdoutIsTerminal(): boolean {
+  try {
+    const stat = fs.fstatSync(1);
+    return stat.isCharacterDevice() && stat.rdev !== fs.statSync('/dev/null').rdev;
+  } catch {
+    return false;
+  }
 }
 
 /** The exit status after a write fault: {@link SIGPIPE_STATUS} for a reader gone away, else 1. */

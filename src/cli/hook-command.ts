@@ -25,7 +25,7 @@ export interface HookIo {
  */
 export const MAX_HOOK_INPUT_BYTES = 33_554_432;
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli|codex> [--cwd <dir>] [--config <file>] [--preset <name>] [--state-dir <dir>] [--shell-paths]
+const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli|codex> [--cwd <dir>] [--config <file>] [--user-config <file>] [--preset <name>] [--agent <id>] [--state-dir <dir>] [--shell-paths]
 
 Answer one Claude Code, Gemini CLI or Codex hook event read as JSON on stdin (see docs/hooks.md).
 Always exits 0; problems are reported as warnings on stderr.
@@ -33,7 +33,9 @@ Always exits 0; problems are reported as warnings on stderr.
 Options:
   --cwd <dir>        the work dir (default: the event's "cwd")
   --config <file>    use this config file instead of searching for one
+  --user-config <file>  the trusted user config (default: ~/.config/ctxfiles/config.json)
   --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
+  --agent <id>       resolve for this ctxfiles agent (its layer and the rules scoped to it)
   --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
                      $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
   --shell-paths      also take paths from shell commands: words naming an existing file or
@@ -74,6 +76,8 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     cwd: options.cwd,
     configFile: fromShell(options.config, io),
     preset: options.preset,
+    requestAgent: options.agent,
+    userConfig: fromShell(options.userConfig, io),
     stateDir: fromShell(options.stateDir, io),
     shellPaths: options.shellPaths,
     env: io.env,
@@ -87,7 +91,9 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
 interface HookOptions {
   cwd?: string;
   config?: string;
+  userConfig?: string;
   preset?: string;
+  agent?: string;
   stateDir?: string;
   shellPaths?: true;
 }
@@ -105,9 +111,14 @@ function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: 
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const key = { '--cwd': 'cwd', '--config': 'config', '--preset': 'preset', '--state-dir': 'stateDir' }[
-      flag as string
-    ] as 'cwd' | 'config' | 'preset' | 'stateDir' | undefined;
+    const key = {
+      '--cwd': 'cwd',
+      '--config': 'config',
+      '--user-config': 'userConfig',
+      '--preset': 'preset',
+      '--agent': 'agent',
+      '--state-dir': 'stateDir',
+    }[flag as string] as 'cwd' | 'config' | 'userConfig' | 'preset' | 'agent' | 'stateDir' | undefined;
     if (key !== undefined) {
       const value = inline ?? argv[(index += 1)];
       if (value === undefined || value === '') return `${flag} needs a value`;

@@ -13,6 +13,10 @@ export interface McpCommandOptions {
   readonly config?: string | undefined;
   /** A preset the config is merged over (docs/presets.md). */
   readonly preset?: string | undefined;
+  /** The agent to serve: its layer, and the rules scoped to it (docs/rules.md, "Agent scope"). */
+  readonly agent?: string | undefined;
+  /** The trusted user config (`--user-config`); default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** How often tracked files are checked, in ms (a test shortens it). Default: 1000. */
@@ -45,13 +49,22 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     cwd: workDir,
     configFile: fromShell(options.config, io),
     preset: options.preset,
+    userConfig: fromShell(options.userConfig, io),
     displayCwd: io.cwd,
     lazyFlows: true,
   });
   // As `resolve` prints them, escaped: a message may carry a path or value from the repository.
   writeDiagnostics(config.diagnostics, io);
   const resolver = await createResolver({ workDir, config, env: io.env, fs });
-  const connection = createMcpConnection({ resolver, fs, rules: rulesOfResolver(resolver) });
+  const request = options.agent === undefined ? {} : { agent: options.agent };
+  // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
+  if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
+  const connection = createMcpConnection({
+    resolver,
+    fs,
+    rules: rulesOfResolver(resolver, request),
+    request,
+  });
   await serveStdio({
     connection,
     input,

@@ -7,18 +7,13 @@ import { explain, formatExplain } from '../prompt/explain.js';
 import { loadFragments } from '../prompt/fragments.js';
 import { discoverSkills } from '../prompt/skills.js';
 import { writeDiagnostics, type CliIo } from './io.js';
-import {
-  checkDirectoryArgument,
-  readMcpServers,
-  readPromptInput,
-  readTextArgument,
-  type PromptInput,
-} from './prompt-input.js';
+import type { PromptInput } from './prompt-input.js';
 
 /** Flags of `prompt` and `explain`. */
 export interface PromptFlags {
   readonly input?: string | undefined;
-  readonly tools?: string | undefined;
+  /** `--tools`: names, repeated, space- or comma-separated (split by the CLI's list parser). */
+  readonly tools?: readonly string[] | undefined;
   readonly skillsRoot?: readonly string[] | undefined;
   readonly mcp?: string | undefined;
   readonly base?: string | undefined;
@@ -27,8 +22,22 @@ export interface PromptFlags {
   readonly json?: boolean | undefined;
 }
 
+/** Stand-ins for the argument readers when no file argument is given: never called then. */
+const NO_ARGUMENTS = {
+  checkDirectoryArgument: (dir: string): string => dir,
+  readMcpServers: (): never[] => [],
+  readPromptInput: (): PromptInput => ({}),
+  readTextArgument: (text: string): string => text,
+};
+
 /** Builds the prompt for `ctxfiles prompt` and `ctxfiles explain`; flags win over `--input`. */
 async function assemble(flags: PromptFlags, resolver: Resolver, request: ResolveRequest, io: CliIo) {
+  // The readers of --input and the other file arguments validate with zod: loaded only when one is
+  // given (zod cost `explain` more than its own work).
+  const given = [flags.input, flags.mcp, flags.base, flags.fragments].some((flag) => flag !== undefined);
+  const { checkDirectoryArgument, readMcpServers, readPromptInput, readTextArgument } = given
+    ? await import('./prompt-input.js')
+    : NO_ARGUMENTS;
   const input: PromptInput = flags.input === undefined ? {} : readPromptInput(flags.input, io.cwd);
   const base = flags.base !== undefined ? readTextArgument(flags.base, io.cwd, '--base') : input.base;
   const mcpServers = flags.mcp !== undefined ? readMcpServers(flags.mcp, io.cwd) : input.mcpServers;
@@ -46,13 +55,7 @@ async function assemble(flags: PromptFlags, resolver: Resolver, request: Resolve
   const catalog = roots.length > 0 ? discoverSkills(fs, roots) : undefined;
   const options: BuildPromptOptions = {
     base,
-    tools:
-      flags.tools !== undefined
-        ? flags.tools
-            .split(',')
-            .map((name) => name.trim())
-            .filter((name) => name !== '')
-        : input.tools,
+    tools: flags.tools !== undefined ? [...flags.tools] : input.tools,
     subagents: input.subagents,
     skills: catalog?.skills,
     skillLoaders: input.skillLoaders,

@@ -4,6 +4,7 @@ import { CtxfilesError } from '../errors.js';
 import path from 'node:path';
 import { FORMATS, type Format } from '../config/types.js';
 import { PRESET_NAMES } from '../presets/index.js';
+import type { ResolveResult } from '../api/create-resolver.js';
 import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 
 export { EXIT, type CliIo } from './io.js';
@@ -25,8 +26,9 @@ interface CommonOptions {
  * Heavy modules are imported only by the command that needs them.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv[0] === 'hook') {
-    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md).
+  if (argv[0] === 'hook' && !wantsHelp(argv)) {
+    // `hook` has its own tiny parser and always exits 0 (docs/hooks.md); its help is commander's,
+    // as for every command.
     const { hookCommand, readStream } = await import('./hook-command.js');
     const { stdout, stderr, env, cwd } = io;
     return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
@@ -58,6 +60,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return cli.exitCode;
 }
 
+/** True for `--help` or `-h` before a `--`: help is printed by commander, one style for every command. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 /** The examples that end each command's `--help` (docs/cli.md). */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   resolve: [
@@ -71,11 +79,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles session --agent coder --state saved-state.json',
   ],
   prompt: [
-    'ctxfiles prompt --tools read,edit,bash',
+    'ctxfiles prompt --tools read edit bash',
     'ctxfiles prompt --input runner.json --json',
     `ctxfiles prompt --mcp '[{"id":"git","status":"ready","toolCount":3}]'`,
   ],
-  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read,edit --json'],
+  explain: ['ctxfiles explain', 'ctxfiles explain --agent coder --tools read edit --json'],
   validate: [
     'ctxfiles validate                                 # the config found from here, and its flows',
     'ctxfiles validate ctxfiles.config.json .ctxfiles/flows/release.yaml',
@@ -92,6 +100,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles init codex --user',
     'ctxfiles init gemini-cli --remove',
   ],
+  hook: [
+    `echo '{"hook_event_name":"SessionStart","session_id":"s1","cwd":"."}' | ctxfiles hook claude-code`,
+    'ctxfiles hook gemini-cli --preset gemini-cli --state-dir /tmp/ctxfiles-sessions',
+  ],
 };
 
 /** The root command, a factory for subcommands, and the exit code an action sets. */
@@ -103,13 +115,20 @@ interface Cli {
   exitCode: number;
 }
 
-function createProgram(io: CliIo, json: boolean): Cli {
-  const output = {
+/** Where commander writes: the CLI's streams. */
+function outputOf(io: CliIo) {
+  return {
     writeOut: (text: string) => io.stdout.write(text),
     writeErr: (text: string) => io.stderr.write(text),
-    // commander's own usage errors carry the prefix of every other message (docs/cli.md).
-    outputError: (text: string, write: (text: string) => void) => write(`ctxfiles: ${text}`),
+    // commander's own usage errors carry the prefix of every other message, on every line, hints
+    // such as `(Did you mean --agent?)` included (docs/cli.md).
+    outputError: (text: string, write: (text: string) => void) =>
+      write(text.replace(/^(?=.)/gm, 'ctxfiles: ')),
   };
+}
+
+function createProgram(io: CliIo, json: boolean): Cli {
+  const output = outputOf(io);
   const version = readVersion();
   const program = new Command('ctxfiles')
     .description('Resolve, frame and disclose coding-agent instruction files.')
@@ -118,7 +137,7 @@ function createProgram(io: CliIo, json: boolean): Cli {
     .showHelpAfterError(json ? false : 'ctxfiles: run ctxfiles --help for usage')
     .addHelpText(
       'after',
-      '\nctxfiles hook <claude-code|gemini-cli|codex> answers agent hook events; see `ctxfiles hook --help`.',
+      '\nDocs: the docs/ folder of the installed package, or https://github.com/ctxfiles/ctxfiles/tree/main/docs',
     )
     .exitOverride()
     .configureOutput(output);
@@ -151,12 +170,31 @@ function createProgram(io: CliIo, json: boolean): Cli {
         .addOption(new Option('--format <format>', 'output format').choices(FORMATS));
       if (name === 'resolve' || name === 'prompt' || name === 'explain')
         created
-          .option('--paths <path...>', 'paths in play, relative to the work dir: matching rules apply')
-          .option('--rule <name...>', 'rules to include by name, whatever their kind');
+          .option(
+            '--paths <path...>',
+            'paths in play, relative to the work dir: matching rules apply',
+            listValues,
+          )
+          .option('--rule <name...>', 'rules to include by name, whatever their kind', listValues);
     }
     return created.option('--json', 'print JSON for tools');
   };
   return { program, version, command, exitCode: EXIT.ok };
+}
+
+/**
+ * The parser of every list option (`--paths`, `--rule`, `--tools`): values may follow the flag
+ * (`--paths a b`), the flag may be repeated, and a value may hold several, comma-separated
+ * (`--tools read,edit`); the help and docs show the first form.
+ */
+function listValues(value: string, previous: readonly string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  ];
 }
 
 /** `--preset NAME`: the config is merged over a tool's preset (docs/presets.md). */
@@ -172,16 +210,18 @@ function registerResolutionCommands(cli: Cli, io: CliIo): void {
       cli.exitCode = await resolveCommand(options, io);
     });
   cli.command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
+    // The manifest has one form whatever the format (docs/disclosure.md): say so rather than ignore it.
+    if (options.format !== undefined)
+      io.stderr.write(
+        `ctxfiles: warning: --format ${options.format} changes nothing here: the manifest has one form (--format applies to resolve, session and prompt)\n`,
+      );
     const { resolver, request } = await openResolver(options, io);
     const result = await resolver.resolve(request);
     if (options.json)
       io.stdout.write(
         `${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`,
       );
-    else {
-      io.stdout.write(result.manifest);
-      writeDiagnostics(result.diagnostics, io);
-    }
+    else await writePlain(result.manifest, 'manifest', { options, resolver, request, result }, io);
   });
   cli
     .command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')
@@ -210,13 +250,13 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
         '--input <file>',
         'a JSON file with base, tools, subagents, skillsRoots, mcpServers, environment, fragmentsDir',
       )
-      .option('--tools <names>', 'the active tools, comma-separated')
+      .option('--tools <name...>', 'the active tools', listValues)
       .option(
         '--skills-root <dir>',
         'a skills root (repeatable; later roots win)',
         (value: string, previous: string[] = []) => [...previous, value],
       )
-      .option('--mcp <file>', 'a JSON file with the MCP servers')
+      .option('--mcp <file|json>', 'the MCP servers: a JSON file, or the JSON itself (starting with [ or {)')
       .option('--base <file>', 'a file whose text replaces the bundled base')
       .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
       .option('--date <date>', 'the date shown in the environment section')
@@ -264,19 +304,44 @@ function registerInitCommand(cli: Cli, io: CliIo): void {
     );
 }
 
-/** `mcp`: a server for MCP clients, with its own options. */
+/** `mcp`: a server for MCP clients, with its own options; `hook`'s help. */
 function registerServerCommands(cli: Cli, io: CliIo): void {
+  // `hook` runs before commander parses (`run`), with its own small parser for speed; this entry
+  // gives it the same `--help` and `ctxfiles help hook` as every other command (docs/hooks.md).
+  cli
+    .command(
+      'hook',
+      'answer one coding agent hook event read as JSON on stdin (see docs/hooks.md); always exits 0',
+      'none',
+    )
+    .argument('<agent>', 'the agent whose event it is: claude-code, gemini-cli or codex')
+    .option('--cwd <dir>', 'the work dir (default: the event\'s "cwd")')
+    .option('--config <file>', 'use this config file instead of searching for one')
+    .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
+    .addOption(presetOption())
+    .option('--agent <id>', 'resolve for this ctxfiles agent (its layer and the rules scoped to it)')
+    .option(
+      '--state-dir <dir>',
+      'keep session states here (default: $CTXFILES_STATE_DIR, else $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)',
+    )
+    .option(
+      '--shell-paths',
+      'also take paths from shell commands: words naming an existing file or directory inside the work dir',
+    )
+    .action(() => {
+      // Reached only through `ctxfiles help hook` paths that run nothing.
+    });
   cli
     .command('mcp', 'serve instructions to MCP clients over stdio', 'none')
     .option('--cwd <dir>', 'the work dir (default: the current directory)')
     .option('--config <file>', 'use this config file instead of searching for one')
+    .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
     .addOption(presetOption())
+    .option('--agent <id>', 'serve the instructions and rules of this agent')
     .action(async (options: CommonOptions) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      cli.exitCode = await mcpCommand(
-        { cwd: options.cwd, config: options.config, preset: options.preset, version: cli.version },
-        io,
-      );
+      const { cwd, config, userConfig, preset, agent } = options;
+      cli.exitCode = await mcpCommand({ cwd, config, userConfig, preset, agent, version: cli.version }, io);
     });
 }
 
@@ -351,11 +416,47 @@ async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number
         2,
       )}\n`,
     );
-  } else {
-    io.stdout.write(result.text);
-    writeDiagnostics(result.diagnostics, io);
-  }
+  } else await writePlain(result.text, 'block', { options, resolver, request, result }, io);
   return EXIT.ok;
+}
+
+/**
+ * The plain output of `resolve` and `manifest`: warnings first, so a reader that stops early
+ * (`| head -1`) cannot swallow them; when there is nothing to print, one line on stderr says why.
+ */
+async function writePlain(
+  text: string,
+  kind: 'block' | 'manifest',
+  opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
+  io: CliIo,
+): Promise<void> {
+  const { options, resolver, request, result } = opened;
+  writeDiagnostics(result.diagnostics, io);
+  // On a terminal the prompt must not follow the last line: a newline the block itself lacks is
+  // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
+  if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
+  if (text === '') {
+    const { emptyOutputLine } = await import('./empty-output.js');
+    io.stderr.write(
+      await emptyOutputLine({
+        kind,
+        config: resolver.config,
+        result,
+        preset: options.preset ?? resolver.config.preset,
+        presets: PRESET_NAMES,
+        tryPreset: async (preset) => {
+          try {
+            const other = await openResolver({ ...options, preset }, io);
+            const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
+            return { result: otherResult, config: other.resolver.config };
+          } catch {
+            return null;
+          }
+        },
+      }),
+    );
+  }
+  io.stdout.write(text);
 }
 
 async function validateCommand(files: readonly string[], options: CommonOptions, io: CliIo): Promise<number> {

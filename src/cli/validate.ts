@@ -1,3 +1,4 @@
+import { undeclaredStepAgents } from '../api/select-request.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load-config.js';
@@ -108,6 +109,12 @@ async function checkConfig(
         `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
       );
   diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
+  const undeclared = undeclaredStepAgents(loaded.config, loaded.flows);
+  if (undeclared.length > 0)
+    throw new CtxfilesError(
+      'unknown-agent',
+      undeclared.map((message) => ({ message })),
+    );
   if (loaded.flows.size === 0 && !sameList(loaded.config.flows, DEFAULT_CONFIG.flows)) {
     diagnostics.push({
       level: 'warn',

@@ -14,6 +14,7 @@ export default {
       "type": "string",
       "enum": [
         "opencode",
+        "opencode-go",
         "codex",
         "claude-code",
         "cursor",
@@ -22,7 +23,7 @@ export default {
       ]
     },
     "contextPaths": {
-      "description": "The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules, .cursor/rules/.",
+      "description": "The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.",
       "type": "array",
       "items": {
         "type": "string",
@@ -40,8 +41,7 @@ export default {
         "OPENCODE.md",
         "OPENCODE.local.md",
         ".github/copilot-instructions.md",
-        ".cursorrules",
-        ".cursor/rules/"
+        ".cursorrules"
       ]
     },
     "agents": {
@@ -457,17 +457,34 @@ export default {
       "type": "object",
       "properties": {
         "sources": {
-          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\". Default [] (rules off).",
+          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.",
           "type": "array",
           "items": {
             "type": "string"
           },
-          "default": []
+          "default": [
+            "cursor",
+            "claude",
+            "copilot",
+            "windsurf",
+            "cline",
+            "kiro",
+            "continue",
+            "roo",
+            "kilo",
+            "junie",
+            "zed"
+          ]
         },
         "nested": {
           "description": "Also read rule folders in subdirectories found by the nested walk. Default true.",
           "type": "boolean",
           "default": true
+        },
+        "userFolders": {
+          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.",
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,

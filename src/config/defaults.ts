@@ -1,7 +1,10 @@
 /** Default values of every config key (docs/config.md). Kept free of zod so the CLI loads it cheaply. */
-import type { Format, SessionToolConfig } from './types.js';
+import { KNOWN_RULE_SOURCES, type Format, type SessionToolConfig } from './types.js';
 
-/** The global `contextPaths` used when a config sets none. */
+/**
+ * The global `contextPaths` used when a config sets none: instruction files only. Rule folders
+ * (`.cursor/rules/`, …) are not listed: the rules engine reads them by kind (docs/rules.md).
+ */
 export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
   'AGENTS.md',
   'AGENTS.local.md',
@@ -15,7 +18,6 @@ export const DEFAULT_CONTEXT_PATHS: readonly string[] = Object.freeze([
   'OPENCODE.local.md',
   '.github/copilot-instructions.md',
   '.cursorrules',
-  '.cursor/rules/',
 ]);
 
 /** Defaults of the whole config. */
@@ -75,7 +77,13 @@ export const DEFAULT_CONFIG = Object.freeze({
       'describes, read its file (paths are relative to the working directory).',
   }),
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
-  rules: Object.freeze({ sources: Object.freeze([]) as readonly string[], nested: true }),
+  // Every source the engine has an adapter for (`KNOWN_RULE_SOURCES` is kept equal to the adapter
+  // table by a test, so a new adapter is on by default); `rules.sources: []` turns rules off.
+  rules: Object.freeze({
+    sources: KNOWN_RULE_SOURCES as readonly string[],
+    nested: true,
+    userFolders: false,
+  }),
 });
 
 /**

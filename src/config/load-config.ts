@@ -48,7 +48,7 @@ export interface LoadConfigOptions {
   readonly thorough?: boolean;
   /**
    * The filesystem port config and flow files are read through. Default: Node's. Executable
-   * configs (`.js`, `.ts`, ...) are imported by cosmiconfig from the real disk.
+   * configs (`.js`, `.ts`, ...) are imported from the real disk.
    */
   readonly fs?: FileSystem;
   /**
@@ -422,12 +422,11 @@ async function readConfig(
   // zod and the YAML parser load only on the thorough path.
   const thorough = async () => (await import('./validate-config.js')).validateConfig;
   if (CODE_EXTENSIONS.has(extension)) {
-    // Executable configs are code the user chose to run; cosmiconfig knows how to load each kind.
-    const { cosmiconfig } = await import('cosmiconfig');
+    // Executable configs are code the user chose to run (src/fs/load-code-config.ts).
+    const { loadCodeConfig } = await import('../fs/load-code-config.js');
     let value: unknown;
     try {
-      const result = await cosmiconfig('ctxfiles', { searchStrategy: 'none', cache: false }).load(file);
-      value = result?.config ?? {};
+      value = (await loadCodeConfig(file)) ?? {};
     } catch (error) {
       throw new CtxfilesError(
         'config-syntax',

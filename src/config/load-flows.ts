@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import { CtxfilesError, formatProblem, suggest, type CtxfilesErrorCode, type Problem } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
+import { recordStepPlace } from './flow-locations.js';
 import { compileGlob, globBase } from './globs.js';
 import { deepFreeze } from './normalize-config.js';
 import { isSourceFile, readSourceFile } from './read-source.js';
@@ -83,10 +84,11 @@ export function loadFlowFiles(
       const flow = loadFlowFile(fs, file, display, options.root ?? path.dirname(file));
       const existing = flows.get(flow.id);
       if (existing !== undefined) {
+        const at = flowIdPlaces.get(flow);
         throw new CtxfilesError('flow-duplicate', [
           formatProblem(
-            { file: display(file), keyPath: 'id' },
-            `flow id "${flow.id}" is already defined in ${display(existing.file)}`,
+            { file: display(file), keyPath: 'id', ...at },
+            `flow id "${flow.id}" is already defined in ${display(existing.file)}${lineOf(flowIdPlaces.get(existing))}`,
           ),
         ]);
       }
@@ -221,6 +223,8 @@ function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => s
   const parsed = flowFileSchema.safeParse(source.value ?? {}, { reportInput: true });
   if (!parsed.success)
     throw new CtxfilesError('flow-invalid', toProblems(parsed.error.issues, source, [], knownFlowKeys));
+  const misspelled = misspelledStepKeys(parsed.data, source);
+  if (misspelled.length > 0) throw new CtxfilesError('flow-invalid', misspelled);
   const templates = new Map<string, Template>();
   collectIncludes(fs, file, source, parsed.data.include ?? [], templates, [file], display, root);
   addTemplates(templates, parsed.data.templates ?? {}, source);
@@ -246,10 +250,23 @@ function loadFlowFile(fs: FileSystem, file: string, display: (file: string) => s
       merged = { ...base, ...step };
     }
     const { extends: _extends, ...rest } = merged;
-    steps.push(deepFreeze({ ...rest, id: step.id }) as FlowStep);
+    const frozenStep = deepFreeze({ ...rest, id: step.id }) as FlowStep;
+    const keyPath = step.agent === undefined ? ['steps', index] : ['steps', index, 'agent'];
+    const where = source.locate(keyPath);
+    recordStepPlace(frozenStep, {
+      file: shown,
+      line: where?.line,
+      column: where?.column,
+      keyPath: `steps[${index}]${step.agent === undefined ? '' : '.agent'}`,
+    });
+    steps.push(frozenStep);
   });
   const id = parsed.data.id ?? path.basename(file).replace(/\.(ya?ml)$/i, '');
-  return Object.freeze({ id, file, steps: Object.freeze(steps) });
+  const flow: Flow = Object.freeze({ id, file, steps: Object.freeze(steps) });
+  // Where the id is written (the file's first line when it comes from the file name).
+  const where = parsed.data.id === undefined ? undefined : source.locate(['id']);
+  flowIdPlaces.set(flow, { line: where?.line ?? 1, column: where?.column ?? 1 });
+  return flow;
 }
 
 function collectIncludes(
@@ -278,6 +295,10 @@ function collectIncludes(
       throw new CtxfilesError('flow-cycle', [source.problem(['include', index], `include cycle: ${cycle}`)]);
     }
     const shown = display(target);
+    if (!isSourceFile(fs, target, shown, 'flow-syntax'))
+      throw new CtxfilesError('flow-invalid', [
+        source.problem(['include', index], `the include "${include}" names ${shown}, which does not exist`),
+      ]);
     const included = parseSourceText(readSourceFile(fs, target, shown, 'flow-syntax'), shown, 'flow-syntax');
     const parsed = includeFileSchema.safeParse(included.value ?? {}, { reportInput: true });
     if (!parsed.success)
@@ -285,6 +306,8 @@ function collectIncludes(
         'flow-invalid',
         toProblems(parsed.error.issues, included, [], knownIncludeKeys),
       );
+    const misspelled = misspelledStepKeys({ steps: [], templates: parsed.data.templates }, included);
+    if (misspelled.length > 0) throw new CtxfilesError('flow-invalid', misspelled);
     collectIncludes(
       fs,
       target,
@@ -353,6 +376,52 @@ function resolveTemplate(
   const { extends: _extends, ...rest } = value;
   resolved.set(id, rest);
   return rest;
+}
+
+/** Where each loaded flow's id is written, for the duplicate-id message. */
+const flowIdPlaces = new WeakMap<Flow, { line: number; column: number }>();
+
+function lineOf(place: { line: number; column: number } | undefined): string {
+  return place === undefined ? '' : `:${place.line}:${place.column}`;
+}
+
+/** The keys of a step (a template has all but `id`) that ctxfiles reads; any other passes through. */
+const STEP_KEYS = ['id', 'agent', 'extends', 'context'] as const;
+
+/**
+ * Keys of steps and templates that are not ctxfiles' but within a typo of one (`agnet`, `contxt`):
+ * errors with a "Did you mean" hint. Other unknown keys pass through to the embedder (docs/flows).
+ */
+function misspelledStepKeys(
+  data: {
+    steps: readonly Record<string, unknown>[];
+    templates?: Record<string, Record<string, unknown>> | undefined;
+  },
+  source: SourceText,
+): Problem[] {
+  const problems: Problem[] = [];
+  const check = (
+    value: Record<string, unknown>,
+    keyPath: readonly PropertyKey[],
+    known: readonly string[],
+  ) => {
+    for (const key of Object.keys(value)) {
+      if (known.includes(key)) continue;
+      const hint = suggest(key, known);
+      if (hint !== undefined)
+        problems.push(
+          source.problem(
+            [...keyPath, key],
+            `unknown key "${key}". Did you mean "${hint}"? (Keys ctxfiles does not read pass through, but this one is a typo of one it does.)`,
+            'key',
+          ),
+        );
+    }
+  };
+  data.steps.forEach((step, index) => check(step, ['steps', index], STEP_KEYS));
+  for (const [id, template] of Object.entries(data.templates ?? {}))
+    check(template, ['templates', id], STEP_KEYS.slice(1));
+  return problems;
 }
 
 function knownFlowKeys(keyPath: readonly PropertyKey[]): readonly string[] {

@@ -30,6 +30,7 @@ export function normalizeConfig(data: ConfigInput): Config {
     rules: deepFreeze({
       sources: [...(data.rules?.sources ?? DEFAULT_CONFIG.rules.sources)],
       nested: data.rules?.nested ?? DEFAULT_CONFIG.rules.nested,
+      userFolders: data.rules?.userFolders ?? DEFAULT_CONFIG.rules.userFolders,
     }),
     imports: Object.freeze({ ...DEFAULT_CONFIG.imports, ...stripUndefined(data.imports ?? {}) }),
     contextRoot: data.contextRoot ?? DEFAULT_CONFIG.contextRoot,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import { FORMATS, TOOL_KINDS } from './types.js';
+import { FORMATS, KNOWN_RULE_SOURCES, TOOL_KINDS } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -201,12 +201,18 @@ export const rulesSchema = z.strictObject({
     .array(z.string())
     .optional()
     .describe(
-      'Rule folders to read: any of "cursor", "claude", "copilot", "windsurf", "cline". Default [] (rules off).',
+      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')}. Default: all of them; [] turns rules off.`,
     ),
   nested: z
     .boolean()
     .optional()
     .describe('Also read rule folders in subdirectories found by the nested walk. Default true.'),
+  userFolders: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.',
+    ),
 });
 
 /** What each `wording` sentence is for (docs/config.md lists the defaults). */

@@ -44,6 +44,11 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
   },
   { keyPath: ['trustedProjects'], widens: () => true, reason: 'only the user config names trusted projects' },
   {
+    keyPath: ['rules', 'userFolders'],
+    widens: (value) => value === true,
+    reason: 'it reads rule folders in the home directory',
+  },
+  {
     keyPath: ['contextDiscovery', 'maxFileBytes'],
     widens: above(DEFAULT_CONFIG.contextDiscovery.maxFileBytes),
     reason: 'it raises a size cap above its default',

@@ -65,14 +65,25 @@ export const KNOWN_RULE_SOURCES = Object.freeze([
   'copilot',
   'windsurf',
   'cline',
+  'kiro',
+  'continue',
+  'roo',
+  'kilo',
+  'junie',
+  'zed',
 ] as const);
 
 /** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */
 export interface RulesConfig {
-  /** Adapter names: `cursor`, `claude`, `copilot`, `windsurf`, `cline`. Empty: rules are off. */
+  /** Adapter names ({@link KNOWN_RULE_SOURCES}). Empty: rules are off. */
   readonly sources: readonly string[];
   /** Also read rule folders below the work dir, found by the nested walk. */
   readonly nested: boolean;
+  /**
+   * Also read the user-level rule folders of the sources that have one (`~/.kiro/steering/`): a read
+   * outside the project, honoured only from a trusted layer. Absent: false.
+   */
+  readonly userFolders?: boolean;
 }
 
 /** An output format. */

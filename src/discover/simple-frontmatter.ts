@@ -55,9 +55,32 @@ export function readSimpleFrontmatter(block: string): Record<string, unknown> | 
   return data;
 }
 
-/** What YAML reads from a one-line value, when it is a string, a boolean or null; else `undefined`. */
-function scalarOf(value: string): string | boolean | null | undefined {
+// A one-line flow sequence (`globs: ["**/*.ts", src/*.tsx]`, the common Cursor shape), read here only
+// when every item is a quoted string without escapes or a plain word that cannot be anything else.
+const FLOW_SEQUENCE = /^\[(.*)\]$/;
+// A plain item inside `[...]`: no flow indicator, no quote, no `#`, no blank inside, no leading
+// indicator (`*` would be an alias, `&` an anchor, `!` a tag).
+const FLOW_PLAIN = /^[A-Za-z0-9_./][A-Za-z0-9_./*?-]*$/;
+const FLOW_QUOTED = /^(?:"[^"\\,]*"|'[^',]*')$/;
+
+/** What YAML reads from `[a, "b"]` when every item is a plain word or a simply quoted string. */
+function sequenceOf(inner: string): string[] | undefined {
+  if (inner.trim() === '') return [];
+  const items: string[] = [];
+  for (const part of inner.split(',')) {
+    const item = part.trim();
+    if (FLOW_QUOTED.test(item)) items.push(item.slice(1, -1));
+    else if (FLOW_PLAIN.test(item) && !NOT_STRING.test(item)) items.push(item);
+    else return undefined;
+  }
+  return items;
+}
+
+/** What YAML reads from a one-line value, when it is a string, a boolean, null or a simple list; else `undefined`. */
+function scalarOf(value: string): string | boolean | null | string[] | undefined {
   if (value === '') return null;
+  const sequence = FLOW_SEQUENCE.exec(value);
+  if (sequence !== null) return PRINTABLE.test(value) ? sequenceOf(sequence[1] as string) : undefined;
   if (WORDS.test(value) && !KEYWORD.test(value)) return value;
   if (NULL.test(value)) return null;
   if (BOOLEAN.test(value)) return value.charAt(0).toLowerCase() === 't';

@@ -7,15 +7,6 @@ import type { Corpus, CorpusFile } from './corpus.js';
 import { finding, type Finding } from './finding.js';
 import { frontmatterKeys, isQuoted, type FrontmatterKey } from './frontmatter-lines.js';
 
-/** The key that holds a glob rule's patterns, per source. */
-const GLOB_KEYS: Readonly<Record<string, string>> = {
-  cursor: 'globs',
-  claude: 'paths',
-  copilot: 'applyTo',
-  windsurf: 'globs',
-  cline: 'paths',
-};
-
 /** Directories never searched for a glob's match, beside the ones the nested walk prunes. */
 const PRUNED = new Set(['.git']);
 
@@ -35,11 +26,13 @@ export function checkRules(corpus: Corpus): Finding[] {
     const keys = frontmatterKeys(file.text);
     findings.push(...misreadKeys(file, rule.source, keys));
     if (rule.kind !== 'glob') continue;
-    const dialect = RULE_ADAPTERS.get(rule.source)?.globs;
-    if (dialect === undefined) continue;
+    const adapter = RULE_ADAPTERS.get(rule.source);
+    if (adapter === undefined) continue;
+    const dialect = adapter.globs;
     const compiled = compileRuleGlobs(rule.globs, dialect, rule.source);
     if (!compiled.ok) continue;
-    const key = keys.find((entry) => entry.key === GLOB_KEYS[rule.source]);
+    // The adapter table says which key holds the patterns (docs/rules.md, "The vendors").
+    const key = keys.find((entry) => entry.key === adapter.globKey);
     for (const glob of compiled.globs) {
       if (lister.anyMatch(ownerOf(file), glob)) continue;
       findings.push(

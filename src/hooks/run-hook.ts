@@ -44,6 +44,13 @@ export interface RunHookOptions {
   readonly configFile?: string | undefined;
   /** A preset the config is merged over (`--preset`, docs/presets.md). */
   readonly preset?: string | undefined;
+  /**
+   * The ctxfiles agent the session resolves for (`--agent`): its layer and the rules scoped to it
+   * (docs/rules.md, "Agent scope"). Not the host, which is `agent`.
+   */
+  readonly requestAgent?: string | undefined;
+  /** The trusted user config (`--user-config`), absolute; default: the usual place (docs/config.md). */
+  readonly userConfig?: string | undefined;
   /** The state directory; default: {@link stateDirectory} of `env`. */
   readonly stateDir?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -113,7 +120,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     if (
       !rearmed &&
       stored !== null &&
-      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options.preset)) &&
+      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options)) &&
       nothingDue(stored, dirs, files)
     )
       return quiet();
@@ -136,7 +143,7 @@ async function sessionStart(
   rearm = false,
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve();
+  const result = await opened.resolver.resolve(requestOf(options));
   warn(result.diagnostics, warnings);
   try {
     ensureStateDirectory(state.dir);
@@ -145,7 +152,7 @@ async function sessionStart(
       // After /clear or a compaction the model no longer sees what was injected: start over.
       const keep = source !== 'clear' && source !== 'compact';
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
-      const session = await resume(opened.resolver, previous, warnings);
+      const session = await resume(opened.resolver, previous, warnings, requestOf(options));
       const scopes = await ruleScopes(opened.resolver, result);
       writeStateFile(
         state,
@@ -196,11 +203,11 @@ async function afterTool(
   warnings: string[],
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve();
+  const result = await opened.resolver.resolve(requestOf(options));
   ensureStateDirectory(state.dir);
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
-    const session = await resume(opened.resolver, previous, warnings);
+    const session = await resume(opened.resolver, previous, warnings, requestOf(options));
     const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
@@ -237,7 +244,7 @@ async function openResolver(
   options: Readonly<RunHookOptions>,
 ): Promise<Opened> {
   // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
-  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options.preset);
+  const fingerprint = fingerprintOf(workDir, configFile, homeDir, options);
   const [{ loadConfig }, { createResolver }, { getPreset }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
@@ -247,6 +254,7 @@ async function openResolver(
     cwd: workDir,
     configFile,
     preset: options.preset,
+    userConfig: options.userConfig,
     displayCwd: workDir,
     lazyFlows: true,
   });
@@ -270,21 +278,35 @@ function fingerprintOf(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  preset: string | undefined,
+  { preset, requestAgent, userConfig }: Pick<RunHookOptions, 'preset' | 'requestAgent' | 'userConfig'>,
 ): string[] {
   const signatures = configFingerprint(workDir, configFile, homeDir);
-  return preset === undefined ? signatures : [...signatures, `preset ${preset}`];
+  if (userConfig !== undefined) signatures.push(`user-config ${userConfig}`);
+  if (preset !== undefined) signatures.push(`preset ${preset}`);
+  // Another agent resolves other rules: its session state does not carry over.
+  if (requestAgent !== undefined) signatures.push(`agent ${requestAgent}`);
+  return signatures;
 }
 
-async function resume(resolver: Resolver, previous: HookState | null, warnings: string[]) {
+async function resume(
+  resolver: Resolver,
+  previous: HookState | null,
+  warnings: string[],
+  request: ReturnType<typeof requestOf>,
+) {
   if (previous !== null) {
     try {
-      return await resolver.openSession({ state: previous.disclosure });
+      return await resolver.openSession({ ...request, state: previous.disclosure });
     } catch (error) {
       warnings.push(`the session state is not usable (${describe(error)}); a fresh session starts`);
     }
   }
-  return resolver.openSession();
+  return resolver.openSession(request);
+}
+
+/** The request of `--agent`: the ctxfiles agent to resolve for, if any. */
+function requestOf(options: Readonly<RunHookOptions>): { readonly agent?: string } {
+  return options.requestAgent === undefined ? {} : { agent: options.requestAgent };
 }
 
 function snapshot(

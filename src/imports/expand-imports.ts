@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileInfo, FileSystem } from '../fs/file-system.js';
@@ -5,7 +6,7 @@ import { defineSha256, digestOf, readInstruction, type InstructionRead } from '.
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
-import { scanImports, type ImportReference } from './scan-imports.js';
+import { scanFileReferences, scanImports, type ImportReference } from './scan-imports.js';
 import { createDiagnostics } from '../diagnostics.js';
 
 /** How imported files are placed (docs/imports.md). */
@@ -25,6 +26,11 @@ export interface ImportingFile {
   readonly text: string;
   /** The containment root of its source (the work dir, or the chain's start for chain files). */
   readonly root: string;
+  /**
+   * Set for a file whose `#[[file:path]]` references are followed too (a Kiro steering file): the
+   * directory those paths are relative to. Only the file's own references: not those of its imports.
+   */
+  readonly fileReferencesFrom?: string;
 }
 
 /** Options of {@link expandImports}. */
@@ -119,6 +125,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
     diagnostics: createDiagnostics(),
     earlier: options.placed ?? new Set(),
     placed: new Set([identityKey(file.info)]),
+    fileReferencesFrom: file.fileReferencesFrom,
   };
   const text = expand(expansion, { path: file.path, text: file.text }, [
     { key: identityKey(file.info), path: file.path },
@@ -138,6 +145,8 @@ interface Expansion {
   readonly earlier: ReadonlySet<string>;
   /** Identities this expansion placed: its importer and what it imported. */
   readonly placed: Set<string>;
+  /** {@link ImportingFile.fileReferencesFrom} of the top importer. */
+  readonly fileReferencesFrom: string | undefined;
 }
 
 /** The options of {@link expandImports} with their defaults applied. */
@@ -163,7 +172,7 @@ function expand(
   current: { path: string; text: string },
   stack: readonly StackEntry[],
 ): string {
-  const references = scanImports(current.text);
+  const references = referencesOf(expansion, current, stack.length === 1);
   if (references.length === 0) return current.text;
   const chain = stack.map((entry) => entry.path);
   const inline = expansion.settings.mode === 'inline';
@@ -187,6 +196,32 @@ function expand(
   return inline ? output + current.text.slice(last) : current.text;
 }
 
+/**
+ * The references of a file in text order: its `@path` imports and, for the top importer of a file
+ * with {@link ImportingFile.fileReferencesFrom}, its `#[[file:path]]` references, turned into
+ * relative references to the same target so that they pass the same containment.
+ */
+function referencesOf(
+  expansion: Expansion,
+  current: { path: string; text: string },
+  top: boolean,
+): ImportReference[] {
+  const references = scanImports(current.text);
+  const from = expansion.fileReferencesFrom;
+  if (!top || from === undefined) return references;
+  const dir = path.dirname(current.path);
+  const files = scanFileReferences(current.text).map((found) => ({
+    offset: found.offset,
+    length: found.length,
+    spelled: found.path,
+    path: path.relative(dir, path.resolve(from, found.path)).split(path.sep).join('/'),
+    kind: 'relative' as const,
+    written: current.text.slice(found.offset, found.offset + found.length),
+  }));
+  if (files.length === 0) return references;
+  return [...references, ...files].sort((a, b) => a.offset - b.offset);
+}
+
 /** Places one reference's target; in `inline` mode returns its framed text. */
 function follow(
   expansion: Expansion,
@@ -202,7 +237,7 @@ function follow(
       level,
       code,
       message,
-      entry: `@${reference.spelled}`,
+      entry: reference.written ?? `@${reference.spelled}`,
       path: target ?? importer,
     });
   const target = locateImport(reference, importer, expansion.root, settings);

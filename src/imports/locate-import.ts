@@ -22,7 +22,7 @@ export function locateImport(
   root: string,
   settings: { readonly homeDir: string | undefined; readonly trustOutside: boolean },
 ): string | ImportRefusal {
-  const spelled = `@${reference.spelled}`;
+  const spelled = reference.written ?? `@${reference.spelled}`;
   if (hasControlCharacter(reference.path) || reference.path.includes('\\')) {
     return {
       level: 'debug',

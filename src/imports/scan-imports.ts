@@ -19,6 +19,47 @@ export interface ImportReference {
   readonly path: string;
   /** `home` for `~/…`, `absolute` for `/…`, else `relative` (to the importing file's directory). */
   readonly kind: ImportKind;
+  /** How the reference is shown in messages when it is not `@` and the path (`#[[file:x]]`). */
+  readonly written?: string;
+}
+
+/** One `#[[file:path]]` reference of a Kiro steering file: where it is and the path as written. */
+export interface FileReference {
+  readonly offset: number;
+  readonly length: number;
+  /** The path between `file:` and `]]`, trimmed: relative to the workspace. */
+  readonly path: string;
+}
+
+const FILE_REFERENCE = '#[[file:';
+
+/**
+ * Every `#[[file:path]]` reference of `text` outside fenced code blocks and inline code spans, in
+ * text order (Kiro steering files, docs/rules.md). The reference closes at the first `]]` on its line;
+ * one without it, with an empty path, or with an absolute path (`/…`, `~…`, `C:…`) is not a reference.
+ * Linear in the length of the text.
+ */
+export function scanFileReferences(text: string): FileReference[] {
+  if (!text.includes(FILE_REFERENCE)) return [];
+  const code = findCodeRegions(text);
+  const references: FileReference[] = [];
+  let region = 0;
+  for (let at = text.indexOf(FILE_REFERENCE); at !== -1; at = text.indexOf(FILE_REFERENCE, at + 1)) {
+    while (region < code.length && (code[region] as CodeRegion).end <= at) region += 1;
+    const current = code[region];
+    if (current !== undefined && current.start <= at) {
+      at = current.end - 1;
+      continue;
+    }
+    const lineEnd = text.indexOf('\n', at);
+    const close = text.indexOf(']]', at + FILE_REFERENCE.length);
+    if (close === -1 || (lineEnd !== -1 && close > lineEnd)) continue;
+    const written = text.slice(at + FILE_REFERENCE.length, close).trim();
+    if (written === '' || /^(?:[/\\~]|[A-Za-z]:)/.test(written)) continue;
+    references.push({ offset: at, length: close + 2 - at, path: written });
+    at = close + 1;
+  }
+  return references;
 }
 
 /** Characters that end a sentence or a bracket and are cut from the end of a reference. */

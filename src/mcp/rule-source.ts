@@ -46,7 +46,7 @@ export const NO_RULES: RuleSource = Object.freeze({
 /** What {@link rulesOfResolver} needs of a resolver. */
 export interface RuleResolver {
   readonly config: { readonly rules?: { readonly sources: readonly string[] } | undefined };
-  resolve(request: { readonly manifest: false }): Promise<{
+  resolve(request: { readonly manifest: false; readonly agent?: string }): Promise<{
     readonly rules?: ReadonlyArray<{
       readonly name: string;
       readonly path: string;
@@ -55,7 +55,10 @@ export interface RuleResolver {
       readonly globs: readonly string[];
     }>;
   }>;
-  rule(name: string): Promise<
+  rule(
+    name: string,
+    request?: { readonly agent?: string },
+  ): Promise<
     ReadonlyArray<{
       readonly name: string;
       readonly path: string;
@@ -69,11 +72,16 @@ export interface RuleResolver {
 
 /**
  * The rule source backed by the rules engine (docs/rules.md): the catalog is every rule the
- * resolver found (files discovery skipped are left out), in discovery order; `byName` is
- * `resolver.rule(name)`. Glob rules reach `instructions_for_path` through the session, like nested
+ * resolver found for `request.agent` (files discovery skipped and rules of other agents are left
+ * out), in discovery order; `byName` is `resolver.rule(name, request)`. Glob rules reach `instructions_for_path` through the session, like nested
  * files.
  */
-export function rulesOfResolver(resolver: RuleResolver): RuleSource {
+export function rulesOfResolver(
+  resolver: RuleResolver,
+  request: { readonly agent?: string | undefined } = {},
+): RuleSource {
+  // Rules scoped to another agent are not served (docs/rules.md, "Agent scope").
+  const scope = request.agent === undefined ? {} : { agent: request.agent };
   const sources = resolver.config.rules?.sources ?? [];
   const summary = (rule: Omit<RuleSummary, 'kind'> & { readonly kind: RuleKind | null }): RuleSummary =>
     Object.freeze({
@@ -85,11 +93,13 @@ export function rulesOfResolver(resolver: RuleResolver): RuleSource {
     });
   return Object.freeze({
     async catalog() {
-      const result = await resolver.resolve({ manifest: false });
+      const result = await resolver.resolve({ manifest: false, ...scope });
       return (result.rules ?? []).filter((rule) => rule.kind !== null).map(summary);
     },
     async byName(name: string) {
-      return (await resolver.rule(name)).map((rule) => Object.freeze({ ...summary(rule), text: rule.text }));
+      return (await resolver.rule(name, scope)).map((rule) =>
+        Object.freeze({ ...summary(rule), text: rule.text }),
+      );
     },
     emptyNote:
       sources.length === 0

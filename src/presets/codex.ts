@@ -35,6 +35,8 @@ export const codex: Preset = frozen({
     // Codex cuts silently (a log line, nothing in the prompt): no notice in the frame.
     wording: { budgetNotice: '' },
     format: 'codex',
+    // Codex reads no vendor rule folders.
+    rules: { sources: [] },
     session: {
       tools: {
         read_file: { as: 'read', pathKeys: ['file_path'] },

@@ -28,6 +28,8 @@ export const geminiCli: Preset = frozen({
     // No byte or character cap in memory discovery.
     budget: { maxBytes: null },
     format: 'gemini',
+    // Gemini CLI reads no vendor rule folders.
+    rules: { sources: [] },
     session: {
       tools: {
         read_file: { as: 'read', pathKeys: ['file_path'] },

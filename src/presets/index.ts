@@ -4,6 +4,7 @@ import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { geminiCli } from './gemini-cli.js';
 import { opencode } from './opencode.js';
+import { opencodeGo } from './opencode-go.js';
 import type { Preset } from './preset.js';
 
 export type { Preset } from './preset.js';
@@ -11,6 +12,7 @@ export type { Preset } from './preset.js';
 /** Every preset, in the order `ctxfiles presets` lists them (docs/presets.md). */
 export const PRESETS: readonly Preset[] = Object.freeze([
   opencode,
+  opencodeGo,
   codex,
   claudeCode,
   cursor,

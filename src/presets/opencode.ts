@@ -27,6 +27,8 @@ export const opencode: Preset = frozen({
     instructions: { walk: 'off' },
     budget: { maxBytes: null },
     format: 'opencode',
+    // Rule folders are files like any other here: no rules engine.
+    rules: { sources: [] },
     session: {
       tools: {
         view: { as: 'read', pathKeys: ['file_path'] },

@@ -203,7 +203,8 @@ export function formatExplain(
       (file.entry === null ? '' : ` (entry ${JSON.stringify(file.entry)})`) +
       (file.importedBy === undefined ? '' : ` imported by ${shown(file.importedBy)}`);
     lines.push(`  ${file.outcome.padEnd(17)} ${(file.layer ?? '-').padEnd(7)} ${shown(file.path)}${entry}`);
-    if (file.detail !== null && file.outcome !== 'manifest-only')
+    // "missing" says it all; other outcomes carry the reason on a second line.
+    if (file.detail !== null && file.outcome !== 'manifest-only' && file.outcome !== 'missing')
       lines.push(`  ${''.padEnd(17)} ${''.padEnd(7)} ${file.detail}`);
   }
   if (report.rules !== undefined) {
@@ -218,8 +219,14 @@ export function formatExplain(
     }
   }
   lines.push('', 'Diagnostics:');
-  if (report.diagnostics.length === 0) lines.push('  (none)');
-  for (const diagnostic of report.diagnostics)
+  // A `debug` diagnostic about a file listed above says what its line already says: once is enough.
+  const listed = new Set(report.files.map((file) => file.path));
+  const diagnostics = report.diagnostics.filter(
+    (diagnostic) =>
+      diagnostic.level !== 'debug' || diagnostic.path === undefined || !listed.has(diagnostic.path),
+  );
+  if (diagnostics.length === 0) lines.push('  (none)');
+  for (const diagnostic of diagnostics)
     lines.push(`  ${diagnostic.level.padEnd(5)} ${diagnostic.code}: ${diagnostic.message}`);
   // Every line is one line of the view: paths, entries and messages cannot move the cursor.
   return `${lines.map(escapeControl).join('\n')}\n`;

@@ -10,14 +10,28 @@ let loading: Promise<TokenCounter> | undefined;
  */
 export const RUN_CAP = 256;
 
+/** What ctxfiles uses of the encoder. */
+interface Encoder {
+  countTokens(text: string, options: { disallowedSpecial: Set<string> }): number;
+}
+
 /**
- * Loads the tokenizer (gpt-tokenizer, o200k_base, shipped with its encodings: nothing is fetched)
- * once, on first use: it costs about 100 ms, so only commands that count tokens pay for it.
- * Special-token text such as `<|endoftext|>` is counted as plain text. Counting is linear in the
- * text: see {@link countInPieces} for the approximation on very long runs.
+ * The package's own import of the o200k_base encoder (package.json "imports"): gpt-tokenizer's
+ * encoder for that one encoding, bundled into dist/vendor with its ranks compressed beside it
+ * (scripts/bundle-tokenizer.mjs); tests map it to the gpt-tokenizer dev dependency. A variable, so
+ * the compiler does not look for types of a file that exists only after the build.
+ */
+const TOKENIZER: string = '#tokenizer';
+
+/**
+ * Loads the tokenizer (o200k_base, exact counts, shipped in the package: nothing is fetched) once, on
+ * first use: it costs about 100 ms, so only commands that count tokens pay for it. Special-token text
+ * such as `<|endoftext|>` is counted as plain text. Counting is linear in the text: see
+ * {@link countInPieces} for the approximation on very long runs.
  */
 export function loadTokenCounter(): Promise<TokenCounter> {
-  loading ??= import('gpt-tokenizer').then((module) => {
+  loading ??= (import(TOKENIZER) as Promise<Encoder & { default?: Encoder }>).then((loaded) => {
+    const module = typeof loaded.countTokens === 'function' ? loaded : (loaded.default as Encoder);
     const options = { disallowedSpecial: new Set<string>() };
     const count = (text: string) => module.countTokens(text, options);
     return (text: string) => (text === '' ? 0 : countInPieces(text, count));

@@ -52,6 +52,11 @@ export interface RulesSource {
    * directory's rules inside the chain (they are then left out of `layer`).
    */
   readonly alwaysRulesOf?: ((dir: string) => readonly Rule[]) | undefined;
+  /**
+   * Rules whose `#[[file:path]]` references are followed with imports on (Kiro), by real path: the
+   * directory their paths are relative to.
+   */
+  readonly fileReferences?: ReadonlyMap<string, string> | undefined;
 }
 
 /** What {@link collectFiles} found besides the files: the chain's containment root. */

@@ -23,6 +23,11 @@ export interface FileImportOptions {
   readonly rootOf: (file: ContextFile) => string;
   /** Identities (`dev:ino`) already shown elsewhere (a session's baseline): importing one adds nothing. */
   readonly placed?: ReadonlySet<string>;
+  /**
+   * For a file whose `#[[file:path]]` references are followed too (a Kiro steering file), the
+   * directory those paths are relative to; `undefined` for every other file.
+   */
+  readonly fileReferencesFrom?: (file: ContextFile) => string | undefined;
 }
 
 /**
@@ -51,13 +56,7 @@ export function expandFileImports(
       continue;
     }
     const own = file.source === 'user' || file.source === 'extra';
-    const importer: ImportingFile = {
-      path: file.path,
-      realPath: file.realPath,
-      info,
-      text: file.text,
-      root: own ? path.dirname(file.path) : options.rootOf(file),
-    };
+    const importer = importingFile(file, info, own, options);
     const expansion = placeImport(
       fs,
       importer,
@@ -92,6 +91,24 @@ export function expandFileImports(
     }
   }
   return out;
+}
+
+/** A file of the list as the imports engine takes it: its text, identity and containment root. */
+function importingFile(
+  file: ContextFile,
+  info: ImportingFile['info'],
+  own: boolean,
+  options: FileImportOptions,
+): ImportingFile {
+  const from = options.fileReferencesFrom?.(file);
+  return {
+    path: file.path,
+    realPath: file.realPath,
+    info,
+    text: file.text,
+    root: own ? path.dirname(file.path) : options.rootOf(file),
+    ...(from === undefined ? {} : { fileReferencesFrom: from }),
+  };
 }
 
 /** The importer with the imported text inline (`inline` mode), and what it inlined. */

@@ -48,14 +48,14 @@ export function planResolution(
   selection: Selection,
   env: Readonly<Record<string, string | undefined>>,
   workDir: string,
-  onUnknownMode: (mode: string, layer: LayerName) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: LayerName, keyPath: string) => Diagnostic | undefined,
 ): ResolutionPlan {
   const diagnostics: Diagnostic[] = [];
   const agentLayer = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context;
   const layers = selectLayers(
     { global: config.contextPaths, agent: agentLayer, step: selection.step?.context },
     (mode, layer) => {
-      const diagnostic = onUnknownMode(mode, layer);
+      const diagnostic = onUnknownMode(mode, layer, modeKeyPath(layer, selection));
       if (diagnostic !== undefined) diagnostics.push(diagnostic);
     },
   );
@@ -71,12 +71,12 @@ export function planResolution(
       if (!report) continue;
       const why =
         expansion.reason === 'unknown-token'
-          ? `holds an unknown token ${expansion.token}`
-          : `${expansion.token} expanded to nothing`;
+          ? `it holds an unknown token ${expansion.token}`
+          : emptyTokenReason(expansion.token);
       diagnostics.push({
         level: 'debug',
         code: expansion.reason,
-        message: `${JSON.stringify(entry)} is skipped: it ${why}`,
+        message: `${JSON.stringify(entry)} is skipped: ${why}`,
         layer: layer.name,
         entry,
       });
@@ -100,4 +100,19 @@ export function planResolution(
     planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)]),
   ]);
   return { layers: planned, replaced, key, diagnostics };
+}
+
+/** Why a known token gave the empty string, in the user's terms (`${env.NOPE}` → the variable). */
+function emptyTokenReason(token: string): string {
+  const variable = /^\$\{env\.(.+)\}$/.exec(token)?.[1];
+  if (variable !== undefined) return `the environment variable ${variable} is not set (or is empty)`;
+  if (token === '${agent}') return `${token} is empty: no agent is selected (--agent)`;
+  return `${token} is empty: no flow step is selected (--flow and --step)`;
+}
+
+/** Where a layer's mode is written: the agent's key path in the config, or the flow file and step's. */
+function modeKeyPath(layer: LayerName, { agent, flow, step }: Selection): string {
+  if (layer === 'agent') return `agents.${agent ?? ''}.context.mode`;
+  if (layer !== 'step' || flow === undefined || step === undefined) return 'mode';
+  return `${flow.file}: steps[${flow.steps.indexOf(step)}].context.mode (flow ${flow.id}, step ${step.id})`;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { isInside } from '../fs/contain.js';
 import { compileRuleGlobs, recallCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
+import { ruleRegexMatches } from './rule-regex.js';
 import type { Rule, RuleMatch } from './rule.js';
 
 /** Paths whose answer a rule set remembers before it starts over. */
@@ -11,6 +12,12 @@ export const RULE_PATH_CACHE_SIZE = 4_096;
 export interface RuleSetOptions {
   /** Canonical absolute work dir: relative paths are resolved against it. */
   readonly workDir: string;
+  /**
+   * The text of a file in play (absolute path), for rules with content patterns (Continue `regex`);
+   * `null` when it cannot be read. Called on each `rulesFor` for such rules only, so an edit counts.
+   * Without it a rule with patterns never applies.
+   */
+  readonly contentOf?: (file: string) => string | null;
 }
 
 /** Rules grouped by kind, with a fast answer to "which rules apply to these paths". */
@@ -36,6 +43,12 @@ export interface RuleSet {
    */
   rulesFor(paths: readonly string[] | string): readonly RuleMatch[];
   /**
+   * True when a path's globs bring in a rule whose content patterns decide (Continue `regex`), not
+   * yet shown (`shown` holds relative paths of rules shown): the answer for that path may change when
+   * the file does, so a session must not remember "nothing due" for it.
+   */
+  awaitsContent(paths: readonly string[], shown?: ReadonlySet<string>): boolean;
+  /**
    * Rules named `name` (their name below the vendor folder, or their path relative to the work dir),
    * whatever their kind; two rules with one name are both returned. A leading `./` is ignored. Empty
    * when none.
@@ -47,11 +60,24 @@ interface OwnerIndex {
   readonly ownerDir: string;
   /** `ownerDir` plus a separator: the prefix of every path inside it. */
   readonly prefix: string;
-  readonly globRules: readonly {
-    readonly rule: Rule;
-    readonly globs: readonly CompiledGlob[];
-  }[];
+  readonly globRules: readonly GlobRule[];
   readonly nestedAlways: readonly { readonly rule: Rule }[];
+}
+
+/** A `glob` rule of an owner, its compiled globs and how they combine. */
+interface GlobRule {
+  readonly rule: Rule;
+  readonly globs: readonly CompiledGlob[];
+  /** Negated globs exclude (Continue) rather than match on their own (Cline). */
+  readonly exclude: boolean;
+  /** The rule has a glob that is not negated. */
+  readonly positive: boolean;
+}
+
+/** What one path brings in: matches, and matches still subject to a content pattern. */
+interface PathAnswer {
+  readonly matches: readonly RuleMatch[];
+  readonly pending: readonly RuleMatch[];
 }
 
 const EMPTY: readonly RuleMatch[] = Object.freeze([]);
@@ -74,15 +100,7 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
     return (orderOf.get(a.rule) as number) - (orderOf.get(b.rule) as number);
   };
   let names: Map<string, Rule[]> | undefined;
-  const answers = new Map<string, readonly RuleMatch[]>();
-  const answerFor = (given: string): readonly RuleMatch[] => {
-    const cached = answers.get(given);
-    if (cached !== undefined) return cached;
-    const answer = Object.freeze(matchPath(given, workDir, planFor).sort(byOrder));
-    if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
-    answers.set(given, answer);
-    return answer;
-  };
+  const { entryFor, answerFor } = createAnswers(workDir, planFor, byOrder, options.contentOf);
 
   const frozenAlways = Object.freeze(always);
   const frozenNested = Object.freeze(nested);
@@ -96,6 +114,11 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
       names ??= rulesByName(frozen);
       return Object.freeze([...(names.get(name.replace(/^(?:\.\/)+/, '')) ?? [])]);
     },
+    awaitsContent(paths: readonly string[], shown: ReadonlySet<string> = new Set()): boolean {
+      return paths.some((given) =>
+        entryFor(given).pending.some((match) => !shown.has(match.rule.relativePath)),
+      );
+    },
     rulesFor(paths: readonly string[] | string): readonly RuleMatch[] {
       if (typeof paths === 'string') return answerFor(paths);
       if (paths.length === 1) return answerFor(paths[0] as string);
@@ -106,6 +129,41 @@ export function createRuleSet(rules: readonly Rule[], options: Readonly<RuleSetO
       return Object.freeze([...byRule.values()].sort(byOrder));
     },
   });
+}
+
+/**
+ * The per-path answers of a rule set: `entryFor` caches what a path's globs bring in (matches, and
+ * matches still subject to content patterns); `answerFor` adds, on each call, those whose patterns
+ * the file's current text matches.
+ */
+function createAnswers(
+  workDir: string,
+  planFor: (dir: string) => Plan,
+  byOrder: (a: RuleMatch, b: RuleMatch) => number,
+  contentOf: RuleSetOptions['contentOf'],
+) {
+  const answers = new Map<string, PathAnswer>();
+  const entryFor = (given: string): PathAnswer => {
+    let cached = answers.get(given);
+    if (cached === undefined) {
+      const found = matchPath(given, workDir, planFor);
+      const matches = Object.freeze(found.filter((match) => match.rule.regex.length === 0).sort(byOrder));
+      const pending = Object.freeze(found.filter((match) => match.rule.regex.length > 0));
+      cached = { matches, pending };
+      if (answers.size >= RULE_PATH_CACHE_SIZE) answers.clear();
+      answers.set(given, cached);
+    }
+    return cached;
+  };
+  const answerFor = (given: string): readonly RuleMatch[] => {
+    const cached = entryFor(given);
+    if (cached.pending.length === 0) return cached.matches;
+    // Content patterns are tested on each call: the file's text may have changed since.
+    const text = contentOf?.(path.resolve(workDir, given)) ?? null;
+    const kept = text === null ? [] : cached.pending.flatMap((match) => withContent(match, text));
+    return kept.length === 0 ? cached.matches : Object.freeze([...cached.matches, ...kept].sort(byOrder));
+  };
+  return { entryFor, answerFor };
 }
 
 /** Rules by name below their vendor folder and by relative path. */
@@ -142,7 +200,7 @@ function groupRules(rules: readonly Rule[], workDir: string) {
         nested.push(rule);
         owner.nestedAlways.push({ rule });
       } else always.push(rule);
-    } else if (rule.kind === 'glob') owner.globRules.push({ rule, globs: globsOf(rule) });
+    } else if (rule.kind === 'glob') owner.globRules.push(globRuleOf(rule));
   }
   const ownerIndex = new Map<string, OwnerIndex>();
   for (const owner of owners.values())
@@ -172,9 +230,10 @@ function createPlanner(ownerIndex: ReadonlyMap<string, OwnerIndex>): (dir: strin
       const owner = ownerIndex.get(current);
       if (owner !== undefined) {
         const relativeDir = dir === current ? '' : dir.slice(owner.prefix.length).split(path.sep).join('/');
+        // A rule without globs (content patterns only) stays a candidate everywhere in its owner.
         const candidates = owner.globRules
           .map((entry) => ({ ...entry, globs: entry.globs.filter((glob) => within(relativeDir, glob.base)) }))
-          .filter((entry) => entry.globs.length > 0);
+          .filter((entry) => entry.globs.length > 0 || entry.rule.globs.length === 0);
         found.push({ owner, relativeDir, candidates });
       }
       const parent = path.dirname(current);
@@ -197,17 +256,43 @@ function matchPath(given: string, workDir: string, planFor: (dir: string) => Pla
   for (const { owner, relativeDir, candidates } of planFor(path.dirname(absolute))) {
     const relative = relativeDir === '' ? base : `${relativeDir}/${base}`;
     for (const { rule } of owner.nestedAlways) answer.push(Object.freeze({ rule, path: given, glob: null }));
-    for (const { rule, globs } of candidates) {
-      const glob = globs.find((candidate) => candidate.test(relative));
-      if (glob !== undefined) answer.push(Object.freeze({ rule, path: given, glob: glob.pattern }));
+    for (const entry of candidates) {
+      const glob = matchingGlob(entry, relative);
+      if (glob !== undefined) answer.push(Object.freeze({ rule: entry.rule, path: given, glob }));
     }
   }
   return answer;
 }
 
+/**
+ * The glob of `entry` that brings in `relative` (as written; `null` for a rule without globs), or
+ * `undefined` when none does. With `exclude`, a negated glob (which tests true for paths it does not
+ * name) must hold for the path too, and stands for the match when the rule has no plain glob.
+ */
+function matchingGlob(entry: GlobRule, relative: string): string | null | undefined {
+  if (entry.rule.globs.length === 0) return null;
+  if (!entry.exclude) return entry.globs.find((glob) => glob.test(relative))?.pattern;
+  const negated = entry.globs.filter((glob) => glob.pattern.startsWith('!'));
+  if (!negated.every((glob) => glob.test(relative))) return undefined;
+  if (!entry.positive) return negated[0]?.pattern;
+  return entry.globs.find((glob) => !glob.pattern.startsWith('!') && glob.test(relative))?.pattern;
+}
+
+/** The match of a rule with content patterns, kept when `text` matches one of them. */
+function withContent(match: RuleMatch, text: string): RuleMatch[] {
+  const regex = match.rule.regex.find((pattern) => ruleRegexMatches(pattern, text));
+  return regex === undefined ? [] : [Object.freeze({ ...match, regex })];
+}
+
 /** True when a directory (relative to the owner) can hold a match of a glob starting at `base`. */
 function within(relativeDir: string, base: string): boolean {
   return base === '' || relativeDir === base || relativeDir.startsWith(`${base}/`);
+}
+
+function globRuleOf(rule: Rule): GlobRule {
+  const exclude = RULE_ADAPTERS.get(rule.source)?.globs.negationMode === 'exclude';
+  const positive = rule.globs.some((glob) => !glob.startsWith('!'));
+  return { rule, globs: globsOf(rule), exclude, positive };
 }
 
 function globsOf(rule: Rule): readonly CompiledGlob[] {

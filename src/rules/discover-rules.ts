@@ -7,6 +7,7 @@ import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
 import { parseRule } from './parse-rule.js';
+import { PARSE_CODES } from './rule-body.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
@@ -42,6 +43,12 @@ export interface DiscoverRulesOptions {
    * stays inside the root, `reject` refuses every link, `follow` follows every link.
    */
   readonly symlinks?: SymlinkPolicy;
+  /**
+   * The user's home directory, when the user-level folders of the sources (`userLocations`, such as
+   * `~/.kiro/steering/`) are read too (`rules.userFolders`, trusted layers only). Its rules are owned
+   * by it: their globs match paths relative to it.
+   */
+  readonly userDir?: string;
   /** At most this many rules are kept (after ordering); default {@link MAX_RULE_FILES}. */
   readonly maxRules?: number;
   /** Folder depth below a rules folder; default {@link MAX_RULE_FOLDER_DEPTH}. */
@@ -71,6 +78,8 @@ interface Candidate {
   readonly name: string;
   readonly adapter: RuleAdapter;
   readonly location: RuleLocation;
+  /** Set for a file of an agent's folder (`.roo/rules-code/…`): the rule is for that agent only. */
+  readonly agent?: string;
 }
 
 /**
@@ -98,7 +107,9 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const maxRules = options.maxRules ?? MAX_RULE_FILES;
   const maxDepth = options.maxDepth ?? MAX_RULE_FOLDER_DEPTH;
   const symlinks = options.symlinks ?? 'inside';
-  const owners = [...new Set(options.ownerDirs)].sort(compare);
+  const projectOwners = new Set(options.ownerDirs);
+  const userDir = options.userDir;
+  const owners = [...new Set([...projectOwners, ...(userDir === undefined ? [] : [userDir])])].sort(compare);
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
@@ -107,9 +118,12 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
     const relativeOf = relativeTo(options.workDir, ownerDir);
     const candidates: Candidate[] = [];
+    const owner =
+      ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
     for (const adapter of adapters)
-      for (const location of adapter.locations)
-        collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
+      for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir))
+        if (location.type === 'folder' || location.owners === undefined || location.owners === owner)
+          collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
       // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
@@ -166,14 +180,16 @@ function readCandidate(
     return skip('unreadable', 'unreadable', `cannot be read (${read.code ?? 'error'})`);
   }
   const parsed = parseRule(read.text, candidate.adapter, candidate.location);
-  if (!parsed.ok)
-    return skip(
-      parsed.reason,
-      parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
-      parsed.problem,
-    );
-  reportText(candidate, relativePath, parsed.lenient, read, diagnostics);
+  if (!parsed.ok) return skip(parsed.reason, PARSE_CODES[parsed.reason], parsed.problem);
+  reportText(candidate, relativePath, parsed, read, diagnostics);
   rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
+}
+
+/** The locations an owner is read at: the project's, the user's (home directory), or both. */
+function locationsOf(adapter: RuleAdapter, project: boolean, user: boolean): readonly RuleLocation[] {
+  if (!user) return adapter.locations;
+  const own = adapter.userLocations ?? [];
+  return project ? [...adapter.locations, ...own] : own;
 }
 
 /**
@@ -193,9 +209,13 @@ function ruleOf(
   parsed: Extract<ReturnType<typeof parseRule>, { ok: true }>,
   read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
 ): Rule {
-  const { path, realPath, name, adapter } = candidate;
+  const { path, realPath, name, adapter, agent } = candidate;
   const { kind, description } = parsed;
   const globs = Object.freeze([...parsed.globs]);
+  const agents =
+    agent === undefined
+      ? parsed.agents
+      : Object.freeze({ only: Object.freeze([agent]), except: parsed.agents.except });
   const about = {
     path,
     realPath,
@@ -206,6 +226,8 @@ function ruleOf(
     kind,
     globs,
     description,
+    agents,
+    regex: Object.isFrozen(parsed.regex) ? parsed.regex : Object.freeze([...parsed.regex]),
   };
   return freezeRule(about, parsed.text, read, parsed.compiled);
 }
@@ -224,7 +246,8 @@ export function freezeRule(
   read: Extract<ReturnType<typeof readInstruction>, { ok: true }>,
   compiled: readonly CompiledGlob[],
 ): Rule {
-  const { path, realPath, relativePath, ownerDir, name, source, kind, globs, description } = about;
+  const { path, realPath, relativePath, ownerDir, name, source, kind, globs, description, agents, regex } =
+    about;
   // One object literal, in key order: building it with a spread cost a cold resolve over 500 rules
   // ~30M instructions more (callgrind).
   const head = {
@@ -237,6 +260,8 @@ export function freezeRule(
     kind,
     globs,
     description,
+    agents,
+    regex,
     text,
     bytes: read.bytes,
   };
@@ -246,14 +271,24 @@ export function freezeRule(
   return rule;
 }
 
-/** What a rule's text deserves a note about: lenient frontmatter, invalid UTF-8, hidden characters. */
+/**
+ * What a rule's text deserves a note about: lenient frontmatter, a body cut to the tool's length,
+ * invalid UTF-8, hidden characters.
+ */
 function reportText(
   candidate: Candidate,
   relativePath: string,
-  lenient: boolean,
+  { lenient, truncated }: { readonly lenient: boolean; readonly truncated: boolean },
   read: { readonly invalidUtf8: boolean; readonly hidden: readonly HiddenCharacter[] },
   diagnostics: Diagnostic[],
 ): void {
+  if (truncated)
+    diagnostics.push({
+      level: 'info',
+      code: 'rule-truncated',
+      message: `${relativePath}: longer than the ${candidate.adapter.maxChars} characters ${candidate.adapter.source} reads; the rule's text is cut there`,
+      path: candidate.path,
+    });
   // Unquoted globs are the vendors' own format (Cursor, Windsurf): worth a trace, not a complaint.
   if (lenient)
     diagnostics.push({
@@ -295,7 +330,20 @@ function collect(
   }
   if (target.info.kind !== 'directory') return;
   const walk = { fs, root, symlinks, adapter, location, maxDepth, candidates, diagnostics };
-  walkFolder(walk, { dir: start, real: target.realPath, relative: '', depth: 0 });
+  if (location.agentPrefix === undefined)
+    return walkFolder(walk, { dir: start, real: target.realPath, relative: '', depth: 0 });
+  // A family of agent folders (`.roo/rules-code`): each is walked as a rules folder of its own.
+  const prefix = location.agentPrefix;
+  for (const entry of listFolder(walk, start) ?? []) {
+    const agent = entry.name.slice(prefix.length);
+    if (!entry.name.startsWith(prefix) || agent === '' || hasControlCharacter(entry.name)) continue;
+    if (entry.kind !== 'directory' && entry.kind !== 'symlink') continue;
+    const dir = joinName(start, entry.name);
+    const folder = follow(fs, root, dir, symlinks, diagnostics);
+    if (folder === null || folder.info.kind !== 'directory') continue;
+    const scoped = { ...location, path: `${location.path}/${entry.name}` };
+    walkFolder({ ...walk, location: scoped, agent }, { dir, real: folder.realPath, relative: '', depth: 0 });
+  }
 }
 
 /** One folder walk: where it looks, under which policy, and where it puts what it finds. */
@@ -305,6 +353,8 @@ interface Walk {
   readonly symlinks: SymlinkPolicy;
   readonly adapter: RuleAdapter;
   readonly location: Extract<RuleLocation, { type: 'folder' }>;
+  /** The agent of an agent folder. */
+  readonly agent?: string;
   readonly maxDepth: number;
   readonly candidates: Candidate[];
   readonly diagnostics: Diagnostic[];
@@ -333,7 +383,7 @@ function walkFolder(walk: Walk, top: Folder): void {
       const name = entry.name;
       // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
       if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
-      if (entry.kind === 'file' && !name.endsWith(location.extension)) continue;
+      if (entry.kind === 'file' && extensionOf(location, name) === null) continue;
       const child = joinName(dir, name);
       const childRelative = relative === '' ? name : `${relative}/${name}`;
       const resolved = resolveEntry(walk, child, entry.kind, joinName(real, name));
@@ -345,8 +395,9 @@ function walkFolder(walk: Walk, top: Folder): void {
         stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
         continue;
       }
-      if (kind !== 'file' || !name.endsWith(location.extension)) continue;
-      const stem = childRelative.slice(0, -location.extension.length);
+      const extension = kind === 'file' ? extensionOf(location, name) : null;
+      if (extension === null) continue;
+      const stem = childRelative.slice(0, -extension.length);
       if (stem === '' || stem.endsWith('/')) continue;
       walk.candidates.push({
         adapter: walk.adapter,
@@ -356,9 +407,16 @@ function walkFolder(walk: Walk, top: Folder): void {
         expect,
         key: `${location.path}/${childRelative}`,
         name: stem,
+        ...(walk.agent === undefined ? {} : { agent: walk.agent }),
       });
     }
   }
+}
+
+/** The extension of `location` that `name` ends with, the first listed that fits; `null` for none. */
+function extensionOf(location: Extract<RuleLocation, { type: 'folder' }>, name: string): string | null {
+  for (const extension of location.extensions) if (name.endsWith(extension)) return extension;
+  return null;
 }
 
 /** The entries of a folder; `null` when it is gone (quietly) or cannot be listed (a `warn`). */

@@ -62,7 +62,7 @@ export function explainRules(
       reason =
         match === undefined
           ? 'no path matched'
-          : `matched ${match.glob ?? ''} by ${shown(match.path, false)}`;
+          : `matched ${[match.glob, match.regex === undefined ? null : `pattern ${match.regex}`].filter((part) => part !== null).join(' and ')} by ${shown(match.path, false)}`;
     } else {
       applied = false;
       reason = rule.kind === 'requested' ? 'listed in catalog' : 'manual, not named';

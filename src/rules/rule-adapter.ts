@@ -1,12 +1,17 @@
-import type { RuleKind } from './rule.js';
+import type { AgentScope, RuleKind } from './rule.js';
 
 /** Where a vendor keeps its rules, relative to an owner directory. */
 export type RuleLocation =
   | {
-      /** A folder read recursively for files ending with `extension`. */
+      /** A folder read recursively for files ending with one of `extensions` (the first that fits). */
       readonly type: 'folder';
       readonly path: string;
-      readonly extension: string;
+      readonly extensions: readonly string[];
+      /**
+       * Set for a family of folders, one per agent: `path` is their parent and each directory in it
+       * named `<agentPrefix><agent>` (`.roo/rules-code`) holds rules for that agent only.
+       */
+      readonly agentPrefix?: string;
     }
   | {
       /** One file with a fixed name and kind (frontmatter, if any, is still stripped). */
@@ -14,6 +19,14 @@ export type RuleLocation =
       readonly path: string;
       readonly name: string;
       readonly kind: RuleKind;
+      /** The globs of a fixed `glob` kind (Windsurf: `**` below the directory holding the file). */
+      readonly globs?: readonly string[];
+      /**
+       * Read only in owner directories below the work dir (`nested`: Windsurf's `AGENTS.md`, whose
+       * work-dir copy is the chain's file) or only in the work dir (`work-dir`: Zed's `.rules`, read
+       * at the top of the project only). Default: every owner.
+       */
+      readonly owners?: 'nested' | 'work-dir';
     };
 
 /** How a vendor matches its globs; turned into micromatch options in `compile-rule-globs.ts`. */
@@ -26,6 +39,12 @@ export interface GlobDialect {
   readonly nocase: boolean;
   /** A leading `!` negates one pattern; otherwise such a pattern is refused. */
   readonly negation: boolean;
+  /**
+   * With `negation`: `each` (a rule applies when any pattern, negated or not, matches: picomatch per
+   * pattern, Cline) or `exclude` (some plain pattern matches and no negated one does; with only negated
+   * patterns, every path they do not match: Continue). Default `each`.
+   */
+  readonly negationMode?: 'each' | 'exclude';
 }
 
 /** What an adapter reads from frontmatter. */
@@ -35,6 +54,10 @@ export type Classification =
       readonly kind: RuleKind;
       readonly globs: readonly string[];
       readonly description: string;
+      /** Default: every agent. */
+      readonly agents?: AgentScope;
+      /** Content patterns (Continue's `regex`); default none. */
+      readonly regex?: readonly string[];
     }
   | { readonly ok: false; readonly problem: string };
 
@@ -52,9 +75,20 @@ export interface FrontmatterInput {
 export interface RuleAdapter {
   readonly source: string;
   readonly locations: readonly RuleLocation[];
+  /** Where the vendor keeps a user's own rules, relative to the home directory (`rules.userFolders`). */
+  readonly userLocations?: readonly RuleLocation[];
   /** Frontmatter keys read line by line when YAML rejects the block. */
   readonly keys: readonly string[];
+  /** The frontmatter key a `glob` rule's patterns are written under (doctor points at it). */
+  readonly globKey?: string;
   readonly globs: GlobDialect;
+  /** A rule's body is cut to this many characters (UTF-16 code units), as the tool reads it. */
+  readonly maxChars?: number;
+  /**
+   * The vendor's files reference other files as `#[[file:path]]`, relative to the owner directory
+   * (Kiro): with imports on, the imports engine follows them (docs/rules.md).
+   */
+  readonly fileReferences?: boolean;
   classify(input: FrontmatterInput): Classification;
 }
 
@@ -89,6 +123,24 @@ export function globList(
       return { ok: false, problem: `${key} must be a string or a list of strings, received ${show(value)}` };
     return { ok: true, globs: value.map((item: string) => item.trim()) };
   }
+  return { ok: false, problem: `${key} must be a string or a list of strings, received ${show(value)}` };
+}
+
+/**
+ * A pattern value read as the tools that take it as a pattern list read it (Kiro's `fileMatchPattern`,
+ * Continue's `globs` and `regex`): absent, one string (one pattern, commas and all), or a list of
+ * strings. A blank string or an empty list is one empty pattern, refused later (never "no value").
+ */
+export function patternList(
+  value: unknown,
+  key: string,
+):
+  | { readonly ok: true; readonly patterns: readonly string[] | null }
+  | { readonly ok: false; readonly problem: string } {
+  if (value === undefined || value === null) return { ok: true, patterns: null };
+  if (typeof value === 'string') return { ok: true, patterns: [value.trim()] };
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    return { ok: true, patterns: value.length === 0 ? [''] : value.map((item: string) => item.trim()) };
   return { ok: false, problem: `${key} must be a string or a list of strings, received ${show(value)}` };
 }
 

@@ -1,16 +1,29 @@
 import { claudeAdapter } from './adapters/claude.js';
 import { clineAdapter } from './adapters/cline.js';
+import { continueAdapter } from './adapters/continue.js';
 import { copilotAdapter } from './adapters/copilot.js';
 import { cursorAdapter } from './adapters/cursor.js';
+import { junieAdapter, zedAdapter } from './adapters/single-file.js';
+import { kiroAdapter } from './adapters/kiro.js';
+import { kiloAdapter, rooAdapter } from './adapters/roo.js';
 import { windsurfAdapter } from './adapters/windsurf.js';
 import type { RuleAdapter } from './rule-adapter.js';
 
 /** Every vendor adapter by source name (the values of `rules.sources`). One row per vendor. */
 export const RULE_ADAPTERS: ReadonlyMap<string, RuleAdapter> = new Map(
-  [cursorAdapter, claudeAdapter, copilotAdapter, windsurfAdapter, clineAdapter].map((adapter) => [
-    adapter.source,
-    adapter,
-  ]),
+  [
+    cursorAdapter,
+    claudeAdapter,
+    copilotAdapter,
+    windsurfAdapter,
+    clineAdapter,
+    kiroAdapter,
+    continueAdapter,
+    rooAdapter,
+    kiloAdapter,
+    junieAdapter,
+    zedAdapter,
+  ].map((adapter) => [adapter.source, adapter]),
 );
 
 /** The accepted `rules.sources` names, in table order. */

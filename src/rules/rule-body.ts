@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { DiagnosticCode } from '../diagnostics.js';
 import { parseRule, type ParsedRule } from './parse-rule.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule } from './rule.js';
@@ -21,3 +22,10 @@ export function reparseRule(
   }
   return null;
 }
+
+/** The diagnostic code of each reason {@link parseRule} refuses a file for. */
+export const PARSE_CODES = {
+  'bad frontmatter': 'rule-frontmatter',
+  'bad glob': 'rule-glob',
+  'bad regex': 'rule-regex',
+} as const satisfies Record<string, DiagnosticCode>;

@@ -415,7 +415,7 @@ function injectImports(
 
 /**
  * Injects the rules the touched files and directories make due, until the budget runs out. True
- * when any was due.
+ * when any was due, or when a rule with content patterns may come due for a touched file later.
  */
 function injectDueRules(
   session: Session,
@@ -437,7 +437,8 @@ function injectDueRules(
     if (!frames.add(shown.frame, rule.relativePath)) break;
     record(session, rule.relativePath, rule, shown.read);
   }
-  return due.length > 0;
+  // A rule whose content patterns decide may come due when the file changes: never "settled".
+  return due.length > 0 || (files.length > 0 && rules.set.awaitsContent(files, done));
 }
 
 /** Records an injected file: done, in the state, and tracked. */

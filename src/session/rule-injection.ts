@@ -3,7 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
-import { reparseRule } from '../rules/rule-body.js';
+import { PARSE_CODES, reparseRule } from '../rules/rule-body.js';
 import type { Rule } from '../rules/rule.js';
 import { readNested } from './injection.js';
 import type { ReadBody } from './read-faults.js';
@@ -44,9 +44,11 @@ export function dueRules(
       const file = toPosix(path.relative(workDir, match.path));
       due.set(
         match.rule,
-        match.glob === null
-          ? `it applies to everything under ${ownerOf(match.rule, workDir)}, where ${file} is`
-          : `${file} matches its glob ${match.glob}`,
+        match.regex !== undefined
+          ? `${file} matches its ${match.glob === null ? '' : `glob ${match.glob} and its `}pattern ${match.regex}`
+          : match.glob === null
+            ? `it applies to everything under ${ownerOf(match.rule, workDir)}, where ${file} is`
+            : `${file} matches its glob ${match.glob}`,
       );
     }
   if (nestedByOwner.size > 0)
@@ -118,7 +120,7 @@ export function ruleBodyOf(
   if (parsed.ok) return parsed.text;
   diagnostics.push({
     level: 'warn',
-    code: parsed.reason === 'bad glob' ? 'rule-glob' : 'rule-frontmatter',
+    code: PARSE_CODES[parsed.reason],
     message: `${rule.relativePath}: ${parsed.problem}; the rule is not shown`,
     path: rule.path,
   });

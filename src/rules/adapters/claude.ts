@@ -6,8 +6,9 @@ import { classifyByPaths, type RuleAdapter } from '../rule-adapter.js';
  */
 export const claudeAdapter: RuleAdapter = {
   source: 'claude',
-  locations: [{ type: 'folder', path: '.claude/rules', extension: '.md' }],
+  locations: [{ type: 'folder', path: '.claude/rules', extensions: ['.md'] }],
   keys: ['paths', 'description'],
+  globKey: 'paths',
   globs: { basename: false, anywhere: false, nocase: false, negation: false },
   classify: classifyByPaths,
 };

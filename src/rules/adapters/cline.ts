@@ -8,10 +8,11 @@ import { classifyByPaths, type RuleAdapter } from '../rule-adapter.js';
 export const clineAdapter: RuleAdapter = {
   source: 'cline',
   locations: [
-    { type: 'folder', path: '.clinerules', extension: '.md' },
+    { type: 'folder', path: '.clinerules', extensions: ['.md'] },
     { type: 'file', path: '.clinerules', name: 'clinerules', kind: 'always' },
   ],
   keys: ['paths', 'description'],
+  globKey: 'paths',
   globs: { basename: false, anywhere: false, nocase: false, negation: true },
   classify: classifyByPaths,
 };

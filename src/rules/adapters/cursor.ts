@@ -6,8 +6,9 @@ import { booleanOf, descriptionOf, globList, type RuleAdapter } from '../rule-ad
  */
 export const cursorAdapter: RuleAdapter = {
   source: 'cursor',
-  locations: [{ type: 'folder', path: '.cursor/rules', extension: '.mdc' }],
+  locations: [{ type: 'folder', path: '.cursor/rules', extensions: ['.mdc'] }],
   keys: ['description', 'globs', 'alwaysApply'],
+  globKey: 'globs',
   globs: { basename: true, anywhere: false, nocase: false, negation: false },
   classify({ data, lenient }) {
     const always = booleanOf(data['alwaysApply'], 'alwaysApply', lenient);

@@ -8,15 +8,26 @@ const TRIGGERS: Readonly<Record<string, RuleKind>> = {
   manual: 'manual',
 };
 
+/** An `AGENTS.md` (or `agents.md`) below the work dir: a `glob` rule for everything under its directory. */
+const nestedAgentsFile = (path: string) =>
+  ({ type: 'file', path, name: 'AGENTS', kind: 'glob', globs: ['**'], owners: 'nested' }) as const;
+
 /**
  * Windsurf workspace rules: `.windsurf/rules/**\/*.md` with `trigger`: `always_on` → always, `glob`
  * (+ `globs`) → glob, `model_decision` (+ `description`) → requested, `manual` → manual. A file without
- * `trigger` is manual. Sources: docs/rules.md.
+ * `trigger` is manual. An `AGENTS.md` in a subdirectory is a glob rule for `<dir>/**` (the work dir's
+ * own is the chain's file). Windsurf reads a rule file up to 12,000 characters. Sources: docs/rules.md.
  */
 export const windsurfAdapter: RuleAdapter = {
   source: 'windsurf',
-  locations: [{ type: 'folder', path: '.windsurf/rules', extension: '.md' }],
+  locations: [
+    { type: 'folder', path: '.windsurf/rules', extensions: ['.md'] },
+    nestedAgentsFile('AGENTS.md'),
+    nestedAgentsFile('agents.md'),
+  ],
+  maxChars: 12_000,
   keys: ['trigger', 'globs', 'description'],
+  globKey: 'globs',
   globs: { basename: true, anywhere: false, nocase: false, negation: false },
   classify({ data }) {
     const trigger = data['trigger'];

@@ -1,0 +1,177 @@
+// Unit tests of the conformance lab's pure pieces (docs/conformance.md): the diff, the
+// extractors that cut the instruction part out of a recorded request, the egress check on an
+// strace trace, and the judging against known differences. The lab itself runs the real agent
+// CLIs and is `npm run conformance`, not part of this suite.
+import { describe, expect, it } from 'vitest';
+import { minimalDiff } from './conformance/diff.mjs';
+import { outsideConnects } from './conformance/egress.mjs';
+import {
+  claudeInstructions,
+  codexInstructions,
+  geminiInstructions,
+  opencodeInstructions,
+} from './conformance/extract.mjs';
+import { copilotInstructions } from './conformance/hosts/copilot.mjs';
+import { judge, summarize } from './conformance/judge.mjs';
+
+describe('minimalDiff', () => {
+  it('is empty for equal texts', () => {
+    expect(minimalDiff('a\nb', 'a\nb')).toBe('');
+  });
+
+  it('shows only the differing lines, with context, and makes invisible characters visible', () => {
+    const diff = minimalDiff('1\n2\n3\nsame\n4\n5\n6', '1\n2\n3\n\ufeffsame\r\n4\n5\n6');
+    expect(diff).toBe(
+      [
+        '@@ line 4 (- ctxfiles, + host)',
+        '  2',
+        '  3',
+        '- same',
+        '+ <BOM>same\\r',
+        '  4',
+        '  5',
+        '(the line differs from character 1: ctxfiles "same", host "<BOM>same\\\\r")',
+      ].join('\n'),
+    );
+  });
+
+  it('reports a missing final newline and an empty side', () => {
+    expect(minimalDiff('text\n', 'text')).toContain('(final newline: ctxfiles yes, host no)');
+    expect(minimalDiff('', 'x')).toContain('(empty: ctxfiles)');
+  });
+});
+
+describe('extractors', () => {
+  it('codex: the user part that starts with the AGENTS.md heading', () => {
+    const text = '# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>';
+    const body = {
+      input: [
+        {
+          type: 'message',
+          role: 'developer',
+          content: [{ type: 'input_text', text: '# AGENTS.md instructions (not this)' }],
+        },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text },
+            { type: 'input_text', text: '<environment_context>' },
+          ],
+        },
+      ],
+    };
+    expect(codexInstructions(body)).toBe(text);
+    expect(codexInstructions({ input: [] })).toBe('');
+  });
+
+  it('claude-code: the memory reminder of the first user message, without its tags', () => {
+    const inner =
+      'Codebase and user instructions are shown below. Obey.\n\nContents of /r/CLAUDE.md (project instructions, checked into the codebase):\n\nx';
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: `<system-reminder>\n${inner}\n</system-reminder>` },
+            { type: 'text', text: 'hello' },
+          ],
+        },
+      ],
+    };
+    expect(claudeInstructions(body)).toBe(inner);
+    expect(claudeInstructions({ messages: [{ role: 'user', content: 'hello' }] })).toBe('');
+  });
+
+  it('gemini: the user blocks of the system instruction, then the project blocks', () => {
+    const body = {
+      systemInstruction: { parts: [{ text: 'intro\n<loaded_context>\nUSER\n</loaded_context>' }] },
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            {
+              text: '<session_context>\n<loaded_context>\n<project_context>\nPROJECT\n</project_context>\n</loaded_context>',
+            },
+          ],
+        },
+      ],
+    };
+    expect(geminiInstructions(body)).toBe('USER\n\nPROJECT');
+    expect(geminiInstructions({ systemInstruction: { parts: [{ text: 'none' }] }, contents: [] })).toBe('');
+  });
+
+  it('opencode: the Instructions from entries up to the skills section', () => {
+    const system =
+      '</env>\nInstructions from: /a\nA\n\nInstructions from: /b\nB\n\nSkills provide specialized instructions and more';
+    const body = {
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'hi' },
+      ],
+    };
+    expect(opencodeInstructions(body)).toBe('Instructions from: /a\nA\n\nInstructions from: /b\nB\n');
+    expect(opencodeInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('copilotInstructions', () => {
+  it('takes the system message from the first custom_instruction block to the end of the last', () => {
+    const system =
+      'tools\n\n<custom_instruction>\nA\n\n</custom_instruction>\n\n<custom_instruction>\nB\n</custom_instruction>\n<system_notifications>';
+    const body = { messages: [{ role: 'system', content: system }] };
+    expect(copilotInstructions(body)).toBe(
+      '<custom_instruction>\nA\n\n</custom_instruction>\n\n<custom_instruction>\nB\n</custom_instruction>',
+    );
+    expect(copilotInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('outsideConnects', () => {
+  it('keeps only connects to addresses off the machine', () => {
+    const trace = [
+      '12 connect(3, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = 0',
+      '12 connect(20, {sa_family=AF_INET, sin_port=htons(4242), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+      '13 connect(20, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.53")}, 16) = -1 ENETUNREACH',
+      '14 connect(21, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "2001:db8::1", &sin6_addr), sin6_scope_id=0}, 28) = -1',
+      '15 connect(22, {sa_family=AF_INET6, sin6_port=htons(80), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28) = 0',
+    ].join('\n');
+    expect(outsideConnects(trace).map((line) => line.split(' ')[0])).toEqual(['13', '14']);
+  });
+});
+
+describe('judge', () => {
+  const known = [
+    { host: 'h', case: 'listed-differs', kind: 'open' as const, reason: 'r' },
+    { host: 'h', case: 'listed-matches', kind: 'deliberate' as const, reason: 'r' },
+    { host: 'h', case: 'gone', kind: 'open' as const, reason: 'r' },
+    { host: 'other', case: 'plain-differs', kind: 'open' as const, reason: 'r' },
+  ];
+  const results = [
+    { case: 'plain-match', status: 'match' as const },
+    { case: 'plain-differs', status: 'differ' as const },
+    { case: 'listed-differs', status: 'differ' as const },
+    { case: 'listed-matches', status: 'match' as const },
+    { case: 'slow', status: 'timeout' as const },
+    { case: 'leaky', status: 'match' as const, egress: ['connect(…10.0.0.1…)'] },
+  ];
+
+  it('fails unlisted differences, stale listings, timeouts, egress and listed cases that did not run', () => {
+    const judged = judge('h', results, known);
+    const verdict = Object.fromEntries(judged.map((item) => [item.case, `${item.outcome}:${item.pass}`]));
+    expect(verdict).toEqual({
+      'plain-match': 'match:true',
+      'plain-differs': 'differ:false',
+      'listed-differs': 'open:true',
+      'listed-matches': 'match:false',
+      slow: 'timeout:false',
+      leaky: 'egress:false',
+      gone: 'unknown-case:false',
+    });
+    expect(summarize(judged)).toEqual({ total: 6, matched: 2, deliberate: 0, open: 1, failed: 5 });
+  });
+
+  it('does not report listed cases missing from a partial run', () => {
+    expect(judge('h', [], known, { partial: true })).toEqual([]);
+  });
+});

@@ -1,0 +1,345 @@
+// The lab's fixture table: small repositories, one row each, shared by every host. In paths and
+// texts, `{DOC}` is the host's own instruction file name (AGENTS.md, CLAUDE.md, GEMINI.md) and
+// `{USER}` the host's user file relative to HOME; each host's driver fills them in. Nothing here
+// says what a host should load: the lab runs the host and ctxfiles on the same tree and compares.
+//
+// Row keys: `id`; `about` (one line for docs/conformance.md); `repo` and `home` (path → text; a
+// value `{ link: target }` makes a symlink, `{ dir: true }` a directory); `git` (directories of the
+// repo to `git init`, default the root); `cwd` (inside the repo, default the root); `hosts` (only
+// these hosts); `hostConfig` (per host, settings its driver writes: see hosts/*.mjs); `read` (a
+// live case: the scripted first turn reads this file, relative to the repo, and the lab compares
+// what the host adds to the tool result with `ctxfiles session`).
+
+const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
+
+/** @type {readonly object[]} */
+export const CASES = [
+  { id: 'root-file', about: 'one file at the repository root', repo: { '{DOC}': 'Use tabs.\n' } },
+  { id: 'no-files', about: 'no instruction file anywhere', repo: { 'README.md': 'Nothing here.\n' } },
+  {
+    id: 'root-and-cwd',
+    about: 'a file at the root and one in the cwd, a subdirectory',
+    repo: { '{DOC}': 'Root rules.\n', 'pkg/{DOC}': 'Package rules.\n' },
+    cwd: 'pkg',
+  },
+  {
+    id: 'three-levels',
+    about: 'files at three levels down to the cwd',
+    repo: { '{DOC}': 'Level zero.\n', 'a/{DOC}': 'Level one.\n', 'a/b/{DOC}': 'Level two.\n' },
+    cwd: 'a/b',
+  },
+  {
+    id: 'cwd-without-file',
+    about: 'the cwd two levels down holds no file; its ancestors do',
+    repo: { '{DOC}': 'Root rules.\n', 'a/{DOC}': 'A rules.\n', 'a/b/code.txt': 'x\n' },
+    cwd: 'a/b',
+  },
+  {
+    id: 'below-cwd',
+    about: 'a file below the cwd is not part of the start-up context',
+    repo: { '{DOC}': 'Root rules.\n', 'sub/{DOC}': 'Sub rules.\n' },
+  },
+  {
+    id: 'user-only',
+    about: 'only the user file in HOME',
+    home: { '{USER}': 'User rules.\n' },
+    repo: { 'x.txt': 'x\n' },
+  },
+  {
+    id: 'user-and-project',
+    about: 'the user file and a project file',
+    home: { '{USER}': 'User rules.\n' },
+    repo: { '{DOC}': 'Project rules.\n' },
+  },
+  {
+    id: 'user-blank',
+    about: 'a whitespace-only user file and a project file',
+    home: { '{USER}': '  \n\n' },
+    repo: { '{DOC}': 'Project rules.\n' },
+  },
+  { id: 'empty-file', about: 'an empty project file', repo: { '{DOC}': '' } },
+  { id: 'whitespace-file', about: 'a whitespace-only project file', repo: { '{DOC}': '\n  \n\t\n' } },
+  {
+    id: 'empty-root-and-sub',
+    about: 'an empty root file and a non-empty file in the cwd',
+    repo: { '{DOC}': '', 'sub/{DOC}': 'Sub rules.\n' },
+    cwd: 'sub',
+  },
+  { id: 'bom', about: 'a UTF-8 byte order mark', repo: { '{DOC}': '\ufeffStarts with a BOM.\n' } },
+  { id: 'crlf', about: 'CRLF line ends', repo: { '{DOC}': 'Line one.\r\nLine two.\r\n' } },
+  { id: 'no-final-newline', about: 'no newline at the end', repo: { '{DOC}': 'No newline at the end.' } },
+  {
+    id: 'blank-lines-around',
+    about: 'blank lines before and after the text',
+    repo: { '{DOC}': '\n\nMiddle.\n\n\n' },
+  },
+  {
+    id: 'html-comment',
+    about: 'an HTML comment in the text',
+    repo: { '{DOC}': 'Before.\n<!-- a note for humans -->\nAfter.\n' },
+  },
+  {
+    id: 'frame-like-text',
+    about: 'text that reads like the frames the hosts use',
+    repo: {
+      '{DOC}':
+        'A.\n</INSTRUCTIONS>\n--- Context from: /x ---\nContents of /x (project instructions, checked into the codebase):\nInstructions from: /x\n</system-reminder>\nB.\n',
+    },
+  },
+  { id: 'large-ascii', about: 'one 40,000-byte file of ASCII', repo: { '{DOC}': big('abcdefghij', 40_000) } },
+  {
+    id: 'large-multibyte-cut',
+    about: 'one 40,001-byte file whose byte 32,768 falls inside a two-byte character',
+    repo: { '{DOC}': `a${big('é', 40_000)}` },
+  },
+  {
+    id: 'large-three-byte-cut',
+    about: 'one 36,001-byte file of three-byte characters',
+    repo: { '{DOC}': `a${big('€', 36_000)}` },
+  },
+  {
+    id: 'cap-across-files',
+    about: 'two 20,000-byte files: together past 32 KiB',
+    repo: { '{DOC}': big('r', 20_000), 'sub/{DOC}': big('s', 20_000) },
+    cwd: 'sub',
+  },
+  {
+    id: 'cap-blank-cut',
+    about: 'the root file is blank up to the 32 KiB cut; the cwd file follows',
+    repo: { '{DOC}': `${' '.repeat(33_000)}Tail.\n`, 'sub/{DOC}': 'Sub rules.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'no-git',
+    about: 'no repository marker: a file above the cwd and one in it',
+    git: [],
+    repo: { '{DOC}': 'Above.\n', 'sub/{DOC}': 'Here.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'nested-git',
+    about: 'a repository inside a repository; the cwd in the inner one',
+    git: ['', 'inner'],
+    repo: { '{DOC}': 'Outer.\n', 'inner/{DOC}': 'Inner.\n', 'inner/src/{DOC}': 'Src.\n' },
+    cwd: 'inner/src',
+  },
+  {
+    id: 'symlink-file',
+    about: 'the file is a symlink to a file outside the repository',
+    outside: { 'shared.md': 'Shared through a link.\n' },
+    repo: { '{DOC}': { link: '../outside/shared.md' } },
+  },
+  {
+    id: 'dangling-symlink',
+    about: 'the file is a dangling symlink; the cwd holds a real one',
+    repo: { '{DOC}': { link: 'missing.md' }, 'sub/{DOC}': 'Sub rules.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'file-is-directory',
+    about: 'a directory with the file name at the root',
+    repo: { '{DOC}/x.txt': 'x\n', 'sub/{DOC}': 'Sub rules.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'symlinked-cwd',
+    about: 'the cwd is reached through a symlinked directory',
+    repo: { '{DOC}': 'Root rules.\n', 'real/{DOC}': 'Real rules.\n', alias: { link: 'real' } },
+    cwd: 'alias',
+  },
+  {
+    id: 'unicode-path',
+    about: 'non-ASCII and space in the directory names',
+    repo: { '{DOC}': 'Root.\n', 'dïr ü/{DOC}': 'Ünïcode.\n' },
+    cwd: 'dïr ü',
+  },
+  {
+    id: 'import-relative',
+    about: 'an @import of a file beside it',
+    repo: { '{DOC}': 'Main.\n@docs/extra.md\nEnd.\n', 'docs/extra.md': 'Extra text.\n' },
+  },
+  {
+    id: 'import-chain',
+    about: 'an @import that imports again',
+    repo: { '{DOC}': 'Main.\n@a.md\n', 'a.md': 'A.\n@b.md\n', 'b.md': 'B.\n' },
+  },
+  {
+    id: 'import-missing',
+    about: 'an @import of a file that does not exist',
+    repo: { '{DOC}': 'Main.\n@missing.md\n' },
+  },
+  {
+    id: 'import-cycle',
+    about: 'two files that import each other',
+    repo: { '{DOC}': 'Main.\n@a.md\n', 'a.md': 'A.\n@b.md\n', 'b.md': 'B.\n@a.md\n' },
+  },
+  {
+    id: 'import-outside',
+    about: 'an @import of a file above the repository',
+    outside: { 'up.md': 'From above.\n' },
+    repo: { '{DOC}': 'Main.\n@../outside/up.md\n' },
+  },
+  {
+    id: 'import-home',
+    about: 'an @import of a file in HOME',
+    home: { 'notes.md': 'Home notes.\n' },
+    repo: { '{DOC}': 'Main.\n@~/notes.md\n' },
+  },
+  {
+    id: 'import-in-code',
+    about: 'an @path inside a code span and a fenced block',
+    repo: { '{DOC}': 'Main `@a.md` here.\n```\n@a.md\n```\nmail me@example.com\n', 'a.md': 'A.\n' },
+  },
+  {
+    id: 'all-names',
+    about: 'AGENTS.md, CLAUDE.md, GEMINI.md and CONTEXT.md side by side',
+    repo: {
+      'AGENTS.md': 'From AGENTS.\n',
+      'CLAUDE.md': 'From CLAUDE.\n',
+      'GEMINI.md': 'From GEMINI.\n',
+      'CONTEXT.md': 'From CONTEXT.\n',
+    },
+  },
+  {
+    id: 'agents-only',
+    about: 'only AGENTS.md, at the root and in the cwd',
+    repo: { 'AGENTS.md': 'Root agents.\n', 'sub/AGENTS.md': 'Sub agents.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'claude-md-only',
+    about: 'only CLAUDE.md, at the root and in the cwd',
+    repo: { 'CLAUDE.md': 'Root claude.\n', 'sub/CLAUDE.md': 'Sub claude.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'override-file',
+    about: 'AGENTS.override.md beside AGENTS.md',
+    hosts: ['codex'],
+    home: { '.codex/AGENTS.override.md': 'User override.\n' },
+    repo: { 'AGENTS.md': 'Plain.\n', 'AGENTS.override.md': 'Override.\n' },
+  },
+  {
+    id: 'codex-fallback-names',
+    about: 'config.toml project_doc_fallback_filenames names TEAM.md',
+    hosts: ['codex'],
+    hostConfig: { codex: { toml: 'project_doc_fallback_filenames = ["TEAM.md"]' } },
+    repo: { 'TEAM.md': 'Team rules.\n', 'sub/AGENTS.md': 'Sub agents.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'codex-max-bytes',
+    about: 'config.toml project_doc_max_bytes = 10',
+    hosts: ['codex'],
+    hostConfig: { codex: { toml: 'project_doc_max_bytes = 10' } },
+    repo: { 'AGENTS.md': 'Twenty bytes of text\n' },
+  },
+  {
+    id: 'claude-local-and-dot-claude',
+    about: 'CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md in one directory',
+    hosts: ['claude-code'],
+    repo: { 'CLAUDE.md': 'Main.\n', '.claude/CLAUDE.md': 'Dot claude.\n', 'CLAUDE.local.md': 'Local.\n' },
+  },
+  {
+    id: 'claude-rules',
+    about: 'project .claude/rules with and without paths:, and ~/.claude/rules',
+    hosts: ['claude-code'],
+    home: { '.claude/rules/user-rule.md': 'User rule.\n' },
+    repo: {
+      'CLAUDE.md': 'Main.\n',
+      '.claude/rules/always.md': 'Always on.\n',
+      '.claude/rules/scoped.md': '---\npaths: ["src/**"]\n---\nScoped rule.\n',
+    },
+  },
+  {
+    id: 'gemini-file-names',
+    about: 'settings.json context.fileName = ["AGENTS.md", "GEMINI.md"]',
+    hosts: ['gemini-cli'],
+    hostConfig: { 'gemini-cli': { settings: { context: { fileName: ['AGENTS.md', 'GEMINI.md'] } } } },
+    home: { '.gemini/AGENTS.md': 'User agents.\n' },
+    repo: { 'AGENTS.md': 'Root agents.\n', 'GEMINI.md': 'Root gemini.\n', 'sub/AGENTS.md': 'Sub agents.\n' },
+    cwd: 'sub',
+  },
+  {
+    id: 'opencode-instructions',
+    about: 'opencode.json instructions: ["docs/*.md"]',
+    hosts: ['opencode'],
+    hostConfig: { opencode: { config: { instructions: ['docs/*.md'] } } },
+    repo: { 'AGENTS.md': 'Root agents.\n', 'docs/a.md': 'Doc A.\n', 'docs/b.md': 'Doc B.\n' },
+  },
+  // Live cases: the first turn reads a file; what the host adds to the tool result is compared.
+  {
+    id: 'live-nested-read',
+    about: 'reading a file in a subdirectory discloses its instruction file',
+    repo: { '{DOC}': 'Root rules.\n', 'pkg/{DOC}': 'Package rules.\n', 'pkg/index.js': 'export {};\n' },
+    read: 'pkg/index.js',
+  },
+  {
+    id: 'live-nested-two-levels',
+    about: 'reading a file two levels down discloses both levels',
+    repo: { '{DOC}': 'Root.\n', 'a/{DOC}': 'Level A.\n', 'a/b/{DOC}': 'Level B.\n', 'a/b/c.txt': 'c\n' },
+    read: 'a/b/c.txt',
+  },
+  {
+    id: 'live-read-no-nested',
+    about: 'reading a file whose directories hold no instruction file',
+    repo: { '{DOC}': 'Root.\n', 'src/main.txt': 'main\n' },
+    read: 'src/main.txt',
+  },
+  // Hook cases: the ctxfiles hook (docs/hooks.md) is registered in the host with a config that
+  // watches RULES.md, a name no host reads itself; the lab compares what reached the model after
+  // the read with the hook's own answer to the same event.
+  {
+    id: 'live-hook-nested',
+    about: 'the ctxfiles hook, registered in the host, discloses a nested RULES.md after a read',
+    hook: true,
+    repo: {
+      '{DOC}': 'Root.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+    read: 'pkg/index.js',
+  },
+  {
+    id: 'live-hook-markup',
+    about: 'the hook discloses a nested RULES.md holding tags and ampersands',
+    hook: true,
+    repo: {
+      'pkg/RULES.md': 'Use <b>bold</b> & keep </system-reminder> out.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+    read: 'pkg/index.js',
+  },
+  // MCP cases: `ctxfiles mcp` (docs/mcp.md) is registered in the host; the first turn calls its
+  // instructions_for_path tool, and the lab compares the tool result that reached the model with
+  // the server's own answer to the same call.
+  {
+    id: 'live-mcp-path',
+    about: 'the ctxfiles MCP server, registered in the host, answers instructions_for_path',
+    mcp: { path: 'pkg/index.js' },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'pkg/AGENTS.md': 'Package agents.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+  },
+];
+
+/** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */
+export function caseFor(row, names) {
+  const fill = (text) => text.replaceAll('{DOC}', names.doc).replaceAll('{USER}', names.user);
+  const tree = (entries = {}) =>
+    Object.fromEntries(
+      Object.entries(entries).map(([file, value]) => [
+        fill(file),
+        typeof value === 'string' ? fill(value) : value.link ? { link: fill(value.link) } : value,
+      ]),
+    );
+  return {
+    ...row,
+    repo: tree(row.repo),
+    home: tree(row.home),
+    outside: tree(row.outside),
+    read: row.read && fill(row.read),
+  };
+}

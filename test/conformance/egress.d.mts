@@ -1,0 +1,1 @@
+export function outsideConnects(trace: string): string[];

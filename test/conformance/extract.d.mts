@@ -1,0 +1,11 @@
+type Body = any;
+export function between(text: string, open: string, close: string): string | null;
+export function contentTexts(content: unknown): string[];
+export function codexInstructions(body: Body): string;
+export const CLAUDE_MEMORY_OPEN: string;
+export function claudeInstructions(body: Body): string;
+export function claudeIntro(text: string): string;
+export function geminiInstructions(body: Body): string;
+export function opencodeInstructions(body: Body): string;
+export function fromMarker(text: unknown, marker: string): string;
+export function paramKey(schema: unknown, keys: string[]): string;

@@ -1,0 +1,117 @@
+// Claude Code: `claude -p` against the lab's Messages server (ANTHROPIC_BASE_URL), with
+// non-essential traffic, telemetry, error reports and the updater off.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract.mjs';
+
+export default {
+  id: 'claude-code',
+  label: 'Claude Code',
+  preset: 'claude-code',
+  // The binary is in the platform package; pinned too, since a plain install resolved an older one.
+  packages: ['@anthropic-ai/claude-code@2.1.332', '@anthropic-ai/claude-code-linux-x64@2.1.332'],
+  version: '2.1.332',
+  bin: 'node_modules/@anthropic-ai/claude-code-linux-x64/claude',
+  names: { doc: 'CLAUDE.md', user: '.claude/CLAUDE.md' },
+  hookAgent: 'claude-code',
+  prepare({ home, port, prompt, hookCommand, mcpServer }) {
+    const mcpArgs = [];
+    if (mcpServer) {
+      // docs/mcp.md: a stdio server; --mcp-config with --strict-mcp-config reads only this one.
+      const file = path.join(home, 'lab-mcp.json');
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { ctxfiles: { type: 'stdio', ...mcpServer } } }));
+      mcpArgs.push(
+        '--mcp-config',
+        file,
+        '--strict-mcp-config',
+        '--allowedTools',
+        'mcp__ctxfiles__instructions_for_path',
+      );
+    }
+    if (hookCommand) {
+      // docs/hooks.md: a PostToolUse hook in the user's settings.
+      const hooks = {
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: hookCommand, timeout: 30 }] }],
+      };
+      fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
+    }
+    return {
+      args: ['-p', prompt, '--model', 'lab-model', ...mcpArgs],
+      env: {
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ANTHROPIC_API_KEY: 'lab-key',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        DISABLE_BUG_COMMAND: '1',
+        CLAUDE_CODE_MAX_RETRIES: '0',
+        // MCP tools are declared directly, not deferred behind ToolSearch.
+        ENABLE_TOOL_SEARCH: 'false',
+      },
+    };
+  },
+  toolCall(body, file) {
+    const tools = (body?.tools ?? []).map((tool) => tool.name);
+    return tools.includes('Read') ? { name: 'Read', args: { file_path: file } } : null;
+  },
+  mcpCall(body, file) {
+    const tools = (body?.tools ?? []).map((tool) => tool.name);
+    const name = 'mcp__ctxfiles__instructions_for_path';
+    return tools.includes(name) ? { name, args: { path: file } } : null;
+  },
+  /** The text of the MCP tool's result. */
+  extractMcp(body) {
+    const results = (body?.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((part) => part.type === 'tool_result');
+    return results.map((part) => contentTexts(part.content).join('')).join('');
+  },
+  hasToolResult: (body) =>
+    (body?.messages ?? []).some(
+      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
+    ),
+  isMain: (record) =>
+    record.url.includes('/messages') &&
+    !record.url.includes('count_tokens') &&
+    Array.isArray(record.body?.tools) &&
+    record.body.tools.length > 0,
+  extractStatic: (body) => claudeInstructions(body),
+  /**
+   * The text blocks Claude Code sent with the tool result (the tool's own output left out),
+   * concatenated as they are: each block but the last ends with its own newline.
+   */
+  extractLive(body) {
+    const messages = body?.messages ?? [];
+    const index = messages.findIndex(
+      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
+    );
+    if (index < 0) return '';
+    const added = [];
+    for (const message of messages.slice(index)) {
+      if (message.role !== 'user' && message.role !== 'system') continue;
+      const parts = Array.isArray(message.content)
+        ? message.content
+        : [{ type: 'text', text: message.content }];
+      for (const part of parts) {
+        if (part.type === 'tool_result') {
+          const inner = contentTexts(part.content).join('\n');
+          const at = inner.indexOf('<system-reminder>');
+          if (at >= 0) added.push(inner.slice(at));
+        } else if (typeof part.text === 'string' && !part.text.startsWith(CLAUDE_MEMORY_OPEN)) {
+          added.push(part.text);
+        }
+      }
+    }
+    return added.join('');
+  },
+  sessionEvent: (file) => ({
+    tool: 'Read',
+    input: { file_path: file },
+    ok: true,
+    hookFields: { tool_name: 'Read', tool_input: { file_path: file }, tool_response: {} },
+  }),
+  /** Claude Code's label before a PostToolUse hook's additional context (as the host sends it). */
+  wrapHook: (text) => (text === '' ? '' : `PostToolUse:Read hook additional context: ${text}`),
+};

@@ -1,0 +1,57 @@
+// GitHub Copilot CLI: `copilot -p` against the lab's Chat Completions server through its own
+// model provider settings (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL), in offline mode
+// (COPILOT_OFFLINE: no GitHub sign-in, no telemetry, nothing but the provider).
+import { contentTexts, fromMarker, paramKey } from '../extract.mjs';
+
+const VERSION = '1.0.102';
+const OPEN = '<custom_instruction>\n';
+const CLOSE = '\n</custom_instruction>';
+
+/** The `<custom_instruction>` blocks of the system message, from the first to the end of the last. */
+export function copilotInstructions(body) {
+  const system = (body?.messages ?? []).filter((message) => message.role === 'system');
+  const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
+  const start = text.indexOf(OPEN);
+  if (start < 0) return '';
+  const end = text.lastIndexOf(CLOSE);
+  return end < start ? '' : text.slice(start, end + CLOSE.length);
+}
+
+export default {
+  id: 'copilot',
+  label: 'Copilot CLI',
+  preset: 'copilot',
+  packages: [`@github/copilot@${VERSION}`, `@github/copilot-linux-x64@${VERSION}`],
+  version: VERSION,
+  bin: 'node_modules/@github/copilot-linux-x64/copilot',
+  names: { doc: 'AGENTS.md', user: '.copilot/copilot-instructions.md' },
+  prepare({ home, port, prompt }) {
+    return {
+      args: ['-p', prompt, '--allow-all-tools'],
+      env: {
+        COPILOT_PROVIDER_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        COPILOT_PROVIDER_API_KEY: 'lab-key',
+        COPILOT_MODEL: 'lab-model',
+        COPILOT_OFFLINE: 'true',
+        XDG_CONFIG_HOME: `${home}/.config`,
+        XDG_STATE_HOME: `${home}/.local/state`,
+        XDG_CACHE_HOME: `${home}/.cache`,
+      },
+    };
+  },
+  toolCall(body, file) {
+    const view = (body?.tools ?? []).find((tool) => tool.function?.name === 'view');
+    if (!view) return null;
+    return { name: 'view', args: { [paramKey(view.function.parameters, ['path', 'file_path'])]: file } };
+  },
+  hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
+  isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
+  extractStatic: (body) => copilotInstructions(body),
+  /** Anything Copilot adds to the tool result in its instruction frame. */
+  extractLive(body) {
+    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
+    const text = tool.flatMap((m) => contentTexts(m.content)).join('\n');
+    return fromMarker(text, '<custom_instruction>');
+  },
+  sessionEvent: (file) => ({ tool: 'view', input: { path: file }, ok: true }),
+};

@@ -1,0 +1,92 @@
+// Gemini CLI: `gemini -p` against the lab's Gemini server (GOOGLE_GEMINI_BASE_URL), with an API
+// key auth, a fixed model (no routing call) and usage statistics, telemetry and updates off.
+import fs from 'node:fs';
+import path from 'node:path';
+import { between, fromMarker, geminiInstructions, paramKey } from '../extract.mjs';
+
+const declarations = (body) => (body?.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
+
+/** The function responses of a request, each as text: its `output`, else the response as JSON. */
+function toolOutputs(body) {
+  const responses = (body?.contents ?? []).flatMap((c) =>
+    (c.parts ?? []).filter((part) => part.functionResponse),
+  );
+  return responses.map((part) => {
+    const response = part.functionResponse.response ?? {};
+    return typeof response.output === 'string' ? response.output : JSON.stringify(response);
+  });
+}
+
+export default {
+  id: 'gemini-cli',
+  label: 'Gemini CLI',
+  preset: 'gemini-cli',
+  packages: ['@google/gemini-cli@0.61.0'],
+  version: '0.61.0',
+  bin: 'node_modules/.bin/gemini',
+  names: { doc: 'GEMINI.md', user: '.gemini/GEMINI.md' },
+  hookAgent: 'gemini-cli',
+  prepare({ home, port, row, prompt, hookCommand, mcpServer }) {
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      ...(row.hostConfig?.['gemini-cli']?.settings ?? {}),
+    };
+    if (mcpServer) settings.mcpServers = { ctxfiles: { ...mcpServer, trust: true } };
+    if (hookCommand) {
+      // docs/hooks.md: an AfterTool hook in the user's settings (timeout in milliseconds).
+      const hook = { name: 'ctxfiles-after-tool', type: 'command', command: hookCommand, timeout: 30000 };
+      settings.hooks = { AfterTool: [{ matcher: '^(read_file)$', hooks: [hook] }] };
+    }
+    fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2));
+    return {
+      args: ['-p', prompt, '-m', 'gemini-2.5-flash'],
+      env: {
+        GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+        GEMINI_API_KEY: 'lab-key',
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        NO_COLOR: '1',
+      },
+    };
+  },
+  toolCall(body, file) {
+    const read = declarations(body).find((tool) => tool.name === 'read_file');
+    if (!read) return null;
+    const key = paramKey(read.parametersJsonSchema ?? read.parameters, [
+      'file_path',
+      'absolute_path',
+      'path',
+    ]);
+    return { name: 'read_file', args: { [key]: file } };
+  },
+  mcpCall(body, file) {
+    const tool = declarations(body).find((decl) => /instructions_for_path$/.test(decl.name));
+    return tool ? { name: tool.name, args: { path: file } } : null;
+  },
+  /**
+   * The MCP tool's answer as Gemini CLI put it in the function response, inside the
+   * `<untrusted_context>` wrapper it puts around every MCP tool's output.
+   */
+  extractMcp: (body) =>
+    toolOutputs(body)
+      .map((text) => between(text, '<untrusted_context>\n', '\n</untrusted_context>') ?? text)
+      .join('\n'),
+  hasToolResult: (body) =>
+    (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
+  isMain: (record) => record.url.includes(':streamGenerateContent') && declarations(record.body).length > 0,
+  extractStatic: (body) => geminiInstructions(body),
+  extractLive: (body) => fromMarker(toolOutputs(body).join('\n'), '--- Newly Discovered Project Context ---'),
+  sessionEvent: (file) => ({
+    tool: 'read_file',
+    input: { file_path: file },
+    ok: true,
+    hookFields: { tool_name: 'read_file', tool_input: { file_path: file }, tool_response: {} },
+  }),
+  /** docs/hooks.md: Gemini CLI appends the answer in `<hook_context>` with `<` and `>` escaped. */
+  wrapHook: (text) =>
+    text === '' ? '' : `<hook_context>${text.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</hook_context>`,
+  extractHook: (body) => fromMarker(toolOutputs(body).join('\n'), '<hook_context>'),
+};

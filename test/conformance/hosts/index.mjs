@@ -1,0 +1,8 @@
+// The hosts the lab drives, one driver each (see README in docs/conformance.md for the interface).
+import claudeCode from './claude-code.mjs';
+import codex from './codex.mjs';
+import geminiCli from './gemini-cli.mjs';
+import opencode from './opencode.mjs';
+import copilot from './copilot.mjs';
+
+export const HOSTS = [codex, claudeCode, geminiCli, opencode, copilot];

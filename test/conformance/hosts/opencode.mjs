@@ -1,0 +1,79 @@
+// OpenCode (the TypeScript agent that `opencode-ai` installs): `opencode run` against the lab's
+// Chat Completions server through a provider using @ai-sdk/openai-compatible (bundled in the
+// binary), with the models list fetch, the updater and sharing off. OpenCode also installs
+// `@opencode-ai/plugin` into its config dir at start; a lock file that already lists it stops
+// that download.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fromMarker, opencodeInstructions, paramKey } from '../extract.mjs';
+
+const VERSION = '1.18.33';
+const toolNames = (body) => (body?.tools ?? []).map((tool) => tool.function?.name);
+
+export default {
+  id: 'opencode',
+  label: 'OpenCode',
+  preset: 'opencode',
+  packages: [`opencode-ai@${VERSION}`, `opencode-linux-x64@${VERSION}`],
+  version: VERSION,
+  bin: 'node_modules/opencode-linux-x64/bin/opencode',
+  names: { doc: 'AGENTS.md', user: '.config/opencode/AGENTS.md' },
+  prepare({ home, port, row, prompt }) {
+    const dir = path.join(home, '.config/opencode');
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    const deps = { dependencies: { '@opencode-ai/plugin': VERSION } };
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(deps));
+    fs.writeFileSync(
+      path.join(dir, 'package-lock.json'),
+      JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }),
+    );
+    const config = {
+      provider: {
+        lab: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'lab',
+          options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'lab-key' },
+          models: { 'lab-model': { name: 'lab-model' } },
+        },
+      },
+      model: 'lab/lab-model',
+      small_model: 'lab/lab-model',
+      autoupdate: false,
+      share: 'disabled',
+      ...(row.hostConfig?.opencode?.config ?? {}),
+    };
+    fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
+    return {
+      args: ['run', prompt],
+      env: {
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        XDG_DATA_HOME: path.join(home, '.local/share'),
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+        XDG_STATE_HOME: path.join(home, '.local/state'),
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      },
+    };
+  },
+  toolCall(body, file) {
+    const read = (body?.tools ?? []).find((tool) => tool.function?.name === 'read');
+    if (!read) return null;
+    return {
+      name: 'read',
+      args: { [paramKey(read.function.parameters, ['filePath', 'file_path', 'path'])]: file },
+    };
+  },
+  hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
+  isMain: (record) => record.url.includes('/chat/completions') && toolNames(record.body).length > 0,
+  extractStatic: (body) => opencodeInstructions(body),
+  extractLive(body) {
+    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
+    const text = tool
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+      .join('\n');
+    return fromMarker(text, '<system-reminder>');
+  },
+  sessionEvent: (file) => ({ tool: 'read', input: { filePath: file }, ok: true }),
+};
