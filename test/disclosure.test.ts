@@ -326,10 +326,10 @@ describe('the manifest', () => {
     await resolver.resolve();
     const listed = fs.calls.filter((call) => call.op === 'readdir').map((call) => call.path);
     expect(listed).toEqual(['/w', '/w/pkg', '/w/svc', '/w/web', '/w/svc/auth']);
-    // No stat per entry either: only labels are read.
+    // No stat per entry either: only labels are read (the lstat and stat are the layer's AGENTS.md).
     expect(
       fs.calls.filter((call) => call.op === 'stat' || call.op === 'lstat').map((call) => call.path),
-    ).toEqual(['/w/AGENTS.md']);
+    ).toEqual(['/w/AGENTS.md', '/w/AGENTS.md']);
   });
 
   test('maxDepth and maxFiles', async () => {
@@ -352,6 +352,52 @@ describe('the manifest', () => {
       '- z/AGENTS.md',
       'The discovery walk stopped at 2 files; more may exist.',
     ]);
+  });
+
+  // Issue #26, item 11: files a directory entry already inlines must not spend the walk's cap.
+  describe('the cap counts only files the block does not hold', () => {
+    const tree: Record<string, string> = { 'AGENTS.md': 'root', 'x/y/AGENTS.md': '# Hidden' };
+    for (let i = 0; i < 101; i += 1) tree[`docs/d${String(i).padStart(3, '0')}/AGENTS.md`] = 'doc';
+
+    test('a directory entry inlining 101 nested files leaves x/y/AGENTS.md in the manifest', async () => {
+      const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md', 'docs/'] });
+      const resolution = await resolver.resolve();
+      expect(resolution.files.map((file) => file.path)).toHaveLength(102);
+      expect(resolution.manifest.split('\n').slice(2)).toEqual(['- x/y/AGENTS.md: Hidden']);
+      const session = await resolver.openSession();
+      expect(await session.afterTool({ tool: 'read', input: { file_path: 'x/y/a.ts' }, ok: true })).toContain(
+        '# Hidden',
+      );
+    });
+
+    test('inline mode inlines it too', async () => {
+      const { resolver } = await memoryResolver(tree, {
+        contextPaths: ['AGENTS.md', 'docs/'],
+        contextDiscovery: { mode: 'inline' },
+      });
+      const resolution = await resolver.resolve();
+      expect(resolution.files.map((file) => file.path)).toContain('/w/x/y/AGENTS.md');
+      expect(resolution.diagnostics.map((d) => d.code)).not.toContain('walk-truncated');
+    });
+
+    test('a cap hit by files the block holds and others still prints the cap line', async () => {
+      const { resolver } = await memoryResolver(
+        { ...tree, 'x/z/AGENTS.md': 'z' },
+        { contextPaths: ['AGENTS.md', 'docs/'], contextDiscovery: { maxFiles: 1 } },
+      );
+      expect((await resolver.resolve()).manifest.split('\n').slice(2)).toEqual([
+        '- x/y/AGENTS.md: Hidden',
+        'The discovery walk stopped at 1 files; more may exist.',
+      ]);
+    });
+
+    test('a cap hit with every file found already inlined still says so', () => {
+      expect(renderManifest([], { maxBytes: 10_000, truncatedAt: 3 }).split('\n')).toEqual([
+        '# Nested Context Files',
+        expect.any(String),
+        'The discovery walk stopped at 3 files; more may exist.',
+      ]);
+    });
   });
 
   test('a symlinked candidate is rejected with a warning', async () => {

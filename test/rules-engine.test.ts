@@ -324,15 +324,20 @@ describe('discovery', () => {
     fs.set('/w/.cursor/rules/link.mdc', { symlink: '/w/.cursor/rules/a.mdc' });
     fs.calls.length = 0;
     discoverRules(fs, { workDir: W, ownerDirs: [W], sources: ['cursor', 'cline'], maxFileBytes: 64 });
+    // Below the work dir each segment is lstat-ed; only a symlink costs a realpath (realPathBelow).
     expect(fs.calls.map((call) => `${call.op} ${call.path}`)).toEqual([
-      'realpath /w/.cursor/rules',
+      'lstat /w/.cursor',
+      'lstat /w/.cursor/rules',
       'stat /w/.cursor/rules',
       'readdir /w/.cursor/rules',
+      'lstat /w/.cursor',
+      'lstat /w/.cursor/rules',
+      'lstat /w/.cursor/rules/link.mdc',
       'realpath /w/.cursor/rules/link.mdc',
       'stat /w/.cursor/rules/a.mdc',
       'readdir /w/.cursor/rules/sub',
-      'realpath /w/.clinerules', // the folder form of .clinerules
-      'realpath /w/.clinerules', // and its single-file form
+      'lstat /w/.clinerules', // the folder form of .clinerules
+      'lstat /w/.clinerules', // and its single-file form
       'readFile /w/.cursor/rules/a.mdc', // link.mdc is the same file: read once
       'readFile /w/.cursor/rules/sub/b.mdc',
     ]);

@@ -178,15 +178,13 @@ async function resolveRequest(
   const planned = await plan(context, request, onUnknownMode);
   const wanted = request.manifest !== false;
   const inline = context.config.contextDiscovery.mode === 'inline';
-  const [walk, found] = await Promise.all([
+  const [walker, found] = await Promise.all([
     discover(context, planned, inline || wanted, caches.walks),
     discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
   ]);
   // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
   const agent = planned.selection.agent;
   const rules = found === null ? null : found.forAgent(agent);
-  // Once per request, after both walks: the walk index is saved when they changed it.
-  const cacheDiagnostics = await saveWalkCache(context);
   const agentKey = found?.agentScoped === true ? `\0a${agent ?? ''}` : '';
   const key = planned.plan.key + (rules === null ? '' : rulesKey(request) + agentKey);
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
@@ -196,8 +194,12 @@ async function resolveRequest(
     caches.collected,
     rules === null || layer === null ? undefined : collectedRules(rules, layer),
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
-    inline ? walk : null,
+    inline ? walker : null,
   );
+  // The nested walk leaves out what the block holds; inline mode walked inside collect.
+  const walk = walker === null || inline ? null : walker(collected.files.map((file) => file.realPath));
+  // Once per request, after both walks: the walk index is saved when they changed it.
+  const cacheDiagnostics = await saveWalkCache(context);
   const rendered = render(context, key, collected, format, caches.rendered);
   const disclosed = await renderDisclosure(
     context,

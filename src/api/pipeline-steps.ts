@@ -82,17 +82,23 @@ export async function plan(
 }
 
 /**
+ * The nested walk of a plan, given the real paths of the files the block already holds: those are
+ * left out of the walk before its `maxFiles` cap is counted (issue #26, item 11).
+ */
+export type NestedWalker = (held: Iterable<string>) => NestedIndex;
+
+/**
  * discover: the nested files below the work dir with the names the plan uses; one walk per set
- * of names (the `walks` table), listing through the walk index with `contextDiscovery.cache`.
- * `null` when the request or the config turns disclosure off. Discovery modules load on the first
- * request that needs them.
+ * of names and of held nested files (the `walks` table), listing through the walk index with
+ * `contextDiscovery.cache`. `null` when the request or the config turns disclosure off. Discovery
+ * modules load on the first request that needs them; the walk itself runs when the walker is called.
  */
 export async function discover(
   context: ResolverContext,
   planned: Planned,
   wanted: boolean,
   walks: MemoTable<NestedIndex>,
-): Promise<NestedIndex | null> {
+): Promise<NestedWalker | null> {
   const discovery = context.config.contextDiscovery;
   if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
     return null;
@@ -102,19 +108,35 @@ export async function discover(
     walkLister(context),
   ]);
   const basenames = nestedBasenames(planned.plan, context.config.instructions);
-  return walks([...basenames].sort().join('\0'), () =>
-    buildNestedIndex(listThrough(basenames), context.workDir, basenames, discovery, {
-      symlinks: context.config.instructions.symlinks ?? 'inside',
-      ...(gitignore === undefined
-        ? {}
-        : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
-    }),
-  );
+  const names = [...basenames].sort().join('\0');
+  return (held) => {
+    // Only a held file the walk could find changes it, so the key stays the names alone in the
+    // usual case (the block holds the work dir's own files, which are not nested).
+    const nested = heldNested(context.workDir, basenames, held);
+    return walks(nested.size === 0 ? names : `${names}\0\0${[...nested].sort().join('\0')}`, () =>
+      buildNestedIndex(listThrough(basenames), context.workDir, basenames, discovery, {
+        symlinks: context.config.instructions.symlinks ?? 'inside',
+        ...(nested.size === 0 ? {} : { holds: (realPath: string) => nested.has(realPath) }),
+        ...(gitignore === undefined
+          ? {}
+          : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
+      }),
+    );
+  };
+}
+
+/** The held real paths a nested walk could find: below a child of the work dir, a wanted name. */
+function heldNested(workDir: string, basenames: ReadonlySet<string>, held: Iterable<string>): Set<string> {
+  const nested = new Set<string>();
+  for (const file of held)
+    if (isInside(workDir, file) && path.dirname(file) !== workDir && basenames.has(path.basename(file)))
+      nested.add(file);
+  return nested;
 }
 
 /**
  * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped),
- * then, with `contextDiscovery.mode: inline`, the nested files of `walk`, then expands imports over
+ * then, with `contextDiscovery.mode: inline`, the nested files `walker` finds besides them, then expands imports over
  * the whole list. `key` is the plan key, plus the request's paths and rule names when rules are on.
  */
 export function collect(
@@ -123,9 +145,9 @@ export function collect(
   table: MemoTable<Collected>,
   rules?: RulesSource,
   key: string = plan.key,
-  walk: NestedIndex | null = null,
+  walker: NestedWalker | null = null,
 ): Collected {
-  const inline = context.config.contextDiscovery.mode === 'inline' && walk !== null;
+  const inline = context.config.contextDiscovery.mode === 'inline' && walker !== null;
   return table(inline ? `${key}\0inline` : key, () => {
     const diagnostics: Diagnostic[] = createDiagnostics();
     const { fs, workDir, homeDir, config, env } = context;
@@ -138,7 +160,15 @@ export function collect(
       diagnostics,
     );
     const listed = inline
-      ? [...collected.files, ...inlineNested(context, collected.files, walk, diagnostics)]
+      ? [
+          ...collected.files,
+          ...inlineNested(
+            context,
+            collected.files,
+            walker(collected.files.map((file) => file.realPath)),
+            diagnostics,
+          ),
+        ]
       : collected.files;
     const files = expandFileImports(
       fs,
@@ -312,7 +342,7 @@ export async function renderDisclosure(
     const entries = manifestEntries(kept, rules, inlined, compareCodeUnits);
     const manifest = renderManifest(entries, {
       maxBytes: contextDiscovery.maxManifestBytes,
-      truncatedAt: walk?.truncatedAt,
+      truncatedAt: inlineMode ? undefined : walk?.truncatedAt,
     });
     const catalog =
       rules === undefined

@@ -306,7 +306,9 @@ function searchConfig(
   let dir = start;
   for (;;) {
     const found: string[] = [];
+    const listed = namesOfDeep(fs, dir);
     for (const place of CONFIG_SEARCH_PLACES) {
+      if (listed !== null && !listed.has(place.toLowerCase())) continue;
       const candidate = path.join(dir, place);
       // The shown path is worked out only for a message: it costs as much as the directory's depth.
       const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
@@ -343,6 +345,27 @@ function searchConfig(
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) return null;
     dir = parent;
+  }
+}
+
+/** Directories at least this deep are listed once by the search rather than probed per place. */
+export const DEEP_SEARCH_SEGMENTS = 64;
+
+/**
+ * In a directory {@link DEEP_SEARCH_SEGMENTS} deep or more, the names it holds (lower case), from
+ * one listing: every `stat` of a path walks all its components, so eleven per directory made the
+ * search of a work dir 2,000 directories deep take seconds (docs/security.md, "Bounds"). A place
+ * listed is then probed as usual (lower case, so that a case-insensitive disk finds what a `stat`
+ * finds). `null` above that depth, or when the directory cannot be listed: each place is probed.
+ */
+function namesOfDeep(fs: FileSystem, dir: string): Set<string> | null {
+  let depth = 0;
+  for (let at = dir.indexOf(path.sep); at !== -1; at = dir.indexOf(path.sep, at + 1)) depth += 1;
+  if (depth < DEEP_SEARCH_SEGMENTS) return null;
+  try {
+    return new Set(fs.readdir(dir).map((entry) => entry.name.toLowerCase()));
+  } catch {
+    return null;
   }
 }
 

@@ -40,7 +40,7 @@ export function buildNestedIndex(
   workDir: string,
   basenames: ReadonlySet<string>,
   limits: WalkLimits,
-  options: Pick<WalkOptions, 'symlinks'> & {
+  options: Pick<WalkOptions, 'symlinks' | 'holds'> & {
     /** Skip what `.gitignore` files and `.git/info/exclude` ignore (docs/gitignore.md). */
     readonly gitignore?: Gitignore;
   } = {},
@@ -48,6 +48,7 @@ export function buildNestedIndex(
   const { gitignore } = options;
   const walk = walkNested(fs, workDir, basenames, limits, {
     ...(options.symlinks === undefined ? {} : { symlinks: options.symlinks }),
+    ...(options.holds === undefined ? {} : { holds: options.holds }),
     ...(gitignore === undefined ? {} : { ignores: (file, dir) => gitignore.ignores(file, dir) }),
   });
   const files = walk.files.map((candidate): NestedFile => {

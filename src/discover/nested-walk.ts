@@ -65,7 +65,8 @@ export interface WalkResult {
  * alone (no stat per entry); symlinks are never followed, and a symlink with a wanted name is
  * rejected with a `warn`. Files directly in the work dir are not nested files. A directory that
  * vanishes mid-walk is skipped; any other listing fault is a `warn`. Within one depth, directories
- * are visited in code-unit order, so truncation is deterministic.
+ * are visited in code-unit order, so truncation is deterministic. A file `options.holds` names
+ * is left out before the cap is counted.
  */
 export function walkNested(
   fs: FileSystem,
@@ -108,6 +109,7 @@ export function walkNested(
       const found = listed.files;
       found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
       for (const file of found) {
+        if (options.holds?.(file.realPath ?? under(workDir, file.relativePath)) === true) continue;
         if (files.length >= limits.maxFiles) {
           truncated = true;
           break;
@@ -144,6 +146,11 @@ export interface WalkOptions {
    * `warn` naming the link and, when known, its target. Symlinked directories are never entered.
    */
   readonly symlinks?: SymlinkPolicy;
+  /**
+   * Files the caller already holds (by real path): left out of `files` and not counted against
+   * `maxFiles`, so files a directory entry inlines cannot spend the cap (issue #26, item 11).
+   */
+  readonly holds?: (realPath: string) => boolean;
 }
 
 /**

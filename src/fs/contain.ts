@@ -124,8 +124,8 @@ export type SymlinkPolicy = 'inside' | 'reject' | 'follow';
 /**
  * The real-path half of containment: resolves every symlink of `absolute` (multi-hop chains and
  * symlinked parent directories included) and applies the symlink policy (default `inside`: a
- * target outside `root` is refused). Only then is the target stat-ed. `root` must be canonical.
- * Never throws.
+ * target outside `root` is refused). Only then is the target stat-ed. `root` must be canonical:
+ * below it, {@link realPathBelow} resolves the path. Never throws.
  */
 export function realInside(
   fs: FileSystem,
@@ -135,7 +135,7 @@ export function realInside(
 ): Contained | NotContained {
   let realPath: string;
   try {
-    realPath = fs.realpath(absolute);
+    realPath = realPathBelow(fs, root, absolute);
   } catch (error) {
     if (isAbsent(error))
       return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };
@@ -208,4 +208,22 @@ export function resolveInside(
     };
   }
   return realInside(fs, root, joined, symlinks);
+}
+
+/**
+ * The real path of `absolute` given that `root` is canonical: below the root, each segment is
+ * `lstat`-ed, and only a symlink among them costs a `realpath` of the whole path. A `realpath` checks
+ * every component from the filesystem root, so its cost grows with the depth of the path: one per
+ * entry made a work dir 2,000 directories deep take seconds (docs/security.md, "Bounds"). Outside
+ * the root, a plain `realpath`. Throws what `lstat` or `realpath` throws.
+ */
+export function realPathBelow(fs: FileSystem, root: string, absolute: string): string {
+  if (absolute === root || !isInside(root, absolute)) return fs.realpath(absolute);
+  let current = root;
+  for (const segment of absolute.slice(root.length).split(path.sep)) {
+    if (segment === '') continue;
+    current = current.endsWith(path.sep) ? current + segment : current + path.sep + segment;
+    if (fs.lstat(current).kind === 'symlink') return fs.realpath(absolute);
+  }
+  return current;
 }

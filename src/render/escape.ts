@@ -63,9 +63,19 @@ export const REMINDER_HEADERS = [
   'Instructions removed:',
 ] as const;
 
+/**
+ * The characters that some reader of our output takes as the end of a line, as the body of a
+ * regular-expression class: LF, CR, VT, FF, the separators FS, GS and RS, NEL, U+2028 and U+2029
+ * (Python's `str.splitlines` breaks at each; a regular expression's `^` and `$` only at LF, CR,
+ * U+2028 and U+2029). A line header must not be forged after any of them.
+ */
+export const LINE_BREAKS = String.raw`\n\r\v\f\x1c-\x1e\x85\u2028\u2029`;
+/** The start of a line (after any {@link LINE_BREAKS} character), without the `m` flag. */
+const LINE_START = `(?<=^|[${LINE_BREAKS}])`;
+
 const HEADER_LINE = new RegExp(
-  `^(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
-  'gm',
+  `${LINE_START}(\\\\*)(${REMINDER_HEADERS.map((header) => header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
+  'g',
 );
 const ESCAPED_REMINDER_TAG = new RegExp(`&((?:amp;)*)lt;(?=${TAG_REST})`, 'gi');
 
@@ -88,8 +98,8 @@ export function unescapeReminderText(text: string): string {
 
 /**
  * Keeps a path on one line in a `reminder` header and unable to end the frame, reversibly:
- * backslashes are doubled, and control characters and the `<` of a `system-reminder` tag are
- * written as `\uXXXX`.
+ * backslashes are doubled, and C0 and C1 control characters, DEL, U+2028, U+2029 and the `<` of a
+ * `system-reminder` tag are written as `\uXXXX`.
  */
 export function escapeHeaderPath(file: string): string {
   return file.replace(HEADER_PATH_ESCAPED, (char) =>
@@ -97,7 +107,10 @@ export function escapeHeaderPath(file: string): string {
   );
 }
 
-const HEADER_PATH_ESCAPED = new RegExp(String.raw`[\\\u0000-\u001f\u007f]|<(?=${TAG_REST})`, 'gi');
+const HEADER_PATH_ESCAPED = new RegExp(
+  String.raw`[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|<(?=${TAG_REST})`,
+  'gi',
+);
 
 /**
  * A path on the `# From:` line of a session injection (the `opencode` format inside a
@@ -145,10 +158,11 @@ export function tagEscape(name: string): TagEscape {
 /**
  * A reversible escape for lines that would read as a frame's own header: such a line (after any
  * backslashes it already starts with) gets one more leading backslash. `header` is the source of a
- * regular expression matched from the start of the line, after the backslashes.
+ * regular expression matched from the start of the line, after the backslashes; a line starts after
+ * any of the {@link LINE_BREAKS}, not only after LF.
  */
 export function lineEscape(header: string): TagEscape {
-  const line = new RegExp(`^(\\\\*)(?=${header})`, 'gm');
+  const line = new RegExp(`${LINE_START}(\\\\*)(?=${header})`, 'g');
   return {
     escape: (text) => text.replace(line, '\\$1'),
     unescape: (text) => text.replace(line, (slashes: string) => slashes.slice(1)),

@@ -26,10 +26,11 @@ export interface ManifestOptions {
 /**
  * Renders the manifest: heading, intro, one `- path: label` line per file (control characters and
  * `system-reminder` tags escaped as `\uXXXX`), and a note when the walk was truncated. Over `maxBytes` it degrades to paths only, then keeps as many paths as fit
- * and ends with `... N more files not shown`. No files → the empty string. Deterministic.
+ * and ends with `... N more files not shown`. No files and no cap hit → the empty string (a cap hit
+ * is always said, even when every file found was inlined). Deterministic.
  */
 export function renderManifest(entries: readonly ManifestEntry[], options: ManifestOptions): string {
-  if (entries.length === 0) return '';
+  if (entries.length === 0 && options.truncatedAt === undefined) return '';
   // Paths and labels come from the repository; the manifest lands in `<system-reminder>` frames
   // (sessions, hooks), so neither may hold a control character or a frame tag.
   entries = entries.map((entry) => ({

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { escapeHeaderPath, lineEscape, tagEscape } from './escape.js';
+import { escapeHeaderPath, LINE_BREAKS, lineEscape, tagEscape } from './escape.js';
 import type { RenderContext, RenderFile } from './render-formats.js';
 
 /**
@@ -23,9 +23,15 @@ export const CLAUDE_CODE_KINDS = Object.freeze({
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A line of file text that reads like a `claude-code` file header. */
+/**
+ * A line of file text that reads like a header of Claude Code's: `Contents of <path>:`, with any
+ * label before the colon (the kinds above, the session frame's none, and the labels ctxfiles does
+ * not print: `shared team memory, synced across the organization`, `user's auto-memory, persists
+ * across conversations`, `organization-managed policy instructions`, ...). One escape for the
+ * `claude-code` format, its session frame and the hook's frame built from it.
+ */
 export const CLAUDE_CODE_HEADER = lineEscape(
-  `Contents of .* \\((?:${Object.values(CLAUDE_CODE_KINDS).map(escapeRegExp).join('|')})\\):$`,
+  `Contents of [^${LINE_BREAKS}]*:[\\t ]*(?:$|(?=[${LINE_BREAKS}]))`,
 );
 
 /** Gemini CLI's context markers (packages/core/src/utils/memoryDiscovery.ts, tools/jit-context.ts). */
@@ -135,7 +141,7 @@ export interface FrameFile {
  * without one:
  * - `codex`: Codex's instructions frame for the file's directory, one per file;
  * - `claude-code`: `<system-reminder>`, `Contents of <path>:`, a blank line, the text, as Claude
- *   Code attaches a nested CLAUDE.md; one per file;
+ *   Code attaches a nested CLAUDE.md; one per file; the text's tags and header lines are escaped;
  * - `gemini`: Gemini CLI's just-in-time wrapper (`--- Newly Discovered Project Context ---` …
  *   `--- End Project Context ---`) around the files' context blocks. Gemini CLI puts a blank line
  *   between the tool output and the wrapper; that separator is the runner's.
@@ -149,7 +155,7 @@ export function renderToolSessionFrame(format: string, files: readonly FrameFile
       return files
         .map(
           (file) =>
-            `<system-reminder>\nContents of ${escapeHeaderPath(file.path)}:\n\n${REMINDER_TAG.escape(file.text)}\n</system-reminder>`,
+            `<system-reminder>\nContents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(REMINDER_TAG.escape(file.text))}\n</system-reminder>`,
         )
         .join('\n');
     case 'gemini': {
