@@ -66,7 +66,9 @@ const countByLength = {
     context.onLoad({ filter: /BytePairEncodingCore\.js$/ }, (args) => {
       const source = fs.readFileSync(args.path, 'utf8');
       if (source.split(COUNT_BY_KEYS).length !== 2)
-        throw new Error(`${args.path}: "${COUNT_BY_KEYS}" not found once; update scripts/bundle-tokenizer.mjs`);
+        throw new Error(
+          `${args.path}: "${COUNT_BY_KEYS}" not found once; update scripts/bundle-tokenizer.mjs`,
+        );
       return { contents: source.replace(COUNT_BY_KEYS, 'bytePairRankDecoder.length'), loader: 'js' };
     });
   },
