@@ -215,13 +215,10 @@ async function resolveRequest(
     rules !== null && wanted ? rules.set : undefined,
   );
   const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
-  const ruleDiagnostics = [
-    ...requestDiagnostics(context, request, rules !== null),
-    ...(rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)]),
-  ];
   const placed = await placeDiagnostics(context, planned.selection, [
     ...planned.plan.diagnostics,
-    ...ruleDiagnostics,
+    ...requestDiagnostics(context, request, rules !== null),
+    ...(rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)]),
     ...rendered.diagnostics,
   ]);
   return {
