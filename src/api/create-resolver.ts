@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isInside } from '../fs/contain.js';
 import type { Config, Flow, Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
-import { formatProblem, type Diagnostic } from '../errors.js';
+import { formatKeyPath, formatProblem, type Diagnostic } from '../errors.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import { loadContext, normalizeOptions, type ResolverContext, type ResolverOptions } from './load-context.js';
 import { createMemo } from './memo.js';
@@ -324,13 +324,15 @@ async function placeDiagnostics(
 ): Promise<Diagnostic[]> {
   const sources = diagnostics.map((diagnostic) => keySourceOf(context, selection, diagnostic));
   if (sources.every((source) => source === undefined)) return [...diagnostics];
-  const { createKeyLocator, formatKeyPath } = await import('../config/source-text.js');
-  const locate = createKeyLocator(context.fs);
+  // The YAML parser loads only for a file to point into; a config object has the key path alone.
+  const locate = sources.some((source) => source?.file != null)
+    ? (await import('../config/source-text.js')).createKeyLocator(context.fs)
+    : undefined;
   return diagnostics.map((diagnostic, index) => {
     const source = sources[index];
     if (source === undefined) return diagnostic;
     const place =
-      source.file === null
+      source.file === null || locate === undefined
         ? { keyPath: formatKeyPath(source.keyPath) }
         : { file: source.file, ...locate(source.file, source.keyPath) };
     return { ...diagnostic, message: formatProblem(place, diagnostic.message).message };

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../errors.js';
 import { checkRelativeEntry, describeRefusal } from '../fs/contain.js';
 import { KNOWN_MODES, KNOWN_RULE_SOURCES } from './types.js';
 import type { Config, ContextLayer, Flow } from './types.js';
-import { formatKeyPath } from './source-text.js';
+import { formatKeyPath } from '../errors.js';
 
 /**
  * The place a finding names before its problem: `<file>:<line>:<col>: <key.path>: ` (`file` is the

@@ -8,7 +8,15 @@ import {
   type Document,
   type Node as YamlNode,
 } from 'yaml';
-import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import {
+  CtxfilesError,
+  formatKeyPath,
+  formatProblem,
+  type CtxfilesErrorCode,
+  type Problem,
+} from '../errors.js';
+
+export { formatKeyPath } from '../errors.js';
 import { assertJson, MAX_NESTING } from './check-json.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import type { FileSystem } from '../fs/file-system.js';
@@ -157,16 +165,6 @@ function parseYaml(body: string, lineCounter: LineCounter, tooDeep: (cause: unkn
     if (error instanceof RangeError) throw tooDeep(error);
     throw error;
   }
-}
-
-/** `agents.coder.context.paths[0]`. */
-export function formatKeyPath(keyPath: readonly PropertyKey[]): string {
-  let text = '';
-  for (const key of keyPath) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text === '' ? String(key) : `.${String(key)}`;
-  }
-  return text;
 }
 
 function firstMessageLine(message: string): string {
