@@ -168,7 +168,12 @@ describe("another tool's config is never ctxfiles' (#26.10)", () => {
   test.each([[['resolve']], [['resolve', '--preset', 'claude-code']], [['validate']]])(
     'opencode.json is not read: %s exits 0 without a warning',
     async (argv) => {
-      const root = tempTree({ 'opencode.json': opencode, 'AGENTS.md': 'rules\n', '.git/HEAD': '' });
+      const root = tempTree({
+        'opencode.json': opencode,
+        'AGENTS.md': 'rules\n',
+        'CLAUDE.md': 'claude rules\n',
+        '.git/HEAD': '',
+      });
       const result = await cli(argv, { cwd: root });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);

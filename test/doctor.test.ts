@@ -51,51 +51,60 @@ describe('ctxfiles doctor: the matrix', () => {
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, claude-code, cursor, copilot)
+                        AGENTS.md (opencode-go, codex, claude-code, cursor, copilot)
+      opencode-go   1 .cursor/rules/always.mdc                       global          54       12
+                    2 .cursor/rules/typescript.mdc                   global          55       14
+                    3 .github/copilot-instructions.md                global          19        4
+                    4 AGENTS.md                                      global       33573     8084
+                    5 CLAUDE.md                                      global          60       17
+                      sent before the first tool call                             34122     8235
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .github/instructions/api.instructions.md (copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32855     7916
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, cursor),
-                        .cursor/rules/typescript.mdc (opencode, cursor),
-                        .github/copilot-instructions.md (opencode, copilot),
+                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        CLAUDE.md (opencode, claude-code, copilot)
+                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
       claude-code   1 CLAUDE.md                                      chain           60       17
                     2 AGENTS.md (import)                             chain        33573     8084
                     3 .claude/rules/testing.md                       rules           34        9
                       sent before the first tool call                             34109     8207
-                      never reads: .cursor/rules/always.mdc (opencode, cursor),
-                        .cursor/rules/typescript.mdc (opencode, cursor),
-                        .github/copilot-instructions.md (opencode, copilot),
+                      never reads: .cursor/rules/always.mdc (opencode, opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot)
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 .cursor/rules/always.mdc                       rules           54        5
                       sent before the first tool call                             33936     8161
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .github/copilot-instructions.md (opencode, copilot),
+                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        CLAUDE.md (opencode, claude-code, copilot)
+                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
       copilot       1 AGENTS.md                                      chain        33573     8084
                     2 CLAUDE.md                                      chain           60       17
                     3 .github/copilot-instructions.md                rules           19        4
                       sent before the first tool call                             34025     8184
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, cursor),
-                        .cursor/rules/typescript.mdc (opencode, cursor)
+                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor)
       gemini-cli    - (nothing)
                       sent before the first tool call                                 0        0
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, cursor),
-                        .cursor/rules/typescript.mdc (opencode, cursor),
-                        .github/copilot-instructions.md (opencode, copilot),
+                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, claude-code, cursor, copilot),
-                        CLAUDE.md (opencode, claude-code, copilot)
+                        AGENTS.md (opencode-go, codex, claude-code, cursor, copilot),
+                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
 
       At packages/api
       host          # file                                           layer        bytes   tokens
@@ -106,7 +115,14 @@ describe('ctxfiles doctor: the matrix', () => {
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
-                        packages/api/AGENTS.md (codex, cursor, copilot)
+                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
+      opencode-go   1 packages/api/AGENTS.md                         global          69       20
+                      sent before the first tool call                               211       54
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32868     7918
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
@@ -123,7 +139,7 @@ describe('ctxfiles doctor: the matrix', () => {
                       never reads: .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        packages/api/AGENTS.md (codex, cursor, copilot)
+                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
                     3 .cursor/rules/always.mdc                       rules           54        5
@@ -147,7 +163,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
-                        packages/api/AGENTS.md (codex, cursor, copilot)
+                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
 
       Findings: 2 error(s), 0 warning(s)
       error  AGENTS.md:610:6  over-cap: codex cuts this file here to stay within its 32768-byte cap; 805 bytes are never sent

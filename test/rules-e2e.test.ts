@@ -47,8 +47,8 @@ describe('a monorepo with rule folders of all five vendors', () => {
         '.claude/rules/testing.md',
         'packages/api/.claude/rules/api-always.md',
         'packages/api/.cursor/rules/api.mdc',
-        // Windsurf reads an AGENTS.md below the root as a rule for everything under its directory.
-        'packages/api/AGENTS.md',
+        // Not packages/api/AGENTS.md: the default contextPaths read AGENTS.md as an instruction file,
+        // so nested disclosure shows it, not Windsurf's rule (docs/rules.md).
       ],
     ],
     [

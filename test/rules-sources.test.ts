@@ -264,7 +264,13 @@ describe('a fixture repository through resolve', () => {
     expect(await brought(['src/api/user.ts'])).toEqual(['kiro api']);
     expect(await brought(['src/ui/App.tsx'])).toEqual(['continue effects']);
     expect(await brought(['src/ui/Plain.tsx'])).toEqual([]);
-    expect(await brought(['pkg/lib/a.ts'])).toEqual(['pkg agents']);
+    // AGENTS.md is one of the config's instruction files (the default contextPaths): nested disclosure
+    // shows pkg/AGENTS.md, so Windsurf's reading of it as a rule stays out.
+    expect(await brought(['pkg/lib/a.ts'])).toEqual([]);
+    const windsurfOnly = (await memoryResolver(REPO, { ...SOURCES, contextPaths: ['README.md'] })).resolver;
+    const rulesFor = async (paths: string[]) =>
+      ruleLayer((await windsurfOnly.resolve({ manifest: false, paths })).files).slice(4);
+    expect(await rulesFor(['pkg/lib/a.ts'])).toEqual(['pkg agents']);
     const lines = (await resolver.resolve({ manifest: false, paths: ['src/ui/App.tsx'] })).rules ?? [];
     expect(lines.find((line) => line.relativePath === '.continue/rules/react.md')?.reason).toBe(
       'matched src/**/*.tsx and pattern useEffect by src/ui/App.tsx',

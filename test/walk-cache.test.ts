@@ -69,11 +69,18 @@ describe('contextDiscovery.cache', () => {
     expect(saved.names.sort()).toEqual([
       '.claude',
       '.clinerules',
+      '.continue',
       '.cursor',
       '.github',
+      '.junie',
+      '.kilocode',
+      '.kiro',
+      '.roo',
+      '.rules',
       '.windsurf',
       'AGENTS.md',
       'CLAUDE.md',
+      'agents.md',
     ]);
     expect(saved.dirs.map((row: unknown[]) => row[0]).sort()).toEqual([
       '',

@@ -194,14 +194,7 @@ async function resolveRequest(
     context,
     planned.plan,
     caches.collected,
-    rules === null || layer === null
-      ? undefined
-      : {
-          layer: layer.rules,
-          folders: rules.folders,
-          alwaysRulesOf: rules.alwaysRulesOf,
-          fileReferences: rules.fileReferences,
-        },
+    rules === null || layer === null ? undefined : collectedRules(rules, layer),
     key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
     inline ? walk : null,
   );
@@ -227,6 +220,15 @@ async function resolveRequest(
     disclosed,
     format,
   };
+}
+
+/** What the collect step takes from the request's rules and their layer. */
+function collectedRules(
+  rules: NonNullable<Awaited<ReturnType<typeof discoverRulesOnce>>>,
+  layer: NonNullable<ReturnType<typeof rulesLayer>>,
+) {
+  const { folders, alwaysRulesOf, fileReferences } = rules;
+  return { layer: layer.rules, folders, alwaysRulesOf, fileReferences };
 }
 
 /**

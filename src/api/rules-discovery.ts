@@ -38,6 +38,7 @@ export function discoverAllRules(
     symlinks: instructions.symlinks ?? 'inside',
     // Trusted layers only: a project config's `rules.userFolders` was dropped when it was loaded.
     ...(rules.userFolders === true ? { userDir: context.homeDir } : {}),
+    instructionNames: instructionNames(config),
   });
   diagnostics.push(...found.diagnostics);
   const folders = new Set<string>();
@@ -192,4 +193,18 @@ function ruleOwners(
     for (const relative of found.marked) owners.push(under(workDir, relative));
   }
   return owners;
+}
+
+/**
+ * The file names the config reads as instruction files: the basenames of its global `contextPaths`
+ * file entries and, with a chain walk, its plain candidates (the names nested disclosure looks for).
+ */
+function instructionNames(config: ResolverContext['config']): Set<string> {
+  const names = new Set<string>();
+  for (const entry of config.contextPaths)
+    if (!entry.endsWith('/')) names.add(entry.slice(entry.lastIndexOf('/') + 1));
+  if (config.instructions.walk !== 'off')
+    for (const candidate of config.instructions.candidates)
+      if (!candidate.includes('/') && !candidate.startsWith('@')) names.add(candidate);
+  return names;
 }

@@ -53,6 +53,13 @@ export interface DiscoverRulesOptions {
   readonly maxRules?: number;
   /** Folder depth below a rules folder; default {@link MAX_RULE_FOLDER_DEPTH}. */
   readonly maxDepth?: number;
+  /**
+   * File names that are instruction files of the config (its `contextPaths` file entries and chain
+   * candidates): a source's nested file of that name (Windsurf's `AGENTS.md`) is not read as a rule,
+   * since nested disclosure already shows it when the agent works below it, and turning nested
+   * disclosure off must keep it out (docs/rules.md, "Windsurf").
+   */
+  readonly instructionNames?: ReadonlySet<string>;
 }
 
 /** The outcome of {@link discoverRules}. */
@@ -80,6 +87,17 @@ interface Candidate {
   readonly location: RuleLocation;
   /** Set for a file of an agent's folder (`.roo/rules-code/…`): the rule is for that agent only. */
   readonly agent?: string;
+}
+
+/** Whether a location is read in an owner of this kind (see {@link DiscoverRulesOptions.instructionNames}). */
+function usable(
+  location: RuleLocation,
+  owner: string,
+  instructionNames: ReadonlySet<string> | undefined,
+): boolean {
+  if (location.type === 'folder' || location.owners === undefined) return true;
+  if (location.owners === 'nested' && instructionNames?.has(location.path) === true) return false;
+  return location.owners === owner;
 }
 
 /**
@@ -122,7 +140,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
       ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
     for (const adapter of adapters)
       for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir))
-        if (location.type === 'folder' || location.owners === undefined || location.owners === owner)
+        if (usable(location, owner, options.instructionNames))
           collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
