@@ -172,11 +172,13 @@ if (fd === undefined) console.log('(fd is not installed: its baseline and target
 
 // 2. The cold start, paired with Node's own start-up.
 const example = path.join(repo, 'examples/monorepo');
-const [nodeStart, cold, uncached] = timeCommands(
+const [nodeStart, cold, uncached, explain] = timeCommands(
   [
     [process.execPath, ['-e', '0']],
     [process.execPath, [bin, 'resolve'], { cwd: example, env: cacheEnv }],
     [process.execPath, [bin, 'resolve'], { cwd: example, env: { ...cacheEnv, CTXFILES_NO_CACHE: '1' } }],
+    // explain counts the tokens of each prompt section: it pays for loading the token encoder.
+    [process.execPath, [bin, 'explain'], { cwd: example, env: cacheEnv }],
   ],
   runs,
 );
@@ -191,7 +193,13 @@ line(
   ms(uncached),
   `${(uncached / nodeStart).toFixed(2)}× node -e 0`,
 );
+line(
+  'ctxfiles explain on examples/monorepo (cold, token counts)',
+  ms(explain),
+  `${(explain / nodeStart).toFixed(2)}× node -e 0, ${(explain / cold).toFixed(2)}× resolve`,
+);
 report.figures.nodeStart = nodeStart;
+report.figures.coldExplain = explain;
 report.figures.coldResolve = cold;
 report.figures.coldResolveUncached = uncached;
 

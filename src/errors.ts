@@ -101,6 +101,16 @@ export function formatProblem(location: ProblemLocation, problem: string): Probl
   return { ...location, message: prefix + problem };
 }
 
+/** `agents.coder.context.paths[0]`. */
+export function formatKeyPath(keyPath: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of keyPath) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += text === '' ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
 /** The closest candidate to `word` within a small edit distance, for "did you mean" hints. */
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;

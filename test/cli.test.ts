@@ -74,7 +74,7 @@ describe('ctxfiles resolve', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('# Project-Specific Context')).toBe(true);
     expect(result.stderr).toBe(
-      `ctxfiles: warning: ${root}/.opencode.json: contextPaths[1]: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n`,
+      `ctxfiles: warning: ${root}/.opencode.json:1:32: contextPaths[1]: "../secret" is skipped: the entry climbs out of the work dir [outside-workdir]\n`,
     );
   });
 
@@ -172,9 +172,9 @@ describe('ctxfiles validate', () => {
     const result = await cli(['validate'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
-      'ctxfiles: warning: contextPaths: "/etc/x" will be skipped: absolute paths are not allowed [invalid-entry]',
-      'ctxfiles: warning: contextPaths: "A.${agnet}.md" holds the unknown token ${agnet}; the entry will always be skipped [unknown-token]',
-      'ctxfiles: warning: agents.c.context.mode: unknown mode "apend" acts as "append" (known modes: replace, append) [unknown-mode]',
+      'ctxfiles: warning: .opencode.json:1:19: contextPaths[0]: "/etc/x" will be skipped: absolute paths are not allowed [invalid-entry]',
+      'ctxfiles: warning: .opencode.json:1:29: contextPaths[1]: "A.${agnet}.md" holds the unknown token ${agnet}; the entry will always be skipped [unknown-token]',
+      'ctxfiles: warning: .opencode.json:1:97: agents.c.context.mode: unknown mode "apend" acts as "append" (known modes: replace, append) [unknown-mode]',
     ]);
   });
 

@@ -66,6 +66,9 @@ describe('the encoder built into the package (dist/vendor, scripts/bundle-tokeni
       '# Rules\n- Keep changes small.\n',
       'héllo 世界 🙂 <|endoftext|>',
       'x'.repeat(300),
+      // Much of the vocabulary at once, and text that reaches the ranks stored as bytes.
+      require('node:fs').readFileSync(new URL('../docs/config.md', import.meta.url), 'utf8') as string,
+      'Ĭ ĭ Ů ů ǅ \u0085 \ufffd \u200b Ⅻ ﬁ 𝔘 ゙ ㈱',
     ])
       expect(built.countTokens(text, options)).toBe(countTokens(text, options));
   });

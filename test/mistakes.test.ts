@@ -217,7 +217,7 @@ const MISTAKES: readonly Mistake[] = [
     argv: ['resolve', '--agent', 'coder'],
     code: 0,
     stderr: [
-      'ctxfiles: warning: <root>/.opencode.json: agents.coder.context.mode: unknown mode "prepend" on the agent layer acts as "append"',
+      'ctxfiles: warning: <root>/.opencode.json:1:62: agents.coder.context.mode: unknown mode "prepend" on the agent layer acts as "append" (known modes: replace, append) [unknown-mode]',
     ],
   },
   {
@@ -226,7 +226,7 @@ const MISTAKES: readonly Mistake[] = [
     argv: ['resolve'],
     code: 0,
     stderr: [
-      'ctxfiles: warning: <root>/.opencode.json: contextPaths[1]: "../x.md" is skipped: the entry climbs out of the work dir [outside-workdir]',
+      'ctxfiles: warning: <root>/.opencode.json:1:32: contextPaths[1]: "../x.md" is skipped: the entry climbs out of the work dir [outside-workdir]',
     ],
   },
   {

@@ -51,8 +51,10 @@ describe('trust tiers', () => {
     ]);
     const warnings = loaded.diagnostics.filter((d) => d.code === 'untrusted-key');
     expect(warnings).toHaveLength(6);
-    expect(warnings[1]?.message).toMatch(
-      /^home\/u\/w\/\.opencode\.json|\.opencode\.json: instructions\.userFile: ignored/,
+    // At the key's line and column in the file (src/config/source-text.ts).
+    const column = JSON.stringify(HOSTILE).indexOf('"userFile":') + '"userFile":'.length + 1;
+    expect(warnings[1]?.message).toBe(
+      `/home/u/w/.opencode.json:1:${column}: instructions.userFile: ignored: a project config may not set it (it reads a file outside the project); set it in the user config, or list the project in the user config's trustedProjects`,
     );
     expect(loaded.config.instructions).toMatchObject({ walk: 'off', userFile: null, extraFiles: [] });
     expect(loaded.config.contextDiscovery.maxFileBytes).toBe(32_768);

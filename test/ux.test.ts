@@ -200,8 +200,8 @@ describe('silent or misleading failures', () => {
     const result = await cli(['validate'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
-      'ctxfiles: warning: contextPaths: ".github/instructions/*.instructions.md" looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/" [glob-entry]\n' +
-        'ctxfiles: warning: ctxfiles.config.json: flows: the globs "pipelines/*.yaml" match no file (they are relative to the config file) [flows-unmatched]\n',
+      'ctxfiles: warning: ctxfiles.config.json:1:18: contextPaths[0]: ".github/instructions/*.instructions.md" looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/" [glob-entry]\n' +
+        'ctxfiles: warning: ctxfiles.config.json:1:68: flows: the globs "pipelines/*.yaml" match no file (they are relative to the config file) [flows-unmatched]\n',
     );
   });
 
@@ -217,7 +217,7 @@ describe('silent or misleading failures', () => {
     const root = tempTree({ 'ctxfiles.config.json': JSON.stringify({ contextPaths: entries }) });
     const result = await cli(['validate'], { cwd: root });
     expect(result.code).toBe(0);
-    const flagged = [...result.stderr.matchAll(/contextPaths: "([^"]+)" looks like a glob/g)].map(
+    const flagged = [...result.stderr.matchAll(/contextPaths\[\d+\]: "([^"]+)" looks like a glob/g)].map(
       (match) => match[1],
     );
     expect(flagged).toEqual(['src/**/AGENTS.md', 'docs/{api,cli}.md', 'a?.md']);

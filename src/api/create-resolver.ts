@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isInside } from '../fs/contain.js';
 import type { Config, Flow, Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
-import type { Diagnostic } from '../errors.js';
+import { formatKeyPath, formatProblem, type Diagnostic } from '../errors.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import { loadContext, normalizeOptions, type ResolverContext, type ResolverOptions } from './load-context.js';
 import { createMemo } from './memo.js';
@@ -105,7 +105,7 @@ export async function createResolver(options: Readonly<ResolverOptions> = {}): P
   const context = await loadContext(normalizeOptions(options));
   const memo = createMemo();
   const caches = createCaches(memo);
-  const onUnknownMode = warnOncePerMode(context.configFile);
+  const onUnknownMode = warnOncePerMode();
 
   const lookup = (asked: Readonly<ResolveRequest>) => {
     const request = canonicalPaths(context, asked);
@@ -210,15 +210,14 @@ async function resolveRequest(
     rules !== null && wanted ? rules.set : undefined,
   );
   const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
-  const ruleDiagnostics = [
+  const placed = await placeDiagnostics(context, planned.selection, [
+    ...planned.plan.diagnostics,
     ...requestDiagnostics(context, request, rules !== null),
     ...(rules === null || layer === null ? [] : [...rules.diagnostics, ...unknownRules(layer.unknown)]),
-  ];
+    ...rendered.diagnostics,
+  ]);
   return {
-    result: resultOf(context, planned, rendered, disclosed, format, ruleLines, [
-      ruleDiagnostics,
-      cacheDiagnostics,
-    ]),
+    result: resultOf(context, planned, rendered, disclosed, format, ruleLines, [placed, cacheDiagnostics]),
     rendered,
     disclosed,
     format,
@@ -310,39 +309,70 @@ function unknownRules(names: readonly string[]): Diagnostic[] {
 /** The codes of entry faults whose message gains the entry's file and key path. */
 const PLACED_CODES = new Set(['outside-workdir', 'invalid-entry']);
 
+/** Where a diagnostic's key is written: the config or flow file (`null`: a config object) and key path. */
+interface KeySource {
+  readonly file: string | null;
+  readonly keyPath: readonly PropertyKey[];
+}
+
 /**
- * Entry faults with their place: `<config file>: contextPaths[1]: …`, `agents.coder.context.paths[0]`,
- * or the flow file and `steps[2].context.paths[0]`, so a warning says where to fix it.
+ * Entry faults and unknown modes with their place, `<file>:<line>:<col>: <key.path>: <problem>`
+ * (`.opencode.json:3:20: contextPaths[1]: …`, `agents.coder.context.mode`, or the flow file and
+ * `steps[2].context.paths[0]`), so a warning says where to fix it. Line and column come from the file
+ * read again (src/config/source-text.ts); a config object given in code has the key path alone.
  */
-function placeEntries(
+async function placeDiagnostics(
+  context: ResolverContext,
+  selection: Planned['selection'],
+  diagnostics: readonly Diagnostic[],
+): Promise<Diagnostic[]> {
+  const sources = diagnostics.map((diagnostic) => keySourceOf(context, selection, diagnostic));
+  if (sources.every((source) => source === undefined)) return [...diagnostics];
+  // The YAML parser loads only for a file to point into; a config object has the key path alone.
+  const locate = sources.some((source) => source?.file != null)
+    ? (await import('../config/source-text.js')).createKeyLocator(context.fs)
+    : undefined;
+  return diagnostics.map((diagnostic, index) => {
+    const source = sources[index];
+    if (source === undefined) return diagnostic;
+    const place =
+      source.file === null || locate === undefined
+        ? { keyPath: formatKeyPath(source.keyPath) }
+        : { file: source.file, ...locate(source.file, source.keyPath) };
+    return { ...diagnostic, message: formatProblem(place, diagnostic.message).message };
+  });
+}
+
+/** Where the key of an entry fault or an unknown mode is written; `undefined` for other diagnostics. */
+function keySourceOf(
   context: ResolverContext,
   { agent, flow, step }: Planned['selection'],
-  diagnostics: readonly Diagnostic[],
-): Diagnostic[] {
-  return diagnostics.map((diagnostic) => {
-    const { layer, entry } = diagnostic;
-    if (!PLACED_CODES.has(diagnostic.code) || entry === undefined || layer === undefined) return diagnostic;
-    const list =
-      layer === 'global'
-        ? { file: context.configFile, key: 'contextPaths', entries: context.config.contextPaths }
-        : layer === 'agent' && agent !== undefined
+  { code, layer, entry }: Diagnostic,
+): KeySource | undefined {
+  const mode = code === 'unknown-mode';
+  if ((!mode && (!PLACED_CODES.has(code) || entry === undefined)) || layer === undefined) return undefined;
+  const list =
+    layer === 'global'
+      ? { file: context.configFile, keyPath: ['contextPaths'], entries: context.config.contextPaths }
+      : layer === 'agent' && agent !== undefined
+        ? {
+            file: context.configFile,
+            keyPath: ['agents', agent, 'context'],
+            entries: context.config.agents[agent]?.context?.paths ?? [],
+          }
+        : layer === 'step' && flow !== undefined && step !== undefined
           ? {
-              file: context.configFile,
-              key: `agents.${agent}.context.paths`,
-              entries: context.config.agents[agent]?.context?.paths ?? [],
+              file: flow.file,
+              keyPath: ['steps', flow.steps.indexOf(step), 'context'],
+              entries: step.context?.paths ?? [],
             }
-          : layer === 'step' && flow !== undefined && step !== undefined
-            ? {
-                file: flow.file,
-                key: `steps[${flow.steps.indexOf(step)}].context.paths`,
-                entries: step.context?.paths ?? [],
-              }
-            : undefined;
-    const index = list?.entries.indexOf(entry) ?? -1;
-    if (list === undefined || index < 0) return diagnostic;
-    const where = `${list.file === null ? '' : `${list.file}: `}${list.key}[${index}]`;
-    return { ...diagnostic, message: `${where}: ${diagnostic.message}` };
-  });
+          : undefined;
+  if (list === undefined) return undefined;
+  if (mode) return { file: list.file, keyPath: [...list.keyPath, 'mode'] };
+  const index = list.entries.indexOf(entry as string);
+  if (index < 0) return undefined;
+  const keyPath = layer === 'global' ? [...list.keyPath, index] : [...list.keyPath, 'paths', index];
+  return { file: list.file, keyPath };
 }
 
 /** A memoized resolution: the frozen result and what a session starts from. */
@@ -359,12 +389,12 @@ function requestKey(config: Config, request: Readonly<ResolveRequest>): string {
 /** The frozen result of one request; diagnostics in pipeline order. */
 function resultOf(
   context: ResolverContext,
-  { selection, plan: resolution }: Planned,
+  { selection }: Planned,
   rendered: Rendered,
   disclosed: Disclosed,
   format: Format,
   rules: readonly RuleExplanation[] | null,
-  [ruleDiagnostics, cacheDiagnostics]: readonly [readonly Diagnostic[], readonly Diagnostic[]],
+  [placed, cacheDiagnostics]: readonly [readonly Diagnostic[], readonly Diagnostic[]],
 ): ResolveResult {
   const { flow, step } = selection;
   return Object.freeze({
@@ -378,36 +408,22 @@ function resultOf(
     nested: disclosed.index?.files ?? [],
     // At most 1,000, one per (code, file, target), the rest counted (docs/security.md, "Bounds").
     diagnostics: Object.freeze(
-      capDiagnostics(
-        context.configDiagnostics,
-        placeEntries(context, selection, [
-          ...resolution.diagnostics,
-          ...ruleDiagnostics,
-          ...rendered.diagnostics,
-        ]),
-        disclosed.diagnostics,
-        cacheDiagnostics,
-      ),
+      capDiagnostics(context.configDiagnostics, placed, disclosed.diagnostics, cacheDiagnostics),
     ),
     ...(rules === null ? {} : { rules }),
   });
 }
 
-/** An unknown layer mode warns once per resolver, then acts as `append`. */
-function warnOncePerMode(
-  configFile: string | null,
-): (mode: string, layer: string, keyPath: string) => Diagnostic | undefined {
+/** An unknown layer mode warns once per resolver, then acts as `append` (placed by {@link placeDiagnostics}). */
+function warnOncePerMode(): (mode: string, layer: string) => Diagnostic | undefined {
   const warned = new Set<string>();
-  return (mode, layer, keyPath) => {
+  return (mode, layer) => {
     if (warned.has(mode)) return undefined;
     warned.add(mode);
-    // The agent layer's mode is in the config file; a step's key path names its flow file.
-    const where = layer === 'agent' && configFile !== null ? `${configFile}: ${keyPath}` : keyPath;
-    const message = `${where}: unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append"`;
     return {
       level: 'warn',
       code: 'unknown-mode',
-      message: `${message} (known modes: replace, append)`,
+      message: `unknown mode ${JSON.stringify(mode)} on the ${layer} layer acts as "append" (known modes: replace, append)`,
       layer,
     };
   };

@@ -70,7 +70,7 @@ export const NOTHING_DISCLOSED: Disclosed = Object.freeze({ index: null, manifes
 export async function plan(
   context: ResolverContext,
   request: Readonly<ResolveRequest>,
-  onUnknownMode: (mode: string, layer: string, keyPath: string) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: string) => Diagnostic | undefined,
 ): Promise<Planned> {
   const { config } = context;
   const needsFlows =

@@ -8,8 +8,8 @@ import { lintConfig } from '../config/lint-config.js';
 import { loadFlowFiles } from '../config/load-flows.js';
 import { readSourceFile, relativeDisplay } from '../config/read-source.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
-import { parseSourceText } from '../config/source-text.js';
-import { CtxfilesError, type Diagnostic, type Problem } from '../errors.js';
+import { createKeyLocator, formatKeyPath, parseSourceText } from '../config/source-text.js';
+import { CtxfilesError, formatProblem, type Diagnostic, type Problem } from '../errors.js';
 
 /** Options of {@link validateFiles}. */
 export interface ValidateOptions {
@@ -108,7 +108,16 @@ async function checkConfig(
       checked.push(
         `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
       );
-  diagnostics.push(...loaded.diagnostics, ...lintConfig(loaded.config, loaded.flows));
+  // Each finding names the file, line and column of its key (src/config/source-text.ts).
+  const locate = createKeyLocator(createNodeFileSystem());
+  const place = (at: string | null, keyPath: readonly PropertyKey[]) =>
+    at === null
+      ? `${formatKeyPath(keyPath)}: `
+      : formatProblem({ file: display(at), ...locate(at, keyPath) }, '').message;
+  diagnostics.push(
+    ...loaded.diagnostics,
+    ...lintConfig(loaded.config, loaded.flows, { file: loaded.filepath, place }),
+  );
   const undeclared = undeclaredStepAgents(loaded.config, loaded.flows);
   if (undeclared.length > 0)
     throw new CtxfilesError(
@@ -119,7 +128,7 @@ async function checkConfig(
     diagnostics.push({
       level: 'warn',
       code: 'flows-unmatched',
-      message: `${name}: flows: the globs ${loaded.config.flows.map((glob) => JSON.stringify(glob)).join(', ')} match no file (they are relative to ${loaded.filepath === null ? 'the work dir' : 'the config file'})`,
+      message: `${place(loaded.filepath, ['flows'])}the globs ${loaded.config.flows.map((glob) => JSON.stringify(glob)).join(', ')} match no file (they are relative to ${loaded.filepath === null ? 'the work dir' : 'the config file'})`,
     });
   }
   return { checked, diagnostics };

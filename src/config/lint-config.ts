@@ -2,6 +2,16 @@ import type { Diagnostic } from '../errors.js';
 import { checkRelativeEntry, describeRefusal } from '../fs/contain.js';
 import { KNOWN_MODES, KNOWN_RULE_SOURCES } from './types.js';
 import type { Config, ContextLayer, Flow } from './types.js';
+import { formatKeyPath } from '../errors.js';
+
+/**
+ * The place a finding names before its problem: `<file>:<line>:<col>: <key.path>: ` (`file` is the
+ * config or flow file the key is in, `null` when it is not known).
+ */
+export type PlaceKey = (file: string | null, keyPath: readonly PropertyKey[]) => string;
+
+/** `contextPaths[1]: `: the key path alone. */
+const keyPathOnly: PlaceKey = (_file, keyPath) => `${formatKeyPath(keyPath)}: `;
 
 const TOKEN = /\$\{([^}]*)\}/g;
 const KNOWN_TOKEN = /^(agent|flow\.id|flow\.step|env\.[A-Za-z_][A-Za-z0-9_]*)$/;
@@ -17,21 +27,35 @@ const GLOB_LIKE = /[*?]|\{[^{}]*,[^{}]*\}/;
  * be inside the work dir. Each finding is a `warn` diagnostic, because at run time these entries
  * are skipped rather than failing the resolution.
  */
-export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Diagnostic[] {
+export function lintConfig(
+  config: Config,
+  flows: ReadonlyMap<string, Flow>,
+  { file = null, place = keyPathOnly }: { file?: string | null; place?: PlaceKey } = {},
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  checkEntries(diagnostics, 'contextPaths', 'global', config.contextPaths);
+  checkEntries(diagnostics, (index) => place(file, ['contextPaths', index]), 'global', config.contextPaths);
   for (const source of config.rules?.sources ?? [])
     if (!(KNOWN_RULE_SOURCES as readonly string[]).includes(source))
       diagnostics.push({
         level: 'warn',
         code: 'rule-source',
-        message: `rules.sources: unknown source ${JSON.stringify(source)} is ignored (known sources: ${KNOWN_RULE_SOURCES.join(', ')})`,
+        message: `${place(file, ['rules', 'sources'])}unknown source ${JSON.stringify(source)} is ignored (known sources: ${KNOWN_RULE_SOURCES.join(', ')})`,
       });
   for (const [id, agent] of Object.entries(config.agents))
-    checkLayer(diagnostics, `agents.${id}.context`, 'agent', agent.context);
+    checkLayer(
+      diagnostics,
+      (keys) => place(file, ['agents', id, 'context', ...keys]),
+      'agent',
+      agent.context,
+    );
   for (const flow of flows.values()) {
-    for (const step of flow.steps)
-      checkLayer(diagnostics, `flow ${flow.id}, step ${step.id}: context`, 'step', step.context);
+    for (const [index, step] of flow.steps.entries())
+      checkLayer(
+        diagnostics,
+        (keys) => place(flow.file, ['steps', index, 'context', ...keys]),
+        'step',
+        step.context,
+      );
   }
   return diagnostics;
 }
@@ -39,17 +63,18 @@ export function lintConfig(config: Config, flows: ReadonlyMap<string, Flow>): Di
 /** Unknown tokens, glob-like entries and entries that can never be inside the work dir. */
 function checkEntries(
   diagnostics: Diagnostic[],
-  where: string,
+  placeOf: (index: number) => string,
   layer: string,
   entries: readonly string[],
 ): void {
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    const where = placeOf(index);
     for (const match of entry.matchAll(TOKEN)) {
       if (!KNOWN_TOKEN.test(match[1] as string)) {
         diagnostics.push({
           level: 'warn',
           code: 'unknown-token',
-          message: `${where}: ${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`,
+          message: `${where}${JSON.stringify(entry)} holds the unknown token ${match[0]}; the entry will always be skipped`,
           layer,
           entry,
         });
@@ -59,7 +84,7 @@ function checkEntries(
       diagnostics.push({
         level: 'warn',
         code: 'glob-entry',
-        message: `${where}: ${JSON.stringify(entry)} looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/"`,
+        message: `${where}${JSON.stringify(entry)} looks like a glob, but entries are matched literally, so it names nothing; list the files or name their directory with a trailing "/"`,
         layer,
         entry,
       });
@@ -69,7 +94,7 @@ function checkEntries(
       diagnostics.push({
         level: 'warn',
         code: 'invalid-entry',
-        message: `${where}: ${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`,
+        message: `${where}${JSON.stringify(entry)} will be skipped: ${describeRefusal(refusal)}`,
         layer,
         entry,
       });
@@ -80,7 +105,7 @@ function checkEntries(
 /** An unknown mode of one context layer, and the entries of its paths. */
 function checkLayer(
   diagnostics: Diagnostic[],
-  where: string,
+  placeOf: (keys: readonly PropertyKey[]) => string,
   layer: string,
   context: ContextLayer | undefined,
 ): void {
@@ -89,9 +114,10 @@ function checkLayer(
     diagnostics.push({
       level: 'warn',
       code: 'unknown-mode',
-      message: `${where}.mode: unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`,
+      message: `${placeOf(['mode'])}unknown mode ${JSON.stringify(context.mode)} acts as "append" (known modes: replace, append)`,
       layer,
     });
   }
-  if (context.paths !== undefined) checkEntries(diagnostics, `${where}.paths`, layer, context.paths);
+  if (context.paths !== undefined)
+    checkEntries(diagnostics, (index) => placeOf(['paths', index]), layer, context.paths);
 }

@@ -5,7 +5,14 @@ import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
 import { getPreset, PRESET_NAMES } from '../presets/index.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
-import { isTrustedProject, mergeLayers, sanitizeProjectConfig, setsScope, type DroppedKey } from './trust.js';
+import {
+  isTrustedProject,
+  mergeLayers,
+  sanitizeProjectConfig,
+  setsScope,
+  type DroppedKey,
+  type KeyLocator,
+} from './trust.js';
 import { assertJson } from './check-json.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import {
@@ -167,9 +174,15 @@ export async function loadConfig(
     // trustedProjects counts only in the user config; project keys that widen reads need trust.
     const sanitized =
       tier === 'project' && !trusted
-        ? sanitizeProjectConfig(own, filepath, display(filepath), diagnostics)
+        ? await sanitizePlaced(fs, own, filepath, display(filepath), diagnostics)
         : Object.hasOwn(own, 'trustedProjects')
-          ? sanitizeTrustedProjects(own, filepath, display(filepath), diagnostics)
+          ? sanitizeTrustedProjects(
+              own,
+              filepath,
+              display(filepath),
+              diagnostics,
+              await keyLocator(fs, filepath),
+            )
           : { value: own, dropped: [] };
     own = sanitized.value;
     dropped.push(...sanitized.dropped);
@@ -225,6 +238,32 @@ export async function loadConfig(
   const common = { filepath, config, diagnostics, layers, dropped, trust };
   if (options.lazyFlows === true) return { ...common, loadFlows };
   return { ...common, flows: await loadFlows() };
+}
+
+/**
+ * {@link sanitizeProjectConfig} with each warning at its key's line and column: the file is read
+ * again for them only when a key is dropped (the fast path keeps no positions).
+ */
+async function sanitizePlaced(
+  fs: FileSystem,
+  own: Record<string, unknown>,
+  filepath: string,
+  shown: string,
+  diagnostics: Diagnostic[],
+): Promise<ReturnType<typeof sanitizeProjectConfig>> {
+  const first = sanitizeProjectConfig(own, filepath, shown, []);
+  if (first.dropped.length === 0) return first;
+  return sanitizeProjectConfig(own, filepath, shown, diagnostics, undefined, await keyLocator(fs, filepath));
+}
+
+/** Line and column of a key path in `file` (src/config/source-text.ts). */
+async function keyLocator(fs: FileSystem, file: string): Promise<KeyLocator> {
+  const { createKeyLocator } = await import('./source-text.js');
+  const locate = createKeyLocator(fs);
+  return (keyPath) => {
+    const { line, column } = locate(file, keyPath);
+    return line === undefined ? {} : { line, column };
+  };
 }
 
 function realDir(fs: FileSystem, dir: string): string {
@@ -507,13 +546,14 @@ function sanitizeTrustedProjects(
   file: string,
   shown: string,
   diagnostics: Diagnostic[],
+  locate: KeyLocator,
 ): { value: Record<string, unknown>; dropped: DroppedKey[] } {
   const { trustedProjects: _ignored, ...rest } = value;
   diagnostics.push({
     level: 'warn',
     code: 'untrusted-key',
     message: formatProblem(
-      { file: shown, keyPath: 'trustedProjects' },
+      { file: shown, keyPath: 'trustedProjects', ...locate(['trustedProjects']) },
       'ignored: only the user config names trusted projects',
     ).message,
     entry: 'trustedProjects',

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   isMap,
   isScalar,
@@ -7,9 +8,19 @@ import {
   type Document,
   type Node as YamlNode,
 } from 'yaml';
-import { CtxfilesError, formatProblem, type CtxfilesErrorCode, type Problem } from '../errors.js';
+import {
+  CtxfilesError,
+  formatKeyPath,
+  formatProblem,
+  type CtxfilesErrorCode,
+  type Problem,
+} from '../errors.js';
+
+export { formatKeyPath } from '../errors.js';
 import { assertJson, MAX_NESTING } from './check-json.js';
 import { findForbiddenKey } from './forbidden-keys.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { readSourceFile } from './read-source.js';
 
 export { MAX_SOURCE_BYTES } from './read-source.js';
 /** YAML aliases allowed in one document; alias bombs fail fast past it. */
@@ -79,6 +90,56 @@ export function parseSourceText(text: string, file: string, code: CtxfilesErrorC
   return { file, value, locate, problem };
 }
 
+/** A key path's place in a config or flow file: its line and column when known, and its key path. */
+export interface KeyPlace {
+  readonly line?: number;
+  readonly column?: number;
+  /** As the file spells it: `ctxfiles.contextPaths[1]` in a package.json. */
+  readonly keyPath: string;
+}
+
+/**
+ * Places key paths in config and flow files read again from disk, for warnings found after loading
+ * (the fast path keeps no positions). Each file is read and parsed once per locator. A key path the
+ * file does not hold (it came from another layer), a code config, or a file that no longer reads or
+ * parses gets no line and column: the key path alone.
+ */
+export function createKeyLocator(
+  fs: FileSystem,
+): (file: string, keyPath: readonly PropertyKey[]) => KeyPlace {
+  const sources = new Map<string, SourceText | null>();
+  const sourceOf = (file: string): SourceText | null => {
+    if (!sources.has(file)) {
+      let source: SourceText | null = null;
+      // A code config has no text to point into.
+      if (!/\.(js|mjs|cjs|ts)$/.test(file))
+        try {
+          source = parseSourceText(readSourceFile(fs, file, file, 'config-syntax'), file, 'config-syntax');
+        } catch {
+          source = null;
+        }
+      sources.set(file, source);
+    }
+    return sources.get(file) ?? null;
+  };
+  return (file, keyPath) => {
+    const full = path.basename(file) === 'package.json' ? ['ctxfiles', ...keyPath] : keyPath;
+    const source = sourceOf(file);
+    const at = source !== null && holds(source.value, full) ? source.locate(full) : undefined;
+    return { ...at, keyPath: formatKeyPath(full) };
+  };
+}
+
+/** True when `value` has something at `keyPath`. */
+function holds(value: unknown, keyPath: readonly PropertyKey[]): boolean {
+  let node = value;
+  for (const key of keyPath) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return true;
+}
+
 function nestsTooDeep(file: string, code: CtxfilesErrorCode, cause?: unknown): CtxfilesError {
   return new CtxfilesError(
     code,
@@ -104,16 +165,6 @@ function parseYaml(body: string, lineCounter: LineCounter, tooDeep: (cause: unkn
     if (error instanceof RangeError) throw tooDeep(error);
     throw error;
   }
-}
-
-/** `agents.coder.context.paths[0]`. */
-export function formatKeyPath(keyPath: readonly PropertyKey[]): string {
-  let text = '';
-  for (const key of keyPath) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text === '' ? String(key) : `.${String(key)}`;
-  }
-  return text;
 }
 
 function firstMessageLine(message: string): string {

@@ -80,9 +80,12 @@ export interface DroppedKey {
   readonly preset?: string;
 }
 
+/** Line and column of a key path in the config file, when known (src/config/source-text.ts). */
+export type KeyLocator = (keyPath: readonly string[]) => { line?: number; column?: number };
+
 /**
  * Removes from a project config value every key of {@link WIDENING_KEYS} whose value widens reads,
- * with a `warn` `untrusted-key` naming the key and the file. Returns a new value; the input is
+ * with a `warn` `untrusted-key` naming the key and the file (and its line with `locate`). Returns a new value; the input is
  * never changed. Keys nested under `agents` are not config keys of the table and stay.
  */
 export function sanitizeProjectConfig(
@@ -91,6 +94,7 @@ export function sanitizeProjectConfig(
   shown: string,
   diagnostics: Diagnostic[],
   preset?: string,
+  locate?: KeyLocator,
 ): { value: Record<string, unknown>; dropped: DroppedKey[] } {
   const copy = structuredClone(value) as Record<string, unknown>;
   const dropped: DroppedKey[] = [];
@@ -112,7 +116,7 @@ export function sanitizeProjectConfig(
       level: 'warn',
       code: 'untrusted-key',
       message: formatProblem(
-        { file: shown, keyPath },
+        { file: shown, keyPath, ...locate?.(row.keyPath) },
         `ignored: ${who} (${row.reason}); ${remedy}, or list the project in the user config's trustedProjects`,
       ).message,
       // The key is the target: one warning per key of the file (src/diagnostics.ts).

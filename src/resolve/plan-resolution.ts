@@ -48,14 +48,14 @@ export function planResolution(
   selection: Selection,
   env: Readonly<Record<string, string | undefined>>,
   workDir: string,
-  onUnknownMode: (mode: string, layer: LayerName, keyPath: string) => Diagnostic | undefined,
+  onUnknownMode: (mode: string, layer: LayerName) => Diagnostic | undefined,
 ): ResolutionPlan {
   const diagnostics: Diagnostic[] = [];
   const agentLayer = selection.agent === undefined ? undefined : config.agents[selection.agent]?.context;
   const layers = selectLayers(
     { global: config.contextPaths, agent: agentLayer, step: selection.step?.context },
     (mode, layer) => {
-      const diagnostic = onUnknownMode(mode, layer, modeKeyPath(layer, selection));
+      const diagnostic = onUnknownMode(mode, layer);
       if (diagnostic !== undefined) diagnostics.push(diagnostic);
     },
   );
@@ -108,11 +108,4 @@ function emptyTokenReason(token: string): string {
   if (variable !== undefined) return `the environment variable ${variable} is not set (or is empty)`;
   if (token === '${agent}') return `${token} is empty: no agent is selected (--agent)`;
   return `${token} is empty: no flow step is selected (--flow and --step)`;
-}
-
-/** Where a layer's mode is written: the agent's key path in the config, or the flow file and step's. */
-function modeKeyPath(layer: LayerName, { agent, flow, step }: Selection): string {
-  if (layer === 'agent') return `agents.${agent ?? ''}.context.mode`;
-  if (layer !== 'step' || flow === undefined || step === undefined) return 'mode';
-  return `${flow.file}: steps[${flow.steps.indexOf(step)}].context.mode (flow ${flow.id}, step ${step.id})`;
 }
