@@ -331,7 +331,8 @@ if (trees.large !== undefined) {
   const root = fs.realpathSync(trees.large.root);
   const empty = path.join(work, 'empty-config.json');
   fs.writeFileSync(empty, '{}');
-  const hosts = ['opencode', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli'];
+  // Every preset, as doctor compares every host by default (`ctxfiles presets` lists them).
+  const hosts = ['opencode', 'opencode-go', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli'];
   const resolves = hosts.map((preset) => [
     process.execPath,
     [bin, 'resolve', '--preset', preset, '--config', empty],
@@ -357,7 +358,7 @@ if (trees.large !== undefined) {
       const label = withRules ? 'large + rules, one glob matching nothing' : 'large';
       const name = withRules ? 'doctorVsResolveLargeRules' : 'doctorVsResolveLarge';
       line(
-        `${label}: ctxfiles doctor, 6 hosts`,
+        `${label}: ctxfiles doctor, ${hosts.length} hosts`,
         ms(doctor),
         `${(doctor / sum).toFixed(2)}× resolve of each host (${ms(sum)}), target ≤ 3.0×: ${verdict(name, doctor / sum, 3)}`,
       );
