@@ -43,6 +43,8 @@ const within = (target) => path.join(repo, target);
 // The modules the exports' `import` entries reach: esbuild follows every static and dynamic import.
 const { metafile } = await build({
   entryPoints: [...new Set(targets.map((entry) => within(entry.import)))],
+  // The metafile names its inputs relative to this directory.
+  absWorkingDir: repo,
   bundle: true,
   write: false,
   outdir: path.join(repo, '.bundle-library'),
