@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
+import { measureInitHook } from './hook.mjs';
 import { cacheEnv, median, runCommand, timeCommands } from './measure.mjs';
+import { mb, measurePackage } from './package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -202,6 +204,39 @@ report.figures.nodeStart = nodeStart;
 report.figures.coldExplain = explain;
 report.figures.coldResolve = cold;
 report.figures.coldResolveUncached = uncached;
+{
+  // The hook command exactly as `ctxfiles init claude-code` writes it (absolute node and bin, run
+  // through a shell), in a small project with rules on by default, with nothing due (bench/hook.mjs).
+  const { node, hook } = measureInitHook(runs);
+  line(
+    'hook as `init claude-code` writes it, nothing due (small)',
+    ms(hook),
+    `${(hook / node).toFixed(2)}× node -e 0 (${ms(node)}, through the same shell), target ≤ 1.3×: ${verdict('initHookVsNode', hook / node, 1.3)}`,
+  );
+  report.figures.initHook = { node, hook };
+}
+{
+  // What a user installs: the packed tarball in an empty project (bench/package.mjs).
+  const { tarball, installed, target, packages, repositories } = await measurePackage();
+  line(
+    `installed size: npm pack, then npm install in an empty dir`,
+    mb(installed),
+    `${packages.length} packages, ${mb(tarball.bytes)} packed; target ≤ ${mb(target)}: ${verdict('installedBytes', installed, target)}`,
+  );
+  line(
+    '  of which',
+    packages
+      .map(({ name, bytes }) => `${name} ${mb(bytes)}`)
+      .slice(0, 5)
+      .join(', '),
+  );
+  const failed = repositories.filter((shape) => !shape.ok).map((shape) => shape.name);
+  line(
+    '  the installed CLI in the five repository shapes',
+    `${failed.length === 0 ? 'always rules, no glob rule' : failed.join(', ')}: ${verdict('fiveRepositoriesFailing', failed.length, 0)}`,
+  );
+  report.figures.installed = { bytes: installed, tarball: tarball.bytes, packages };
+}
 
 // 3. Walk and manifest against find (and fd, rg), per tree; the huge tree is only walked.
 const walkTimes = {};

@@ -56,20 +56,76 @@ fs.writeFileSync(
   }),
 );
 
-// The encoder counts its ranks with Object.keys, which makes 200,000 index strings (~10-25 ms): for
-// an array without holes or extra keys, as these ranks are, its length is the same number.
+// Two changes to the encoder's core (BytePairEncodingCore.js), each checked to apply exactly once:
+// - it counts its ranks with Object.keys, which makes 200,000 index strings (~10-25 ms): for an array
+//   without holes or extra keys, as these ranks are, its length is the same number;
+// - it puts each of the ~198,000 string ranks in a Map (~65 ms of CPU and its garbage, the largest
+//   part of loading the encoder: docs/performance.md, "Token counts"). A table of rank numbers in one
+//   Int32Array, open addressing on an FNV-1a hash of the string, answers the same `get` (the string is
+//   compared with the rank's own) and fills in ~20 ms. The ranks hold no string twice, so the first
+//   rank found is the only one.
 if (Object.keys(ranks).length !== ranks.length) throw new Error('o200k_base ranks: holes in the array');
-const COUNT_BY_KEYS = 'Object.keys(bytePairRankDecoder).length';
-const countByLength = {
-  name: 'count-by-length',
+const strings = ranks.filter((value) => typeof value === 'string');
+if (new Set(strings).size !== strings.length) throw new Error('o200k_base ranks: a string twice');
+const CORE_CHANGES = [
+  ['Object.keys(bytePairRankDecoder).length', 'bytePairRankDecoder.length'],
+  [
+    'this.bytePairStringRankEncoder = /* @__PURE__ */ new Map();',
+    'this.bytePairStringRankEncoder = new RankTable(bytePairRankDecoder);',
+  ],
+  [/this\.bytePairStringRankEncoder\.set\(value, rank\);(\s*return;)/, '$1'],
+];
+const RANK_TABLE = `
+/** The string ranks of \`decoder\` (its other entries are skipped), looked up with \`get\` as a Map would be. */
+class RankTable {
+  constructor(decoder) {
+    let size = 1;
+    while (size < decoder.length * 2) size *= 2;
+    const slots = new Int32Array(size).fill(-1);
+    const mask = size - 1;
+    for (let rank = 0; rank < decoder.length; rank += 1) {
+      const key = decoder[rank];
+      if (typeof key !== 'string') continue;
+      let slot = rankTableHash(key) & mask;
+      while (slots[slot] !== -1) slot = (slot + 1) & mask;
+      slots[slot] = rank;
+    }
+    this.decoder = decoder;
+    this.slots = slots;
+    this.mask = mask;
+  }
+  get(key) {
+    const { decoder, slots, mask } = this;
+    for (let slot = rankTableHash(key) & mask; ; slot = (slot + 1) & mask) {
+      const rank = slots[slot];
+      if (rank === -1) return undefined;
+      if (decoder[rank] === key) return rank;
+    }
+  }
+}
+function rankTableHash(key) {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+`;
+const patchCore = {
+  name: 'patch-core',
   setup(context) {
     context.onLoad({ filter: /BytePairEncodingCore\.js$/ }, (args) => {
-      const source = fs.readFileSync(args.path, 'utf8');
-      if (source.split(COUNT_BY_KEYS).length !== 2)
-        throw new Error(
-          `${args.path}: "${COUNT_BY_KEYS}" not found once; update scripts/bundle-tokenizer.mjs`,
-        );
-      return { contents: source.replace(COUNT_BY_KEYS, 'bytePairRankDecoder.length'), loader: 'js' };
+      let source = fs.readFileSync(args.path, 'utf8');
+      for (const [from, to] of CORE_CHANGES) {
+        const found =
+          typeof from === 'string'
+            ? source.split(from).length - 1
+            : [...source.matchAll(new RegExp(from, 'g'))].length;
+        if (found !== 1)
+          throw new Error(
+            `${args.path}: "${from}" found ${found} times; update scripts/bundle-tokenizer.mjs`,
+          );
+        source = source.replace(from, to);
+      }
+      return { contents: `${source}\n${RANK_TABLE}`, loader: 'js' };
     });
   },
 };
@@ -103,7 +159,7 @@ await build({
   minify: true,
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [ranksFromFile, countByLength],
+  plugins: [ranksFromFile, patchCore],
   banner: {
     js: `// gpt-tokenizer ${version} (MIT, https://github.com/niieani/gpt-tokenizer), o200k_base only; bundled by scripts/bundle-tokenizer.mjs`,
   },

@@ -69,7 +69,28 @@ describe('the encoder built into the package (dist/vendor, scripts/bundle-tokeni
       // Much of the vocabulary at once, and text that reaches the ranks stored as bytes.
       require('node:fs').readFileSync(new URL('../docs/config.md', import.meta.url), 'utf8') as string,
       'Ĭ ĭ Ů ů ǅ \u0085 \ufffd \u200b Ⅻ ﬁ 𝔘 ゙ ㈱',
+      // Pieces the ranks lack (each looked up and missed in the encoder's table), from a fixed seed.
+      seededText(4_000),
     ])
       expect(built.countTokens(text, options)).toBe(countTokens(text, options));
   });
 });
+
+/** `length` code points drawn from ASCII, Latin, Cyrillic, CJK and emoji ranges, the same for each run. */
+function seededText(length: number): string {
+  const ranges: Array<[number, number]> = [
+    [0x20, 0x7e],
+    [0xa0, 0x24f],
+    [0x400, 0x4ff],
+    [0x4e00, 0x4fff],
+    [0x1f600, 0x1f64f],
+  ];
+  let seed = 0x2545f491;
+  const next = () => (seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+  let text = '';
+  for (let index = 0; index < length; index += 1) {
+    const [from, to] = ranges[next() % ranges.length] as [number, number];
+    text += next() % 5 === 0 ? ' ' : String.fromCodePoint(from + (next() % (to - from + 1)));
+  }
+  return text;
+}

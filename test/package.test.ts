@@ -54,6 +54,33 @@ describe('the published package', () => {
     expect(js.filter((text) => text.includes('sourceMappingURL'))).toEqual([]);
   });
 
+  test('every relative import of a packed module or declaration names a packed file', () => {
+    const packed = new Set(files);
+    const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+    const missing: string[] = [];
+    let imports = 0;
+    for (const file of files.filter((name) => /\.(?:js|cjs|d\.ts)$/.test(name))) {
+      for (const [, target] of fs.readFileSync(path.join(repo, file), 'utf8').matchAll(specifier)) {
+        imports += 1;
+        const resolved = path.posix.join(path.posix.dirname(file), target as string);
+        const candidates = file.endsWith('.d.ts') ? [resolved.replace(/\.js$/, '.d.ts')] : [resolved];
+        if (!candidates.some((candidate) => packed.has(candidate))) missing.push(`${file} → ${target}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(imports).toBeGreaterThan(200);
+    // The CLI's commands are in the bundles only (scripts/bundle-library.mjs).
+    expect(files.filter((file) => /^dist\/(?:hooks|mcp|doctor)\//.test(file))).toEqual([]);
+    expect(files).not.toContain('dist/.npmignore');
+  });
+
+  test('the compiled library keeps no comments, its declarations do', () => {
+    const index = fs.readFileSync(path.join(repo, 'dist/index.js'), 'utf8');
+    expect(index).toContain('createResolver');
+    expect(index).not.toMatch(/\/\*\*|^\s*\/\//m);
+    expect(fs.readFileSync(path.join(repo, 'dist/index.d.ts'), 'utf8')).toContain('/**');
+  });
+
   test('commander is bundled into the CLI, not also a runtime dependency', () => {
     expect(Object.keys(manifest.dependencies)).not.toContain('commander');
     const bin = fs
