@@ -5,14 +5,36 @@ import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
-import { createRuleSet } from '../rules/create-rule-set.js';
+import { createRuleSet, type RuleSet } from '../rules/create-rule-set.js';
 import { discoverRules } from '../rules/discover-rules.js';
 import { RULE_ADAPTERS, ruleEntryNames } from '../rules/rule-adapters.js';
 import { appliesToAgent, type Rule, type SkippedRule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import { contextRootOf } from './pipeline-steps.js';
-import type { Rules } from './rules-step.js';
 import { createDiagnostics } from '../diagnostics.js';
+
+/** The rules of one resolver: the rule set, what discovery skipped and said. */
+export interface Rules {
+  readonly set: RuleSet;
+  readonly skipped: readonly SkippedRule[];
+  readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The `always` rules owned by one directory (a chain directory or the work dir), in discovery
+   * order: the seam for a chain candidate `@rules` that places them inside the chain.
+   */
+  alwaysRulesOf(dir: string): readonly Rule[];
+  /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
+  readonly folders: ReadonlySet<string>;
+  /**
+   * The rules of a request for `agent` (none: `undefined`): rules scoped to other agents leave the
+   * set and are listed as skipped (`other agent`). Itself when no rule is agent-scoped; memoized.
+   */
+  forAgent(agent: string | undefined): Rules;
+  /** True when some rule is scoped to agents: a request's agent then changes its rules. */
+  readonly agentScoped: boolean;
+  /** The owner of each rule (by real path) whose `#[[file:path]]` references imports follow (Kiro). */
+  readonly fileReferences: ReadonlyMap<string, string>;
+}
 
 /**
  * Finds every rule of the enabled sources (docs/rules.md, "Discovery"): owners are the work dir, the
