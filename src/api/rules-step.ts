@@ -5,6 +5,7 @@ import type { ResolverContext } from './load-context.js';
 import type { MemoTable } from './memo.js';
 import type { Rules } from './rules-discovery.js';
 import { walkLister } from './walk-cache.js';
+import { shareListings, type SharedListings } from '../discover/shared-listings.js';
 
 /**
  * The rules step of the pipeline (docs/rules.md, "How each kind surfaces"): rule folders are found
@@ -57,6 +58,7 @@ export async function discoverRulesOnce(
   context: ResolverContext,
   table: MemoTable<Promise<Rules | null>>,
   nested = true,
+  listings?: SharedListings,
 ): Promise<Rules | null> {
   if (!rulesEnabled(context.config)) return null;
   return table(nested ? 'all' : 'local', async () => {
@@ -64,8 +66,24 @@ export async function discoverRulesOnce(
       import('./rules-discovery.js'),
       walkLister(context),
     ]);
-    return discoverAllRules(context, nested, listThrough);
+    return discoverAllRules(context, nested, listThrough, listings);
   });
+}
+
+/**
+ * The listings one request's two walks share, when it runs both: the search for rule folders below
+ * the work dir (`nested`, rules on) keeps what it lists, and the nested walk for `nestedNames`
+ * (`null`: no nested walk) takes it, so the tree is listed once (docs/performance.md, "One walk").
+ * When the rules were found by an earlier request, nothing is kept and the nested walk lists as
+ * before.
+ */
+export function shareWalks(
+  context: ResolverContext,
+  nestedNames: ReadonlySet<string> | null,
+  nested: boolean,
+): SharedListings | undefined {
+  if (nestedNames === null || !nested || !rulesEnabled(context.config)) return undefined;
+  return shareListings(nestedNames);
 }
 
 /**
