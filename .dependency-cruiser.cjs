@@ -161,10 +161,10 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'Modules form a tree of imports; a cycle means a concept is split in the wrong place. A cycle made only of type imports does not load anything and is allowed.',
+        'Modules form a tree of imports; a cycle means a concept is split in the wrong place. Type imports count too: a shared type lives in the module that builds it, or below both.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'no-unresolvable',

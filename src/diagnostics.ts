@@ -1,5 +1,3 @@
-import type { Diagnostic } from './errors.js';
-
 /**
  * The closed set of diagnostic codes. One row per code: adding a code is adding one row here
  * (docs/diagnostics.md is checked against this table by test/diagnostics.test.ts).
@@ -99,6 +97,20 @@ export const DIAGNOSTICS = [
 
 /** Every code a {@link Diagnostic} can carry: the `code` column of {@link DIAGNOSTICS}. */
 export type DiagnosticCode = (typeof DIAGNOSTICS)[number]['code'];
+
+/** Severity of a {@link Diagnostic}. */
+export type DiagnosticLevel = 'debug' | 'info' | 'warn';
+
+/** A run-time fault or decision about one file or entry. Never thrown. */
+export interface Diagnostic {
+  readonly level: DiagnosticLevel;
+  /** One of {@link DiagnosticCode}; docs/diagnostics.md says what each means. */
+  readonly code: DiagnosticCode;
+  readonly message: string;
+  readonly layer?: string;
+  readonly entry?: string;
+  readonly path?: string;
+}
 
 /** Most diagnostics one resolution (or one session) keeps; past it a single `info` counts the rest. */
 export const MAX_DIAGNOSTICS = 1000;

@@ -1,4 +1,5 @@
-import type { DiagnosticCode } from './diagnostics.js';
+// The diagnostic types live with their codes (diagnostics.ts imports nothing); the API names them here.
+export type { Diagnostic, DiagnosticLevel } from './diagnostics.js';
 
 /**
  * The two channels of failure (see docs/embedding.md, "Errors and diagnostics"): invalid user input throws a
@@ -70,20 +71,6 @@ export class CtxfilesError extends Error {
     this.column = first?.column;
     this.keyPath = first?.keyPath;
   }
-}
-
-/** Severity of a {@link Diagnostic}. */
-export type DiagnosticLevel = 'debug' | 'info' | 'warn';
-
-/** A run-time fault or decision about one file or entry. Never thrown. */
-export interface Diagnostic {
-  readonly level: DiagnosticLevel;
-  /** One of {@link DiagnosticCode}; docs/diagnostics.md says what each means. */
-  readonly code: DiagnosticCode;
-  readonly message: string;
-  readonly layer?: string;
-  readonly entry?: string;
-  readonly path?: string;
 }
 
 /**

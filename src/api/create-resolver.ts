@@ -10,6 +10,7 @@ import { openSession, type Session, type SessionOptions, type SessionStart } fro
 import {
   collect,
   discover,
+  nestedWalkNames,
   plan,
   render,
   renderDisclosure,
@@ -27,6 +28,7 @@ import {
   needsNestedRules,
   rulesKey,
   rulesLayer,
+  shareWalks,
   type Rules,
 } from './rules-step.js';
 import { saveWalkCache } from './walk-cache.js';
@@ -178,9 +180,12 @@ async function resolveRequest(
   const planned = await plan(context, request, onUnknownMode);
   const wanted = request.manifest !== false;
   const inline = context.config.contextDiscovery.mode === 'inline';
+  const nestedRules = needsNestedRules(request);
+  // One walk of the tree when the rule-folder search and the nested walk both run.
+  const listings = shareWalks(context, nestedWalkNames(context, planned, inline || wanted), nestedRules);
   const [walker, found] = await Promise.all([
-    discover(context, planned, inline || wanted, caches.walks),
-    discoverRulesOnce(context, caches.rules, needsNestedRules(request)),
+    discover(context, planned, inline || wanted, caches.walks, listings),
+    discoverRulesOnce(context, caches.rules, nestedRules, listings),
   ]);
   // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
   const agent = planned.selection.agent;
@@ -193,7 +198,7 @@ async function resolveRequest(
     planned.plan,
     caches.collected,
     rules === null || layer === null ? undefined : collectedRules(rules, layer),
-    key + (needsNestedRules(request) || rules === null ? '' : '\0local'),
+    key + (nestedRules || rules === null ? '' : '\0local'),
     inline ? walker : null,
   );
   // The nested walk leaves out what the block holds; inline mode walked inside collect.

@@ -17,6 +17,7 @@ import { nestedBasenames, nestedForPlan } from './nested-for-plan.js';
 import { renderBlock } from './render-block.js';
 import { selectRequest, type ResolveRequest } from './select-request.js';
 import { walkLister } from './walk-cache.js';
+import type { SharedListings } from '../discover/shared-listings.js';
 import { createDiagnostics } from '../diagnostics.js';
 
 /**
@@ -98,31 +99,52 @@ export async function discover(
   planned: Planned,
   wanted: boolean,
   walks: MemoTable<NestedIndex>,
+  listings?: SharedListings,
 ): Promise<NestedWalker | null> {
   const discovery = context.config.contextDiscovery;
-  if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
-    return null;
+  const basenames = nestedWalkNames(context, planned, wanted);
+  if (basenames === null) return null;
   const [{ buildNestedIndex }, gitignore, listThrough] = await Promise.all([
     import('../discover/nested-index.js'),
     discovery.respectGitignore === true ? import('../discover/gitignore.js') : undefined,
     walkLister(context),
   ]);
-  const basenames = nestedBasenames(planned.plan, context.config.instructions);
   const names = [...basenames].sort().join('\0');
   return (held) => {
     // Only a held file the walk could find changes it, so the key stays the names alone in the
     // usual case (the block holds the work dir's own files, which are not nested).
     const nested = heldNested(context.workDir, basenames, held);
     return walks(nested.size === 0 ? names : `${names}\0\0${[...nested].sort().join('\0')}`, () =>
-      buildNestedIndex(listThrough(basenames), context.workDir, basenames, discovery, {
-        symlinks: context.config.instructions.symlinks ?? 'inside',
-        ...(nested.size === 0 ? {} : { holds: (realPath: string) => nested.has(realPath) }),
-        ...(gitignore === undefined
-          ? {}
-          : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
-      }),
+      buildNestedIndex(
+        listings === undefined ? listThrough(basenames) : listings.replay(listThrough, basenames),
+        context.workDir,
+        basenames,
+        discovery,
+        {
+          symlinks: context.config.instructions.symlinks ?? 'inside',
+          ...(nested.size === 0 ? {} : { holds: (realPath: string) => nested.has(realPath) }),
+          ...(gitignore === undefined
+            ? {}
+            : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
+        },
+      ),
     );
   };
+}
+
+/**
+ * The file names the nested walk of a request looks for, or `null` when the request (`wanted`
+ * false) or the config turns disclosure off: then there is no walk.
+ */
+export function nestedWalkNames(
+  context: ResolverContext,
+  planned: Planned,
+  wanted: boolean,
+): Set<string> | null {
+  const discovery = context.config.contextDiscovery;
+  if (!wanted || !discovery.enabled || discovery.mode === 'off' || !nestedFlag(context, planned.selection))
+    return null;
+  return nestedBasenames(planned.plan, context.config.instructions);
 }
 
 /** The held real paths a nested walk could find: below a child of the work dir, a wanted name. */

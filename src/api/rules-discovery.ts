@@ -5,14 +5,37 @@ import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
-import { createRuleSet } from '../rules/create-rule-set.js';
+import type { SharedListings } from '../discover/shared-listings.js';
+import { createRuleSet, type RuleSet } from '../rules/create-rule-set.js';
 import { discoverRules } from '../rules/discover-rules.js';
 import { RULE_ADAPTERS, ruleEntryNames } from '../rules/rule-adapters.js';
 import { appliesToAgent, type Rule, type SkippedRule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import { contextRootOf } from './pipeline-steps.js';
-import type { Rules } from './rules-step.js';
 import { createDiagnostics } from '../diagnostics.js';
+
+/** The rules of one resolver: the rule set, what discovery skipped and said. */
+export interface Rules {
+  readonly set: RuleSet;
+  readonly skipped: readonly SkippedRule[];
+  readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The `always` rules owned by one directory (a chain directory or the work dir), in discovery
+   * order: the seam for a chain candidate `@rules` that places them inside the chain.
+   */
+  alwaysRulesOf(dir: string): readonly Rule[];
+  /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
+  readonly folders: ReadonlySet<string>;
+  /**
+   * The rules of a request for `agent` (none: `undefined`): rules scoped to other agents leave the
+   * set and are listed as skipped (`other agent`). Itself when no rule is agent-scoped; memoized.
+   */
+  forAgent(agent: string | undefined): Rules;
+  /** True when some rule is scoped to agents: a request's agent then changes its rules. */
+  readonly agentScoped: boolean;
+  /** The owner of each rule (by real path) whose `#[[file:path]]` references imports follow (Kiro). */
+  readonly fileReferences: ReadonlyMap<string, string>;
+}
 
 /**
  * Finds every rule of the enabled sources (docs/rules.md, "Discovery"): owners are the work dir, the
@@ -24,12 +47,15 @@ export function discoverAllRules(
   context: ResolverContext,
   nested: boolean,
   listThrough: (names: Iterable<string>) => FileSystem = () => context.fs,
+  listings?: SharedListings,
 ): Rules {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
   const { instructions, contextDiscovery } = config;
   const diagnostics: Diagnostic[] = createDiagnostics();
-  const owners = ruleOwners(context, rules.nested && nested, diagnostics, listThrough);
+  const walk = { listThrough, ...(listings === undefined ? {} : { listings }) };
+  const ownerEntries = new Map<string, readonly string[]>();
+  const owners = ruleOwners(context, rules.nested && nested, diagnostics, walk, ownerEntries);
   const found = discoverRules(fs, {
     workDir,
     ownerDirs: owners,
@@ -39,6 +65,7 @@ export function discoverAllRules(
     // Trusted layers only: a project config's `rules.userFolders` was dropped when it was loaded.
     ...(rules.userFolders === true ? { userDir: context.homeDir } : {}),
     instructionNames: instructionNames(config),
+    ownerEntries,
   });
   diagnostics.push(...found.diagnostics);
   const folders = new Set<string>();
@@ -147,13 +174,19 @@ function splitByAgent(rules: readonly Rule[], agent: string | undefined): [Rule[
 /**
  * The directories that own rule folders: the work dir, the chain's directories, with
  * `contextRoot: project` the directories up to the project root, and, when `walkNested`, the
- * directories the nested walk (listing through `listThrough`) marks as holding a vendor entry.
+ * directories the nested walk (listing through `listThrough`) marks as holding a vendor entry. With
+ * `listings`, that walk keeps what it lists for the request's nested walk (one walk of the tree).
+ * `ownerEntries` gets the marker entries the walk saw in each directory it adds.
  */
 function ruleOwners(
   context: ResolverContext,
   walkNestedOwners: boolean,
   diagnostics: Diagnostic[],
-  listThrough: (names: Iterable<string>) => FileSystem,
+  walk: {
+    readonly listThrough: (names: Iterable<string>) => FileSystem;
+    readonly listings?: SharedListings;
+  },
+  ownerEntries: Map<string, readonly string[]>,
 ): string[] {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
@@ -182,15 +215,20 @@ function ruleOwners(
     }
   if (walkNestedOwners) {
     const markers = ruleEntryNames(rules.sources);
+    const { listThrough, listings } = walk;
     const found = walkNested(
-      listThrough(markers),
+      listings === undefined ? listThrough(markers) : listings.record(listThrough, markers),
       workDir,
       new Set(),
       { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
       { markers },
     );
     diagnostics.push(...found.diagnostics);
-    for (const relative of found.marked) owners.push(under(workDir, relative));
+    for (const relative of found.marked) {
+      const owner = under(workDir, relative);
+      owners.push(owner);
+      ownerEntries.set(owner, found.markedBy.get(relative) ?? []);
+    }
   }
   return owners;
 }

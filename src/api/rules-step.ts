@@ -1,11 +1,11 @@
 import type { Config } from '../config/types.js';
-import type { Diagnostic } from '../errors.js';
-import type { RuleSet } from '../rules/create-rule-set.js';
 import { explainRules, type RuleExplanation } from '../rules/explain-rules.js';
-import type { Rule, SkippedRule } from '../rules/rule.js';
+import type { Rule } from '../rules/rule.js';
 import type { ResolverContext } from './load-context.js';
 import type { MemoTable } from './memo.js';
+import type { Rules } from './rules-discovery.js';
 import { walkLister } from './walk-cache.js';
+import { shareListings, type SharedListings } from '../discover/shared-listings.js';
 
 /**
  * The rules step of the pipeline (docs/rules.md, "How each kind surfaces"): rule folders are found
@@ -13,28 +13,9 @@ import { walkLister } from './walk-cache.js';
  * the nested walk marks), then each request picks the rules of its `rules` layer.
  */
 
-/** The rules of one resolver: the rule set, what discovery skipped and said. */
-export interface Rules {
-  readonly set: RuleSet;
-  readonly skipped: readonly SkippedRule[];
-  readonly diagnostics: readonly Diagnostic[];
-  /**
-   * The `always` rules owned by one directory (a chain directory or the work dir), in discovery
-   * order: the seam for a chain candidate `@rules` that places them inside the chain.
-   */
-  alwaysRulesOf(dir: string): readonly Rule[];
-  /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
-  readonly folders: ReadonlySet<string>;
-  /**
-   * The rules of a request for `agent` (none: `undefined`): rules scoped to other agents leave the
-   * set and are listed as skipped (`other agent`). Itself when no rule is agent-scoped; memoized.
-   */
-  forAgent(agent: string | undefined): Rules;
-  /** True when some rule is scoped to agents: a request's agent then changes its rules. */
-  readonly agentScoped: boolean;
-  /** The owner of each rule (by real path) whose `#[[file:path]]` references imports follow (Kiro). */
-  readonly fileReferences: ReadonlyMap<string, string>;
-}
+// The shape of the rules lives with the module that builds them (rules-discovery.ts, loaded on
+// first use), which imports nothing of this one.
+export type { Rules } from './rules-discovery.js';
 
 /** What a request asks of the rules: paths in play and rule names. */
 export interface RulesRequest {
@@ -77,6 +58,7 @@ export async function discoverRulesOnce(
   context: ResolverContext,
   table: MemoTable<Promise<Rules | null>>,
   nested = true,
+  listings?: SharedListings,
 ): Promise<Rules | null> {
   if (!rulesEnabled(context.config)) return null;
   return table(nested ? 'all' : 'local', async () => {
@@ -84,8 +66,24 @@ export async function discoverRulesOnce(
       import('./rules-discovery.js'),
       walkLister(context),
     ]);
-    return discoverAllRules(context, nested, listThrough);
+    return discoverAllRules(context, nested, listThrough, listings);
   });
+}
+
+/**
+ * The listings one request's two walks share, when it runs both: the search for rule folders below
+ * the work dir (`nested`, rules on) keeps what it lists, and the nested walk for `nestedNames`
+ * (`null`: no nested walk) takes it, so the tree is listed once (docs/performance.md, "One walk").
+ * When the rules were found by an earlier request, nothing is kept and the nested walk lists as
+ * before.
+ */
+export function shareWalks(
+  context: ResolverContext,
+  nestedNames: ReadonlySet<string> | null,
+  nested: boolean,
+): SharedListings | undefined {
+  if (nestedNames === null || !nested || !rulesEnabled(context.config)) return undefined;
+  return shareListings(nestedNames);
 }
 
 /**

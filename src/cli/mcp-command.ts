@@ -4,8 +4,7 @@ import { createMcpConnection } from '../mcp/mcp-connection.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { serveStdio, type McpOutput } from '../mcp/stdio-server.js';
 import { escapeControl } from '../render/escape.js';
-import { fromShell, writeDiagnostics } from './io.js';
-import type { CliIo } from './run.js';
+import { fromShell, writeDiagnostics, type CliIo } from './io.js';
 
 /** Options of `ctxfiles mcp`. */
 export interface McpCommandOptions {

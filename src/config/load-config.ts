@@ -136,26 +136,90 @@ export async function loadConfig(
   options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true },
 ): Promise<LazyLoadedConfig>;
 export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
-// Long because the layering is read best in one place, in its order: find the file, read the user
-// config, sanitize the project tier, merge over the preset, clamp caps, then wire the flows.
 export async function loadConfig(
   options: Readonly<LoadConfigOptions> = {},
 ): Promise<LoadedConfig | LazyLoadedConfig> {
+  // The layering in its order: find and read the user config, then the project (or explicit) file
+  // with its tier sanitized, merge both over the preset, clamp caps, then wire the flows.
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = relativeDisplay(options.displayCwd ?? process.cwd());
   const fs = options.fs ?? createNodeFileSystem();
   const homeDir = options.homeDir ?? homeDirectory();
-  const thorough = options.thorough === true;
-  const diagnostics: Diagnostic[] = [];
-  const layers: ConfigLayer[] = [];
-  const dropped: DroppedKey[] = [];
+  const loading: Loading = {
+    fs,
+    cwd,
+    display,
+    thorough: options.thorough === true,
+    diagnostics: [],
+    layers: [],
+    dropped: [],
+  };
 
   const userFile = findUserConfig(fs, options, homeDir, display);
-  const user =
-    userFile === null ? {} : await readConfig(fs, userFile, display(userFile), diagnostics, thorough);
-  if (userFile !== null) layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
+  const user = userFile === null ? {} : await readLayer(loading, userFile);
+  if (userFile !== null) loading.layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
   const trusted = isTrustedProject(user['trustedProjects'], cwd, homeDir, (file) => fs.realpath(file));
+  const project = await readProjectLayer(loading, options, trusted);
+  const { merged, presetScope } = mergeOverPreset(loading, options, user, project, trusted);
 
+  for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
+    loading.diagnostics.push({
+      level: 'warn',
+      code: 'cap-clamped',
+      message: `${keyPath}: lowered to ${maximum}, the most it may be (docs/security.md, "Caps")`,
+    });
+  }
+  const config = normalizeConfig(merged as ConfigInput);
+  const { filepath, tier, own } = project;
+  const ceiling =
+    tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
+      ? realDir(fs, path.dirname(filepath))
+      : undefined;
+  const trust: ConfigTrust = {
+    project: trusted ? 'trusted' : 'untrusted',
+    ...(ceiling === undefined ? {} : { ceiling }),
+  };
+  const { diagnostics, layers, dropped } = loading;
+  const common = { filepath, config, diagnostics, layers, dropped, trust };
+  const loadFlows = flowLoader(loading, filepath === null ? cwd : path.dirname(filepath), config);
+  if (options.lazyFlows === true) return { ...common, loadFlows };
+  return { ...common, flows: await loadFlows() };
+}
+
+/** What one {@link loadConfig} call reads through and collects as it goes. */
+interface Loading {
+  readonly fs: FileSystem;
+  readonly cwd: string;
+  readonly display: (file: string) => string;
+  readonly thorough: boolean;
+  readonly diagnostics: Diagnostic[];
+  readonly layers: ConfigLayer[];
+  readonly dropped: DroppedKey[];
+}
+
+/** The project or explicit config file (`null`: none found) and its keys after its tier's sanitizing. */
+interface ProjectLayer {
+  readonly filepath: string | null;
+  readonly tier: 'project' | 'explicit';
+  readonly own: Record<string, unknown>;
+}
+
+/** Reads one config file of a layer (readConfig with the call's display, diagnostics and mode). */
+function readLayer(loading: Loading, file: string): Promise<Record<string, unknown>> {
+  return readConfig(loading.fs, file, loading.display(file), loading.diagnostics, loading.thorough);
+}
+
+/**
+ * The explicit `configFile`, else the config the search finds from the work dir: read, and for an
+ * untrusted project with the keys that widen reads dropped (`trustedProjects` counts only in the
+ * user config).
+ */
+async function readProjectLayer(
+  loading: Loading,
+  options: Readonly<LoadConfigOptions>,
+  trusted: boolean,
+): Promise<ProjectLayer> {
+  const { fs, cwd, display, diagnostics } = loading;
   let filepath: string | null;
   let tier: 'project' | 'explicit';
   if (options.configFile !== undefined) {
@@ -167,77 +231,70 @@ export async function loadConfig(
     filepath = searchConfig(fs, cwd, options.stopDir ?? homeDirectory(), search);
     tier = 'project';
   }
+  if (filepath === null) return { filepath, tier, own: {} };
+  const own = await readLayer(loading, filepath);
+  const shown = display(filepath);
+  const sanitized =
+    tier === 'project' && !trusted
+      ? await sanitizePlaced(fs, own, filepath, shown, diagnostics)
+      : Object.hasOwn(own, 'trustedProjects')
+        ? sanitizeTrustedProjects(own, filepath, shown, diagnostics, await keyLocator(fs, filepath))
+        : { value: own, dropped: [] };
+  loading.dropped.push(...sanitized.dropped);
+  loading.layers.push({ tier, source: filepath, keys: Object.keys(sanitized.value) });
+  return { filepath, tier, own: sanitized.value };
+}
 
-  let own: Record<string, unknown> = {};
-  if (filepath !== null) {
-    own = await readConfig(fs, filepath, display(filepath), diagnostics, thorough);
-    // trustedProjects counts only in the user config; project keys that widen reads need trust.
-    const sanitized =
-      tier === 'project' && !trusted
-        ? await sanitizePlaced(fs, own, filepath, display(filepath), diagnostics)
-        : Object.hasOwn(own, 'trustedProjects')
-          ? sanitizeTrustedProjects(
-              own,
-              filepath,
-              display(filepath),
-              diagnostics,
-              await keyLocator(fs, filepath),
-            )
-          : { value: own, dropped: [] };
-    own = sanitized.value;
-    dropped.push(...sanitized.dropped);
-    layers.push({ tier, source: filepath, keys: Object.keys(own) });
-  }
-
+/**
+ * The user and project layers merged over the preset that the options, the project or the user
+ * config name. A preset has the tier of the layer that names it: named only by a project config
+ * found by the search, the keys of it that widen reads are dropped as if the project had set them
+ * (`presetScope`: what is left of it still sets the scope).
+ */
+function mergeOverPreset(
+  loading: Loading,
+  options: Readonly<LoadConfigOptions>,
+  user: Record<string, unknown>,
+  project: ProjectLayer,
+  trusted: boolean,
+): { merged: Record<string, unknown>; presetScope: boolean } {
+  const { filepath, tier, own } = project;
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
-  // A preset has the tier of the layer that names it: named only by a project config found by the
-  // search, the keys of it that widen reads are dropped as if the project had set them.
   const presetFromProject =
     options.preset === undefined &&
     tier === 'project' &&
     !trusted &&
     presetOf(own) !== undefined &&
     presetOf(own) !== presetOf(user);
-  let merged = mergeLayers(user, own);
+  const merged = mergeLayers(user, own);
+  if (presetName === undefined) return { merged, presetScope: false };
+  let preset = presetBase(presetName);
   let presetScope = false;
-  if (presetName !== undefined) {
-    let preset = presetBase(presetName);
-    if (presetFromProject && filepath !== null) {
-      const sanitized = sanitizeProjectConfig(preset, filepath, display(filepath), diagnostics, presetName);
-      preset = sanitized.value;
-      dropped.push(...sanitized.dropped);
-      presetScope = setsScope(preset);
-    }
-    layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
-    merged = mergeLayers(preset, merged);
+  if (presetFromProject && filepath !== null) {
+    const shown = loading.display(filepath);
+    const sanitized = sanitizeProjectConfig(preset, filepath, shown, loading.diagnostics, presetName);
+    preset = sanitized.value;
+    loading.dropped.push(...sanitized.dropped);
+    presetScope = setsScope(preset);
   }
-  for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
-    diagnostics.push({
-      level: 'warn',
-      code: 'cap-clamped',
-      message: `${keyPath}: lowered to ${maximum}, the most it may be (docs/security.md, "Caps")`,
-    });
-  }
-  const config = normalizeConfig(merged as ConfigInput);
-  const ceiling =
-    tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
-      ? realDir(fs, path.dirname(filepath))
-      : undefined;
-  const trust: ConfigTrust = {
-    project: trusted ? 'trusted' : 'untrusted',
-    ...(ceiling === undefined ? {} : { ceiling }),
-  };
-  const flowRoot = filepath === null ? cwd : path.dirname(filepath);
+  loading.layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
+  return { merged: mergeLayers(preset, merged), presetScope };
+}
+
+/** Reads the flow files below `root` once, on the first call (the same promise on every call). */
+function flowLoader(
+  loading: Loading,
+  root: string,
+  config: Config,
+): () => Promise<ReadonlyMap<string, Flow>> {
+  const { display, fs } = loading;
   let flows: Promise<ReadonlyMap<string, Flow>> | undefined;
-  const loadFlows = () => {
+  return () => {
     flows ??= import('./load-flows.js').then((module) =>
-      module.loadFlows({ root: flowRoot, globs: config.flows, display, fs }),
+      module.loadFlows({ root, globs: config.flows, display, fs }),
     );
     return flows;
   };
-  const common = { filepath, config, diagnostics, layers, dropped, trust };
-  if (options.lazyFlows === true) return { ...common, loadFlows };
-  return { ...common, flows: await loadFlows() };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside, type SymlinkPolicy } from '../fs/contain.js';
-import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
 import { compareCodeUnits } from './compare-code-units.js';
 import { createDiagnostics } from '../diagnostics.js';
 
@@ -57,6 +57,12 @@ export interface WalkResult {
    * entry named in `options.markers`; empty without markers.
    */
   readonly marked: readonly string[];
+  /**
+   * The names of the entries each directory of `marked` holds, by its relative path: every entry
+   * but the plain files whose name is no marker (the walk index keeps no others). Empty without
+   * markers.
+   */
+  readonly markedBy: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -77,7 +83,7 @@ export function walkNested(
 ): WalkResult {
   const diagnostics: Diagnostic[] = createDiagnostics();
   const files: NestedCandidate[] = [];
-  const marked: string[] = [];
+  const [marked, markedBy] = [[] as string[], new Map<string, readonly string[]>()];
   const markers = options.markers;
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
   if (
@@ -85,7 +91,7 @@ export function walkNested(
     limits.maxDepth < 1 ||
     limits.maxFiles < 1
   )
-    return { files, truncated: false, diagnostics, marked };
+    return { files, truncated: false, diagnostics, marked, markedBy };
 
   let level: string[] = [''];
   let truncated = false;
@@ -104,7 +110,10 @@ export function walkNested(
         break;
       }
       const listed = listDirectory(fs, workDir, relativeDir, depth, basenames, limits, diagnostics, options);
-      if (listed.marked) marked.push(relativeDir);
+      if (listed.marked.length > 0) {
+        marked.push(relativeDir);
+        markedBy.set(relativeDir, listed.marked);
+      }
       next.push(...listed.dirs);
       const found = listed.files;
       found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
@@ -123,7 +132,7 @@ export function walkNested(
   }
   files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   marked.sort(compareCodeUnits);
-  return { files, truncated, diagnostics, marked };
+  return { files, truncated, diagnostics, marked, markedBy };
 }
 
 /** Optional behaviour of {@link walkNested}. */
@@ -154,9 +163,10 @@ export interface WalkOptions {
 }
 
 /**
- * One directory of the walk: its subdirectories to visit next (within `maxDepth`, not pruned) and
- * its wanted files (never directly in the work dir). Absent is silent; any other listing fault,
- * and a symlink with a wanted name, is a `warn`.
+ * One directory of the walk: its subdirectories to visit next (within `maxDepth`, not pruned), its
+ * wanted files (never directly in the work dir) and, when it holds a marker entry (never in the
+ * work dir), the names {@link present} keeps.
+ * Absent is silent; any other listing fault, and a symlink with a wanted name, is a `warn`.
  */
 function listDirectory(
   fs: FileSystem,
@@ -167,7 +177,7 @@ function listDirectory(
   limits: WalkLimits,
   diagnostics: Diagnostic[],
   options: WalkOptions,
-): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: boolean } {
+): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: readonly string[] } {
   const { ignores, markers } = options;
   const dirs: string[] = [];
   const files: { relativePath: string; realPath?: string }[] = [];
@@ -185,7 +195,7 @@ function listDirectory(
         path: absoluteDir,
       });
     }
-    return { dirs, files, marked };
+    return { dirs, files, marked: NONE };
   }
   for (const entry of entries) {
     const name = entry.name;
@@ -207,7 +217,19 @@ function listDirectory(
     }
     if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push({ relativePath });
   }
-  return { dirs, files, marked };
+  return { dirs, files, marked: marked ? present(entries, markers) : NONE };
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The names of a marked directory's entries that every listing of it holds, through the walk index
+ * or not: all but the plain files whose name is no marker.
+ */
+function present(entries: readonly DirEntry[], markers: ReadonlySet<string> | undefined): string[] {
+  const names: string[] = [];
+  for (const { name, kind } of entries) if (kind !== 'file' || markers?.has(name) === true) names.push(name);
+  return names;
 }
 
 /** The real path of a symlinked nested file the policy accepts, or `null` with a `warn`. */

@@ -1,5 +1,6 @@
 import type { DirEntry, FileInfo, FileSystem } from '../fs/file-system.js';
 import { MAX_WALK_DIRECTORIES } from './nested-walk.js';
+import { keepUsable } from './shared-listings.js';
 import { decodeListing, encodeListing } from './walk-listing.js';
 
 /**
@@ -185,7 +186,7 @@ function readdirThrough(state: State, dir: string): readonly DirEntry[] {
     return listing;
   }
   const row: Kept['row'] = [relative, info.dev, info.ino, info.mtimeMs, ctimeMs, undefined];
-  kept.set(relative, { row, listing: keep(listing, state.names) });
+  kept.set(relative, { row, listing: keepUsable(listing, state.names) });
   state.changed = true;
   return listing;
 }
@@ -203,18 +204,6 @@ function recorded(state: State, relative: string, info: FileInfo): readonly DirE
   if (listing === null) return undefined;
   if (state.kept.size < state.maxEntries) state.kept.set(relative, { row, listing });
   return listing;
-}
-
-/**
- * The entries of a listing a walk can use: all but the plain files whose name is not kept. Copied
- * (the port's own entry objects may be reused by it) into one frozen list; a loop, as this runs on
- * every entry of every directory the first time.
- */
-function keep(listing: readonly DirEntry[], names: ReadonlySet<string>): readonly DirEntry[] {
-  const kept: DirEntry[] = [];
-  for (const item of listing)
-    if (item.kind !== 'file' || names.has(item.name)) kept.push({ name: item.name, kind: item.kind });
-  return Object.freeze(kept);
 }
 
 function forget(state: State, relative: string): void {

@@ -103,269 +103,62 @@ interface Fault {
 const DEV = 1;
 const MAX_LINK_HOPS = 40;
 
+/** What every operation of one memory filesystem shares: the node table, its caches and queues. */
+interface MemoryState {
+  readonly options: MemoryFileSystemOptions;
+  /** Directory that relative paths are placed under. */
+  readonly base: string;
+  /** The key a name is looked up by (lower case on a case-insensitive volume). */
+  readonly fold: (name: string) => string;
+  /** The time of the next change. */
+  readonly stamp: () => number;
+  nextIno: number;
+  readonly root: DirNode;
+  /**
+   * Resolved directories by absolute path, so deep walks cost O(1) lookups per step. Any change to
+   * the tree clears it.
+   */
+  readonly directories: Map<string, { node: DirNode; real: string }>;
+  readonly faults: Map<string, Fault>;
+  readonly hooks: Map<string, () => void>;
+  readonly calls: MemoryCall[];
+}
+
 /**
  * Creates an in-memory filesystem from a tree. Deterministic: inode numbers follow creation
  * order and, without a `clock`, `mtimeMs` increases by one on every write. As on a real disk, a
  * write changes the file's `mtimeMs` and `ctimeMs`, and adding, removing or renaming an entry
  * changes both times of the directory holding it.
  */
-// Long because the body is one object of short methods (the port plus `set`, `remove`, `fail`,
-// `before`) sharing the node table, the directory cache, the recording and the fault queue;
-// splitting it would pass that state around to every method.
 export function createMemoryFileSystem(
   tree: MemoryTree = {},
   options: MemoryFileSystemOptions = {},
 ): MemoryFileSystem {
-  const base = path.posix.resolve('/', options.root ?? '/');
-  const fold =
-    options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name;
-  let nextIno = 1;
-  let counter = 1_000;
-  const stamp = options.clock ?? (() => ++counter);
-  const start = options.clock?.() ?? counter;
-  const root: DirNode = {
-    type: 'dir',
-    ino: nextIno++,
-    mtimeMs: start,
-    ctimeMs: start,
-    children: new Map(),
-    parent: null,
-  };
-  // Resolved directories by absolute path, so deep walks cost O(1) lookups per step. Any change
-  // to the tree clears it.
-  const directories = new Map<string, { node: DirNode; real: string }>();
-  const faults = new Map<string, Fault>();
-  const hooks = new Map<string, () => void>();
-  const calls: MemoryCall[] = [];
-
-  // Already-normal absolute paths (the common case) are used as they are: no allocation.
-  const absolute = (filePath: string) =>
-    filePath.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(filePath)
-      ? filePath
-      : path.posix.resolve(base, filePath);
-  const split = (filePath: string) =>
-    absolute(filePath)
-      .split('/')
-      .filter((part) => part !== '');
-
-  /** Stamps a changed node (and, when given, the directory whose entries changed) with one time. */
-  function touch(node: BaseNode, parent?: DirNode): number {
-    const time = stamp();
-    node.mtimeMs = time;
-    node.ctimeMs = time;
-    if (parent !== undefined) {
-      parent.mtimeMs = time;
-      parent.ctimeMs = time;
-    }
-    return time;
-  }
-
-  function makeNode(spec: MemoryNodeSpec, parent: DirNode): Node {
-    const ino = nextIno++;
-    const base = { ino, mtimeMs: 0, ctimeMs: 0 };
-    const node: Node =
-      typeof spec === 'string'
-        ? { ...base, type: 'file', data: new TextEncoder().encode(spec) }
-        : spec instanceof Uint8Array
-          ? { ...base, type: 'file', data: spec }
-          : 'symlink' in spec
-            ? { ...base, type: 'symlink', target: spec.symlink }
-            : 'dir' in spec
-              ? { ...base, type: 'dir', children: new Map(), parent }
-              : { ...base, type: 'fifo' in spec ? 'fifo' : 'socket' };
-    touch(node, parent);
-    return node;
-  }
-
-  function ensureDir(parts: readonly string[]): DirNode {
-    let dir = root;
-    for (const part of parts) {
-      const child = dir.children.get(fold(part));
-      if (child === undefined) {
-        const created: DirNode = {
-          type: 'dir',
-          ino: nextIno++,
-          mtimeMs: 0,
-          ctimeMs: 0,
-          children: new Map(),
-          parent: dir,
-        };
-        touch(created, dir);
-        dir.children.set(fold(part), { name: part, node: created });
-        dir = created;
-      } else if (child.node.type === 'dir') {
-        dir = child.node;
-      } else {
-        throw new Error(`memory fs: ${part} is not a directory`);
-      }
-    }
-    return dir;
-  }
-
-  function set(filePath: string, spec: MemoryNodeSpec): void {
-    directories.clear();
-    const parts = split(filePath);
-    const name = parts.pop();
-    if (name === undefined) throw new Error('memory fs: cannot replace the root');
-    const dir = ensureDir(parts);
-    const existing = dir.children.get(fold(name));
-    // Writing to an existing file keeps its inode, as a real write would.
-    if (existing?.node.type === 'file' && (typeof spec === 'string' || spec instanceof Uint8Array)) {
-      existing.node.data = typeof spec === 'string' ? new TextEncoder().encode(spec) : spec;
-      touch(existing.node);
-      return;
-    }
-    dir.children.set(fold(name), { name: existing?.name ?? name, node: makeNode(spec, dir) });
-  }
-
-  function remove(filePath: string): void {
-    directories.clear();
-    const parts = split(filePath);
-    const name = parts.pop();
-    if (name === undefined) return;
-    const dir = parentOf(parts);
-    if (dir?.children.delete(fold(name)) === true) touch(dir);
-  }
-
-  /** The directory at `parts` (no symlink followed), or undefined. */
-  function parentOf(parts: readonly string[]): DirNode | undefined {
-    let dir: Node = root;
-    for (const part of parts) {
-      if (dir.type !== 'dir') return undefined;
-      const child: { node: Node } | undefined = dir.children.get(fold(part));
-      if (child === undefined) return undefined;
-      dir = child.node;
-    }
-    return dir.type === 'dir' ? dir : undefined;
-  }
-
-  function rename(from: string, to: string): void {
-    directories.clear();
-    const source = split(from);
-    const target = split(to);
-    const sourceName = source.pop();
-    const targetName = target.pop();
-    const sourceDir = parentOf(source);
-    const entry = sourceName === undefined ? undefined : sourceDir?.children.get(fold(sourceName));
-    if (sourceDir === undefined || entry === undefined || targetName === undefined)
-      throw new Error(`memory fs: cannot rename ${from}`);
-    const below = [...target, targetName].map(fold).join('/');
-    if (below === [...source, sourceName ?? ''].map(fold).join('/')) return;
-    if (below.startsWith(`${[...source, sourceName ?? ''].map(fold).join('/')}/`))
-      throw new Error(`memory fs: cannot move ${from} below itself`);
-    sourceDir.children.delete(fold(sourceName ?? ''));
-    touch(sourceDir);
-    const targetDir = ensureDir(target);
-    targetDir.children.set(fold(targetName), { name: targetName, node: entry.node });
-    if (entry.node.type === 'dir') entry.node.parent = targetDir;
-    // rename(2) changes the moved inode's ctime and both directories' times, never its mtime.
-    const time = touch(targetDir);
-    entry.node.ctimeMs = time;
-  }
-
-  /** Walks to a node; returns it with its canonical path. */
-  function lookup(filePath: string, op: string, followFinal: boolean): { node: Node; real: string } {
-    const key = absolute(filePath);
-    const known = directories.get(key);
-    if (known !== undefined) return known;
-    // Start from the parent when it was resolved before: walks ask for children of directories
-    // they just listed.
-    const cut = key.lastIndexOf('/');
-    const parent = cut > 0 ? directories.get(key.slice(0, cut)) : undefined;
-    let node: Node = parent?.node ?? root;
-    let real = parent?.real ?? '';
-    // Remaining segments as a stack, next segment last, so a symlink target is pushed in front.
-    const pending = (parent === undefined ? key : key.slice(cut))
-      .split('/')
-      .filter((part) => part !== '')
-      .reverse();
-    let hops = 0;
-    // Set when the last segment was a symlink that was followed: then the answer holds for `stat`
-    // only, and is not cached (an `lstat` of the same path must see the link).
-    let followedFinal = false;
-    while (pending.length > 0) {
-      const part = pending.pop() as string;
-      if (part === '.') continue;
-      if (part === '..') {
-        node = (node as DirNode).parent ?? root;
-        real = real.slice(0, real.lastIndexOf('/'));
-        continue;
-      }
-      if (node.type !== 'dir') throw fsError('ENOTDIR', op, filePath);
-      const child = node.children.get(fold(part));
-      if (child === undefined) throw fsError('ENOENT', op, filePath);
-      if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
-        hops += 1;
-        if (pending.length === 0) followedFinal = true;
-        if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
-        const target = child.node.target;
-        if (target.startsWith('/')) {
-          node = root;
-          real = '';
-        }
-        const targetParts = target.split('/').filter((segment) => segment !== '');
-        for (let index = targetParts.length - 1; index >= 0; index -= 1)
-          pending.push(targetParts[index] as string);
-        continue;
-      }
-      real += `/${child.name}`;
-      node = child.node;
-    }
-    const found = { node, real: real === '' ? '/' : real };
-    if (node.type === 'dir' && !followedFinal) directories.set(key, found as { node: DirNode; real: string });
-    return found;
-  }
-
-  function enter(op: MemoryOperation, filePath: string): void {
-    const key = absolute(filePath);
-    calls.push({ op, path: key });
-    if (hooks.size === 0 && faults.size === 0) return;
-    const hookKey = `${op}\0${key}`;
-    const hook = hooks.get(hookKey);
-    if (hook !== undefined) {
-      hooks.delete(hookKey);
-      hook();
-    }
-    for (const faultKey of [`${op}\0${key}`, `*\0${key}`]) {
-      const fault = faults.get(faultKey);
-      if (fault !== undefined && fault.remaining > 0) {
-        fault.remaining -= 1;
-        throw fsError(fault.code, op, key);
-      }
-    }
-  }
-
-  function info(node: Node): FileInfo {
-    const kind: FileKind = node.type === 'dir' ? 'directory' : node.type;
-    const size =
-      node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
-    return { kind, size, mtimeMs: node.mtimeMs, ctimeMs: node.ctimeMs, dev: DEV, ino: node.ino };
-  }
-
+  const state = createState(options);
   const fileSystem: MemoryFileSystem = {
-    calls,
-    set,
-    remove,
-    rename,
+    calls: state.calls,
+    set: (filePath, spec) => setNode(state, filePath, spec),
+    remove: (filePath) => removeNode(state, filePath),
+    rename: (from, to) => renameNode(state, from, to),
     utimes(filePath, mtimeMs) {
-      const node = lookup(filePath, 'utimes', false).node;
-      touch(node);
+      const node = lookup(state, filePath, 'utimes', false).node;
+      touch(state, node);
       node.mtimeMs = mtimeMs;
     },
     fail(filePath, op, code, times = Infinity) {
-      faults.set(`${op}\0${absolute(filePath)}`, { code, remaining: times });
+      state.faults.set(`${op}\0${absolute(state, filePath)}`, { code, remaining: times });
     },
     before(filePath, op, action) {
-      hooks.set(`${op}\0${absolute(filePath)}`, action);
+      state.hooks.set(`${op}\0${absolute(state, filePath)}`, action);
     },
     lstat(filePath) {
-      enter('lstat', filePath);
-      return info(lookup(filePath, 'lstat', false).node);
+      enter(state, 'lstat', filePath);
+      return info(lookup(state, filePath, 'lstat', false).node);
     },
     probe(filePath) {
-      enter('probe', filePath);
+      enter(state, 'probe', filePath);
       try {
-        return info(lookup(filePath, 'lstat', false).node);
+        return info(lookup(state, filePath, 'lstat', false).node);
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -373,47 +166,285 @@ export function createMemoryFileSystem(
       }
     },
     stat(filePath) {
-      enter('stat', filePath);
-      return info(lookup(filePath, 'stat', true).node);
+      enter(state, 'stat', filePath);
+      return info(lookup(state, filePath, 'stat', true).node);
     },
     realpath(filePath) {
-      enter('realpath', filePath);
-      return lookup(filePath, 'realpath', true).real;
+      enter(state, 'realpath', filePath);
+      return lookup(state, filePath, 'realpath', true).real;
     },
-    readdir(filePath): readonly DirEntry[] {
-      enter('readdir', filePath);
-      const { node } = lookup(filePath, 'readdir', true);
-      if (node.type !== 'dir') throw fsError('ENOTDIR', 'readdir', filePath);
-      const entries = [...node.children.values()].map(({ name, node: child }) => ({
-        name,
-        kind: info(child).kind,
-      }));
-      if (options.listOrder === undefined) return entries;
-      const byName = new Map(entries.map((entry) => [entry.name, entry]));
-      return options
-        .listOrder(
-          entries.map((entry) => entry.name),
-          absolute(filePath),
-        )
-        .flatMap((name) => byName.get(name) ?? []);
-    },
-    readFile(filePath, readOptions: ReadOptions): ReadResult {
-      enter('readFile', filePath);
-      const { node } = lookup(filePath, 'open', false);
-      if (node.type === 'symlink') throw fsError('ELOOP', 'open', filePath);
-      if (node.type !== 'file') throw fsError('EINVAL', 'read', filePath);
-      if (readOptions.expect && (readOptions.expect.ino !== node.ino || readOptions.expect.dev !== DEV)) {
-        throw fsError('ESTALE', 'read', filePath);
-      }
-      const maxBytes = Math.max(0, readOptions.maxBytes);
-      const truncated = node.data.byteLength > maxBytes;
-      return {
-        bytes: truncated ? node.data.slice(0, maxBytes) : node.data.slice(),
-        truncated,
-        info: info(node),
-      };
-    },
+    readdir: (filePath) => readDirectory(state, filePath),
+    readFile: (filePath, readOptions) => readFileNode(state, filePath, readOptions),
   };
-  for (const [filePath, spec] of Object.entries(tree)) set(filePath, spec);
+  for (const [filePath, spec] of Object.entries(tree)) setNode(state, filePath, spec);
   return fileSystem;
+}
+
+/** The empty tree of a new filesystem: its root, clock and empty tables. */
+function createState(options: MemoryFileSystemOptions): MemoryState {
+  let counter = 1_000;
+  const stamp = options.clock ?? (() => ++counter);
+  const start = options.clock?.() ?? counter;
+  return {
+    options,
+    base: path.posix.resolve('/', options.root ?? '/'),
+    fold: options.caseInsensitive === true ? (name: string) => name.toLowerCase() : (name: string) => name,
+    stamp,
+    nextIno: 2,
+    root: { type: 'dir', ino: 1, mtimeMs: start, ctimeMs: start, children: new Map(), parent: null },
+    directories: new Map(),
+    faults: new Map(),
+    hooks: new Map(),
+    calls: [],
+  };
+}
+
+/** `filePath` made absolute; an already-normal absolute path (the common case) as it is, no allocation. */
+function absolute(state: MemoryState, filePath: string): string {
+  return filePath.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(filePath)
+    ? filePath
+    : path.posix.resolve(state.base, filePath);
+}
+
+function split(state: MemoryState, filePath: string): string[] {
+  return absolute(state, filePath)
+    .split('/')
+    .filter((part) => part !== '');
+}
+
+/** Stamps a changed node (and, when given, the directory whose entries changed) with one time. */
+function touch(state: MemoryState, node: BaseNode, parent?: DirNode): number {
+  const time = state.stamp();
+  node.mtimeMs = time;
+  node.ctimeMs = time;
+  if (parent !== undefined) {
+    parent.mtimeMs = time;
+    parent.ctimeMs = time;
+  }
+  return time;
+}
+
+function makeNode(state: MemoryState, spec: MemoryNodeSpec, parent: DirNode): Node {
+  const ino = state.nextIno++;
+  const base = { ino, mtimeMs: 0, ctimeMs: 0 };
+  const node: Node =
+    typeof spec === 'string'
+      ? { ...base, type: 'file', data: new TextEncoder().encode(spec) }
+      : spec instanceof Uint8Array
+        ? { ...base, type: 'file', data: spec }
+        : 'symlink' in spec
+          ? { ...base, type: 'symlink', target: spec.symlink }
+          : 'dir' in spec
+            ? { ...base, type: 'dir', children: new Map(), parent }
+            : { ...base, type: 'fifo' in spec ? 'fifo' : 'socket' };
+  touch(state, node, parent);
+  return node;
+}
+
+function ensureDir(state: MemoryState, parts: readonly string[]): DirNode {
+  const { fold } = state;
+  let dir = state.root;
+  for (const part of parts) {
+    const child = dir.children.get(fold(part));
+    if (child === undefined) {
+      const created: DirNode = {
+        type: 'dir',
+        ino: state.nextIno++,
+        mtimeMs: 0,
+        ctimeMs: 0,
+        children: new Map(),
+        parent: dir,
+      };
+      touch(state, created, dir);
+      dir.children.set(fold(part), { name: part, node: created });
+      dir = created;
+    } else if (child.node.type === 'dir') {
+      dir = child.node;
+    } else {
+      throw new Error(`memory fs: ${part} is not a directory`);
+    }
+  }
+  return dir;
+}
+
+function setNode(state: MemoryState, filePath: string, spec: MemoryNodeSpec): void {
+  state.directories.clear();
+  const parts = split(state, filePath);
+  const name = parts.pop();
+  if (name === undefined) throw new Error('memory fs: cannot replace the root');
+  const dir = ensureDir(state, parts);
+  const existing = dir.children.get(state.fold(name));
+  // Writing to an existing file keeps its inode, as a real write would.
+  if (existing?.node.type === 'file' && (typeof spec === 'string' || spec instanceof Uint8Array)) {
+    existing.node.data = typeof spec === 'string' ? new TextEncoder().encode(spec) : spec;
+    touch(state, existing.node);
+    return;
+  }
+  dir.children.set(state.fold(name), { name: existing?.name ?? name, node: makeNode(state, spec, dir) });
+}
+
+function removeNode(state: MemoryState, filePath: string): void {
+  state.directories.clear();
+  const parts = split(state, filePath);
+  const name = parts.pop();
+  if (name === undefined) return;
+  const dir = parentOf(state, parts);
+  if (dir?.children.delete(state.fold(name)) === true) touch(state, dir);
+}
+
+/** The directory at `parts` (no symlink followed), or undefined. */
+function parentOf(state: MemoryState, parts: readonly string[]): DirNode | undefined {
+  let dir: Node = state.root;
+  for (const part of parts) {
+    if (dir.type !== 'dir') return undefined;
+    const child: { node: Node } | undefined = dir.children.get(state.fold(part));
+    if (child === undefined) return undefined;
+    dir = child.node;
+  }
+  return dir.type === 'dir' ? dir : undefined;
+}
+
+function renameNode(state: MemoryState, from: string, to: string): void {
+  const { fold } = state;
+  state.directories.clear();
+  const source = split(state, from);
+  const target = split(state, to);
+  const sourceName = source.pop();
+  const targetName = target.pop();
+  const sourceDir = parentOf(state, source);
+  const entry = sourceName === undefined ? undefined : sourceDir?.children.get(fold(sourceName));
+  if (sourceDir === undefined || entry === undefined || targetName === undefined)
+    throw new Error(`memory fs: cannot rename ${from}`);
+  const below = [...target, targetName].map(fold).join('/');
+  if (below === [...source, sourceName ?? ''].map(fold).join('/')) return;
+  if (below.startsWith(`${[...source, sourceName ?? ''].map(fold).join('/')}/`))
+    throw new Error(`memory fs: cannot move ${from} below itself`);
+  sourceDir.children.delete(fold(sourceName ?? ''));
+  touch(state, sourceDir);
+  const targetDir = ensureDir(state, target);
+  targetDir.children.set(fold(targetName), { name: targetName, node: entry.node });
+  if (entry.node.type === 'dir') entry.node.parent = targetDir;
+  // rename(2) changes the moved inode's ctime and both directories' times, never its mtime.
+  const time = touch(state, targetDir);
+  entry.node.ctimeMs = time;
+}
+
+/** Walks to a node; returns it with its canonical path. */
+function lookup(
+  state: MemoryState,
+  filePath: string,
+  op: string,
+  followFinal: boolean,
+): { node: Node; real: string } {
+  const { directories, root, fold } = state;
+  const key = absolute(state, filePath);
+  const known = directories.get(key);
+  if (known !== undefined) return known;
+  // Start from the parent when it was resolved before: walks ask for children of directories
+  // they just listed.
+  const cut = key.lastIndexOf('/');
+  const parent = cut > 0 ? directories.get(key.slice(0, cut)) : undefined;
+  let node: Node = parent?.node ?? root;
+  let real = parent?.real ?? '';
+  // Remaining segments as a stack, next segment last, so a symlink target is pushed in front.
+  const pending = (parent === undefined ? key : key.slice(cut))
+    .split('/')
+    .filter((part) => part !== '')
+    .reverse();
+  let hops = 0;
+  // Set when the last segment was a symlink that was followed: then the answer holds for `stat`
+  // only, and is not cached (an `lstat` of the same path must see the link).
+  let followedFinal = false;
+  while (pending.length > 0) {
+    const part = pending.pop() as string;
+    if (part === '.') continue;
+    if (part === '..') {
+      node = (node as DirNode).parent ?? root;
+      real = real.slice(0, real.lastIndexOf('/'));
+      continue;
+    }
+    if (node.type !== 'dir') throw fsError('ENOTDIR', op, filePath);
+    const child = node.children.get(fold(part));
+    if (child === undefined) throw fsError('ENOENT', op, filePath);
+    if (child.node.type === 'symlink' && (pending.length > 0 || followFinal)) {
+      hops += 1;
+      if (pending.length === 0) followedFinal = true;
+      if (hops > MAX_LINK_HOPS) throw fsError('ELOOP', op, filePath);
+      const target = child.node.target;
+      if (target.startsWith('/')) {
+        node = root;
+        real = '';
+      }
+      const targetParts = target.split('/').filter((segment) => segment !== '');
+      for (let index = targetParts.length - 1; index >= 0; index -= 1)
+        pending.push(targetParts[index] as string);
+      continue;
+    }
+    real += `/${child.name}`;
+    node = child.node;
+  }
+  const found = { node, real: real === '' ? '/' : real };
+  if (node.type === 'dir' && !followedFinal) directories.set(key, found as { node: DirNode; real: string });
+  return found;
+}
+
+/** Records a call, runs the hook set for it and throws the fault queued for it, if any. */
+function enter(state: MemoryState, op: MemoryOperation, filePath: string): void {
+  const { hooks, faults } = state;
+  const key = absolute(state, filePath);
+  state.calls.push({ op, path: key });
+  if (hooks.size === 0 && faults.size === 0) return;
+  const hookKey = `${op}\0${key}`;
+  const hook = hooks.get(hookKey);
+  if (hook !== undefined) {
+    hooks.delete(hookKey);
+    hook();
+  }
+  for (const faultKey of [`${op}\0${key}`, `*\0${key}`]) {
+    const fault = faults.get(faultKey);
+    if (fault !== undefined && fault.remaining > 0) {
+      fault.remaining -= 1;
+      throw fsError(fault.code, op, key);
+    }
+  }
+}
+
+function info(node: Node): FileInfo {
+  const kind: FileKind = node.type === 'dir' ? 'directory' : node.type;
+  const size = node.type === 'file' ? node.data.byteLength : node.type === 'symlink' ? node.target.length : 0;
+  return { kind, size, mtimeMs: node.mtimeMs, ctimeMs: node.ctimeMs, dev: DEV, ino: node.ino };
+}
+
+function readDirectory(state: MemoryState, filePath: string): readonly DirEntry[] {
+  enter(state, 'readdir', filePath);
+  const { node } = lookup(state, filePath, 'readdir', true);
+  if (node.type !== 'dir') throw fsError('ENOTDIR', 'readdir', filePath);
+  const entries = [...node.children.values()].map(({ name, node: child }) => ({
+    name,
+    kind: info(child).kind,
+  }));
+  const { listOrder } = state.options;
+  if (listOrder === undefined) return entries;
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  return listOrder(
+    entries.map((entry) => entry.name),
+    absolute(state, filePath),
+  ).flatMap((name) => byName.get(name) ?? []);
+}
+
+function readFileNode(state: MemoryState, filePath: string, readOptions: ReadOptions): ReadResult {
+  enter(state, 'readFile', filePath);
+  const { node } = lookup(state, filePath, 'open', false);
+  if (node.type === 'symlink') throw fsError('ELOOP', 'open', filePath);
+  if (node.type !== 'file') throw fsError('EINVAL', 'read', filePath);
+  if (readOptions.expect && (readOptions.expect.ino !== node.ino || readOptions.expect.dev !== DEV)) {
+    throw fsError('ESTALE', 'read', filePath);
+  }
+  const maxBytes = Math.max(0, readOptions.maxBytes);
+  const truncated = node.data.byteLength > maxBytes;
+  return {
+    bytes: truncated ? node.data.slice(0, maxBytes) : node.data.slice(),
+    truncated,
+    info: info(node),
+  };
 }

@@ -45,8 +45,21 @@ export interface McpConnection {
   readonly resources: InstructionResources;
 }
 
-// Long because every tool handler of a connection shares its state (the disclosure session, the
-// queue that serializes calls, what was returned): they are short closures over one scope.
+/** What the tool handlers of one connection share. */
+interface ConnectionState {
+  readonly resolver: Resolver;
+  readonly fs: FileSystem;
+  readonly workDir: string;
+  readonly rules: RuleSource;
+  readonly request: ResolveRequest;
+  /** A file in the format's own session frame (docs/formats.md#session-frames). */
+  readonly frame: (file: { path: string; text: string }) => string;
+  /** The disclosure session, opened by the first `instructions_for_path`. */
+  session: Session | null;
+  /** True once the resolved files went out (with the first `instructions_for_path`). */
+  baselineSent: boolean;
+}
+
 /**
  * Creates the per-connection state of `ctxfiles mcp`: one disclosure session (opened by the first
  * `instructions_for_path`), so each file is returned at most once per connection and
@@ -55,192 +68,28 @@ export interface McpConnection {
 export function createMcpConnection(options: Readonly<McpConnectionOptions>): McpConnection {
   const { resolver, fs } = options;
   const { workDir } = resolver;
-  const rules = options.rules ?? NO_RULES;
   const request = options.request ?? {};
   const homeDir = options.homeDir ?? homeDirectory();
   const context = { workDir, homeDir, wording: resolver.config.wording };
-  let session: Session | null = null;
-  let baselineSent = false;
-  let queue: Promise<unknown> = Promise.resolve();
-
   // The project-wide files of the first answer use the same frame as the nested files the session
   // adds after them: the format's own session frame (docs/formats.md#session-frames).
   const format = request.format ?? resolver.config.format;
-  const frame = (file: { path: string; text: string }) =>
-    renderSessionFrame(format, { path: file.path, dir: path.dirname(file.path), text: file.text }, context);
-
-  /** The session's starting point: the resolved files count as shown, against the byte cap. */
-  function initialState(result: ResolveResult, frames: readonly string[]): DisclosureState {
-    const bytes = frames.reduce((sum, text, i) => sum + Buffer.byteLength(text, 'utf8') + (i > 0 ? 1 : 0), 0);
-    const tracked = baselineRecords(result.files);
-    return { version: 1, injected: [], skipped: [], bytes, exhausted: false, tracked };
-  }
-
-  async function instructionsForPath(args: Record<string, unknown>): Promise<ToolResult> {
-    const target = pathArgument(args, true);
-    if (!target.ok) return failure(target.message);
-    const result = await resolver.resolve(request);
-    const frames: string[] = [];
-    if (session === null) {
-      frames.push(...result.files.map(frame).filter((text) => text !== ''));
-      session = await resolver.openSession({ ...request, state: initialState(result, frames) });
-      baselineSent = true;
-    }
-    // The diagnostics of this call come with it: session.diagnostics keeps only the latest.
-    const { text: injected, diagnostics } = await session.report(
-      target.isDirectory
-        ? { tool: 'ls', input: { path: target.path }, ok: true }
-        : { tool: 'read', input: { file_path: target.path }, ok: true },
-    );
-    if (injected !== '') frames.push(injected);
-    const notes = diagnostics.filter((d) => d.level !== 'debug');
-    const content = [
-      { type: 'text' as const, text: frames.length > 0 ? frames.join('\n') : nothingNew(target, result) },
-    ];
-    if (notes.length > 0) content.push({ type: 'text', text: describeNotes(notes) });
-    return { content };
-  }
-
-  function nothingNew(target: ToolPath, result: ResolveResult): string {
-    const state = session?.state();
-    const applying = [
-      ...result.files.map((file) => file.path),
-      ...governing(result.nested, target).map((file) => file.path),
-    ];
-    const cap = state?.exhausted
-      ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
-      : '';
-    if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
-    return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(file)).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
-  }
-
-  async function explainTool(args: Record<string, unknown>): Promise<ToolResult> {
-    const target = args['path'] === undefined ? null : pathArgument(args, true);
-    if (target !== null && !target.ok) return failure(target.message);
-    const result = await resolver.resolve(request);
-    const count = await loadTokenCounter();
-    const bytes = Buffer.byteLength(result.text, 'utf8');
-    const prompt = {
-      text: result.text,
-      sections:
-        result.text === ''
-          ? []
-          : [{ name: 'project' as const, text: result.text, bytes, tokens: count(result.text) }],
-    };
-    const lines = [formatExplain(await explain(prompt, result), workDir).trimEnd()];
-    if (target !== null) {
-      const state = session?.state();
-      const injected = new Set(state?.injected.map((record) => record.path));
-      const skipped = new Set(state?.skipped);
-      lines.push('', `For ${target.relative} on this connection:`);
-      const rows: Array<[string, string]> = result.files.map((file) => [
-        baselineSent ? 'returned' : 'not returned yet',
-        `${shown(file.path)} (${file.layer} layer: applies everywhere)`,
-      ]);
-      for (const file of governing(result.nested, target)) {
-        const status = injected.has(file.relativePath)
-          ? 'returned'
-          : skipped.has(file.relativePath)
-            ? 'cannot be sent'
-            : 'not returned yet';
-        rows.push([status, `${file.relativePath} (nested: governs ${shown(file.ownerDir)}/)`]);
-      }
-      if (rows.length === 0) lines.push('  (no instruction file applies)');
-      for (const [status, what] of rows) lines.push(`  ${status.padEnd(17)}${what}`);
-    }
-    const catalog = await rules.catalog();
-    lines.push(
-      '',
-      'Rules:',
-      catalog.length === 0 ? `  ${rules.emptyNote}` : `  ${catalog.length} (see list_rules)`,
-    );
-    return { content: [{ type: 'text', text: `${lines.join('\n')}\n` }] };
-  }
-
-  async function listRules(): Promise<ToolResult> {
-    const catalog = await rules.catalog();
-    if (catalog.length === 0) return { content: [{ type: 'text', text: rules.emptyNote }] };
-    // Names, globs and descriptions come from rule files: each stays on its line, and no frame tag,
-    // control or direction-changing character reaches the client raw (docs/security.md, #26.7).
-    const lines = catalog.map((rule) => {
-      const globs = rule.globs.length === 0 ? '' : ` [globs: ${rule.globs.map(oneLine).join(', ')}]`;
-      const description = rule.description === '' ? '' : `: ${oneLine(rule.description)}`;
-      return `- ${oneLine(rule.name)} (${rule.kind})${globs}${description}`;
-    });
-    return { content: [{ type: 'text', text: `${catalog.length} rules:\n${lines.join('\n')}` }] };
-  }
-
-  async function getRule(args: Record<string, unknown>): Promise<ToolResult> {
-    const name = args['name'];
-    if (typeof name !== 'string' || name.trim() === '')
-      return failure('"name" is required: a rule name as list_rules prints it');
-    if (name.length > MAX_RULE_NAME_LENGTH)
-      return failure(`"name" is longer than ${MAX_RULE_NAME_LENGTH} characters`);
-    const found = await rules.byName(name);
-    if (found.length === 0) {
-      const catalog = await rules.catalog();
-      return failure(
-        `No rule named ${JSON.stringify(name)}. ${catalog.length === 0 ? rules.emptyNote : 'list_rules shows the names.'}`,
-      );
-    }
-    return { content: [{ type: 'text', text: found.map(frame).join('\n') }] };
-  }
-
-  function pathArgument(args: Record<string, unknown>, required: boolean) {
-    const value = args['path'];
-    if (typeof value !== 'string')
-      return {
-        ok: false as const,
-        message: required
-          ? '"path" is required: a file or directory path (a string)'
-          : '"path" must be a string',
-      };
-    return containToolPath(fs, workDir, value);
-  }
-
-  const shown = (file: string) => (isInside(workDir, file) ? path.relative(workDir, file) || '.' : file);
-
-  async function runTool(name: string, args: unknown): Promise<ToolResult> {
-    try {
-      if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
-        return failure('the arguments must be a JSON object');
-      const record = (args ?? {}) as Record<string, unknown>;
-      const listed = Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name;
-      const definition = TOOL_DEFINITIONS.find((tool) => tool.name === listed);
-      if (definition === undefined)
-        return failure(
-          `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. The tools are: ${TOOL_DEFINITIONS.map((tool) => tool.name).join(', ')}.`,
-        );
-      const unknown = Object.keys(record).filter(
-        (key) => !Object.hasOwn(definition.inputSchema.properties, key),
-      );
-      if (unknown.length > 0)
-        return failure(
-          `${name} takes ${Object.keys(definition.inputSchema.properties).join(', ') || 'no arguments'}; unknown: ${unknown
-            .slice(0, 5)
-            .map((key) => JSON.stringify(key.slice(0, 100)))
-            .join(', ')}`,
-        );
-      switch (definition.name) {
-        case 'instructions_for_path':
-          return await instructionsForPath(record);
-        case 'list_rules':
-          return await listRules();
-        case 'get_rule':
-          return await getRule(record);
-        case 'explain_instructions':
-          return await explainTool(record);
-      }
-    } catch (error) {
-      // A configuration fault (a flow file, an unknown agent) is the caller's to see, not a crash.
-      return failure(`ctxfiles could not answer: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
+  const state: ConnectionState = {
+    resolver,
+    fs,
+    workDir,
+    rules: options.rules ?? NO_RULES,
+    request,
+    frame: (file) =>
+      renderSessionFrame(format, { path: file.path, dir: path.dirname(file.path), text: file.text }, context),
+    session: null,
+    baselineSent: false,
+  };
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     callTool(name, args) {
       // One call at a time: what a call returns depends on what the calls before it returned.
-      const answer = queue.then(() => runTool(name, args));
+      const answer = queue.then(() => runTool(state, name, args));
       queue = answer.then(
         () => undefined,
         () => undefined,
@@ -249,6 +98,196 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
     },
     resources: createInstructionResources({ resolver, fs, request }),
   };
+}
+
+/** The session's starting point: the resolved files count as shown, against the byte cap. */
+function initialState(result: ResolveResult, frames: readonly string[]): DisclosureState {
+  const bytes = frames.reduce((sum, text, i) => sum + Buffer.byteLength(text, 'utf8') + (i > 0 ? 1 : 0), 0);
+  const tracked = baselineRecords(result.files);
+  return { version: 1, injected: [], skipped: [], bytes, exhausted: false, tracked };
+}
+
+async function instructionsForPath(
+  state: ConnectionState,
+  args: Record<string, unknown>,
+): Promise<ToolResult> {
+  const { resolver, request } = state;
+  const target = pathArgument(state, args, true);
+  if (!target.ok) return failure(target.message);
+  const result = await resolver.resolve(request);
+  const frames: string[] = [];
+  if (state.session === null) {
+    frames.push(...result.files.map(state.frame).filter((text) => text !== ''));
+    state.session = await resolver.openSession({ ...request, state: initialState(result, frames) });
+    state.baselineSent = true;
+  }
+  // The diagnostics of this call come with it: session.diagnostics keeps only the latest.
+  const { text: injected, diagnostics } = await state.session.report(
+    target.isDirectory
+      ? { tool: 'ls', input: { path: target.path }, ok: true }
+      : { tool: 'read', input: { file_path: target.path }, ok: true },
+  );
+  if (injected !== '') frames.push(injected);
+  const notes = diagnostics.filter((d) => d.level !== 'debug');
+  const content = [
+    {
+      type: 'text' as const,
+      text: frames.length > 0 ? frames.join('\n') : nothingNew(state, target, result),
+    },
+  ];
+  if (notes.length > 0) content.push({ type: 'text', text: describeNotes(notes) });
+  return { content };
+}
+
+function nothingNew(state: ConnectionState, target: ToolPath, result: ResolveResult): string {
+  const { workDir, resolver } = state;
+  const applying = [
+    ...result.files.map((file) => file.path),
+    ...governing(result.nested, target).map((file) => file.path),
+  ];
+  const cap = state.session?.state().exhausted
+    ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
+    : '';
+  if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
+  return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(workDir, file)).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
+}
+
+async function explainTool(state: ConnectionState, args: Record<string, unknown>): Promise<ToolResult> {
+  const { resolver, request, rules, workDir } = state;
+  const target = args['path'] === undefined ? null : pathArgument(state, args, true);
+  if (target !== null && !target.ok) return failure(target.message);
+  const result = await resolver.resolve(request);
+  const count = await loadTokenCounter();
+  const bytes = Buffer.byteLength(result.text, 'utf8');
+  const prompt = {
+    text: result.text,
+    sections:
+      result.text === ''
+        ? []
+        : [{ name: 'project' as const, text: result.text, bytes, tokens: count(result.text) }],
+  };
+  const lines = [formatExplain(await explain(prompt, result), workDir).trimEnd()];
+  if (target !== null) lines.push('', ...connectionLines(state, result, target));
+  const catalog = await rules.catalog();
+  lines.push(
+    '',
+    'Rules:',
+    catalog.length === 0 ? `  ${rules.emptyNote}` : `  ${catalog.length} (see list_rules)`,
+  );
+  return { content: [{ type: 'text', text: `${lines.join('\n')}\n` }] };
+}
+
+/** `explain_instructions` for a path: what of the files that govern it this connection returned. */
+function connectionLines(state: ConnectionState, result: ResolveResult, target: ToolPath): string[] {
+  const { workDir } = state;
+  const disclosed = state.session?.state();
+  const injected = new Set(disclosed?.injected.map((record) => record.path));
+  const skipped = new Set(disclosed?.skipped);
+  const lines = [`For ${target.relative} on this connection:`];
+  const rows: Array<[string, string]> = result.files.map((file) => [
+    state.baselineSent ? 'returned' : 'not returned yet',
+    `${shown(workDir, file.path)} (${file.layer} layer: applies everywhere)`,
+  ]);
+  for (const file of governing(result.nested, target)) {
+    const status = injected.has(file.relativePath)
+      ? 'returned'
+      : skipped.has(file.relativePath)
+        ? 'cannot be sent'
+        : 'not returned yet';
+    rows.push([status, `${file.relativePath} (nested: governs ${shown(workDir, file.ownerDir)}/)`]);
+  }
+  if (rows.length === 0) lines.push('  (no instruction file applies)');
+  for (const [status, what] of rows) lines.push(`  ${status.padEnd(17)}${what}`);
+  return lines;
+}
+
+async function listRules(rules: RuleSource): Promise<ToolResult> {
+  const catalog = await rules.catalog();
+  if (catalog.length === 0) return { content: [{ type: 'text', text: rules.emptyNote }] };
+  // Names, globs and descriptions come from rule files: each stays on its line, and no frame tag,
+  // control or direction-changing character reaches the client raw (docs/security.md, #26.7).
+  const lines = catalog.map((rule) => {
+    const globs = rule.globs.length === 0 ? '' : ` [globs: ${rule.globs.map(oneLine).join(', ')}]`;
+    const description = rule.description === '' ? '' : `: ${oneLine(rule.description)}`;
+    return `- ${oneLine(rule.name)} (${rule.kind})${globs}${description}`;
+  });
+  return { content: [{ type: 'text', text: `${catalog.length} rules:\n${lines.join('\n')}` }] };
+}
+
+async function getRule(state: ConnectionState, args: Record<string, unknown>): Promise<ToolResult> {
+  const { rules } = state;
+  const name = args['name'];
+  if (typeof name !== 'string' || name.trim() === '')
+    return failure('"name" is required: a rule name as list_rules prints it');
+  if (name.length > MAX_RULE_NAME_LENGTH)
+    return failure(`"name" is longer than ${MAX_RULE_NAME_LENGTH} characters`);
+  const found = await rules.byName(name);
+  if (found.length === 0) {
+    const catalog = await rules.catalog();
+    return failure(
+      `No rule named ${JSON.stringify(name)}. ${catalog.length === 0 ? rules.emptyNote : 'list_rules shows the names.'}`,
+    );
+  }
+  return { content: [{ type: 'text', text: found.map(state.frame).join('\n') }] };
+}
+
+function pathArgument(state: ConnectionState, args: Record<string, unknown>, required: boolean) {
+  const value = args['path'];
+  if (typeof value !== 'string')
+    return {
+      ok: false as const,
+      message: required
+        ? '"path" is required: a file or directory path (a string)'
+        : '"path" must be a string',
+    };
+  return containToolPath(state.fs, state.workDir, value);
+}
+
+/** A path as answers show it: relative to the work dir when inside it. */
+function shown(workDir: string, file: string): string {
+  return isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
+}
+
+/** Runs one tool call: its name and arguments checked, then its handler. Never rejects. */
+async function runTool(state: ConnectionState, name: string, args: unknown): Promise<ToolResult> {
+  try {
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
+      return failure('the arguments must be a JSON object');
+    const record = (args ?? {}) as Record<string, unknown>;
+    const definition = toolDefinition(name, record);
+    if (typeof definition === 'string') return failure(definition);
+    switch (definition.name) {
+      case 'instructions_for_path':
+        return await instructionsForPath(state, record);
+      case 'list_rules':
+        return await listRules(state.rules);
+      case 'get_rule':
+        return await getRule(state, record);
+      case 'explain_instructions':
+        return await explainTool(state, record);
+    }
+  } catch (error) {
+    // A configuration fault (a flow file, an unknown agent) is the caller's to see, not a crash.
+    return failure(`ctxfiles could not answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The definition of the tool `name` (or an alias) taking the keys of `args`; else why not. */
+function toolDefinition(
+  name: string,
+  args: Record<string, unknown>,
+): (typeof TOOL_DEFINITIONS)[number] | string {
+  const listed = Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name;
+  const definition = TOOL_DEFINITIONS.find((tool) => tool.name === listed);
+  if (definition === undefined)
+    return `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. The tools are: ${TOOL_DEFINITIONS.map((tool) => tool.name).join(', ')}.`;
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(definition.inputSchema.properties, key));
+  if (unknown.length > 0)
+    return `${name} takes ${Object.keys(definition.inputSchema.properties).join(', ') || 'no arguments'}; unknown: ${unknown
+      .slice(0, 5)
+      .map((key) => JSON.stringify(key.slice(0, 100)))
+      .join(', ')}`;
+  return definition;
 }
 
 /** Nested files whose owner directory holds the path (outermost first), as a session would inject them. */

@@ -60,6 +60,14 @@ export interface DiscoverRulesOptions {
    * disclosure off must keep it out (docs/rules.md, "Windsurf").
    */
   readonly instructionNames?: ReadonlySet<string>;
+  /**
+   * For owner dirs a walk listed: the names of their entries, all but plain files whose name starts
+   * no location. A location whose first segment is none of them (compared ignoring case, as a
+   * case-insensitive volume finds it) is not looked up: it is absent, and each look-up of an absent
+   * path costs a call per path segment. A location that is one plain file is looked up anyway (the
+   * listing may lack it in another case), and so are owners not in the map.
+   */
+  readonly ownerEntries?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The outcome of {@link discoverRules}. */
@@ -100,6 +108,19 @@ function usable(
   return location.owners === owner;
 }
 
+/** Listed entry names in lower case; `undefined` (nothing known) stays so. */
+function lowerCased(names: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  return names === undefined ? undefined : new Set(names.map((name) => name.toLowerCase()));
+}
+
+/** False when the owner's listing is known and holds no entry the location starts with. */
+function mayExist(location: RuleLocation, listed: ReadonlySet<string> | undefined): boolean {
+  if (listed === undefined) return true;
+  const cut = location.path.indexOf('/');
+  if (cut === -1 && location.type === 'file') return true;
+  return listed.has((cut === -1 ? location.path : location.path.slice(0, cut)).toLowerCase());
+}
+
 /**
  * Finds and reads the rule files of `sources` under each owner dir through the filesystem port, and
  * normalizes them with the vendors' adapters. Deterministic: owners in code-unit order, then files by
@@ -138,9 +159,10 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const candidates: Candidate[] = [];
     const owner =
       ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
+    const listed = lowerCased(options.ownerEntries?.get(ownerDir));
     for (const adapter of adapters)
       for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir))
-        if (usable(location, owner, options.instructionNames))
+        if (usable(location, owner, options.instructionNames) && mayExist(location, listed))
           collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {

@@ -1,0 +1,300 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createResolver } from '../src/api/create-resolver.js';
+import type { ConfigInput } from '../src/config/schema.js';
+import { normalizeConfig } from '../src/config/normalize-config.js';
+import { walkNested, type WalkLimits, type WalkOptions } from '../src/discover/nested-walk.js';
+import { shareListings } from '../src/discover/shared-listings.js';
+import type { FileSystem } from '../src/fs/file-system.js';
+import {
+  createMemoryFileSystem,
+  type MemoryFileSystem,
+  type MemoryTree,
+} from '../src/fs/memory-file-system.js';
+import { createNodeFileSystem } from '../src/fs/node-file-system.js';
+import { discoverRules } from '../src/rules/discover-rules.js';
+import { RULE_SOURCES, ruleEntryNames } from '../src/rules/rule-adapters.js';
+
+/**
+ * One walk of the tree per request (docs/performance.md, "One walk"): the rule-folder search keeps
+ * the listings it reads for the nested walk, and a walk-marked owner is looked up only for the
+ * locations its listing holds. Every answer must be the one the two separate walks gave.
+ */
+
+const W = '/w';
+const MARKERS = ruleEntryNames(RULE_SOURCES);
+const NAMES = new Set(['AGENTS.md', 'CLAUDE.md']);
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
+/** What the resolver passes as instruction names: an AGENTS.md is then no Windsurf rule. */
+const instructionNames = new Set(['AGENTS.md', 'agents.md', 'CLAUDE.md']);
+
+/** A tree with rule folders and nested files in ignored, deep, linked and unreadable places. */
+const TREE: MemoryTree = {
+  'AGENTS.md': 'root',
+  'a/AGENTS.md': '# a',
+  'a/.cursor/rules/a.mdc': '---\nalwaysApply: true\n---\na rule',
+  'b/c/CLAUDE.md': '# c',
+  'b/c/.claude/rules/c.md': 'c rule',
+  'gen/AGENTS.md': '# ignored',
+  'gen/.cursor/rules/gen.mdc': '---\nalwaysApply: true\n---\nrule in an ignored dir',
+  'd1/d2/d3/AGENTS.md': '# too deep',
+  'd1/d2/d3/.cursor/rules/deep.mdc': 'too deep',
+  'e/AGENTS.md': '# e',
+  'f/AGENTS.md': { symlink: '/w/real/f.md' },
+  'real/f.md': '# real f',
+  'g/AGENTS.md': { symlink: '/outside/g.md' },
+  '/outside/g.md': '# outside',
+  'h/.cursor': { symlink: '/w/real/cursor' },
+  'real/cursor/rules/h.mdc': '---\nalwaysApply: true\n---\nlinked rule folder',
+  'h/AGENTS.md': '# h',
+  linked: { symlink: '/w/a' },
+  'node_modules/x/AGENTS.md': '# pruned',
+  'node_modules/x/.cursor/rules/x.mdc': 'pruned',
+  'u/v/AGENTS.md': '# unreadable parent',
+  'u/.cursor/rules/u.mdc': 'unreadable',
+};
+
+function memoryTree(): MemoryFileSystem {
+  const memory = createMemoryFileSystem({}, { root: W });
+  memory.set(W, { dir: true });
+  for (const [file, spec] of Object.entries(TREE))
+    memory.set(file.startsWith('/') ? file : `${W}/${file}`, spec);
+  memory.fail(`${W}/u`, 'readdir', 'EACCES');
+  return memory;
+}
+
+/** The readdir calls made on the memory tree since `from`, by path. */
+function listingsSince(memory: MemoryFileSystem, from: number): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const call of memory.calls.slice(from))
+    if (call.op === 'readdir') counts.set(call.path, (counts.get(call.path) ?? 0) + 1);
+  return counts;
+}
+
+/** The rule-folder search and the nested walk, through `ports` (separate walks: the plain port twice). */
+function bothWalks(
+  ports: { rules: FileSystem; nested: FileSystem },
+  limits: WalkLimits,
+  options: WalkOptions,
+) {
+  const rules = walkNested(
+    ports.rules,
+    W,
+    new Set(),
+    { maxDepth: limits.maxDepth, maxFiles: UNCAPPED },
+    {
+      markers: MARKERS,
+    },
+  );
+  const nested = walkNested(ports.nested, W, NAMES, limits, { symlinks: 'inside', ...options });
+  return { rules, nested };
+}
+
+const CASES: ReadonlyArray<[string, WalkLimits, WalkOptions]> = [
+  ['no caps', { maxDepth: 8, maxFiles: 100 }, {}],
+  [
+    'an ignored dir the rule search still enters',
+    { maxDepth: 8, maxFiles: 100 },
+    { ignores: (p) => p === 'gen' },
+  ],
+  ['the depth cap', { maxDepth: 2, maxFiles: 100 }, {}],
+  ['the file cap', { maxDepth: 8, maxFiles: 2 }, {}],
+  [
+    'a held file left out before the file cap',
+    { maxDepth: 8, maxFiles: 2 },
+    { holds: (p) => p === `${W}/a/AGENTS.md` },
+  ],
+  ['symlinks rejected', { maxDepth: 8, maxFiles: 100 }, { symlinks: 'reject' }],
+];
+
+describe('shared listings', () => {
+  test.each(CASES)(
+    '%s: the walks find what the separate walks find, listing each directory once',
+    (_, limits, options) => {
+      const memory = memoryTree();
+      const separate = bothWalks({ rules: memory, nested: memory }, limits, options);
+      const start = memory.calls.length;
+      const shared = shareListings(NAMES);
+      const through = (): FileSystem => memory;
+      const once = bothWalks(
+        { rules: shared.record(through, MARKERS), nested: shared.replay(through, NAMES) },
+        limits,
+        options,
+      );
+      expect(once).toEqual(separate);
+      // The same answers, from one listing of every directory (the unreadable one fails each time).
+      const counts = listingsSince(memory, start);
+      for (const [dir, count] of counts) if (dir !== `${W}/u`) expect([dir, count]).toEqual([dir, 1]);
+      expect(counts.size).toBeGreaterThan(8);
+      expect(separate.rules.marked).toEqual(expect.arrayContaining(['a', 'b/c', 'gen', 'h']));
+      // Past the file cap the walk stops before the unreadable directory.
+      const unreadable = separate.nested.diagnostics.some((d) => d.code === 'unreadable');
+      expect(unreadable).toBe(!separate.nested.truncated);
+    },
+  );
+
+  test('a later walk for a name the first walk did not keep lists through the port', () => {
+    const memory = memoryTree();
+    const shared = shareListings(['AGENTS.md']);
+    walkNested(
+      shared.record(() => memory, MARKERS),
+      W,
+      new Set(),
+      { maxDepth: 8, maxFiles: UNCAPPED },
+      {
+        markers: MARKERS,
+      },
+    );
+    const start = memory.calls.length;
+    const names = new Set(['CLAUDE.md']);
+    const found = walkNested(
+      shared.replay(() => memory, names),
+      W,
+      names,
+      { maxDepth: 8, maxFiles: 100 },
+    );
+    expect(found.files.map((file) => file.relativePath)).toEqual(['b/c/CLAUDE.md']);
+    expect(listingsSince(memory, start).get(W)).toBe(1);
+  });
+});
+
+/** A resolver over the memory tree with every rule source and the nested walk. */
+async function resolverOver(memory: MemoryFileSystem, config: ConfigInput = {}) {
+  return createResolver({
+    workDir: W,
+    config: normalizeConfig({
+      contextPaths: ['AGENTS.md', 'CLAUDE.md'],
+      rules: { sources: [...RULE_SOURCES] },
+      contextDiscovery: { maxDepth: 8 },
+      ...config,
+    }),
+    fs: memory,
+    env: {},
+    homeDir: '/home',
+  });
+}
+
+describe('a resolution with rules and the manifest', () => {
+  const configs: ReadonlyArray<[string, ConfigInput]> = [
+    ['defaults', {}],
+    ['gitignore respected', { contextDiscovery: { maxDepth: 8, respectGitignore: true } }],
+    ['depth cap', { contextDiscovery: { maxDepth: 2 } }],
+    ['file cap', { contextDiscovery: { maxDepth: 8, maxFiles: 2 } }],
+    ['inline mode', { contextDiscovery: { maxDepth: 8, mode: 'inline' } }],
+  ];
+
+  test.each(configs)(
+    '%s: the same answer as the rule search and the nested walk on their own',
+    async (_, config) => {
+      const memory = memoryTree();
+      memory.set(`${W}/.gitignore`, 'gen/\n');
+      // The walks of one request share listings; a resolver whose rules were found before (by
+      // `rule()`) runs the nested walk on its own, as every request did before.
+      const shared = await (await resolverOver(memory, config)).resolve();
+      const start = memory.calls.length;
+      const separate = await resolverOver(memory, config);
+      await separate.rule('none');
+      const alone = await separate.resolve();
+      expect(JSON.stringify(shared)).toBe(JSON.stringify(alone));
+      // Found alike: a rule folder behind a symlink, one in a dir the nested walk ignores.
+      const ruleFiles = (shared.rules ?? []).map((rule) => rule.relativePath);
+      expect(ruleFiles).toEqual(
+        expect.arrayContaining(['h/.cursor/rules/h.mdc', 'gen/.cursor/rules/gen.mdc']),
+      );
+      // The separate walks list directories twice.
+      expect([...listingsSince(memory, start).values()].some((count) => count > 1)).toBe(true);
+    },
+  );
+
+  test('one request lists each directory once', async () => {
+    const memory = memoryTree();
+    const resolver = await resolverOver(memory);
+    const start = memory.calls.length;
+    const result = await resolver.resolve();
+    expect(result.nested.length).toBeGreaterThan(3);
+    for (const [dir, count] of listingsSince(memory, start))
+      expect([dir, count]).toEqual([dir, dir === `${W}/u` ? 2 : 1]);
+  });
+});
+
+describe('owners the walk listed', () => {
+  test('a location is looked up only when the listing holds its first segment, ignoring case', () => {
+    const memory = createMemoryFileSystem({}, { caseInsensitive: true });
+    memory.set(`${W}/p/AGENTS.md`, '# p');
+    memory.set(
+      `${W}/p/.Cursor/rules/p.mdc`,
+      '---\nalwaysApply: true\n---\nfound on a case-insensitive volume',
+    );
+    memory.set(`${W}/q/AGENTS.md`, '# q');
+    memory.set(`${W}/q/.junie/notes.md`, 'not a rule');
+    const walk = walkNested(memory, W, new Set(), { maxDepth: 8, maxFiles: UNCAPPED }, { markers: MARKERS });
+    const ownerDirs = [W, ...walk.marked.map((dir) => `${W}/${dir}`)];
+    const options = {
+      workDir: W,
+      ownerDirs,
+      sources: [...RULE_SOURCES],
+      maxFileBytes: 65536,
+      instructionNames,
+    };
+    const whole = discoverRules(memory, options);
+    const start = memory.calls.length;
+    const ownerEntries = new Map([...walk.markedBy].map(([dir, names]) => [`${W}/${dir}`, names]));
+    const hinted = discoverRules(memory, { ...options, ownerEntries });
+    expect(hinted).toEqual(whole);
+    expect(hinted.rules.map((rule) => rule.name)).toEqual(['p']);
+    // q holds no rule folder, only .junie: no other folder location is looked up there (a location
+    // that is one plain file is, as a listing may lack it in another case).
+    const looked = memory.calls.slice(start).filter((call) => call.path.startsWith(`${W}/q/`));
+    expect(looked.some((call) => call.path.startsWith(`${W}/q/.junie/`))).toBe(true);
+    const folders = ['.cursor', '.claude', '.github', '.windsurf', '.kiro', '.continue', '.roo', '.kilocode'];
+    expect(
+      looked.filter((call) => folders.some((folder) => call.path.startsWith(`${W}/q/${folder}`))),
+    ).toEqual([]);
+  });
+
+  test('on disk, symlinked rule folders and files are found as without the listings', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-one-walk-')));
+    try {
+      for (const [file, text] of Object.entries({
+        'p/AGENTS.md': '# p',
+        'shared/rules/s.mdc': '---\nalwaysApply: true\n---\nshared',
+        'q/AGENTS.md': '# q',
+        'q/.clinerules': 'cline file',
+        'r/CLAUDE.md': '# r',
+      })) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+      fs.symlinkSync(path.join(root, 'shared'), path.join(root, 'p/.cursor'));
+      fs.symlinkSync(path.join(root, 'q/.clinerules'), path.join(root, 'r/.clinerules'));
+      const disk = createNodeFileSystem();
+      const walk = walkNested(
+        disk,
+        root,
+        new Set(),
+        { maxDepth: 8, maxFiles: UNCAPPED },
+        { markers: MARKERS },
+      );
+      expect(walk.marked).toEqual(['p', 'q', 'r']);
+      const ownerDirs = [root, ...walk.marked.map((dir) => path.join(root, dir))];
+      const options = {
+        workDir: root,
+        ownerDirs,
+        sources: [...RULE_SOURCES],
+        maxFileBytes: 65536,
+        instructionNames,
+      };
+      const ownerEntries = new Map([...walk.markedBy].map(([dir, names]) => [path.join(root, dir), names]));
+      const hinted = discoverRules(disk, { ...options, ownerEntries });
+      expect(hinted).toEqual(discoverRules(disk, options));
+      expect(hinted.rules.map((rule) => rule.relativePath)).toEqual([
+        'p/.cursor/rules/s.mdc',
+        'q/.clinerules',
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
