@@ -264,6 +264,10 @@ export default {
           "description": "Report updated, switched and removed files in tool results. Default false.",
           "type": "boolean",
           "default": false
+        },
+        "keepBom": {
+          "description": "Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.",
+          "type": "boolean"
         }
       },
       "additionalProperties": false,

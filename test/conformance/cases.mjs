@@ -148,6 +148,14 @@ export const CASES = [
     cwd: 'alias',
   },
   {
+    id: 'symlinked-cwd-flag',
+    about: 'the cwd is named through a symlinked directory with -C',
+    hosts: ['codex'],
+    hostConfig: { codex: { cdFlag: true } },
+    repo: { '{DOC}': 'Root rules.\n', 'real/{DOC}': 'Real rules.\n', alias: { link: 'real' } },
+    cwd: 'alias',
+  },
+  {
     id: 'unicode-path',
     about: 'non-ASCII and space in the directory names',
     repo: { '{DOC}': 'Root.\n', 'dïr ü/{DOC}': 'Ünïcode.\n' },

@@ -172,7 +172,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     CTXFILES_NO_CACHE: '1',
     ...(setup.ctxfilesEnv ?? {}),
   };
-  const args = ['--preset', host.preset, '--cwd', dirs.cwd];
+  // A driver may name the cwd ctxfiles is given as its host sees it (`setup.ctxfilesCwd`).
+  const args = ['--preset', host.preset, '--cwd', setup.ctxfilesCwd ?? dirs.cwd];
   if (host.id === 'claude-code' && captured.intro) {
     // Our own intro sentence is a listed difference; the comparison uses the one captured.
     const config = path.join(dirs.home, '..', 'ctxfiles-wording.json');

@@ -13,7 +13,7 @@ export default {
   version: '0.171.0',
   bin: 'node_modules/.bin/codex',
   names: { doc: 'AGENTS.md', user: '.codex/AGENTS.md' },
-  prepare({ home, port, row, prompt, mcpServer }) {
+  prepare({ home, cwd, port, row, prompt, mcpServer }) {
     const codexHome = path.join(home, '.codex');
     fs.mkdirSync(codexHome, { recursive: true });
     const extra = row.hostConfig?.codex?.toml ?? '';
@@ -45,9 +45,14 @@ export default {
       : '';
     fs.writeFileSync(path.join(codexHome, 'config.toml'), `${toml}\n${mcp}\n`);
     return {
-      args: ['exec', '--skip-git-repo-check', prompt],
+      // `cdFlag`: the cwd named with `-C` as well, as the user spelled it (a symlink stays one).
+      args: ['exec', '--skip-git-repo-check', ...(row.hostConfig?.codex?.cdFlag ? ['-C', cwd] : []), prompt],
       env: { CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key' },
       ctxfilesEnv: { CODEX_HOME: codexHome },
+      // Codex takes its cwd from the system (`getcwd`: the real path under a symlinked directory)
+      // unless `-C` names one, kept as spelled; ctxfiles started in that directory does the same
+      // (`process.cwd()`), and `--cwd` is its `-C`.
+      ctxfilesCwd: row.hostConfig?.codex?.cdFlag ? cwd : fs.realpathSync(cwd),
     };
   },
   /** Codex reads files through its shell tool. */
