@@ -144,14 +144,23 @@ async function hookAnswer(host, dirs, file) {
   const event = {
     session_id: 'lab-expected',
     cwd: dirs.cwd,
-    hook_event_name: host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool',
+    hook_event_name: host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
     ...host.sessionEvent(file).hookFields,
   };
   const env = {
     ...baseEnv(dirs.home, dirs.cwd),
     XDG_STATE_HOME: path.join(dirs.home, '.lab-expected-state'),
   };
-  const args = [bin, 'hook', host.hookAgent, '--config', hookConfig(dirs), '--cwd', dirs.cwd];
+  const args = [
+    bin,
+    'hook',
+    host.hookAgent,
+    ...(host.hookArgs ?? []),
+    '--config',
+    hookConfig(dirs),
+    '--cwd',
+    dirs.cwd,
+  ];
   const answer = await run(process.execPath, args, {
     cwd: dirs.cwd,
     env,
