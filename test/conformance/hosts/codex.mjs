@@ -113,6 +113,18 @@ export default {
    * between the tool call and its output, the text as the hook wrote it.
    */
   wrapHook: (text) => text,
+  /** What the SessionStart hook added: developer messages between Codex's context and the prompt. */
+  extractHookStart(body) {
+    const input = body?.input ?? [];
+    const users = input.flatMap((item, index) =>
+      item.type === 'message' && item.role === 'user' ? [index] : [],
+    );
+    return input
+      .slice((users[0] ?? -1) + 1, users[users.length - 1])
+      .filter((item) => item.type === 'message' && item.role === 'developer')
+      .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ''))
+      .join('\n');
+  },
   extractHook(body) {
     const input = body?.input ?? [];
     const after = input.findIndex((item) => item.type === 'function_call');
