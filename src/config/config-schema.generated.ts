@@ -267,7 +267,8 @@ export default {
         },
         "keepBom": {
           "description": "Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.",
-          "type": "boolean"
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,
