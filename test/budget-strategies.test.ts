@@ -52,6 +52,30 @@ describe('ported from Codex', () => {
     );
   });
 
+  test('a file whose cut text is blank is dropped without spending the budget (lab case cap-blank-cut)', async () => {
+    // openai/codex codex-rs/core/src/agents_md.rs `read_agents_md`: a cut that leaves only
+    // whitespace is not pushed and `remaining` is not lowered, so the next file gets it whole.
+    const { resolver } = await memoryResolver(
+      {
+        '/r/.git': '',
+        '/r/AGENTS.md': `${' '.repeat(20)}Tail.\n`,
+        '/r/nested/AGENTS.md': 'Sub rules.\n',
+        '/r/nested/deeper/AGENTS.md': 'Deeper rules.\n',
+      },
+      {
+        contextPaths: [],
+        instructions: { walk: 'project', candidates: ['AGENTS.override.md', 'AGENTS.md'] },
+        ...codexBudget,
+        budget: { ...codexBudget.budget, maxBytes: 15 },
+      },
+      { workDir: '/r/nested/deeper' },
+    );
+    const result = await resolver.resolve();
+    expect(result.text).toBe(
+      '# AGENTS.md instructions for /r/nested/deeper\n\n<INSTRUCTIONS>\nSub rules.\n\n\nDeep\n</INSTRUCTIONS>',
+    );
+  });
+
   test('two 16 KB files whose content just fits 32 KiB are both kept when the content is counted', () => {
     const files: BudgetFile[] = [
       { path: '/r/AGENTS.md', text: 'r'.repeat(16_380), layer: 'chain', depth: 0 },
@@ -262,16 +286,23 @@ describe('laws', () => {
     );
   });
 
-  test('root-first keeps a prefix of the measured files, in order', () => {
+  test('root-first keeps the measured files in order, passing over only those whose cut would be blank', () => {
     fc.assert(
       fc.property(budgetFiles, fc.nat(300), (list, cap) => {
         const result = applyBudget('gemini', list, quiet, within(cap), {
           strategy: 'root-first',
           counts: 'content',
         });
-        const keptPaths = result.kept.map((file) => file.path);
-        expect(keptPaths).toEqual(list.map((file) => file.path).slice(0, keptPaths.length));
-        expect(result.kept.slice(0, -1).every((file, index) => file.text === list[index]?.text)).toBe(true);
+        const at = result.kept.map((file) => list.findIndex((entry) => entry.path === file.path));
+        expect(at).toEqual([...at].sort((a, b) => a - b));
+        // Every kept file but the last is whole.
+        expect(
+          result.kept.slice(0, -1).every((file, index) => file.text === list[at[index] as number]?.text),
+        ).toBe(true);
+        // A file passed over before the last kept one begins with whitespace: its cut was blank.
+        const last = at[at.length - 1] ?? -1;
+        for (const [index, file] of list.entries())
+          if (index < last && !at.includes(index)) expect(file.text).toMatch(/^\s/);
       }),
       { numRuns: 3_000 },
     );

@@ -66,6 +66,13 @@ describe('shellPaths: only words naming an existing file or directory inside the
     ['cd nowhere; cat docs/guide.md', [], []],
     ['cd .. && cat docs/guide.md', [], []],
     ['cd packages/app; cd -; cat src/index.ts', [], []],
+    [`cd "packages/app" && cat 'src/index.ts' | grep -c x`, ['packages/app/src/index.ts'], []],
+    ["find packages -name '*.ts' | xargs cat", [], ['packages']],
+    [
+      'git diff -- packages/app/src/index.ts docs/guide.md',
+      ['packages/app/src/index.ts', 'docs/guide.md'],
+      [],
+    ],
     ['cat missing.ts docs/nope.md', [], []],
     ['cat link/secret.txt ../x /etc/passwd', [], []],
     ['cat $ROOT/docs/guide.md "${X}" `find .`', [], []],
@@ -177,5 +184,33 @@ describe('ctxfiles hook codex', () => {
     });
     expect(result.stderr).toBe('');
     expect(contextOf(result.stdout).additionalContext).toContain('lib rules');
+  });
+
+  // The lab cannot make Codex compact (exec mode, one short turn), so its events are checked here:
+  // PreCompact re-arms what the compaction takes out of view; the SessionStart that follows with
+  // source `compact` starts the session's record over.
+  test('after PreCompact the nested file and the start text arrive again, once', async () => {
+    const { hook, bash } = setup();
+    await hook({ hook_event_name: 'SessionStart', source: 'startup' });
+    const read = () => hook(bash('cat packages/app/src/index.ts'), '--shell-paths');
+    expect(contextOf((await read()).stdout).additionalContext).toContain('app rules');
+    expect((await read()).stdout).toBe('');
+    const compact = await hook({ hook_event_name: 'PreCompact', trigger: 'auto' }, '--shell-paths');
+    expect(compact.stderr).toBe('');
+    const after = contextOf((await read()).stdout).additionalContext;
+    expect(after.split('app rules').length - 1).toBe(1);
+    expect(after).toContain('packages/app/AGENTS.md');
+    expect((await read()).stdout).toBe('');
+  });
+
+  test('a SessionStart with source compact starts over; resume does not', async () => {
+    const { hook, bash } = setup();
+    const read = () => hook(bash('cat packages/app/src/index.ts'), '--shell-paths');
+    await hook({ hook_event_name: 'SessionStart', source: 'startup' });
+    expect(contextOf((await read()).stdout).additionalContext).toContain('app rules');
+    await hook({ hook_event_name: 'SessionStart', source: 'resume' });
+    expect((await read()).stdout).toBe('');
+    await hook({ hook_event_name: 'SessionStart', source: 'compact' });
+    expect(contextOf((await read()).stdout).additionalContext).toContain('app rules');
   });
 });

@@ -160,6 +160,30 @@ describe('preset codex', () => {
     );
   });
 
+  // world_state/agents_md.rs `full_fragment`: the heading names the directory of the one project
+  // environment with files; with the user file alone there is none (lab case user-only).
+  test('the user file alone: the heading names no directory', async () => {
+    const home = tempTree({ 'codex/AGENTS.md': 'Personal.\n' });
+    const root = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', 'x.txt': 'x\n' });
+    expect(await view(root, '.', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
+      '# AGENTS.md instructions\n\n<INSTRUCTIONS>\nPersonal.\n</INSTRUCTIONS>',
+    );
+  });
+
+  // Codex decodes with `String::from_utf8_lossy` and trims with Rust's `trim`: a UTF-8 BOM stays,
+  // in a project file and in the user file (lab case bom).
+  test('a UTF-8 byte order mark stays at the start of the text', async () => {
+    const home = tempTree({ 'codex/AGENTS.md': '\ufeffPersonal.\n' });
+    const root = tempTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': '\ufeffStarts with a BOM.\n',
+    });
+    expect(await view(root, '.', 'codex', { home, env: { CODEX_HOME: `${home}/codex` } })).toBe(
+      '# AGENTS.md instructions for <root>\n\n<INSTRUCTIONS>\n\ufeffPersonal.' +
+        '\n\n--- project-doc ---\n\n\ufeffStarts with a BOM.\n\n</INSTRUCTIONS>',
+    );
+  });
+
   // An empty file only: Codex also passes over a whitespace-only one, ctxfiles does not yet
   // (docs/presets.md, codex differences).
   test('an empty user file is passed over for the next one (the first non-empty file wins)', async () => {

@@ -205,7 +205,8 @@ export function collect(
       },
       diagnostics,
     );
-    return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
+    const withBom = config.instructions.keepBom === true ? keptBom : (file: ContextFile) => file;
+    return { files: Object.freeze(files.map(spelledPath(context)).map(withBom)), diagnostics };
   });
 }
 
@@ -216,6 +217,11 @@ export function collect(
 function fileReferencesOf(rules: RulesSource | undefined): (file: ContextFile) => string | undefined {
   const owners = rules?.fileReferences;
   return (file) => (file.source === 'rule' && owners !== undefined ? owners.get(file.realPath) : undefined);
+}
+
+/** `instructions.keepBom`: a file that began with a UTF-8 BOM has it back at the start of its text. */
+function keptBom(file: ContextFile): ContextFile {
+  return file.bom === true ? Object.freeze({ ...file, text: `\uFEFF${file.text}` }) : file;
 }
 
 /**

@@ -264,6 +264,11 @@ export default {
           "description": "Report updated, switched and removed files in tool results. Default false.",
           "type": "boolean",
           "default": false
+        },
+        "keepBom": {
+          "description": "Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.",
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,

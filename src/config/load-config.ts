@@ -27,6 +27,7 @@ import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
+import { readHostSettings } from './host-settings.js';
 import { CONFIG_SEARCH_PLACES } from './search-places.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -70,12 +71,20 @@ export interface LoadConfigOptions {
   readonly homeDir?: string;
   /** A preset named by the caller (`--preset`); it wins over a `preset` key in any config. */
   readonly preset?: string | undefined;
+  /**
+   * Read the settings files of the preset's host (Codex's `config.toml`, ...) and layer them over
+   * the preset (docs/presets.md, "Host settings"). Default true; false for sandboxes and tests.
+   */
+  readonly hostSettings?: boolean;
 }
 
 /** Where a part of the effective config came from, lowest precedence first. */
 export interface ConfigLayer {
-  /** `preset` < `user` < `project` (found by the search) < `explicit` (`--config` / `configFile`). */
-  readonly tier: 'preset' | 'user' | 'project' | 'explicit';
+  /**
+   * `preset` < `host` (the preset's host's own settings files) < `user` < `project` (found by the
+   * search) < `explicit` (`--config` / `configFile`).
+   */
+  readonly tier: 'preset' | 'host' | 'user' | 'project' | 'explicit';
   /** Absolute path of the file, or the preset's name. */
   readonly source: string;
   /** Top-level keys this layer set (after a trust tier dropped any). */
@@ -140,7 +149,8 @@ export async function loadConfig(
   options: Readonly<LoadConfigOptions> = {},
 ): Promise<LoadedConfig | LazyLoadedConfig> {
   // The layering in its order: find and read the user config, then the project (or explicit) file
-  // with its tier sanitized, merge both over the preset, clamp caps, then wire the flows.
+  // with its tier sanitized, merge both over the preset and its host's settings, clamp caps, then
+  // wire the flows.
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = relativeDisplay(options.displayCwd ?? process.cwd());
   const fs = options.fs ?? createNodeFileSystem();
@@ -148,6 +158,7 @@ export async function loadConfig(
   const loading: Loading = {
     fs,
     cwd,
+    homeDir,
     display,
     thorough: options.thorough === true,
     diagnostics: [],
@@ -160,7 +171,7 @@ export async function loadConfig(
   if (userFile !== null) loading.layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
   const trusted = isTrustedProject(user['trustedProjects'], cwd, homeDir, (file) => fs.realpath(file));
   const project = await readProjectLayer(loading, options, trusted);
-  const { merged, presetScope } = mergeOverPreset(loading, options, user, project, trusted);
+  const { merged, presetScope } = await mergeOverPreset(loading, options, user, project, trusted);
 
   for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
     loading.diagnostics.push({
@@ -190,6 +201,7 @@ export async function loadConfig(
 interface Loading {
   readonly fs: FileSystem;
   readonly cwd: string;
+  readonly homeDir: string;
   readonly display: (file: string) => string;
   readonly thorough: boolean;
   readonly diagnostics: Diagnostic[];
@@ -251,13 +263,13 @@ async function readProjectLayer(
  * found by the search, the keys of it that widen reads are dropped as if the project had set them
  * (`presetScope`: what is left of it still sets the scope).
  */
-function mergeOverPreset(
+async function mergeOverPreset(
   loading: Loading,
   options: Readonly<LoadConfigOptions>,
   user: Record<string, unknown>,
   project: ProjectLayer,
   trusted: boolean,
-): { merged: Record<string, unknown>; presetScope: boolean } {
+): Promise<{ merged: Record<string, unknown>; presetScope: boolean }> {
   const { filepath, tier, own } = project;
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
   const presetFromProject =
@@ -277,8 +289,27 @@ function mergeOverPreset(
     loading.dropped.push(...sanitized.dropped);
     presetScope = setsScope(preset);
   }
+  // The preset's host settings files (Codex's config.toml, …) sit between the preset and the configs.
+  const host =
+    options.hostSettings === false
+      ? undefined
+      : await readHostSettings(presetName, preset, {
+          fs: loading.fs,
+          cwd: loading.cwd,
+          homeDir: loading.homeDir,
+          env: options.env ?? process.env,
+          trusted,
+          display: loading.display,
+          diagnostics: loading.diagnostics,
+        });
+  if (host !== undefined) {
+    loading.dropped.push(...host.dropped);
+    loading.layers.unshift(
+      ...host.files.map(({ source, keys }) => ({ tier: 'host' as const, source, keys })),
+    );
+  }
   loading.layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
-  return { merged: mergeLayers(preset, merged), presetScope };
+  return { merged: mergeLayers(mergeLayers(preset, host?.value ?? {}), merged), presetScope };
 }
 
 /** Reads the flow files below `root` once, on the first call (the same promise on every call). */

@@ -154,6 +154,12 @@ export const instructionsSchema = z.strictObject({
     .boolean()
     .optional()
     .describe('Report updated, switched and removed files in tool results. Default false.'),
+  keepBom: z
+    .boolean()
+    .optional()
+    .describe(
+      'Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.',
+    ),
 });
 
 const limit = z.number().int().min(0).nullable();

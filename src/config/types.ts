@@ -47,6 +47,8 @@ export interface InstructionsConfig {
   readonly trackChanges: boolean;
   /** `first`: one candidate per directory; `all`: every existing one. Absent: `first`. */
   readonly select?: 'first' | 'all' | undefined;
+  /** Keep a UTF-8 byte order mark at the start of a file's text (Codex does). Absent: false. */
+  readonly keepBom?: boolean | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
 }

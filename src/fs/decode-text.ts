@@ -7,6 +7,8 @@ export type Decoded =
       readonly text: string;
       readonly encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
       readonly invalid: boolean;
+      /** The bytes began with a UTF-8 byte order mark, which `text` leaves out. */
+      readonly bom?: true;
     }
   | { readonly ok: false; readonly reason: 'binary' };
 
@@ -40,13 +42,12 @@ export function decodeText(bytes: Uint8Array): Decoded {
   }
   const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
   if (sniff.includes(0)) return { ok: false, reason: 'binary' };
-  const body =
-    bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-      ? bytes.subarray(3)
-      : bytes;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  const marked = bom ? { bom: true as const } : {};
   try {
-    return { ok: true, text: utf8Strict.decode(body), encoding: 'utf-8', invalid: false };
+    return { ok: true, text: utf8Strict.decode(body), encoding: 'utf-8', invalid: false, ...marked };
   } catch {
-    return { ok: true, text: utf8.decode(body), encoding: 'utf-8', invalid: true };
+    return { ok: true, text: utf8.decode(body), encoding: 'utf-8', invalid: true, ...marked };
   }
 }

@@ -84,6 +84,8 @@ export type InstructionRead =
       /** Invalid UTF-8 was replaced by U+FFFD. */
       readonly invalidUtf8: boolean;
       readonly hidden: readonly HiddenCharacter[];
+      /** The file began with a UTF-8 byte order mark, which `text` leaves out. */
+      readonly bom?: true;
     }
   | {
       readonly ok: false;
@@ -115,6 +117,7 @@ export function readInstruction(fs: FileSystem, file: string, options: ReadOptio
     mtimeMs: result.info.mtimeMs,
     invalidUtf8: decoded.invalid,
     hidden: findHiddenUnicode(decoded.text),
+    ...(decoded.ok && decoded.bom === true ? { bom: true as const } : {}),
   });
 }
 

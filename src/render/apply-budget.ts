@@ -104,18 +104,27 @@ type Attempt = BudgetResult & { measured: string };
 
 /**
  * Keeps files in list order until the cap; the one that crosses it is cut and every later one
- * dropped. Returns the result, or the files to drop when the fallback must decide.
+ * dropped. A file whose cut would hold only whitespace is dropped instead, spending nothing, and the
+ * files after it are tried with the budget it left (Codex: `read_agents_md` in openai/codex
+ * codex-rs/core/src/agents_md.rs). Returns the result, or the files to drop when the fallback must
+ * decide.
  */
 function rootFirst(budget: Budget, candidates: readonly number[]): BudgetResult | number[] {
+  const blank: number[] = [];
+  const droppedFrom = (at: number) => [...blank, ...candidates.slice(at)];
   let whole = 0;
-  while (whole < candidates.length && fitsAll(budget, result(budget, candidates.slice(whole + 1))))
+  while (whole < candidates.length) {
+    while (whole < candidates.length && fitsAll(budget, result(budget, droppedFrom(whole + 1)))) whole += 1;
+    if (whole === candidates.length) break;
+    const index = candidates[whole] as number;
+    const cut = cutToFit(budget, droppedFrom(whole + 1), index);
+    if (cut === null) break;
+    if (cut.cutText.trim() !== '') return done(cut);
+    blank.push(index);
     whole += 1;
-  if (whole < candidates.length) {
-    const cut = cutToFit(budget, candidates.slice(whole + 1), candidates[whole] as number);
-    if (cut !== null) return done(cut);
   }
-  const dropped = candidates.slice(whole);
-  if (whole > 0) return done(result(budget, dropped));
+  const dropped = droppedFrom(whole);
+  if (whole > blank.length) return done(result(budget, dropped));
   return dropped;
 }
 
@@ -238,8 +247,12 @@ function result(budget: Budget, dropped: readonly number[], cut?: Cut, short = f
   };
 }
 
-/** The longest cut of file `index` (at least one character) that fits, if any. */
-function cutToFit(budget: Budget, dropped: readonly number[], index: number): Attempt | null {
+/** The longest cut of file `index` (at least one character) that fits, if any, and the text it keeps. */
+function cutToFit(
+  budget: Budget,
+  dropped: readonly number[],
+  index: number,
+): (Attempt & { readonly cutText: string }) | null {
   const chars = Array.from((budget.files[index] as BudgetFile).text);
   const attempt = (count: number) => result(budget, dropped, { index, text: chars.slice(0, count).join('') });
   if (chars.length === 0 || !fitsAll(budget, attempt(1))) return null;
@@ -250,9 +263,10 @@ function cutToFit(budget: Budget, dropped: readonly number[], index: number): At
     if (fitsAll(budget, attempt(middle))) low = middle;
     else high = middle - 1;
   }
-  return attempt(low);
+  return { ...attempt(low), cutText: chars.slice(0, low).join('') };
 }
 
-function done({ measured: _measured, ...budget }: Attempt): BudgetResult {
-  return budget;
+function done({ measured: _measured, ...budget }: Attempt & { readonly cutText?: string }): BudgetResult {
+  const { cutText: _cutText, ...rest } = budget;
+  return rest;
 }

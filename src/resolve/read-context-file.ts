@@ -24,6 +24,11 @@ export interface ContextFile extends Provenance {
    * change tracking watches them too (docs/imports.md). Absent otherwise.
    */
   readonly inlined?: readonly InlinedImport[];
+  /**
+   * The file began with a UTF-8 byte order mark, which `text` leaves out (`instructions.keepBom`
+   * puts it back). Absent otherwise.
+   */
+  readonly bom?: true;
 }
 
 /** A file whose text an importer holds inline. */
@@ -77,7 +82,13 @@ export function readContextFile(
  */
 export function contextFileOf(
   candidate: Candidate,
-  body: { readonly mtimeMs: number; readonly bytes: number; readonly sha256: string; readonly text: string },
+  body: {
+    readonly mtimeMs: number;
+    readonly bytes: number;
+    readonly sha256: string;
+    readonly text: string;
+    readonly bom?: true;
+  },
 ): ContextFile {
   const file = {
     path: candidate.path,
@@ -89,5 +100,6 @@ export function contextFileOf(
     mtimeMs: body.mtimeMs,
     bytes: body.bytes,
   };
-  return Object.freeze(defineSha256(file, digestOf(body), { text: body.text }));
+  const tail = body.bom === true ? { text: body.text, bom: true as const } : { text: body.text };
+  return Object.freeze(defineSha256(file, digestOf(body), tail));
 }

@@ -148,6 +148,14 @@ export const CASES = [
     cwd: 'alias',
   },
   {
+    id: 'symlinked-cwd-flag',
+    about: 'the cwd is named through a symlinked directory with -C',
+    hosts: ['codex'],
+    hostConfig: { codex: { cdFlag: true } },
+    repo: { '{DOC}': 'Root rules.\n', 'real/{DOC}': 'Real rules.\n', alias: { link: 'real' } },
+    cwd: 'alias',
+  },
+  {
     id: 'unicode-path',
     about: 'non-ASCII and space in the directory names',
     repo: { '{DOC}': 'Root.\n', 'dïr ü/{DOC}': 'Ünïcode.\n' },
@@ -313,6 +321,37 @@ export const CASES = [
   // MCP cases: `ctxfiles mcp` (docs/mcp.md) is registered in the host; the first turn calls its
   // instructions_for_path tool, and the lab compares the tool result that reached the model with
   // the server's own answer to the same call.
+  // Codex with the hook as `ctxfiles init codex` writes it and a config that names the codex
+  // preset and Cursor's rules: after `cat` through its shell the nested AGENTS.md and the rule
+  // whose globs match arrive once; at session start, the Cursor always rule Codex never loads.
+  {
+    id: 'live-hook-codex-read',
+    about: 'the Codex hook after cat through the shell: the nested AGENTS.md and a matching Cursor rule',
+    hosts: ['codex'],
+    hook: true,
+    hookConfig: { preset: 'codex', rules: { sources: ['cursor'] } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'packages/app/AGENTS.md': 'App agents.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+      '.cursor/rules/app.mdc': '---\nglobs: packages/app/**\n---\nApp rule: no default exports.\n',
+      'packages/app/src/index.ts': 'export const x = 1;\n',
+    },
+    read: 'packages/app/src/index.ts',
+  },
+  {
+    id: 'live-hook-codex-start',
+    about: 'the Codex hook at session start: a Cursor always rule Codex does not load itself',
+    hosts: ['codex'],
+    hook: 'start',
+    hookConfig: { preset: 'codex', rules: { sources: ['cursor'] } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+      'src/index.ts': 'export {};\n',
+    },
+    read: 'src/index.ts',
+  },
   {
     id: 'live-mcp-path',
     about: 'the ctxfiles MCP server, registered in the host, answers instructions_for_path',

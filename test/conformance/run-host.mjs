@@ -106,7 +106,7 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     },
   });
   try {
-    const hookCommand = row.hook ? hookCommandFor(host, dirs) : null;
+    const hookCommand = row.hook ? hookCommandFor(host, dirs, row) : null;
     const mcpServer = row.mcp ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
     const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
@@ -133,25 +133,40 @@ async function runHost(host, installDir, row, dirs, traceFile) {
 /** The hook config: RULES.md, a name no host reads itself (docs/hooks.md, "Avoiding double injection"). */
 const hookConfig = (dirs) => path.join(dirs.home, '..', 'ctxfiles-hook.json');
 
-function hookCommandFor(host, dirs) {
-  fs.writeFileSync(hookConfig(dirs), JSON.stringify({ contextPaths: ['RULES.md'] }));
+function hookCommandFor(host, dirs, row) {
+  // `hookConfig`: a row's own config for the hook (a preset, rule sources); default RULES.md only.
+  fs.writeFileSync(hookConfig(dirs), JSON.stringify(row.hookConfig ?? { contextPaths: ['RULES.md'] }));
   const args = [process.execPath, bin, 'hook', host.hookAgent, '--config', hookConfig(dirs)];
   return args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
 }
 
 /** The hook's own answer to the event the host sends after the scripted read. */
-async function hookAnswer(host, dirs, file) {
-  const event = {
-    session_id: 'lab-expected',
-    cwd: dirs.cwd,
-    hook_event_name: host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool',
-    ...host.sessionEvent(file).hookFields,
-  };
+async function hookAnswer(host, dirs, file, row) {
+  // `hook: 'start'`: the answer to the session's start event instead of the one after the read.
+  const event =
+    row.hook === 'start'
+      ? { session_id: 'lab-expected', cwd: dirs.cwd, hook_event_name: 'SessionStart', source: 'startup' }
+      : {
+          session_id: 'lab-expected',
+          cwd: dirs.cwd,
+          hook_event_name:
+            host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
+          ...host.sessionEvent(file).hookFields,
+        };
   const env = {
     ...baseEnv(dirs.home, dirs.cwd),
     XDG_STATE_HOME: path.join(dirs.home, '.lab-expected-state'),
   };
-  const args = [bin, 'hook', host.hookAgent, '--config', hookConfig(dirs), '--cwd', dirs.cwd];
+  const args = [
+    bin,
+    'hook',
+    host.hookAgent,
+    ...(host.hookArgs ?? []),
+    '--config',
+    hookConfig(dirs),
+    '--cwd',
+    dirs.cwd,
+  ];
   const answer = await run(process.execPath, args, {
     cwd: dirs.cwd,
     env,
@@ -172,7 +187,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     CTXFILES_NO_CACHE: '1',
     ...(setup.ctxfilesEnv ?? {}),
   };
-  const args = ['--preset', host.preset, '--cwd', dirs.cwd];
+  // A driver may name the cwd ctxfiles is given as its host sees it (`setup.ctxfilesCwd`).
+  const args = ['--preset', host.preset, '--cwd', setup.ctxfilesCwd ?? dirs.cwd];
   if (host.id === 'claude-code' && captured.intro) {
     // Our own intro sentence is a listed difference; the comparison uses the one captured.
     const config = path.join(dirs.home, '..', 'ctxfiles-wording.json');
@@ -195,7 +211,7 @@ async function ctxfiles(host, row, dirs, setup, captured) {
       toolArgs: { path: row.mcp.path },
     });
   } else if (row.hook) {
-    out.live = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, row.read)));
+    out.live = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, row.read), row));
   } else if (row.read) {
     const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
     const event = JSON.stringify(sessionEvent);
@@ -249,7 +265,12 @@ async function runCase(host, installDir, row, work) {
       : row.hook && host.extractHook
         ? host.extractHook
         : host.extractLive;
-    actual.live = after ? extract(after.body) : '(the host sent no request after the tool call)';
+    actual.live =
+      row.hook === 'start'
+        ? host.extractHookStart(main[0].body)
+        : after
+          ? extract(after.body)
+          : '(the host sent no request after the tool call)';
   }
   const intro = host.id === 'claude-code' && actual.static ? claudeIntro(actual.static) : null;
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { intro });
@@ -277,6 +298,7 @@ async function main() {
   );
   const rows = CASES.filter((row) => !row.hosts || row.hosts.includes(host.id))
     .filter((row) => !row.hook || host.hookAgent)
+    .filter((row) => row.hook !== 'start' || host.extractHookStart)
     .filter((row) => !row.mcp || host.mcpCall)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));

@@ -54,11 +54,12 @@ export function parseReminder(text: string): { intro: string; blocks: ParsedBloc
 }
 
 /**
- * A strict parser for the `codex` format: one frame whose heading names the work dir; returns the
- * unescaped text between `<INSTRUCTIONS>` and `</INSTRUCTIONS>`, or `null`.
+ * A strict parser for the `codex` format: one frame whose heading names the work dir (none with
+ * `directory` null); returns the unescaped text between `<INSTRUCTIONS>` and `</INSTRUCTIONS>`, or `null`.
  */
-export function parseCodex(text: string, directory: string): string | null {
-  const open = `# AGENTS.md instructions for ${directory}\n\n<INSTRUCTIONS>\n`;
+export function parseCodex(text: string, directory: string | null): string | null {
+  const heading = directory === null ? '' : ` for ${directory}`;
+  const open = `# AGENTS.md instructions${heading}\n\n<INSTRUCTIONS>\n`;
   const close = '\n</INSTRUCTIONS>';
   if (!text.startsWith(open) || !text.endsWith(close)) return null;
   const body = text.slice(open.length, -close.length);

@@ -21,18 +21,34 @@ export function renderCodex(files: readonly RenderFile[], context: RenderContext
   if (files.length === 0 && notice === undefined) return '';
   const user = files
     .filter((file) => file.layer === 'user')
-    .map((file) => file.text.trim())
+    .map((file) => trimWhiteSpace(file.text))
     .filter((text) => text !== '');
   const project = files.filter((file) => file.layer !== 'user').map((file) => file.text);
   const parts = [user, project].filter((texts) => texts.length > 0).map((texts) => texts.join('\n\n'));
   const docs = parts.join(CODEX_PROJECT_DOC_SEPARATOR);
   const body = notice === undefined ? docs : files.length === 0 ? notice : `${notice}\n\n${docs}`;
-  return codexFrame(context.workDir, body);
+  // Codex names the directory only when a project file was loaded: with the user file alone the
+  // heading is `# AGENTS.md instructions` (`full_fragment` in codex-rs/core/src/context/world_state/agents_md.rs).
+  return codexFrame(project.length > 0 || user.length === 0 ? context.workDir : null, body);
 }
 
-/** Codex's frame around instruction text; the text's own `INSTRUCTIONS` tags are escaped. */
-export function codexFrame(directory: string, text: string): string {
-  return `# AGENTS.md instructions for ${escapeHeaderPath(directory)}\n\n<INSTRUCTIONS>\n${CODEX_TAG.escape(text)}\n</INSTRUCTIONS>`;
+/** Unicode White_Space, what Rust's `str::trim` removes: unlike JavaScript's `trim`, not U+FEFF. */
+const WHITE_SPACE =
+  '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const EDGE_SPACE = new RegExp(`^${WHITE_SPACE}+|${WHITE_SPACE}+$`, 'g');
+
+/** Rust's `str::trim`, as Codex trims the user file: a byte order mark at its start stays. */
+function trimWhiteSpace(text: string): string {
+  return text.replace(EDGE_SPACE, '');
+}
+
+/**
+ * Codex's frame around instruction text; the text's own `INSTRUCTIONS` tags are escaped. `null`:
+ * the heading names no directory.
+ */
+export function codexFrame(directory: string | null, text: string): string {
+  const heading = directory === null ? '' : ` for ${escapeHeaderPath(directory)}`;
+  return `# AGENTS.md instructions${heading}\n\n<INSTRUCTIONS>\n${CODEX_TAG.escape(text)}\n</INSTRUCTIONS>`;
 }
 
 /** `codex` in the session: Codex's instructions frame for each file's directory, joined by a newline. */

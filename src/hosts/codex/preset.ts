@@ -28,6 +28,8 @@ export const codex: Preset = frozen({
       ],
       // "Symlinks are allowed" (agents_md.rs): Codex follows links without a containment check.
       symlinks: 'follow',
+      // Codex decodes the bytes as they are (`String::from_utf8_lossy`): a UTF-8 BOM stays in the text.
+      keepBom: true,
     },
     // project_doc_max_bytes: 32 KiB of document bytes, spent root first; the crossing file is cut.
     // The user file and the frame are not counted.

@@ -1,6 +1,7 @@
 // Codex CLI: `codex exec` against the lab's Responses server, configured through
 // $CODEX_HOME/config.toml (a model provider at 127.0.0.1; analytics and plugins off, which
 // otherwise reach outside addresses).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { codexInstructions, fromMarker } from '../extract.mjs';
@@ -13,7 +14,11 @@ export default {
   version: '0.171.0',
   bin: 'node_modules/.bin/codex',
   names: { doc: 'AGENTS.md', user: '.codex/AGENTS.md' },
-  prepare({ home, port, row, prompt, mcpServer }) {
+  hookAgent: 'codex',
+  hookEventName: 'PostToolUse',
+  // As `ctxfiles init codex` writes the hook: shell commands are read for paths.
+  hookArgs: ['--shell-paths'],
+  prepare({ home, cwd, port, row, prompt, mcpServer, hookCommand }) {
     const codexHome = path.join(home, '.codex');
     fs.mkdirSync(codexHome, { recursive: true });
     const extra = row.hostConfig?.codex?.toml ?? '';
@@ -43,11 +48,18 @@ export default {
           `args = ${JSON.stringify(mcpServer.args)}`,
         ].join('\n')
       : '';
-    fs.writeFileSync(path.join(codexHome, 'config.toml'), `${toml}\n${mcp}\n`);
+    const configFile = path.join(codexHome, 'config.toml');
+    const hooks = hookCommand ? codexHooks(configFile, `${hookCommand} --shell-paths`) : '';
+    fs.writeFileSync(configFile, `${toml}\n${mcp}\n${hooks}`);
     return {
-      args: ['exec', '--skip-git-repo-check', prompt],
+      // `cdFlag`: the cwd named with `-C` as well, as the user spelled it (a symlink stays one).
+      args: ['exec', '--skip-git-repo-check', ...(row.hostConfig?.codex?.cdFlag ? ['-C', cwd] : []), prompt],
       env: { CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key' },
       ctxfilesEnv: { CODEX_HOME: codexHome },
+      // Codex takes its cwd from the system (`getcwd`: the real path under a symlinked directory)
+      // unless `-C` names one, kept as spelled; ctxfiles started in that directory does the same
+      // (`process.cwd()`), and `--cwd` is its `-C`.
+      ctxfilesCwd: row.hostConfig?.codex?.cdFlag ? cwd : fs.realpathSync(cwd),
     };
   },
   /** Codex reads files through its shell tool. */
@@ -85,5 +97,92 @@ export default {
       .join('\n');
     return fromMarker(text, '# AGENTS.md instructions');
   },
-  sessionEvent: (file) => ({ tool: 'exec_command', input: { cmd: `cat ${JSON.stringify(file)}` }, ok: true }),
+  sessionEvent: (file) => ({
+    tool: 'exec_command',
+    input: { cmd: `cat ${JSON.stringify(file)}` },
+    ok: true,
+    // What Codex 0.171 sends a PostToolUse hook for the same call (docs/hooks.md, "Codex").
+    hookFields: {
+      tool_name: 'Bash',
+      tool_input: { command: `cat ${JSON.stringify(file)}` },
+      tool_response: '',
+    },
+  }),
+  /**
+   * The hook's additional context as Codex 0.171 delivers it: a developer message of its own,
+   * between the tool call and its output, the text as the hook wrote it.
+   */
+  wrapHook: (text) => text,
+  /** What the SessionStart hook added: developer messages between Codex's context and the prompt. */
+  extractHookStart(body) {
+    const input = body?.input ?? [];
+    const users = input.flatMap((item, index) =>
+      item.type === 'message' && item.role === 'user' ? [index] : [],
+    );
+    return input
+      .slice((users[0] ?? -1) + 1, users[users.length - 1])
+      .filter((item) => item.type === 'message' && item.role === 'developer')
+      .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ''))
+      .join('\n');
+  },
+  extractHook(body) {
+    const input = body?.input ?? [];
+    const after = input.findIndex((item) => item.type === 'function_call');
+    return input
+      .slice(after + 1)
+      .filter((item) => item.type === 'message' && item.role === 'developer')
+      .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ''))
+      .join('\n');
+  },
 };
+
+/**
+ * The hook groups `ctxfiles init codex` writes (src/cli/init-hosts.ts), with `command`, and the
+ * trust a user gives them in Codex's /hooks step: `[hooks.state."<file>:<event>:<group>:<hook>"]`
+ * `trusted_hash`, the SHA-256 of the hook's normalized identity as canonical JSON (openai/codex
+ * codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`, config/src/fingerprint.rs
+ * `version_for_toml`).
+ */
+function codexHooks(configFile, command) {
+  const groups = [
+    ['SessionStart', 'session_start', 'startup|resume|clear|compact'],
+    ['PostToolUse', 'post_tool_use', '^(Bash|apply_patch)$'],
+    ['PreCompact', 'pre_compact', undefined],
+  ];
+  const lines = [];
+  const state = ['[hooks.state]'];
+  for (const [event, label, matcher] of groups) {
+    lines.push(`[[hooks.${event}]]`);
+    if (matcher !== undefined) lines.push(`matcher = ${JSON.stringify(matcher)}`);
+    lines.push(
+      `[[hooks.${event}.hooks]]`,
+      'type = "command"',
+      `command = ${JSON.stringify(command)}`,
+      'timeout = 30',
+    );
+    const identity = {
+      event_name: label,
+      ...(matcher === undefined ? {} : { matcher }),
+      hooks: [{ type: 'command', command, timeout: 30, async: false }],
+    };
+    const hash = crypto
+      .createHash('sha256')
+      .update(JSON.stringify(sortKeys(identity)))
+      .digest('hex');
+    state.push(
+      `[hooks.state.${JSON.stringify(`${configFile}:${label}:0:0`)}]`,
+      `trusted_hash = "sha256:${hash}"`,
+    );
+  }
+  return `${lines.join('\n')}\n${state.join('\n')}\n`;
+}
+
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys(value[key])]),
+  );
+}
