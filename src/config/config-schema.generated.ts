@@ -514,6 +514,15 @@ export default {
             "inline"
           ],
           "default": "entries"
+        },
+        "failed": {
+          "description": "Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").",
+          "type": "string",
+          "enum": [
+            "keep",
+            "comment"
+          ],
+          "default": "keep"
         }
       },
       "additionalProperties": false,

@@ -45,7 +45,12 @@ export const DEFAULT_CONFIG = Object.freeze({
     select: 'first' as 'first' | 'all',
     symlinks: 'inside' as 'inside' | 'reject' | 'follow',
   }),
-  imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
+  imports: Object.freeze({
+    enabled: false,
+    maxDepth: 5,
+    mode: 'entries' as 'entries' | 'inline',
+    failed: 'keep' as 'keep' | 'comment',
+  }),
   contextRoot: 'workDir' as 'workDir' | 'project',
   format: 'opencode' as Format,
   budget: Object.freeze({

@@ -268,6 +268,12 @@ export const importsSchema = z.strictObject({
     .describe(
       '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
     ),
+  failed: z
+    .enum(['keep', 'comment'])
+    .optional()
+    .describe(
+      'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment").',
+    ),
 });
 
 /**

@@ -56,6 +56,11 @@ export interface ImportsConfig {
   readonly enabled: boolean;
   readonly maxDepth: number;
   readonly mode: 'entries' | 'inline';
+  /**
+   * `inline` mode: what a reference that is not followed becomes. `keep`: it stays as written;
+   * `comment`: an HTML comment saying why. Absent: `keep`.
+   */
+  readonly failed?: 'keep' | 'comment' | undefined;
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */

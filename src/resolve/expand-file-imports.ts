@@ -63,6 +63,7 @@ export function expandFileImports(
       {
         maxDepth: options.imports.maxDepth,
         mode: options.imports.mode,
+        failed: options.imports.failed ?? 'keep',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
         homeDir: options.homeDir,
