@@ -328,6 +328,18 @@ describe('preset gemini-cli', () => {
       ),
     );
   });
+
+  // memoryImportProcessor.ts: a failed import leaves a comment, also when nothing else is imported.
+  test('an import that fails becomes a comment, in a file that imports nothing else', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'GEMINI.md': 'Main.\n@missing.md\n@../up.md\n' });
+    expect(await view(root, '.', 'gemini-cli')).toBe(
+      block(
+        '<root>/GEMINI.md',
+        `Main.\n<!-- Import failed: missing.md - ENOENT: no such file or directory, access '<root>/missing.md' -->\n` +
+          '<!-- Import failed: ../up.md - Path traversal attempt -->',
+      ),
+    );
+  });
 });
 
 describe('preset opencode', () => {
