@@ -329,6 +329,19 @@ describe('preset gemini-cli', () => {
     );
   });
 
+  // Gemini CLI takes its cwd from process.cwd(), which is the real path (the lab's symlinked-cwd case).
+  test('a symlinked cwd shows as its real path', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'GEMINI.md': 'Root.\n',
+      'real/GEMINI.md': 'Real.\n',
+      alias: { symlink: 'real' },
+    });
+    expect(await view(root, 'alias', 'gemini-cli')).toBe(
+      [block('<root>/GEMINI.md', 'Root.'), block('<root>/real/GEMINI.md', 'Real.')].join('\n\n'),
+    );
+  });
+
   // memoryImportProcessor.ts: a failed import leaves a comment, also when nothing else is imported.
   test('an import that fails becomes a comment, in a file that imports nothing else', async () => {
     const root = tempTree({ '.git/HEAD': 'x', 'GEMINI.md': 'Main.\n@missing.md\n@../up.md\n' });

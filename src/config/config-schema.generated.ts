@@ -220,6 +220,15 @@ export default {
           ],
           "default": "inside"
         },
+        "workDirPath": {
+          "description": "Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.",
+          "type": "string",
+          "enum": [
+            "as-given",
+            "real"
+          ],
+          "default": "as-given"
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [

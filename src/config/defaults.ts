@@ -44,6 +44,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     trackChanges: false,
     select: 'first' as 'first' | 'all',
     symlinks: 'inside' as 'inside' | 'reject' | 'follow',
+    workDirPath: 'as-given' as 'as-given' | 'real',
   }),
   imports: Object.freeze({
     enabled: false,

@@ -139,6 +139,12 @@ export const instructionsSchema = z.strictObject({
     .describe(
       '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
+  workDirPath: z
+    .enum(['as-given', 'real'])
+    .optional()
+    .describe(
+      'Under a symlinked work dir, the paths shown below it: "as-given" (default) spell it as the caller did; "real": its real path.',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()

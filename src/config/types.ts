@@ -49,6 +49,11 @@ export interface InstructionsConfig {
   readonly select?: 'first' | 'all' | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+  /**
+   * Under a symlinked work dir, how paths below it are shown: `as-given` (the caller's spelling)
+   * or `real`. Absent: `as-given`.
+   */
+  readonly workDirPath?: 'as-given' | 'real' | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
