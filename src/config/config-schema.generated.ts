@@ -288,7 +288,8 @@ export default {
         "magi",
         "codex",
         "claude-code",
-        "gemini"
+        "gemini",
+        "gemini-full"
       ],
       "default": "opencode"
     },
@@ -402,6 +403,11 @@ export default {
           "description": "Heads the catalog of rules fetched on request: how the model reads one.",
           "type": "string",
           "default": "These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."
+        },
+        "geminiContextIntro": {
+          "description": "Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.",
+          "type": "string",
+          "default": "The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."
         }
       },
       "additionalProperties": false,

@@ -232,6 +232,7 @@ const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording,
   budgetNotice: 'Ends a block the budget cut.',
   claudeCodeIntro: 'Opens the "claude-code" format.',
   ruleCatalogIntro: 'Heads the catalog of rules fetched on request: how the model reads one.',
+  geminiContextIntro: 'Follows the "# Contextual Instructions" heading of the "gemini-full" format.',
 };
 
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */

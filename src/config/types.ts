@@ -106,6 +106,7 @@ export const FORMATS = Object.freeze([
   'codex',
   'claude-code',
   'gemini',
+  'gemini-full',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];
@@ -152,6 +153,8 @@ export interface WordingConfig {
   readonly claudeCodeIntro: string;
   /** The sentence under `# Rules on Request`: how the model gets a rule's text. */
   readonly ruleCatalogIntro: string;
+  /** The paragraph under the `gemini-full` format's `# Contextual Instructions` heading. */
+  readonly geminiContextIntro: string;
 }
 
 /** A validated config with every default applied. */

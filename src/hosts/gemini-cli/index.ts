@@ -1,5 +1,5 @@
 import { frozen, type Host } from '../host.js';
-import { geminiFormat } from './format.js';
+import { geminiFormat, geminiFullFormat } from './format.js';
 import { geminiCli } from './preset.js';
 import { geminiCliSettings } from './settings.js';
 
@@ -17,7 +17,7 @@ export const geminiCliHost: Host = frozen({
   ],
   settings: geminiCliSettings,
   presets: [geminiCli],
-  formats: [geminiFormat],
+  formats: [geminiFormat, geminiFullFormat],
   hook: {
     events: { start: 'SessionStart', afterTool: 'AfterTool', compact: 'PreCompress' },
     // Gemini CLI parses stderr when stdout is empty (packages/core/src/hooks/hookRunner.ts), so
