@@ -53,7 +53,7 @@ const WRAPPER_TAGS = ['loaded_context', 'project_context', 'session_context'];
  * Context ---` … `--- End Project Context ---`) around the files' context blocks. Gemini CLI puts
  * a blank line between the tool output and the wrapper; that separator is the runner's.
  */
-function geminiSessionFrame(files: readonly FrameFile[]): string {
+export function geminiSessionFrame(files: readonly FrameFile[]): string {
   const blocks = geminiBlocks(files);
   return blocks.length === 0
     ? ''
