@@ -143,6 +143,12 @@ describe('inline mode, failed: comment', () => {
     );
   });
 
+  // Gemini CLI's findImports takes a path starting with `.`, `/` or a letter: `@~/x` is text.
+  test('a refused @~/ reference stays as written', () => {
+    const fs = setup({ 'AGENTS.md': 'Main.\n@~/notes.md\n', '/home/u/notes.md': 'N' });
+    expect(expand(fs, 'AGENTS.md', { mode: 'inline', failed: 'comment' }).text).toBe('Main.\n@~/notes.md\n');
+  });
+
   test('entries mode keeps the text as written whatever `failed` says', () => {
     const fs = setup({ 'AGENTS.md': '@missing.md\n' });
     expect(expand(fs, 'AGENTS.md', { failed: 'comment' }).text).toBe('@missing.md\n');

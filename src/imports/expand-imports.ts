@@ -264,7 +264,7 @@ function follow(
       entry: reference.written ?? `@${reference.spelled}`,
       path: target ?? importer,
     });
-    const failure: ImportFailure = { code, spelled: reference.spelled, target, error };
+    const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
     return { failed: settings.failed === 'comment' ? failureComment(failure) : null };
   };
   const target = locateImport(reference, importer, expansion.root, settings);

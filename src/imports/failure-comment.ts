@@ -6,6 +6,8 @@ export interface ImportFailure {
   readonly code: DiagnosticCode;
   /** The path as the reference spelled it. */
   readonly spelled: string;
+  /** How the reference names its target; a `home` one (`@~/…`) is never commented. */
+  readonly kind?: 'relative' | 'home' | 'absolute' | undefined;
   /** The absolute target, when the reference got that far. */
   readonly target?: string | undefined;
   /** The error code of a failed lookup or read (`ENOENT`, `EISDIR`, …), when there was one. */
@@ -18,11 +20,13 @@ export interface ImportFailure {
  * reference that leaves the root, `<!-- Import failed: P - Path traversal attempt -->`; one already
  * placed or leading back into its chain, `<!-- File already processed: P -->`; a target that cannot
  * be read, `<!-- Import failed: P - <error> -->` with the error as Node words it. `null` for
- * refusals that leave the reference as written (an unusable path, a file too large, too deep).
+ * refusals that leave the reference as written (an unusable path, a file too large, too deep), and
+ * for every `@~/…` reference: Gemini CLI does not read `~` as the start of an import.
  * Markers from google-gemini/gemini-cli `packages/core/src/utils/memoryImportProcessor.ts`.
  */
 export function failureComment(failure: ImportFailure): string | null {
   const { code, spelled } = failure;
+  if (failure.kind === 'home') return null;
   switch (code) {
     case 'import-outside':
     case 'import-symlink':
