@@ -8,7 +8,9 @@ import { outsideConnects } from './conformance/egress.mjs';
 import {
   claudeInstructions,
   codexInstructions,
+  geminiContextIntro,
   geminiInstructions,
+  geminiWholeForm,
   opencodeInstructions,
 } from './conformance/extract.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
@@ -99,6 +101,34 @@ describe('extractors', () => {
     };
     expect(geminiInstructions(body)).toBe('USER\n\nPROJECT');
     expect(geminiInstructions({ systemInstruction: { parts: [{ text: 'none' }] }, contents: [] })).toBe('');
+  });
+
+  it('gemini, the whole form: the system tail from its heading, then the user message wrapper', () => {
+    const body = {
+      systemInstruction: {
+        parts: [
+          {
+            text: 'rules\n\n# Contextual Instructions (GEMINI.md)\nWhy.\n\nMore.\n\n<loaded_context>\nUSER\n</loaded_context>',
+          },
+        ],
+      },
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            {
+              text: '<session_context>\nDate.\n\n\n<loaded_context>\n<project_context>\nPROJECT\n</project_context>\n</loaded_context>\n</session_context>',
+            },
+          ],
+        },
+      ],
+    };
+    expect(geminiWholeForm(body)).toBe(
+      '# Contextual Instructions (GEMINI.md)\nWhy.\n\nMore.\n\n<loaded_context>\nUSER\n</loaded_context>\n\n' +
+        '<loaded_context>\n<project_context>\nPROJECT\n</project_context>\n</loaded_context>',
+    );
+    expect(geminiContextIntro(body)).toBe('Why.\n\nMore.');
+    expect(geminiWholeForm({ contents: [] })).toBe('');
   });
 
   it('opencode: the Instructions from entries up to the skills section', () => {

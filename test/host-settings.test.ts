@@ -156,3 +156,82 @@ describe("Codex's config.toml", () => {
     expect(loaded.layers?.map((layer) => layer.tier)).toEqual(['preset']);
   });
 });
+
+describe("Gemini CLI's settings.json", () => {
+  function geminiTree(user: string | null, project: string | null, files: Record<string, string>) {
+    const root = tempTree({
+      ...(user === null ? {} : { 'home/.gemini/settings.json': user }),
+      ...(project === null ? {} : { 'repo/sub/.gemini/settings.json': project }),
+      ...files,
+    });
+    fs.mkdirSync(path.join(root, 'repo', '.git'), { recursive: true });
+    return { home: path.join(root, 'home'), repo: path.join(root, 'repo'), root };
+  }
+
+  async function gemini(home: string, cwd: string) {
+    const loaded = await loadConfig({ cwd, homeDir: home, env: {}, userConfig: null, preset: 'gemini-cli' });
+    const resolver = await createResolver({ workDir: cwd, config: loaded, homeDir: home, env: {} });
+    return { loaded, text: (await resolver.resolve({})).text };
+  }
+
+  const block = (file: string, text: string) =>
+    `--- Context from: ${file} ---\n${text}\n--- End of Context from: ${file} ---`;
+
+  // The lab's gemini-file-names case: the user file ~/.gemini/AGENTS.md, then the walk's files in
+  // plain string order (packages/core/src/utils/memoryDiscovery.ts sorts the paths).
+  test('context.fileName as a list, with a comment: every name in each directory and in ~/.gemini', async () => {
+    const { home, repo } = geminiTree(
+      '{\n  // names\n  "context": { "fileName": ["AGENTS.md", "GEMINI.md"] }\n}\n',
+      null,
+      {
+        'home/.gemini/AGENTS.md': 'User agents.\n',
+        'repo/AGENTS.md': 'Root agents.\n',
+        'repo/GEMINI.md': 'Root gemini.\n',
+        'repo/sub/AGENTS.md': 'Sub agents.\n',
+      },
+    );
+    const { loaded, text } = await gemini(home, path.join(repo, 'sub'));
+    expect(loaded.config.instructions.candidates).toEqual(['AGENTS.md', 'GEMINI.md']);
+    expect(loaded.config.instructions.userFile).toEqual(['~/.gemini/AGENTS.md', '~/.gemini/GEMINI.md']);
+    expect(text).toBe(
+      [
+        block(path.join(home, '.gemini/AGENTS.md'), 'User agents.'),
+        block(path.join(repo, 'AGENTS.md'), 'Root agents.'),
+        block(path.join(repo, 'GEMINI.md'), 'Root gemini.'),
+        block(path.join(repo, 'sub/AGENTS.md'), 'Sub agents.'),
+      ].join('\n\n'),
+    );
+  });
+
+  // setGeminiMdFilename: the names given first, GEMINI.md kept after them; the project's value
+  // replaces the user's, and from the project tier the user files are dropped (untrusted).
+  test('a single name keeps GEMINI.md; the project file wins over the user file', async () => {
+    const { home, repo } = geminiTree(
+      '{ "context": { "fileName": "CONTEXT.md" } }',
+      '{ "context": { "fileName": "TEAM.md" } }',
+      {},
+    );
+    const user = await gemini(home, repo);
+    expect(user.loaded.config.instructions.candidates).toEqual(['CONTEXT.md', 'GEMINI.md']);
+    const project = await gemini(home, path.join(repo, 'sub'));
+    expect(project.loaded.config.instructions.candidates).toEqual(['GEMINI.md', 'TEAM.md']);
+    expect(project.loaded.config.instructions.userFile).toEqual([
+      '~/.gemini/CONTEXT.md',
+      '~/.gemini/GEMINI.md',
+    ]);
+    expect(project.loaded.diagnostics.map((d) => d.code)).toContain('untrusted-key');
+  });
+
+  test('a malformed file or value is a warning naming file, line and column; the preset stands', async () => {
+    const { home, repo } = geminiTree('{ "context": { "fileName": 3 } }', '{ "context": ', {});
+    const { loaded } = await gemini(home, path.join(repo, 'sub'));
+    expect(loaded.config.instructions.candidates).toEqual(['GEMINI.md']);
+    const messages = loaded.diagnostics
+      .filter((d) => d.code === 'host-settings-invalid')
+      .map((d) => d.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/settings\.json:1:28: context\.fileName: must be a file name or a list/),
+      expect.stringMatching(/sub\/\.gemini\/settings\.json:1:\d+: not valid JSON/),
+    ]);
+  });
+});

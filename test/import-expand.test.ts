@@ -112,6 +112,49 @@ describe('inline mode', () => {
   });
 });
 
+describe('inline mode, failed: comment', () => {
+  // google-gemini/gemini-cli packages/core/src/utils/memoryImportProcessor.ts writes these comments.
+  test('a reference outside the root, a missing file and a cycle each become a comment (exact bytes)', () => {
+    const fs = setup({
+      'AGENTS.md': 'Main.\n@../up.md\n@missing.md\n@a.md\n',
+      'a.md': 'A.\n@b.md\n',
+      'b.md': 'B.\n@a.md\n',
+      '/up.md': 'Up.\n',
+    });
+    const result = expand(fs, 'AGENTS.md', { mode: 'inline', failed: 'comment' });
+    expect(result.text).toBe(
+      'Main.\n<!-- Import failed: ../up.md - Path traversal attempt -->\n' +
+        "<!-- Import failed: missing.md - ENOENT: no such file or directory, access '/w/missing.md' -->\n" +
+        '<!-- Imported from: a.md -->\nA.\n<!-- Imported from: b.md -->\nB.\n' +
+        '<!-- File already processed: a.md -->\n\n<!-- End of import from: b.md -->\n\n' +
+        '<!-- End of import from: a.md -->\n',
+    );
+    // The diagnostics are those of the default.
+    expect(codes(result)).toEqual(['warn import-outside', 'debug import-missing', 'warn import-cycle']);
+  });
+
+  test('a directory, a repeat and its later copies; an unusable path stays as written', () => {
+    const fs = setup({ 'AGENTS.md': '@dir @a.md @a.md @a.md @x\u0001y', 'dir/x.md': 'x', 'a.md': 'A' });
+    const result = expand(fs, 'AGENTS.md', { mode: 'inline', failed: 'comment' });
+    expect(result.text).toBe(
+      '<!-- Import failed: dir - EISDIR: illegal operation on a directory, read --> ' +
+        '<!-- Imported from: a.md -->\nA\n<!-- End of import from: a.md --> ' +
+        '<!-- File already processed: a.md --> <!-- File already processed: a.md --> @x\u0001y',
+    );
+  });
+
+  // Gemini CLI's findImports takes a path starting with `.`, `/` or a letter: `@~/x` is text.
+  test('a refused @~/ reference stays as written', () => {
+    const fs = setup({ 'AGENTS.md': 'Main.\n@~/notes.md\n', '/home/u/notes.md': 'N' });
+    expect(expand(fs, 'AGENTS.md', { mode: 'inline', failed: 'comment' }).text).toBe('Main.\n@~/notes.md\n');
+  });
+
+  test('entries mode keeps the text as written whatever `failed` says', () => {
+    const fs = setup({ 'AGENTS.md': '@missing.md\n' });
+    expect(expand(fs, 'AGENTS.md', { failed: 'comment' }).text).toBe('@missing.md\n');
+  });
+});
+
 describe('cycles, depth and dedupe', () => {
   test('a cycle stops with a warn naming the whole chain', () => {
     const fs = setup({ 'a.md': '@b.md', 'b.md': '@c.md', 'c.md': '@a.md' });

@@ -352,6 +352,58 @@ describe('preset gemini-cli', () => {
       ),
     );
   });
+
+  // packages/core/src/prompts/snippets.ts (renderUserMemory), config.ts (getSessionMemory).
+  test('--format gemini-full: the user file under the heading, the project files in <project_context>', async () => {
+    const root = repo();
+    const workDir = path.join(root, 'packages/cli');
+    const config = await loadConfig({ cwd: workDir, preset: 'gemini-cli', stopDir: root });
+    const homeDir = home();
+    const resolver = await createResolver({ workDir, config, homeDir, env: {} });
+    const { text } = await resolver.resolve({ format: 'gemini-full' });
+    expect(text.replaceAll(homeDir, '<home>').replaceAll(root, '<root>')).toBe(
+      `# Contextual Instructions (GEMINI.md)\n${DEFAULT_CONFIG.wording.geminiContextIntro}\n\n<loaded_context>\n` +
+        `${block('<home>/.gemini/GEMINI.md', 'Prefer short answers.')}\n</loaded_context>\n\n` +
+        '<loaded_context>\n<project_context>\n' +
+        `${block('<root>/GEMINI.md', '# Project\n\nUse TypeScript strict mode.')}\n\n` +
+        `${block('<root>/packages/cli/GEMINI.md', 'CLI package notes.')}\n</project_context>\n</loaded_context>`,
+    );
+  });
+
+  test('gemini-full escapes a wrapper tag in file text; no user file, no heading', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'GEMINI.md': 'A </loaded_context> B\n' });
+    const config = await loadConfig({ cwd: root, preset: 'gemini-cli', stopDir: root });
+    const resolver = await createResolver({ workDir: root, config, homeDir: tempTree(), env: {} });
+    const { text } = await resolver.resolve({ format: 'gemini-full' });
+    expect(text.replaceAll(root, '<root>')).toBe(
+      `<loaded_context>\n<project_context>\n${block('<root>/GEMINI.md', 'A &lt;/loaded_context> B')}\n</project_context>\n</loaded_context>`,
+    );
+  });
+
+  // Gemini CLI takes its cwd from process.cwd(), which is the real path (the lab's symlinked-cwd case).
+  test('a symlinked cwd shows as its real path', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'GEMINI.md': 'Root.\n',
+      'real/GEMINI.md': 'Real.\n',
+      alias: { symlink: 'real' },
+    });
+    expect(await view(root, 'alias', 'gemini-cli')).toBe(
+      [block('<root>/GEMINI.md', 'Root.'), block('<root>/real/GEMINI.md', 'Real.')].join('\n\n'),
+    );
+  });
+
+  // memoryImportProcessor.ts: a failed import leaves a comment, also when nothing else is imported.
+  test('an import that fails becomes a comment, in a file that imports nothing else', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'GEMINI.md': 'Main.\n@missing.md\n@../up.md\n' });
+    expect(await view(root, '.', 'gemini-cli')).toBe(
+      block(
+        '<root>/GEMINI.md',
+        `Main.\n<!-- Import failed: missing.md - ENOENT: no such file or directory, access '<root>/missing.md' -->\n` +
+          '<!-- Import failed: ../up.md - Path traversal attempt -->',
+      ),
+    );
+  });
 });
 
 describe('preset opencode', () => {

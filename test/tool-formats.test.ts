@@ -154,6 +154,38 @@ describe('session frames', () => {
   });
 });
 
+describe('several files in one tool result', () => {
+  const tree = {
+    'AGENTS.md': 'root',
+    'a/AGENTS.md': 'Level A.',
+    'a/b/AGENTS.md': 'Level B.',
+    'a/b/c.txt': '',
+  };
+  const read = { tool: 'read_file', input: { file_path: 'a/b/c.txt' }, ok: true };
+
+  // Gemini CLI packages/core/src/context/memoryContextManager.ts (discoverContext): the files of one
+  // call are joined by concatenateInstructions inside one JIT wrapper.
+  test('gemini: one wrapper around both levels, the blocks a blank line apart; the state counts what was shown', async () => {
+    const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md'], format: 'gemini' });
+    const session = await resolver.openSession();
+    const text = await session.afterTool(read);
+    expect(text).toBe(
+      '--- Newly Discovered Project Context ---\n' +
+        '--- Context from: /w/a/AGENTS.md ---\nLevel A.\n--- End of Context from: /w/a/AGENTS.md ---\n\n' +
+        '--- Context from: /w/a/b/AGENTS.md ---\nLevel B.\n--- End of Context from: /w/a/b/AGENTS.md ---\n' +
+        '--- End Project Context ---',
+    );
+    expect(session.state().bytes).toBe(Buffer.byteLength(text, 'utf8'));
+  });
+
+  test('the engine formats keep one frame per file', async () => {
+    const { resolver } = await memoryResolver(tree, { contextPaths: ['AGENTS.md'], format: 'xml' });
+    const session = await resolver.openSession();
+    const text = await session.afterTool(read);
+    expect(text.match(/Additional instructions from:/g)).toHaveLength(2);
+  });
+});
+
 describe('escaping in the tool formats', () => {
   test.each([
     // format, file text, what stands in the frame

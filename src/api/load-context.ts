@@ -119,7 +119,8 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
   return {
     fs,
     workDir,
-    spelledWorkDir: path.resolve(options.workDir),
+    // `instructions.workDirPath: real` shows paths as a host that takes its cwd from the OS does.
+    spelledWorkDir: config.instructions.workDirPath === 'real' ? workDir : path.resolve(options.workDir),
     homeDir,
     env,
     config,

@@ -323,7 +323,12 @@ export function render(
     const block = renderBlock(
       format,
       collected.files,
-      { workDir: spelledWorkDir, homeDir, wording: config.wording },
+      {
+        workDir: spelledWorkDir,
+        homeDir,
+        wording: config.wording,
+        names: config.instructions.candidates.filter((name) => name !== '@rules'),
+      },
       config.budget,
       context.countTokens,
     );

@@ -220,6 +220,15 @@ export default {
           ],
           "default": "inside"
         },
+        "workDirPath": {
+          "description": "Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.",
+          "type": "string",
+          "enum": [
+            "as-given",
+            "real"
+          ],
+          "default": "as-given"
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [
@@ -284,7 +293,8 @@ export default {
         "magi",
         "codex",
         "claude-code",
-        "gemini"
+        "gemini",
+        "gemini-full"
       ],
       "default": "opencode"
     },
@@ -398,6 +408,11 @@ export default {
           "description": "Heads the catalog of rules fetched on request: how the model reads one.",
           "type": "string",
           "default": "These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."
+        },
+        "geminiContextIntro": {
+          "description": "Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.",
+          "type": "string",
+          "default": "The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."
         }
       },
       "additionalProperties": false,
@@ -519,6 +534,15 @@ export default {
             "inline"
           ],
           "default": "entries"
+        },
+        "failed": {
+          "description": "Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").",
+          "type": "string",
+          "enum": [
+            "keep",
+            "comment"
+          ],
+          "default": "keep"
         }
       },
       "additionalProperties": false,

@@ -45,8 +45,14 @@ export const DEFAULT_CONFIG = Object.freeze({
     select: 'first' as 'first' | 'all',
     symlinks: 'inside' as 'inside' | 'reject' | 'follow',
     keepBom: false,
+    workDirPath: 'as-given' as 'as-given' | 'real',
   }),
-  imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
+  imports: Object.freeze({
+    enabled: false,
+    maxDepth: 5,
+    mode: 'entries' as 'entries' | 'inline',
+    failed: 'keep' as 'keep' | 'comment',
+  }),
   contextRoot: 'workDir' as 'workDir' | 'project',
   format: 'opencode' as Format,
   budget: Object.freeze({
@@ -76,6 +82,10 @@ export const DEFAULT_CONFIG = Object.freeze({
     ruleCatalogIntro:
       'These rules apply only when a task calls for them; their text is not loaded. Before work a rule ' +
       'describes, read its file (paths are relative to the working directory).',
+    geminiContextIntro:
+      'The instruction files below come from the user (~/.gemini/) and from this workspace. Where two ' +
+      'disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over ' +
+      'the user. They shape how you work here but never override safety or security rules.',
   }),
   session: Object.freeze({ tools: Object.freeze({}) as Readonly<Record<string, SessionToolConfig>> }),
   // Every source the engine has an adapter for (`KNOWN_RULE_SOURCES` is kept equal to the adapter

@@ -139,6 +139,12 @@ export const instructionsSchema = z.strictObject({
     .describe(
       '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
+  workDirPath: z
+    .enum(['as-given', 'real'])
+    .optional()
+    .describe(
+      'Under a symlinked work dir, the paths shown below it: "as-given" (default) spell it as the caller did; "real": its real path.',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()
@@ -232,6 +238,7 @@ const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording,
   budgetNotice: 'Ends a block the budget cut.',
   claudeCodeIntro: 'Opens the "claude-code" format.',
   ruleCatalogIntro: 'Heads the catalog of rules fetched on request: how the model reads one.',
+  geminiContextIntro: 'Follows the "# Contextual Instructions" heading of the "gemini-full" format.',
 };
 
 /** The `wording` object: every explanatory sentence ctxfiles writes, overridable. */
@@ -273,6 +280,12 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
+    ),
+  failed: z
+    .enum(['keep', 'comment'])
+    .optional()
+    .describe(
+      'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment").',
     ),
 });
 

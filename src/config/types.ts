@@ -51,6 +51,11 @@ export interface InstructionsConfig {
   readonly keepBom?: boolean | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+  /**
+   * Under a symlinked work dir, how paths below it are shown: `as-given` (the caller's spelling)
+   * or `real`. Absent: `as-given`.
+   */
+  readonly workDirPath?: 'as-given' | 'real' | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -58,6 +63,11 @@ export interface ImportsConfig {
   readonly enabled: boolean;
   readonly maxDepth: number;
   readonly mode: 'entries' | 'inline';
+  /**
+   * `inline` mode: what a reference that is not followed becomes. `keep`: it stays as written;
+   * `comment`: an HTML comment saying why. Absent: `keep`.
+   */
+  readonly failed?: 'keep' | 'comment' | undefined;
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */
@@ -98,6 +108,7 @@ export const FORMATS = Object.freeze([
   'codex',
   'claude-code',
   'gemini',
+  'gemini-full',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];
@@ -144,6 +155,8 @@ export interface WordingConfig {
   readonly claudeCodeIntro: string;
   /** The sentence under `# Rules on Request`: how the model gets a rule's text. */
   readonly ruleCatalogIntro: string;
+  /** The paragraph under the `gemini-full` format's `# Contextual Instructions` heading. */
+  readonly geminiContextIntro: string;
 }
 
 /** A validated config with every default applied. */

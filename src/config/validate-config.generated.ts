@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","gemini-full"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").","type":"string","enum":["keep","comment"],"default":"keep"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -627,18 +627,35 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data31 = data23.userFile;
+if(data23.workDirPath !== undefined){
+let data31 = data23.workDirPath;
 const _errs71 = errors;
-const _errs72 = errors;
-let valid12 = false;
+if(typeof data31 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data31 === "as-given") || (data31 === "real"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.workDirPath.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs71 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data32 = data23.userFile;
 const _errs73 = errors;
 const _errs74 = errors;
-let valid13 = false;
+let valid12 = false;
 const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data31 === "string"){
-if(!pattern6.test(data31)){
+const _errs76 = errors;
+let valid13 = false;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data32 === "string"){
+if(!pattern6.test(data32)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -660,19 +677,19 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs75 === errors;
+var _valid1 = _errs77 === errors;
 valid13 = valid13 || _valid1;
-const _errs77 = errors;
-if(errors === _errs77){
-if(Array.isArray(data31)){
-var valid14 = true;
-const len5 = data31.length;
-for(let i5=0; i5<len5; i5++){
-let data32 = data31[i5];
 const _errs79 = errors;
 if(errors === _errs79){
-if(typeof data32 === "string"){
-if(!pattern6.test(data32)){
+if(Array.isArray(data32)){
+var valid14 = true;
+const len5 = data32.length;
+for(let i5=0; i5<len5; i5++){
+let data33 = data32[i5];
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data33 === "string"){
+if(!pattern6.test(data33)){
 const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -694,7 +711,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid14 = _errs79 === errors;
+var valid14 = _errs81 === errors;
 if(!valid14){
 break;
 }
@@ -711,7 +728,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs77 === errors;
+var _valid1 = _errs79 === errors;
 valid13 = valid13 || _valid1;
 if(!valid13){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -724,20 +741,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs74;
+errors = _errs76;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs76){
+vErrors.length = _errs76;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs73 === errors;
+var _valid0 = _errs75 === errors;
 valid12 = valid12 || _valid0;
-const _errs81 = errors;
-if(data31 !== null){
+const _errs83 = errors;
+if(data32 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -747,7 +764,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs81 === errors;
+var _valid0 = _errs83 === errors;
 valid12 = valid12 || _valid0;
 if(!valid12){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -762,55 +779,55 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs72;
+errors = _errs74;
 if(vErrors !== null){
-if(_errs72){
-vErrors.length = _errs72;
+if(_errs74){
+vErrors.length = _errs74;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs71 === errors;
+var valid9 = _errs73 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data33 = data23.extraFiles;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data33)){
-var valid15 = true;
-const len6 = data33.length;
-for(let i6=0; i6<len6; i6++){
-let data34 = data33[i6];
+let data34 = data23.extraFiles;
 const _errs85 = errors;
-if(typeof data34 !== "string"){
+if(errors === _errs85){
+if(Array.isArray(data34)){
+var valid15 = true;
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+const _errs87 = errors;
+if(typeof data35 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs87 = errors;
-if(typeof data34 === "string"){
-if(!pattern8.test(data34)){
+const _errs89 = errors;
+if(typeof data35 === "string"){
+if(!pattern8.test(data35)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid16 = _errs87 === errors;
+var valid16 = _errs89 === errors;
 if(valid16){
-const _errs88 = errors;
-if(typeof data34 === "string"){
-if(!pattern9.test(data34)){
+const _errs90 = errors;
+if(typeof data35 === "string"){
+if(!pattern9.test(data35)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid16 = _errs88 === errors;
+var valid16 = _errs90 === errors;
 }
-var valid15 = _errs85 === errors;
+var valid15 = _errs87 === errors;
 if(!valid15){
 break;
 }
@@ -821,34 +838,35 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid9 = _errs85 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs89 = errors;
+const _errs91 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid9 = _errs89 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data23.keepBom !== undefined){
-const _errs91 = errors;
-if(typeof data23.keepBom !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs91 === errors;
 }
 else {
 var valid9 = true;
+}
+if(valid9){
+if(data23.keepBom !== undefined){
+const _errs93 = errors;
+if(typeof data23.keepBom !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid9 = _errs93 === errors;
+}
+else {
+var valid9 = true;
+}
 }
 }
 }
@@ -872,43 +890,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data37 = data.format;
-const _errs93 = errors;
-if(typeof data37 !== "string"){
+let data38 = data.format;
+const _errs95 = errors;
+if(typeof data38 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data37 === "opencode") || (data37 === "xml")) || (data37 === "reminder")) || (data37 === "magi")) || (data37 === "codex")) || (data37 === "claude-code")) || (data37 === "gemini"))){
+if(!((((((((data38 === "opencode") || (data38 === "xml")) || (data38 === "reminder")) || (data38 === "magi")) || (data38 === "codex")) || (data38 === "claude-code")) || (data38 === "gemini")) || (data38 === "gemini-full"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs93 === errors;
+var valid0 = _errs95 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data38 = data.budget;
-const _errs95 = errors;
-if(errors === _errs95){
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+let data39 = data.budget;
 const _errs97 = errors;
-for(const key6 in data38){
+if(errors === _errs97){
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+const _errs99 = errors;
+for(const key6 in data39){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs97 === errors){
-if(data38.maxBytes !== undefined){
-let data39 = data38.maxBytes;
-const _errs98 = errors;
-const _errs99 = errors;
-let valid18 = false;
+if(_errs99 === errors){
+if(data39.maxBytes !== undefined){
+let data40 = data39.maxBytes;
 const _errs100 = errors;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const _errs101 = errors;
+let valid18 = false;
+const _errs102 = errors;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -918,9 +936,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs100){
-if(typeof data39 == "number"){
-if(data39 > 9007199254740991 || isNaN(data39)){
+if(errors === _errs102){
+if(typeof data40 == "number"){
+if(data40 > 9007199254740991 || isNaN(data40)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -931,7 +949,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data39 < 0 || isNaN(data39)){
+if(data40 < 0 || isNaN(data40)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -944,10 +962,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs100 === errors;
+var _valid2 = _errs102 === errors;
 valid18 = valid18 || _valid2;
-const _errs102 = errors;
-if(data39 !== null){
+const _errs104 = errors;
+if(data40 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -957,7 +975,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs102 === errors;
+var _valid2 = _errs104 === errors;
 valid18 = valid18 || _valid2;
 if(!valid18){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -972,29 +990,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs99;
+errors = _errs101;
 if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
+if(_errs101){
+vErrors.length = _errs101;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs98 === errors;
+var valid17 = _errs100 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data38.maxTokens !== undefined){
-let data40 = data38.maxTokens;
-const _errs104 = errors;
-const _errs105 = errors;
-let valid19 = false;
+if(data39.maxTokens !== undefined){
+let data41 = data39.maxTokens;
 const _errs106 = errors;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+const _errs107 = errors;
+let valid19 = false;
+const _errs108 = errors;
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1004,9 +1022,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs106){
-if(typeof data40 == "number"){
-if(data40 > 9007199254740991 || isNaN(data40)){
+if(errors === _errs108){
+if(typeof data41 == "number"){
+if(data41 > 9007199254740991 || isNaN(data41)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1017,7 +1035,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data40 < 0 || isNaN(data40)){
+if(data41 < 0 || isNaN(data41)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1030,10 +1048,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs106 === errors;
+var _valid3 = _errs108 === errors;
 valid19 = valid19 || _valid3;
-const _errs108 = errors;
-if(data40 !== null){
+const _errs110 = errors;
+if(data41 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1043,7 +1061,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs108 === errors;
+var _valid3 = _errs110 === errors;
 valid19 = valid19 || _valid3;
 if(!valid19){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1058,48 +1076,31 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs105;
+errors = _errs107;
 if(vErrors !== null){
-if(_errs105){
-vErrors.length = _errs105;
+if(_errs107){
+vErrors.length = _errs107;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs104 === errors;
+var valid17 = _errs106 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data38.strategy !== undefined){
-let data41 = data38.strategy;
-const _errs110 = errors;
-if(typeof data41 !== "string"){
+if(data39.strategy !== undefined){
+let data42 = data39.strategy;
+const _errs112 = errors;
+if(typeof data42 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data41 === "specific-first") || (data41 === "root-first"))){
+if(!((data42 === "specific-first") || (data42 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid17 = _errs110 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data38.counts !== undefined){
-let data42 = data38.counts;
-const _errs112 = errors;
-if(typeof data42 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data42 === "rendered") || (data42 === "content"))){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid17 = _errs112 === errors;
@@ -1108,18 +1109,35 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data38.scope !== undefined){
-let data43 = data38.scope;
+if(data39.counts !== undefined){
+let data43 = data39.counts;
 const _errs114 = errors;
 if(typeof data43 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data43 === "all") || (data43 === "project"))){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+if(!((data43 === "rendered") || (data43 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid17 = _errs114 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data39.scope !== undefined){
+let data44 = data39.scope;
+const _errs116 = errors;
+if(typeof data44 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data44 === "all") || (data44 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid17 = _errs116 === errors;
 }
 else {
 var valid17 = true;
@@ -1135,42 +1153,30 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs95 === errors;
+var valid0 = _errs97 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data44 = data.wording;
-const _errs116 = errors;
-if(errors === _errs116){
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+let data45 = data.wording;
 const _errs118 = errors;
-for(const key7 in data44){
+if(errors === _errs118){
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+const _errs120 = errors;
+for(const key7 in data45){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs118 === errors){
-if(data44.reminderIntro !== undefined){
-const _errs119 = errors;
-if(typeof data44.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs119 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data44.scopeNote !== undefined){
+if(_errs120 === errors){
+if(data45.reminderIntro !== undefined){
 const _errs121 = errors;
-if(typeof data44.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs121 === errors;
@@ -1179,10 +1185,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.updatedNote !== undefined){
+if(data45.scopeNote !== undefined){
 const _errs123 = errors;
-if(typeof data44.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs123 === errors;
@@ -1191,10 +1197,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.removedNote !== undefined){
+if(data45.updatedNote !== undefined){
 const _errs125 = errors;
-if(typeof data44.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs125 === errors;
@@ -1203,10 +1209,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.magiIntro !== undefined){
+if(data45.removedNote !== undefined){
 const _errs127 = errors;
-if(typeof data44.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs127 === errors;
@@ -1215,10 +1221,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.magiEmpty !== undefined){
+if(data45.magiIntro !== undefined){
 const _errs129 = errors;
-if(typeof data44.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs129 === errors;
@@ -1227,10 +1233,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.budgetNotice !== undefined){
+if(data45.magiEmpty !== undefined){
 const _errs131 = errors;
-if(typeof data44.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs131 === errors;
@@ -1239,10 +1245,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.claudeCodeIntro !== undefined){
+if(data45.budgetNotice !== undefined){
 const _errs133 = errors;
-if(typeof data44.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs133 === errors;
@@ -1251,16 +1257,41 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data44.ruleCatalogIntro !== undefined){
+if(data45.claudeCodeIntro !== undefined){
 const _errs135 = errors;
-if(typeof data44.ruleCatalogIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data45.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs135 === errors;
 }
 else {
 var valid20 = true;
+}
+if(valid20){
+if(data45.ruleCatalogIntro !== undefined){
+const _errs137 = errors;
+if(typeof data45.ruleCatalogIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs137 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data45.geminiContextIntro !== undefined){
+const _errs139 = errors;
+if(typeof data45.geminiContextIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs139 === errors;
+}
+else {
+var valid20 = true;
+}
 }
 }
 }
@@ -1277,33 +1308,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs116 === errors;
+var valid0 = _errs118 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data54 = data.session;
-const _errs137 = errors;
-if(errors === _errs137){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-const _errs139 = errors;
-for(const key8 in data54){
+let data56 = data.session;
+const _errs141 = errors;
+if(errors === _errs141){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+const _errs143 = errors;
+for(const key8 in data56){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs139 === errors){
-if(data54.tools !== undefined){
-let data55 = data54.tools;
-const _errs140 = errors;
-if(errors === _errs140){
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-for(const key9 in data55){
-const _errs142 = errors;
+if(_errs143 === errors){
+if(data56.tools !== undefined){
+let data57 = data56.tools;
+const _errs144 = errors;
+if(errors === _errs144){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+for(const key9 in data57){
+const _errs146 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1314,7 +1345,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid22 = _errs142 === errors;
+var valid22 = _errs146 === errors;
 if(!valid22){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -1330,57 +1361,57 @@ break;
 }
 }
 if(valid22){
-for(const key10 in data55){
-let data56 = data55[key10];
-const _errs145 = errors;
-if(errors === _errs145){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key10 in data57){
+let data58 = data57[key10];
+const _errs149 = errors;
+if(errors === _errs149){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 let missing0;
-if((data56.as === undefined) && (missing0 = "as")){
+if((data58.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs147 = errors;
-for(const key11 in data56){
+const _errs151 = errors;
+for(const key11 in data58){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs147 === errors){
-if(data56.as !== undefined){
-let data57 = data56.as;
-const _errs148 = errors;
-if(typeof data57 !== "string"){
+if(_errs151 === errors){
+if(data58.as !== undefined){
+let data59 = data58.as;
+const _errs152 = errors;
+if(typeof data59 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data57 === "read") || (data57 === "write")) || (data57 === "edit")) || (data57 === "list")) || (data57 === "search")) || (data57 === "shell"))){
+if(!((((((data59 === "read") || (data59 === "write")) || (data59 === "edit")) || (data59 === "list")) || (data59 === "search")) || (data59 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs148 === errors;
+var valid24 = _errs152 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
-if(data56.pathKeys !== undefined){
-let data58 = data56.pathKeys;
-const _errs150 = errors;
-if(errors === _errs150){
-if(Array.isArray(data58)){
+if(data58.pathKeys !== undefined){
+let data60 = data58.pathKeys;
+const _errs154 = errors;
+if(errors === _errs154){
+if(Array.isArray(data60)){
 var valid25 = true;
-const len7 = data58.length;
+const len7 = data60.length;
 for(let i7=0; i7<len7; i7++){
-const _errs152 = errors;
-if(typeof data58[i7] !== "string"){
+const _errs156 = errors;
+if(typeof data60[i7] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs152 === errors;
+var valid25 = _errs156 === errors;
 if(!valid25){
 break;
 }
@@ -1391,7 +1422,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs150 === errors;
+var valid24 = _errs154 === errors;
 }
 else {
 var valid24 = true;
@@ -1405,7 +1436,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid23 = _errs145 === errors;
+var valid23 = _errs149 === errors;
 if(!valid23){
 break;
 }
@@ -1425,25 +1456,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs137 === errors;
+var valid0 = _errs141 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data60 = data.trustedProjects;
-const _errs154 = errors;
-if(errors === _errs154){
-if(Array.isArray(data60)){
+let data62 = data.trustedProjects;
+const _errs158 = errors;
+if(errors === _errs158){
+if(Array.isArray(data62)){
 var valid26 = true;
-const len8 = data60.length;
+const len8 = data62.length;
 for(let i8=0; i8<len8; i8++){
-let data61 = data60[i8];
-const _errs156 = errors;
-if(errors === _errs156){
-if(typeof data61 === "string"){
-if(!pattern8.test(data61)){
+let data63 = data62[i8];
+const _errs160 = errors;
+if(errors === _errs160){
+if(typeof data63 === "string"){
+if(!pattern8.test(data63)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1453,7 +1484,7 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaP
 return false;
 }
 }
-var valid26 = _errs156 === errors;
+var valid26 = _errs160 === errors;
 if(!valid26){
 break;
 }
@@ -1464,40 +1495,40 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs154 === errors;
+var valid0 = _errs158 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data62 = data.rules;
-const _errs158 = errors;
-if(errors === _errs158){
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-const _errs160 = errors;
-for(const key12 in data62){
+let data64 = data.rules;
+const _errs162 = errors;
+if(errors === _errs162){
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+const _errs164 = errors;
+for(const key12 in data64){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs160 === errors){
-if(data62.sources !== undefined){
-let data63 = data62.sources;
-const _errs161 = errors;
-if(errors === _errs161){
-if(Array.isArray(data63)){
+if(_errs164 === errors){
+if(data64.sources !== undefined){
+let data65 = data64.sources;
+const _errs165 = errors;
+if(errors === _errs165){
+if(Array.isArray(data65)){
 var valid28 = true;
-const len9 = data63.length;
+const len9 = data65.length;
 for(let i9=0; i9<len9; i9++){
-const _errs163 = errors;
-if(typeof data63[i9] !== "string"){
+const _errs167 = errors;
+if(typeof data65[i9] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid28 = _errs163 === errors;
+var valid28 = _errs167 === errors;
 if(!valid28){
 break;
 }
@@ -1508,31 +1539,31 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid27 = _errs161 === errors;
-}
-else {
-var valid27 = true;
-}
-if(valid27){
-if(data62.nested !== undefined){
-const _errs165 = errors;
-if(typeof data62.nested !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 var valid27 = _errs165 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
-if(data62.userFolders !== undefined){
-const _errs167 = errors;
-if(typeof data62.userFolders !== "boolean"){
+if(data64.nested !== undefined){
+const _errs169 = errors;
+if(typeof data64.nested !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid27 = _errs169 === errors;
+}
+else {
+var valid27 = true;
+}
+if(valid27){
+if(data64.userFolders !== undefined){
+const _errs171 = errors;
+if(typeof data64.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs167 === errors;
+var valid27 = _errs171 === errors;
 }
 else {
 var valid27 = true;
@@ -1546,80 +1577,98 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs158 === errors;
+var valid0 = _errs162 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data67 = data.imports;
-const _errs169 = errors;
-if(errors === _errs169){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-const _errs171 = errors;
-for(const key13 in data67){
-if(!(((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode"))){
+let data69 = data.imports;
+const _errs173 = errors;
+if(errors === _errs173){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs175 = errors;
+for(const key13 in data69){
+if(!((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs171 === errors){
-if(data67.enabled !== undefined){
-const _errs172 = errors;
-if(typeof data67.enabled !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid29 = _errs172 === errors;
-}
-else {
-var valid29 = true;
-}
-if(valid29){
-if(data67.maxDepth !== undefined){
-let data69 = data67.maxDepth;
-const _errs174 = errors;
-if(!((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69)))){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs174){
-if(typeof data69 == "number"){
-if(data69 > 32 || isNaN(data69)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
-return false;
-}
-else {
-if(data69 < 0 || isNaN(data69)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid29 = _errs174 === errors;
-}
-else {
-var valid29 = true;
-}
-if(valid29){
-if(data67.mode !== undefined){
-let data70 = data67.mode;
+if(_errs175 === errors){
+if(data69.enabled !== undefined){
 const _errs176 = errors;
-if(typeof data70 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data70 === "entries") || (data70 === "inline"))){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data69.enabled !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid29 = _errs176 === errors;
 }
 else {
 var valid29 = true;
+}
+if(valid29){
+if(data69.maxDepth !== undefined){
+let data71 = data69.maxDepth;
+const _errs178 = errors;
+if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs178){
+if(typeof data71 == "number"){
+if(data71 > 32 || isNaN(data71)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
+return false;
+}
+else {
+if(data71 < 0 || isNaN(data71)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid29 = _errs178 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data69.mode !== undefined){
+let data72 = data69.mode;
+const _errs180 = errors;
+if(typeof data72 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data72 === "entries") || (data72 === "inline"))){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid29 = _errs180 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data69.failed !== undefined){
+let data73 = data69.failed;
+const _errs182 = errors;
+if(typeof data73 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data73 === "keep") || (data73 === "comment"))){
+validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid29 = _errs182 === errors;
+}
+else {
+var valid29 = true;
+}
 }
 }
 }
@@ -1630,24 +1679,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs169 === errors;
+var valid0 = _errs173 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data71 = data.contextRoot;
-const _errs178 = errors;
-if(typeof data71 !== "string"){
+let data74 = data.contextRoot;
+const _errs184 = errors;
+if(typeof data74 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data71 === "workDir") || (data71 === "project"))){
+if(!((data74 === "workDir") || (data74 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs178 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;

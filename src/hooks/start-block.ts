@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import type { ConfigInput } from '../config/schema.js';
-import { renderSessionFrame } from '../render/render-session-frame.js';
+import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
+import type { FrameFile } from '../render/render-types.js';
 import type { HookAgent } from './tool-names.js';
 
 /** Options of {@link startBlock}. */
@@ -18,8 +19,9 @@ export interface StartBlockOptions {
 
 /**
  * What a session start adds before the manifest: each resolved file the agent does not load
- * itself, in the session frame of the hook's format (a Cursor `alwaysApply` rule, `AGENTS.md` for
- * Claude Code, `.github/copilot-instructions.md`, ...). What the agent loads itself is what its
+ * itself (a Cursor `alwaysApply` rule, `AGENTS.md` for Claude Code,
+ * `.github/copilot-instructions.md`, ...), in the session frames of the hook's format, joined as
+ * the host joins them (Gemini CLI: one wrapper). What the agent loads itself is what its
  * preset resolves in the same work dir (docs/presets.md): those files are never repeated. Files
  * are added in the block's order while their frames fit in `contextDiscovery.maxSessionBytes`;
  * the rest are named in one closing line. Empty when nothing is left.
@@ -45,25 +47,24 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
   }
   const context = { workDir: resolver.workDir, homeDir: options.homeDir, wording: resolver.config.wording };
   const cap = resolver.config.contextDiscovery.maxSessionBytes;
-  const frames: string[] = [];
+  const kept: FrameFile[] = [];
   const left: string[] = [];
   let bytes = 0;
   for (const file of result.files) {
     if (own.has(file.path)) continue;
-    const frame = renderSessionFrame(
-      result.format,
-      { path: file.path, dir: path.dirname(file.path), text: file.text },
-      context,
-    );
+    const framed = { path: file.path, dir: path.dirname(file.path), text: file.text };
+    // Each file is measured in a frame of its own: never less than its share of the joined frames.
+    const frame = renderSessionFrame(result.format, framed, context);
     if (frame === '') continue;
     const size = Buffer.byteLength(frame, 'utf8') + 1;
     if (left.length > 0 || bytes + size > cap) left.push(path.relative(resolver.workDir, file.path));
     else {
-      frames.push(frame);
+      kept.push(framed);
       bytes += size;
     }
   }
-  const shown = frames.length > 0 ? (options.present ?? ((text: string) => text))(frames.join('\n')) : '';
+  const frames = renderSessionFrames(result.format, kept, context);
+  const shown = frames !== '' ? (options.present ?? ((text: string) => text))(frames) : '';
   if (left.length === 0) return shown;
   const note = `(${left.length} more instruction ${left.length === 1 ? 'file' : 'files'} not shown: over contextDiscovery.maxSessionBytes, ${cap} bytes)`;
   return shown === '' ? note : `${shown}\n${note}`;

@@ -14,6 +14,8 @@ export type Containment =
       readonly level: Diagnostic['level'];
       readonly code: DiagnosticCode;
       readonly message: string;
+      /** The error code of the failed lookup (`ENOENT`, `EISDIR` for a directory, …), if any. */
+      readonly error?: string | undefined;
     };
 
 /**
@@ -62,19 +64,33 @@ export function containImport(
     return lookupFault(target, error, 'read');
   }
   if (info.kind !== 'file') {
-    return { ok: false, level: 'debug', code: 'import-missing', message: `${target} is not a regular file` };
+    return {
+      ok: false,
+      level: 'debug',
+      code: 'import-missing',
+      message: `${target} is not a regular file`,
+      ...(info.kind === 'directory' ? { error: 'EISDIR' } : {}),
+    };
   }
   return { ok: true, realPath, info };
 }
 
 /** A failed realpath or stat of an import target: absent is a `debug`, anything else a `warn`. */
 function lookupFault(target: string, error: unknown, verb: 'resolved' | 'read'): Containment {
+  const code = errorCode(error);
   if (isAbsent(error))
-    return { ok: false, level: 'debug', code: 'import-missing', message: `${target} does not exist` };
+    return {
+      ok: false,
+      level: 'debug',
+      code: 'import-missing',
+      message: `${target} does not exist`,
+      error: code,
+    };
   return {
     ok: false,
     level: 'warn',
     code: 'import-unreadable',
-    message: `${target} cannot be ${verb} (${errorCode(error)})`,
+    message: `${target} cannot be ${verb} (${code})`,
+    error: code,
   };
 }

@@ -5,6 +5,7 @@ import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { defineSha256, digestOf, readInstruction, type InstructionRead } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
+import { failureComment, type ImportFailure } from './failure-comment.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanFileReferences, scanImports, type ImportReference } from './scan-imports.js';
 import { createDiagnostics } from '../diagnostics.js';
@@ -39,6 +40,11 @@ export interface ImportOptions {
   readonly maxDepth?: number;
   /** Default `entries`. */
   readonly mode?: ImportMode;
+  /**
+   * `inline` mode: `comment` replaces a reference that is not followed by a comment saying why
+   * ({@link failureComment}); default `keep`: it stays as written.
+   */
+  readonly failed?: 'keep' | 'comment';
   /** Default `inside`: a link is followed when its real target stays inside the root. */
   readonly symlinks?: SymlinkPolicy;
   /**
@@ -116,6 +122,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
     settings: {
       maxDepth: options.maxDepth ?? DEFAULT_IMPORT_DEPTH,
       mode: options.mode ?? 'entries',
+      failed: options.failed ?? 'keep',
       symlinks: options.symlinks ?? 'inside',
       trustOutside: options.trustOutside ?? false,
       homeDir: options.homeDir,
@@ -153,6 +160,7 @@ interface Expansion {
 interface ImportSettings {
   readonly maxDepth: number;
   readonly mode: ImportMode;
+  readonly failed: 'keep' | 'comment';
   readonly symlinks: SymlinkPolicy;
   readonly trustOutside: boolean;
   readonly homeDir: string | undefined;
@@ -182,14 +190,21 @@ function expand(
   // refused by then. The second copy is followed (it reports the duplicate or the same refusal);
   // later ones are not, so 100,000 copies cost a lookup each, not a walk of the filesystem and a
   // warning each (docs/security.md, "Bounds").
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { copies: number; failed: string | null }>();
   for (const reference of references) {
-    const copies = (seen.get(reference.spelled) ?? 0) + 1;
-    seen.set(reference.spelled, copies);
-    const replacement = copies > 2 ? null : follow(expansion, reference, current.path, stack, chain);
+    const earlier = seen.get(reference.spelled);
+    const outcome =
+      earlier !== undefined && earlier.copies >= 2
+        ? { failed: earlier.failed }
+        : follow(expansion, reference, current.path, stack, chain);
+    const failed = 'failed' in outcome ? outcome.failed : null;
+    seen.set(reference.spelled, { copies: (earlier?.copies ?? 0) + 1, failed });
     if (inline) {
       output += current.text.slice(last, reference.offset);
-      output += replacement ?? current.text.slice(reference.offset, reference.offset + reference.length);
+      output +=
+        'text' in outcome
+          ? outcome.text
+          : (failed ?? current.text.slice(reference.offset, reference.offset + reference.length));
       last = reference.offset + reference.length;
     }
   }
@@ -222,17 +237,26 @@ function referencesOf(
   return [...references, ...files].sort((a, b) => a.offset - b.offset);
 }
 
-/** Places one reference's target; in `inline` mode returns its framed text. */
+/**
+ * Places one reference's target; in `inline` mode returns its framed text. A reference not
+ * followed gives what takes its place: a comment with `failed: comment`, else `null` (as written).
+ */
 function follow(
   expansion: Expansion,
   reference: ImportReference,
   importer: string,
   stack: readonly StackEntry[],
   chain: readonly string[],
-): string | null {
+): { readonly text: string } | { readonly failed: string | null } {
   const { fs, settings } = expansion;
   const depth = stack.length;
-  const note = (level: Diagnostic['level'], code: DiagnosticCode, message: string, target?: string) =>
+  const fail = (
+    level: Diagnostic['level'],
+    code: DiagnosticCode,
+    message: string,
+    target?: string,
+    error?: string,
+  ) => {
     expansion.diagnostics.push({
       level,
       code,
@@ -240,37 +264,39 @@ function follow(
       entry: reference.written ?? `@${reference.spelled}`,
       path: target ?? importer,
     });
+    const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
+    return { failed: settings.failed === 'comment' ? failureComment(failure) : null };
+  };
   const target = locateImport(reference, importer, expansion.root, settings);
-  if (typeof target !== 'string') {
-    note(target.level, target.code, target.message);
-    return null;
-  }
+  if (typeof target !== 'string') return fail(target.level, target.code, target.message);
   const checked = containImport(fs, target, expansion.root, settings);
-  if (!checked.ok) {
-    note(checked.level, checked.code, checked.message, target);
-    return null;
-  }
+  if (!checked.ok) return fail(checked.level, checked.code, checked.message, target, checked.error);
   const key = identityKey(checked.info);
   const refused = refusal(expansion, reference, { key, target, depth, chain, stack });
-  if (refused !== null) {
-    note(refused.level, refused.code, refused.message, target);
-    return null;
-  }
+  if (refused !== null) return fail(refused.level, refused.code, refused.message, target);
   const read = readInstruction(fs, checked.realPath, {
     maxBytes: settings.maxBytes,
     expect: { dev: checked.info.dev, ino: checked.info.ino },
   });
   if (!read.ok) {
     const why = unreadableReason(read, settings.maxBytes);
-    note('warn', 'import-unreadable', `${target} (imported by ${importer}) is skipped: ${why}`, target);
-    return null;
+    const error = read.fault === 'unreadable' ? read.code : undefined;
+    return fail(
+      'warn',
+      'import-unreadable',
+      `${target} (imported by ${importer}) is skipped: ${why}`,
+      target,
+      error,
+    );
   }
   expansion.placed.add(key);
   expansion.files.push(
     importedFile(target, checked, read, { importedBy: importer, depth, chain, reference }),
   );
   const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
-  return `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`;
+  return {
+    text: `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`,
+  };
 }
 
 /** The record of a placed import; its digest stays lazy (src/fs/read-instruction.ts). */

@@ -11,9 +11,25 @@ import type { FrameFile } from './render-types.js';
  * `Additional instructions from:` event frame. The empty string when there is nothing to show.
  */
 export function renderSessionFrame(format: Format, file: FrameFile, context: EventContext): string {
-  if (format === 'opencode') return renderInjection([file]);
-  return (
-    hostFormat(format)?.sessionFrame?.([file]) ??
-    renderEvent({ kind: 'new', path: file.path, dir: file.dir, text: file.text }, context)
-  );
+  return renderSessionFrames(format, [file], context);
+}
+
+/**
+ * The frames of every file one tool result discloses, in order. A host format gets them all at
+ * once and joins them as its host does (Gemini CLI puts them in one wrapper); the engine's formats
+ * frame each file and join the frames with a newline. The empty string when nothing shows.
+ */
+export function renderSessionFrames(
+  format: Format,
+  files: readonly FrameFile[],
+  context: EventContext,
+): string {
+  if (files.length === 0) return '';
+  if (format === 'opencode') return renderInjection(files);
+  const host = hostFormat(format)?.sessionFrame;
+  if (host !== undefined) return host(files);
+  return files
+    .map((file) => renderEvent({ kind: 'new', path: file.path, dir: file.dir, text: file.text }, context))
+    .filter((frame) => frame !== '')
+    .join('\n');
 }

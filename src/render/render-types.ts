@@ -14,6 +14,8 @@ export interface RenderContext {
   readonly workDir: string;
   readonly homeDir: string;
   readonly wording: WordingConfig;
+  /** The file names the chain looks for (`instructions.candidates`), for formats that list them. */
+  readonly names?: readonly string[] | undefined;
 }
 
 /** A nested file as a session frame needs it. */

@@ -63,6 +63,7 @@ export function expandFileImports(
       {
         maxDepth: options.imports.maxDepth,
         mode: options.imports.mode,
+        failed: options.imports.failed ?? 'keep',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
         homeDir: options.homeDir,
@@ -83,7 +84,8 @@ export function expandFileImports(
     }
     for (const diagnostic of expansion.diagnostics) diagnostics.push({ layer: file.layer, ...diagnostic });
     const inline = options.imports.mode === 'inline';
-    out.push(inline && expansion.files.length > 0 ? withInlined(file, expansion) : file);
+    // Inline text changes where a file was placed, or a reference not followed became a comment.
+    out.push(inline && expansion.text !== file.text ? withInlined(file, expansion) : file);
     for (const imported of expansion.files) {
       diagnostics.push(...importedFileDiagnostics(file, imported));
       if (inline) continue;

@@ -5,7 +5,8 @@ import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { Rule } from '../rules/rule.js';
 import { renderEvent } from '../render/render-events.js';
-import { renderSessionFrame } from '../render/render-session-frame.js';
+import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
+import type { FrameFile } from '../render/render-types.js';
 import {
   createChangeTracker,
   isTrackable,
@@ -263,7 +264,7 @@ function afterTool(
   }
   if (touch.settled && session.tracker.empty) return NOTHING;
   const diagnostics: Diagnostic[] = [...touch.diagnostics];
-  const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics);
+  const frames = createFrames(session, diagnostics);
   // Each step stops the call when it exhausts the session budget.
   reportTrackedChanges(session, frames, diagnostics);
   if (session.budget.exhausted || touch.settled) return frames.done();
@@ -329,7 +330,7 @@ function answerRuleRequest(
   event: ToolEvent,
   diagnostics: Diagnostic[],
 ): { text: string; diagnostics: Diagnostic[] } {
-  const frames = createFrames(session.budget, session.options.maxSessionBytes, diagnostics);
+  const frames = createFrames(session, diagnostics);
   const name = ruleName(event);
   const named = name === null ? [] : rules.set.byName(name);
   if (named.length === 0)
@@ -341,7 +342,7 @@ function answerRuleRequest(
   for (const rule of named) {
     const shown = frameRule(session, rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
     if (shown === null) continue;
-    if (!frames.add(shown.frame, rule.relativePath)) break;
+    if (!frames.addFile(shown.frame, rule.relativePath)) break;
     if (!session.done.has(rule.relativePath)) record(session, rule.relativePath, rule, shown.read);
   }
   return frames.done();
@@ -379,12 +380,8 @@ function injectNestedFiles(
       continue;
     }
     const expanded = options.expandBody?.(file, body, diagnostics);
-    const frame = renderSessionFrame(
-      options.format,
-      { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
-      session.frameOptions,
-    );
-    if (frame !== '' && !frames.add(frame, file.relativePath)) break;
+    const framed = { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text };
+    if (!frames.addFile(framed, file.relativePath)) break;
     record(session, file.relativePath, file, body);
     if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) break;
   }
@@ -402,12 +399,8 @@ function injectImports(
   for (const entry of imported) {
     const relative = path.relative(session.options.workDir, entry.path);
     if (session.done.has(relative)) continue;
-    const frame = renderSessionFrame(
-      session.options.format,
-      { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text },
-      session.frameOptions,
-    );
-    if (frame !== '' && !frames.add(frame, relative)) return false;
+    const framed = { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text };
+    if (!frames.addFile(framed, relative)) return false;
     record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry });
   }
   return true;
@@ -434,7 +427,7 @@ function injectDueRules(
       done.add(rule.relativePath);
       continue;
     }
-    if (!frames.add(shown.frame, rule.relativePath)) break;
+    if (!frames.addFile(shown.frame, rule.relativePath)) break;
     record(session, rule.relativePath, rule, shown.read);
   }
   // A rule whose content patterns decide may come due when the file changes: never "settled".
@@ -461,11 +454,11 @@ function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diag
   const { options, shown } = session;
   const body = readRule(options.fs, rule, options.maxFileBytes, diagnostics);
   if (body === null) return null;
-  const frame = renderSessionFrame(
-    options.format,
-    { path: shown(rule.path), dir: shown(rule.ownerDir), text: `${note}\n\n${body.text}` },
-    session.frameOptions,
-  );
+  const frame: FrameFile = {
+    path: shown(rule.path),
+    dir: shown(rule.ownerDir),
+    text: `${note}\n\n${body.text}`,
+  };
   return { frame, read: body.read };
 }
 
@@ -483,30 +476,54 @@ function ruleName(event: ToolEvent): string | null {
 
 /**
  * The frames of one tool result, within the session budget: a frame that would pass
- * `maxSessionBytes` exhausts the session (reported once) and nothing more is injected.
+ * `maxSessionBytes` exhausts the session (reported once) and nothing more is injected. Files that
+ * follow each other are framed together at the end ({@link renderSessionFrames}: a host joins them
+ * as it does); each is counted as its own frame when it is added, which is never less than its
+ * share of the group, and the budget holds the exact size of the result once it is done.
  */
-function createFrames(
-  budget: { bytes: number; exhausted: boolean },
-  maxSessionBytes: number,
-  diagnostics: Diagnostic[],
-) {
-  const frames: string[] = [];
+function createFrames(session: Session, diagnostics: Diagnostic[]) {
+  const { budget, options, frameOptions } = session;
+  const start = budget.bytes;
+  const parts: (string | FrameFile[])[] = [];
+  const fits = (frame: string, what: string): boolean => {
+    const size = Buffer.byteLength(frame, 'utf8') + (parts.length > 0 ? 1 : 0);
+    if (budget.bytes + size > options.maxSessionBytes) {
+      budget.exhausted = true;
+      diagnostics.push({
+        level: 'info',
+        code: 'session-budget-exhausted',
+        message: `the session has injected ${budget.bytes} bytes; ${what} would pass maxSessionBytes (${options.maxSessionBytes}), so nothing more is injected`,
+      });
+      return false;
+    }
+    budget.bytes += size;
+    return true;
+  };
   return {
+    /** A frame rendered already (a change event). False when the budget ran out. */
     add(frame: string, what: string): boolean {
-      const size = Buffer.byteLength(frame, 'utf8') + (frames.length > 0 ? 1 : 0);
-      if (budget.bytes + size > maxSessionBytes) {
-        budget.exhausted = true;
-        diagnostics.push({
-          level: 'info',
-          code: 'session-budget-exhausted',
-          message: `the session has injected ${budget.bytes} bytes; ${what} would pass maxSessionBytes (${maxSessionBytes}), so nothing more is injected`,
-        });
-        return false;
-      }
-      budget.bytes += size;
-      frames.push(frame);
+      if (!fits(frame, what)) return false;
+      parts.push(frame);
       return true;
     },
-    done: () => ({ text: frames.join('\n'), diagnostics }),
+    /** A file to frame with the files around it. True when it fits or shows nothing. */
+    addFile(file: FrameFile, what: string): boolean {
+      const alone = renderSessionFrame(options.format, file, frameOptions);
+      if (alone === '') return true;
+      if (!fits(alone, what)) return false;
+      const last = parts[parts.length - 1];
+      if (Array.isArray(last)) last.push(file);
+      else parts.push([file]);
+      return true;
+    },
+    done() {
+      const text = parts
+        .map((part) =>
+          typeof part === 'string' ? part : renderSessionFrames(options.format, part, frameOptions),
+        )
+        .join('\n');
+      budget.bytes = start + Buffer.byteLength(text, 'utf8');
+      return { text, diagnostics };
+    },
   };
 }

@@ -6,9 +6,12 @@
 // Row keys: `id`; `about` (one line for docs/conformance.md); `repo` and `home` (path → text; a
 // value `{ link: target }` makes a symlink, `{ dir: true }` a directory); `git` (directories of the
 // repo to `git init`, default the root); `cwd` (inside the repo, default the root); `hosts` (only
-// these hosts); `hostConfig` (per host, settings its driver writes: see hosts/*.mjs); `read` (a
+// these hosts); `hostConfig` (per host, settings its driver writes and options of the run: see
+// hosts/*.mjs); `read` (a
 // live case: the scripted first turn reads this file, relative to the repo, and the lab compares
-// what the host adds to the tool result with `ctxfiles session`).
+// what the host adds to the tool result with `ctxfiles session`); `hook` (the ctxfiles hook is
+// registered in the host); `hookStart` (a hook case without a read: what the hook added at session
+// start, compared with the hook's own answer to SessionStart).
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
 
@@ -269,6 +272,16 @@ export const CASES = [
     cwd: 'sub',
   },
   {
+    id: 'gemini-whole-form',
+    about:
+      'the gemini-full format: the user file under # Contextual Instructions, the project files in <project_context>',
+    hosts: ['gemini-cli'],
+    hostConfig: { 'gemini-cli': { format: 'gemini-full' } },
+    home: { '{USER}': 'User rules.\n' },
+    repo: { '{DOC}': 'Root rules.\n', 'sub/{DOC}': 'Sub rules.\n' },
+    cwd: 'sub',
+  },
+  {
     id: 'opencode-instructions',
     about: 'opencode.json instructions: ["docs/*.md"]',
     hosts: ['opencode'],
@@ -318,6 +331,34 @@ export const CASES = [
     },
     read: 'pkg/index.js',
   },
+  {
+    id: 'live-hook-rule',
+    about:
+      'the hook discloses a nested RULES.md and a Cursor rule whose glob matches the file read, in one frame',
+    hook: true,
+    hosts: ['gemini-cli'],
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code uses tabs.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+    read: 'pkg/index.js',
+  },
+  {
+    id: 'live-hook-start',
+    about:
+      'the hook at session start: RULES.md and an always-on Cursor rule, which the host does not load itself',
+    hook: true,
+    hookStart: true,
+    hosts: ['gemini-cli'],
+    repo: {
+      '{DOC}': 'Root.\n',
+      'RULES.md': 'Root rules from the hook.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+      'pkg/RULES.md': 'Package rules.\n',
+    },
+  },
   // MCP cases: `ctxfiles mcp` (docs/mcp.md) is registered in the host; the first turn calls its
   // instructions_for_path tool, and the lab compares the tool result that reached the model with
   // the server's own answer to the same call.
@@ -343,7 +384,8 @@ export const CASES = [
     id: 'live-hook-codex-start',
     about: 'the Codex hook at session start: a Cursor always rule Codex does not load itself',
     hosts: ['codex'],
-    hook: 'start',
+    hook: true,
+    hookStart: true,
     hookConfig: { preset: 'codex', rules: { sources: ['cursor'] } },
     repo: {
       'AGENTS.md': 'Root agents.\n',

@@ -6,6 +6,8 @@ export const CLAUDE_MEMORY_OPEN: string;
 export function claudeInstructions(body: Body): string;
 export function claudeIntro(text: string): string;
 export function geminiInstructions(body: Body): string;
+export function geminiWholeForm(body: Body): string;
+export function geminiContextIntro(body: Body): string | null;
 export function opencodeInstructions(body: Body): string;
 export function fromMarker(text: unknown, marker: string): string;
 export function paramKey(schema: unknown, keys: string[]): string;

@@ -62,6 +62,33 @@ export function geminiInstructions(body) {
 }
 
 /**
+ * Gemini CLI, the whole form (the `gemini-full` format): the system instruction from its
+ * `# Contextual Instructions` heading to its end, then the first user message's `<loaded_context>`
+ * (inside `<session_context>`), a blank line apart; each left out when absent.
+ */
+export function geminiWholeForm(body) {
+  const system = contentTexts(body?.systemInstruction?.parts).join('\n');
+  const first = (body?.contents ?? []).find((content) => content.role === 'user');
+  const user = contentTexts(first?.parts).join('\n');
+  const heading = system.indexOf('# Contextual Instructions (');
+  const global = heading < 0 ? null : system.slice(heading).trimEnd();
+  const open = user.indexOf('<loaded_context>\n');
+  const end = user.lastIndexOf('</loaded_context>');
+  const project = open < 0 || end < open ? null : user.slice(open, end + '</loaded_context>'.length);
+  return [global, project].filter((part) => part !== null && part !== '').join('\n\n');
+}
+
+/** The paragraph under Gemini CLI's `# Contextual Instructions` heading, or null. */
+export function geminiContextIntro(body) {
+  const system = contentTexts(body?.systemInstruction?.parts).join('\n');
+  const heading = system.indexOf('# Contextual Instructions (');
+  if (heading < 0) return null;
+  const start = system.indexOf('\n', heading) + 1;
+  const end = system.indexOf('\n\n<loaded_context>\n', start);
+  return start === 0 || end < 0 ? null : system.slice(start, end);
+}
+
+/**
  * OpenCode: the `Instructions from: ` entries of the system message, from the first one to the
  * section after them (the skills list), the newline that joins them to it left out; '' when none.
  */

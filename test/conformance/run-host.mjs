@@ -140,19 +140,22 @@ function hookCommandFor(host, dirs, row) {
   return args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
 }
 
-/** The hook's own answer to the event the host sends after the scripted read. */
-async function hookAnswer(host, dirs, file, row) {
-  // `hook: 'start'`: the answer to the session's start event instead of the one after the read.
-  const event =
-    row.hook === 'start'
-      ? { session_id: 'lab-expected', cwd: dirs.cwd, hook_event_name: 'SessionStart', source: 'startup' }
+/**
+ * The hook's own answer to the event the host sends after the scripted read, or to its session
+ * start when `file` is null.
+ */
+async function hookAnswer(host, dirs, file) {
+  const event = {
+    session_id: 'lab-expected',
+    cwd: dirs.cwd,
+    ...(file === null
+      ? { hook_event_name: 'SessionStart', source: 'startup' }
       : {
-          session_id: 'lab-expected',
-          cwd: dirs.cwd,
           hook_event_name:
             host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
           ...host.sessionEvent(file).hookFields,
-        };
+        }),
+  };
   const env = {
     ...baseEnv(dirs.home, dirs.cwd),
     XDG_STATE_HOME: path.join(dirs.home, '.lab-expected-state'),
@@ -188,11 +191,17 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     ...(setup.ctxfilesEnv ?? {}),
   };
   // A driver may name the cwd ctxfiles is given as its host sees it (`setup.ctxfilesCwd`).
-  const args = ['--preset', host.preset, '--cwd', setup.ctxfilesCwd ?? dirs.cwd];
-  if (host.id === 'claude-code' && captured.intro) {
-    // Our own intro sentence is a listed difference; the comparison uses the one captured.
+  const args = [
+    '--preset',
+    host.preset,
+    '--cwd',
+    setup.ctxfilesCwd ?? dirs.cwd,
+    ...(setup.ctxfilesArgs ?? []),
+  ];
+  if (captured.wording) {
+    // Our own explanatory sentences are a listed difference; the comparison uses the ones captured.
     const config = path.join(dirs.home, '..', 'ctxfiles-wording.json');
-    fs.writeFileSync(config, JSON.stringify({ wording: { claudeCodeIntro: captured.intro } }));
+    fs.writeFileSync(config, JSON.stringify({ wording: captured.wording }));
     args.push('--config', config);
   }
   const resolve = await run(process.execPath, [bin, 'resolve', ...args], {
@@ -211,7 +220,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
       toolArgs: { path: row.mcp.path },
     });
   } else if (row.hook) {
-    out.live = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, row.read), row));
+    const file = row.hookStart ? null : path.join(dirs.repo, row.read);
+    out.live = (row.hookStart ? host.wrapHookStart : host.wrapHook)(await hookAnswer(host, dirs, file));
   } else if (row.read) {
     const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
     const event = JSON.stringify(sessionEvent);
@@ -257,24 +267,24 @@ async function runCase(host, installDir, row, work) {
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
-  const actual = { static: host.extractStatic(main[0].body) };
-  if (row.read || row.mcp) {
+  const actual = { static: host.extractStatic(main[0].body, row) };
+  if (row.hookStart) {
+    actual.live = host.extractHookStart(main[0].body);
+  } else if (row.read || row.mcp) {
     const after = main.find((record) => host.hasToolResult(record.body));
     const extract = row.mcp
       ? host.extractMcp
       : row.hook && host.extractHook
         ? host.extractHook
         : host.extractLive;
-    actual.live =
-      row.hook === 'start'
-        ? host.extractHookStart(main[0].body)
-        : after
-          ? extract(after.body)
-          : '(the host sent no request after the tool call)';
+    actual.live = after ? extract(after.body) : '(the host sent no request after the tool call)';
   }
-  const intro = host.id === 'claude-code' && actual.static ? claudeIntro(actual.static) : null;
-  const expected = await ctxfiles(host, row, dirs, attempt.setup, { intro });
-  const part = row.read || row.mcp ? 'live' : 'static';
+  const wording =
+    host.id === 'claude-code' && actual.static
+      ? { claudeCodeIntro: claudeIntro(actual.static) }
+      : (host.wording?.(main[0].body, row) ?? null);
+  const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });
+  const part = row.read || row.mcp || row.hookStart ? 'live' : 'static';
   const same = expected[part] === actual[part];
   fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
@@ -298,7 +308,7 @@ async function main() {
   );
   const rows = CASES.filter((row) => !row.hosts || row.hosts.includes(host.id))
     .filter((row) => !row.hook || host.hookAgent)
-    .filter((row) => row.hook !== 'start' || host.extractHookStart)
+    .filter((row) => !row.hookStart || host.extractHookStart)
     .filter((row) => !row.mcp || host.mcpCall)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));

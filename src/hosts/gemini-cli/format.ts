@@ -1,4 +1,4 @@
-import { escapeHeaderPath, lineEscape } from '../../render/escape.js';
+import { escapeHeaderPath, escapeTags, lineEscape } from '../../render/escape.js';
 import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
 import type { HostFormat } from '../host.js';
 
@@ -31,23 +31,29 @@ export function renderGemini(files: readonly RenderFile[], _context: RenderConte
   return [...(notice === undefined ? [] : [notice]), ...blocks].join('\n\n');
 }
 
-function geminiBlocks(files: ReadonlyArray<{ readonly path: string; readonly text: string }>): string[] {
+function geminiBlocks(
+  files: ReadonlyArray<{ readonly path: string; readonly text: string }>,
+  tags: readonly string[] = [],
+): string[] {
   return files.flatMap((file) => {
     const text = file.text.trim();
     if (text === '') return [];
     const shown = escapeHeaderPath(file.path);
     return [
-      `${GEMINI_MARKERS.open}${shown} ---\n${GEMINI_HEADER.escape(text)}\n${GEMINI_MARKERS.close}${shown} ---`,
+      `${GEMINI_MARKERS.open}${shown} ---\n${escapeTags(GEMINI_HEADER.escape(text), tags)}\n${GEMINI_MARKERS.close}${shown} ---`,
     ];
   });
 }
+
+/** The tags of the wrappers around `gemini-full`'s blocks: written in file text, they are escaped. */
+const WRAPPER_TAGS = ['loaded_context', 'project_context', 'session_context'];
 
 /**
  * `gemini` in the session: Gemini CLI's just-in-time wrapper (`--- Newly Discovered Project
  * Context ---` … `--- End Project Context ---`) around the files' context blocks. Gemini CLI puts
  * a blank line between the tool output and the wrapper; that separator is the runner's.
  */
-function geminiSessionFrame(files: readonly FrameFile[]): string {
+export function geminiSessionFrame(files: readonly FrameFile[]): string {
   const blocks = geminiBlocks(files);
   return blocks.length === 0
     ? ''
@@ -57,5 +63,59 @@ function geminiSessionFrame(files: readonly FrameFile[]): string {
 export const geminiFormat: HostFormat = {
   name: 'gemini',
   render: renderGemini,
+  sessionFrame: geminiSessionFrame,
+};
+
+/** The wrappers of Gemini CLI's request (packages/core/src/prompts/snippets.ts, config.ts). */
+export const GEMINI_WRAPPERS = Object.freeze({
+  heading: '# Contextual Instructions',
+  loaded: ['<loaded_context>', '</loaded_context>'],
+  project: ['<project_context>', '</project_context>'],
+} as const);
+
+/**
+ * `gemini-full`: what Gemini CLI sends for the files, as the model reads them. The user files
+ * (layer `user`) close the system instruction: `# Contextual Instructions (<names>)`, a paragraph
+ * (`wording.geminiContextIntro`, ours by default), a blank line, then their blocks in
+ * `<loaded_context>`. The other files open the first user message, inside its `<session_context>`:
+ * their blocks in `<project_context>` in `<loaded_context>`. The two parts are a blank line apart;
+ * each is left out when it has no file. Blocks are those of {@link renderGemini}, with the wrapper
+ * tags in file text escaped (`&lt;/loaded_context>`) so that a file cannot close a wrapper. Sources:
+ * `renderUserMemory` and `getSessionMemory` in google-gemini/gemini-cli `packages/core/src`.
+ */
+export function renderGeminiFull(
+  files: readonly RenderFile[],
+  context: RenderContext,
+  notice?: string,
+): string {
+  const user = geminiBlocks(
+    files.filter((file) => file.layer === 'user'),
+    WRAPPER_TAGS,
+  );
+  const project = geminiBlocks(
+    files.filter((file) => file.layer !== 'user'),
+    WRAPPER_TAGS,
+  );
+  const [open, close] = GEMINI_WRAPPERS.loaded;
+  const names = context.names !== undefined && context.names.length > 0 ? context.names : ['GEMINI.md'];
+  const parts = [
+    ...(notice === undefined ? [] : [notice]),
+    ...(user.length === 0
+      ? []
+      : [
+          `${GEMINI_WRAPPERS.heading} (${names.join(', ')})\n${context.wording.geminiContextIntro}\n\n${open}\n${user.join('\n\n')}\n${close}`,
+        ]),
+    ...(project.length === 0
+      ? []
+      : [
+          `${open}\n${GEMINI_WRAPPERS.project[0]}\n${project.join('\n\n')}\n${GEMINI_WRAPPERS.project[1]}\n${close}`,
+        ]),
+  ];
+  return parts.join('\n\n');
+}
+
+export const geminiFullFormat: HostFormat = {
+  name: 'gemini-full',
+  render: renderGeminiFull,
   sessionFrame: geminiSessionFrame,
 };

@@ -1,6 +1,7 @@
 import { frozen, type Host } from '../host.js';
-import { geminiFormat } from './format.js';
+import { geminiFormat, geminiFullFormat } from './format.js';
 import { geminiCli } from './preset.js';
+import { geminiCliSettings } from './settings.js';
 
 /** Gemini CLI (docs/presets.md#gemini-cli). */
 export const geminiCliHost: Host = frozen({
@@ -12,9 +13,11 @@ export const geminiCliHost: Host = frozen({
     'google-gemini/gemini-cli packages/core/src/utils/memoryImportProcessor.ts (imports)',
     'google-gemini/gemini-cli packages/core/src/tools/jit-context.ts (the session frame)',
     'google-gemini/gemini-cli packages/core/src/tools/*.ts (tool names and inputs)',
+    'google-gemini/gemini-cli packages/cli/src/config/settings.ts, packages/core/src/tools/memoryTool.ts (context.fileName)',
   ],
+  settings: geminiCliSettings,
   presets: [geminiCli],
-  formats: [geminiFormat],
+  formats: [geminiFormat, geminiFullFormat],
   hook: {
     events: { start: 'SessionStart', afterTool: 'AfterTool', compact: 'PreCompress' },
     // Gemini CLI parses stderr when stdout is empty (packages/core/src/hooks/hookRunner.ts), so

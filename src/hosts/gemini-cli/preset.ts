@@ -22,9 +22,12 @@ export const geminiCli: Preset = frozen({
       userFile: '~/.gemini/GEMINI.md',
       // Memory files are read through links (fs.stat follows them); no containment check.
       symlinks: 'follow',
+      // Gemini CLI takes its cwd from process.cwd(): a symlinked cwd shows as its real path.
+      workDirPath: 'real',
     },
-    // `@path` is replaced in place by the imported text between comment markers, at most 5 deep.
-    imports: { enabled: true, mode: 'inline', maxDepth: 5 },
+    // `@path` is replaced in place by the imported text between comment markers, at most 5 deep;
+    // a reference not followed becomes an `Import failed` or `File already processed` comment.
+    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment' },
     // No byte or character cap in memory discovery.
     budget: { maxBytes: null },
     format: 'gemini',

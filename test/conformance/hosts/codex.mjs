@@ -113,6 +113,8 @@ export default {
    * between the tool call and its output, the text as the hook wrote it.
    */
   wrapHook: (text) => text,
+  /** At session start the answer arrives the same way, as developer messages. */
+  wrapHookStart: (text) => text,
   /** What the SessionStart hook added: developer messages between Codex's context and the prompt. */
   extractHookStart(body) {
     const input = body?.input ?? [];

@@ -2,7 +2,17 @@
 // key auth, a fixed model (no routing call) and usage statistics, telemetry and updates off.
 import fs from 'node:fs';
 import path from 'node:path';
-import { between, fromMarker, geminiInstructions, paramKey } from '../extract.mjs';
+import {
+  between,
+  fromMarker,
+  geminiContextIntro,
+  geminiInstructions,
+  geminiWholeForm,
+  paramKey,
+} from '../extract.mjs';
+
+/** The ctxfiles format a row asks for (`hostConfig['gemini-cli'].format`), or null. */
+const formatOf = (row) => row?.hostConfig?.['gemini-cli']?.format ?? null;
 
 const declarations = (body) => (body?.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
 
@@ -39,10 +49,12 @@ export default {
       // docs/hooks.md: an AfterTool hook in the user's settings (timeout in milliseconds).
       const hook = { name: 'ctxfiles-after-tool', type: 'command', command: hookCommand, timeout: 30000 };
       settings.hooks = { AfterTool: [{ matcher: '^(read_file)$', hooks: [hook] }] };
+      if (row.hookStart) settings.hooks.SessionStart = [{ hooks: [{ ...hook, name: 'ctxfiles-start' }] }];
     }
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2));
     return {
+      ...(formatOf(row) ? { ctxfilesArgs: ['--format', formatOf(row)] } : {}),
       args: ['-p', prompt, '-m', 'gemini-2.5-flash'],
       env: {
         GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
@@ -77,7 +89,13 @@ export default {
   hasToolResult: (body) =>
     (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
   isMain: (record) => record.url.includes(':streamGenerateContent') && declarations(record.body).length > 0,
-  extractStatic: (body) => geminiInstructions(body),
+  extractStatic: (body, row) =>
+    formatOf(row) === 'gemini-full' ? geminiWholeForm(body) : geminiInstructions(body),
+  /** The whole form's paragraph is our own wording by default; the lab compares with Gemini's. */
+  wording: (body, row) => {
+    const intro = formatOf(row) === 'gemini-full' ? geminiContextIntro(body) : null;
+    return intro === null ? null : { geminiContextIntro: intro };
+  },
   extractLive: (body) => fromMarker(toolOutputs(body).join('\n'), '--- Newly Discovered Project Context ---'),
   sessionEvent: (file) => ({
     tool: 'read_file',
@@ -89,4 +107,17 @@ export default {
   wrapHook: (text) =>
     text === '' ? '' : `<hook_context>${text.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</hook_context>`,
   extractHook: (body) => fromMarker(toolOutputs(body).join('\n'), '<hook_context>'),
+  /**
+   * At session start Gemini CLI's non-interactive mode puts the answer before the prompt, in
+   * `<hook_context>` (packages/cli/src/gemini.tsx), `<` and `>` escaped as after a tool.
+   */
+  wrapHookStart: (text) =>
+    text === '' ? '' : `<hook_context>${text.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</hook_context>`,
+  extractHookStart: (body) => {
+    const first = (body?.contents ?? []).find((content) => content.role === 'user');
+    const text = (first?.parts ?? []).map((part) => part.text ?? '').join('\n');
+    const start = text.indexOf('<hook_context>');
+    const end = text.indexOf('</hook_context>\n\n', start);
+    return start < 0 || end < 0 ? '' : text.slice(start, end + '</hook_context>'.length);
+  },
 };

@@ -1,0 +1,72 @@
+import type { DiagnosticCode } from '../diagnostics.js';
+
+/** What {@link failureComment} needs to know about a reference that was not followed. */
+export interface ImportFailure {
+  /** The diagnostic code of the refusal (`import-outside`, `import-missing`, …). */
+  readonly code: DiagnosticCode;
+  /** The path as the reference spelled it. */
+  readonly spelled: string;
+  /** How the reference names its target; a `home` one (`@~/…`) is never commented. */
+  readonly kind?: 'relative' | 'home' | 'absolute' | undefined;
+  /** The absolute target, when the reference got that far. */
+  readonly target?: string | undefined;
+  /** The error code of a failed lookup or read (`ENOENT`, `EISDIR`, …), when there was one. */
+  readonly error?: string | undefined;
+}
+
+/**
+ * The comment that takes the place of a reference not followed, with `imports.failed: "comment"`
+ * (docs/imports.md, "When a reference is not followed"), in the style of the inline markers: a
+ * reference that leaves the root, `<!-- Import failed: P - Path traversal attempt -->`; one already
+ * placed or leading back into its chain, `<!-- File already processed: P -->`; a target that cannot
+ * be read, `<!-- Import failed: P - <error> -->` with the error as Node words it. `null` for
+ * refusals that leave the reference as written (an unusable path, a file too large, too deep), and
+ * for every `@~/…` reference: Gemini CLI does not read `~` as the start of an import.
+ * Markers from google-gemini/gemini-cli `packages/core/src/utils/memoryImportProcessor.ts`.
+ */
+export function failureComment(failure: ImportFailure): string | null {
+  const { code, spelled } = failure;
+  if (failure.kind === 'home') return null;
+  switch (code) {
+    case 'import-outside':
+    case 'import-symlink':
+      return `<!-- Import failed: ${spelled} - Path traversal attempt -->`;
+    case 'import-cycle':
+    case 'import-duplicate':
+      return `<!-- File already processed: ${spelled} -->`;
+    case 'import-missing':
+    case 'import-unreadable': {
+      const error =
+        failure.error === undefined ? null : nodeMessage(failure.error, failure.target ?? spelled);
+      return error === null ? null : `<!-- Import failed: ${spelled} - ${error} -->`;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Node's message for a failed `access` then `readFile` of a path: the lookup errors come from
+ * `access`, the others from `open`, and a directory passes `access` and fails the `read`.
+ */
+function nodeMessage(error: string, target: string): string | null {
+  const description = DESCRIPTIONS[error];
+  if (description === undefined) return null;
+  if (error === 'EISDIR') return `${error}: ${description}, read`;
+  const call = LOOKUP_ERRORS.has(error) ? 'access' : 'open';
+  return `${error}: ${description}, ${call} '${target}'`;
+}
+
+const LOOKUP_ERRORS: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG']);
+
+/** libuv's descriptions of the errors a lookup or read of an instruction file meets. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many symbolic links encountered',
+  ENAMETOOLONG: 'name too long',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'illegal operation on a directory',
+  EMFILE: 'too many open files',
+});
