@@ -6,6 +6,7 @@ import { belowCeiling, findProjectRoot } from '../discover/chain-walk.js';
 import { isInside } from '../fs/contain.js';
 import { identityOf } from '../resolve/expand-entries.js';
 import { readContextFile } from '../resolve/read-context-file.js';
+import { shapeFiles } from '../resolve/shape-text.js';
 import { collectSources, type RulesSource } from '../resolve/collect-files.js';
 import { expandFileImports } from '../resolve/expand-file-imports.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
@@ -176,14 +177,21 @@ export function collect(
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         symlinks: config.instructions.symlinks ?? 'inside',
-        trustOutside: context.trusted,
+        // `imports.external: false`: a project file imports only from inside the work dir.
+        trustOutside: context.trusted && config.imports?.external !== false,
         homeDir,
-        rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+        rootOf: (file) =>
+          config.imports?.external === false
+            ? workDir
+            : file.source === 'chain'
+              ? (collected.chainStart ?? workDir)
+              : layerRoot,
         fileReferencesFrom: fileReferencesOf(rules),
       },
       diagnostics,
     );
-    return { files: Object.freeze(files.map(spelledPath(context))), diagnostics };
+    const shaped = shapeFiles(files, config.instructions, diagnostics);
+    return { files: Object.freeze(shaped.map(spelledPath(context))), diagnostics };
   });
 }
 
@@ -198,11 +206,12 @@ function fileReferencesOf(rules: RulesSource | undefined): (file: ContextFile) =
 
 /**
  * Under a symlinked cwd, a file below the work dir is shown under the cwd as the caller spelled
- * it (as Codex does); `realPath` and every containment check stay on the canonical path.
+ * it (as Codex does), unless `instructions.realCwd` (Claude Code shows the real path); `realPath`
+ * and every containment check stay on the canonical path.
  */
 function spelledPath(context: ResolverContext): (file: ContextFile) => ContextFile {
   const { spelledWorkDir: spelled, workDir } = context;
-  if (spelled === workDir) return (file) => file;
+  if (spelled === workDir || context.config.instructions.realCwd === true) return (file) => file;
   return (file) =>
     isInside(workDir, file.path)
       ? Object.freeze({ ...file, path: path.join(spelled, path.relative(workDir, file.path)) })

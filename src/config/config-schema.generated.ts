@@ -220,6 +220,14 @@ export default {
           ],
           "default": "inside"
         },
+        "fallbackCandidates": {
+          "description": "File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".",
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"
+          }
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [
@@ -264,6 +272,22 @@ export default {
           "description": "Report updated, switched and removed files in tool results. Default false.",
           "type": "boolean",
           "default": false
+        },
+        "trim": {
+          "description": "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
+          "type": "boolean"
+        },
+        "htmlComments": {
+          "description": "\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.",
+          "type": "string",
+          "enum": [
+            "keep",
+            "strip"
+          ]
+        },
+        "realCwd": {
+          "description": "Show the files below a symlinked work dir under its real path instead of the path as given. Default false.",
+          "type": "boolean"
         }
       },
       "additionalProperties": false,
@@ -514,6 +538,10 @@ export default {
             "inline"
           ],
           "default": "entries"
+        },
+        "external": {
+          "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",
+          "type": "boolean"
         }
       },
       "additionalProperties": false,

@@ -139,6 +139,12 @@ export const instructionsSchema = z.strictObject({
     .describe(
       '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
+  fallbackCandidates: z
+    .array(candidatePath)
+    .optional()
+    .describe(
+      'File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of "candidates".',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()
@@ -154,6 +160,24 @@ export const instructionsSchema = z.strictObject({
     .boolean()
     .optional()
     .describe('Report updated, switched and removed files in tool results. Default false.'),
+  trim: z
+    .boolean()
+    .optional()
+    .describe(
+      "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
+    ),
+  htmlComments: z
+    .enum(['keep', 'strip'])
+    .optional()
+    .describe(
+      '"keep" (default) or "strip": remove HTML comment blocks (lines that start with "<!--", up to the line that closes them) outside code.',
+    ),
+  realCwd: z
+    .boolean()
+    .optional()
+    .describe(
+      'Show the files below a symlinked work dir under its real path instead of the path as given. Default false.',
+    ),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -267,6 +291,12 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
+    ),
+  external: z
+    .boolean()
+    .optional()
+    .describe(
+      'false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.',
     ),
 });
 

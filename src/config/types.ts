@@ -49,6 +49,14 @@ export interface InstructionsConfig {
   readonly select?: 'first' | 'all' | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+  /** Names tried in each directory of the chain when no directory holds a file of `candidates`. */
+  readonly fallbackCandidates?: readonly string[] | undefined;
+  /** Trim both ends of each file's text; a file left blank is skipped. Absent: false. */
+  readonly trim?: boolean | undefined;
+  /** `strip`: remove HTML comment blocks from each file's text. Absent: `keep`. */
+  readonly htmlComments?: 'keep' | 'strip' | undefined;
+  /** Show files below a symlinked work dir under its real path. Absent: false (the path as given). */
+  readonly realCwd?: boolean | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -56,6 +64,11 @@ export interface ImportsConfig {
   readonly enabled: boolean;
   readonly maxDepth: number;
   readonly mode: 'entries' | 'inline';
+  /**
+   * `false`: an import from a project file is followed only to a file inside the work dir (the
+   * user's own files are not limited). Absent: true.
+   */
+  readonly external?: boolean | undefined;
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */

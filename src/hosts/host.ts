@@ -73,6 +73,11 @@ export interface HostSettingsFile {
    * project, whose keys that widen reads are dropped unless the project is trusted (DESIGN §12).
    */
   readonly tier: 'user' | 'project';
+  /**
+   * The work dir, for a file that keeps entries per project directory (Claude Code's
+   * `~/.claude.json` `projects`). Absent: the file applies as a whole.
+   */
+  readonly project?: string;
 }
 
 /** What one settings file said, in config keys. */

@@ -1,6 +1,7 @@
 import { frozen, type Host } from '../host.js';
 import { claudeCodeFormat } from './format.js';
 import { claudeCode } from './preset.js';
+import { claudeCodeSettings } from './settings.js';
 
 /** Claude Code (docs/presets.md#claude-code). */
 export const claudeCodeHost: Host = frozen({
@@ -15,6 +16,7 @@ export const claudeCodeHost: Host = frozen({
   ],
   presets: [claudeCode],
   formats: [claudeCodeFormat],
+  settings: claudeCodeSettings,
   hook: {
     events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
     // `MultiEdit` and `LS` are older tools, kept for older versions.
