@@ -45,8 +45,8 @@ export function shapeFiles(
 
 /** The file with another text; the digest and the rest of its record stay those of the file read. */
 function withText(file: ContextFile, text: string): ContextFile {
-  const shaped = Object.create(Object.getPrototypeOf(file) as object | null) as ContextFile;
-  Object.defineProperties(shaped, Object.getOwnPropertyDescriptors(file));
+  const { text: _old, ...descriptors } = Object.getOwnPropertyDescriptors(file);
+  const shaped = Object.create(Object.getPrototypeOf(file) as object | null, descriptors) as ContextFile;
   Object.defineProperty(shaped, 'text', { value: text, enumerable: true });
   return Object.freeze(shaped);
 }

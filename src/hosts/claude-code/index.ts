@@ -1,5 +1,6 @@
 import { frozen, type Host } from '../host.js';
 import { claudeCodeFormat } from './format.js';
+import { claudeHookText } from './hook-frame.js';
 import { claudeCode } from './preset.js';
 import { claudeCodeSettings } from './settings.js';
 
@@ -31,5 +32,8 @@ export const claudeCodeHost: Host = frozen({
       LS: { as: 'ls', pathKeys: ['path'] },
       Bash: { as: 'shell', pathKeys: ['command'] },
     },
+    projectDirEnv: 'CLAUDE_PROJECT_DIR',
+    // 2.1.332 escapes `<` in a hook's additional context: the `claude-code` frames lose their tags.
+    present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),
   },
 });
