@@ -108,6 +108,7 @@ export const FORMATS = Object.freeze([
   'magi',
   'codex',
   'claude-code',
+  'claude-code-2.1.197',
   'gemini',
 ] as const);
 
