@@ -77,9 +77,7 @@ export const claudeCodeFormat: HostFormat = {
  */
 function claudeCode2197SessionFrame(files: readonly FrameFile[]): string {
   return files
-    .map(
-      (file) => `Contents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(file.text)}`,
-    )
+    .map((file) => `Contents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(file.text)}`)
     .join('\n\n');
 }
 
