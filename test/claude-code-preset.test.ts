@@ -21,18 +21,22 @@ function tree(files: Record<string, string | { symlink: string }>) {
   return { root, home: path.join(root, 'home'), repo: path.join(root, 'repo') };
 }
 
-async function resolveText(home: string, cwd: string, preset = 'claude-code') {
+async function resolveText(home: string, cwd: string, instructions: Record<string, unknown> = {}) {
   const loaded = await loadConfig({
     cwd,
     homeDir: home,
     env: {},
     userConfig: null,
-    preset,
+    preset: 'claude-code',
     displayCwd: cwd,
   });
   const config = {
     ...loaded,
-    config: { ...loaded.config, wording: { ...loaded.config.wording, claudeCodeIntro: INTRO } },
+    config: {
+      ...loaded.config,
+      instructions: { ...loaded.config.instructions, ...instructions },
+      wording: { ...loaded.config.wording, claudeCodeIntro: INTRO },
+    },
   };
   const resolver = await createResolver({ workDir: cwd, config, homeDir: home, env: {} });
   return (await resolver.resolve({})).text;
@@ -98,8 +102,8 @@ describe('claude-code preset on disk', () => {
     expect(await resolveText(mixed.home, path.join(mixed.repo, 'sub'))).toBe(
       `${INTRO}\n\n${project(path.join(mixed.repo, 'CLAUDE.md'), 'Root claude.')}`,
     );
-    // claude-code-2.1.197 predates AGENTS.md.
-    expect(await resolveText(only.home, path.join(only.repo, 'sub'), 'claude-code-2.1.197')).toBe('');
+    // For 2.1.197 to 2.1.276 (docs/presets.md): no AGENTS.md.
+    expect(await resolveText(only.home, path.join(only.repo, 'sub'), { fallbackCandidates: [] })).toBe('');
   });
 
   test('a symlinked cwd is shown under its real path', async () => {
@@ -148,7 +152,7 @@ describe('claude-code preset on disk', () => {
       preset: 'claude-code',
       displayCwd: repo,
     });
-    expect(loaded.config.imports.external).toBe(false);
+    expect(loaded.config.imports?.external).toBe(false);
     expect(loaded.diagnostics.map((d) => d.code)).toEqual(['host-settings-invalid']);
     expect(loaded.diagnostics[0]?.message).toContain('.claude.json:1:');
   });

@@ -17,7 +17,6 @@ export default {
         "opencode-go",
         "codex",
         "claude-code",
-        "claude-code-2.1.197",
         "cursor",
         "copilot",
         "gemini-cli"

@@ -53,20 +53,3 @@ export const claudeCode: Preset = frozen({
     },
   },
 });
-
-/**
- * Claude Code 2.1.197 to 2.1.276: as `claude-code`, but a nested file arrives as a `system` message
- * without tags (format `claude-code-2.1.197`), and AGENTS.md is never read (2.1.277 added it).
- */
-export const claudeCode2197: Preset = frozen({
-  name: 'claude-code-2.1.197',
-  summary: 'Claude Code 2.1.197–2.1.276: as claude-code, nested files framed without tags, no AGENTS.md',
-  config: {
-    ...claudeCode.config,
-    instructions: {
-      ...(claudeCode.config['instructions'] as Record<string, unknown>),
-      fallbackCandidates: [],
-    },
-    format: 'claude-code-2.1.197',
-  },
-});
