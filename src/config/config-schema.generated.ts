@@ -226,7 +226,8 @@ export default {
           "items": {
             "type": "string",
             "pattern": "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"
-          }
+          },
+          "default": []
         },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
@@ -275,7 +276,8 @@ export default {
         },
         "trim": {
           "description": "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
-          "type": "boolean"
+          "type": "boolean",
+          "default": false
         },
         "htmlComments": {
           "description": "\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.",
@@ -283,11 +285,13 @@ export default {
           "enum": [
             "keep",
             "strip"
-          ]
+          ],
+          "default": "keep"
         },
         "realCwd": {
           "description": "Show the files below a symlinked work dir under its real path instead of the path as given. Default false.",
-          "type": "boolean"
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": false,
@@ -542,7 +546,8 @@ export default {
         },
         "external": {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",
-          "type": "boolean"
+          "type": "boolean",
+          "default": true
         }
       },
       "additionalProperties": false,

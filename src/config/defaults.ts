@@ -44,8 +44,17 @@ export const DEFAULT_CONFIG = Object.freeze({
     trackChanges: false,
     select: 'first' as 'first' | 'all',
     symlinks: 'inside' as 'inside' | 'reject' | 'follow',
+    fallbackCandidates: Object.freeze([]) as readonly string[],
+    trim: false,
+    htmlComments: 'keep' as 'keep' | 'strip',
+    realCwd: false,
   }),
-  imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
+  imports: Object.freeze({
+    enabled: false,
+    maxDepth: 5,
+    mode: 'entries' as 'entries' | 'inline',
+    external: true,
+  }),
   contextRoot: 'workDir' as 'workDir' | 'project',
   format: 'opencode' as Format,
   budget: Object.freeze({
