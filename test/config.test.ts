@@ -39,7 +39,13 @@ describe('config search', () => {
       respectGitignore: false,
       cache: false,
     });
-    expect(loaded.config.imports).toEqual({ enabled: false, maxDepth: 5, mode: 'entries', failed: 'keep' });
+    expect(loaded.config.imports).toEqual({
+      enabled: false,
+      maxDepth: 5,
+      mode: 'entries',
+      failed: 'keep',
+      external: true,
+    });
     expect(loaded.config.contextRoot).toBe('workDir');
     expect(loaded.config.contextPaths.slice(0, 3)).toEqual(['AGENTS.md', 'AGENTS.local.md', 'CLAUDE.md']);
   });
@@ -161,7 +167,7 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under imports lists the real keys',
       { '.opencode.json': '{"imports": {"allowOutside": true}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed".',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "external".',
     ],
     [
       'an unknown key under rules lists the real keys',

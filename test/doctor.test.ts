@@ -74,7 +74,7 @@ describe('ctxfiles doctor: the matrix', () => {
       claude-code   1 CLAUDE.md                                      chain           60       17
                     2 AGENTS.md (import)                             chain        33573     8084
                     3 .claude/rules/testing.md                       rules           34        9
-                      sent before the first tool call                             34109     8207
+                      sent before the first tool call                             34106     8207
                       never reads: .cursor/rules/always.mdc (opencode, opencode-go, cursor),
                         .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
                         .github/copilot-instructions.md (opencode, opencode-go, copilot),
@@ -114,7 +114,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
+                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
                         packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
       opencode-go   1 packages/api/AGENTS.md                         global          69       20
                       sent before the first tool call                               211       54
@@ -122,7 +122,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot)
+                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32868     7918
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
@@ -133,12 +133,12 @@ describe('ctxfiles doctor: the matrix', () => {
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
       claude-code   1 CLAUDE.md                                      chain           60       17
-                    2 AGENTS.md (import)                             chain        33573     8084
-                    3 .claude/rules/testing.md                       rules           34        9
-                      sent before the first tool call                             34109     8207
+                    2 .claude/rules/testing.md                       rules           34        9
+                      sent before the first tool call                               432       99
                       never reads: .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (codex, cursor, copilot),
                         packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
@@ -162,7 +162,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, claude-code, cursor, copilot), CLAUDE.md (claude-code, copilot),
+                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
                         packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
 
       Findings: 2 error(s), 0 warning(s)
@@ -407,7 +407,7 @@ describe('ctxfiles doctor: the matrix', () => {
       claude-code   1 CLAUDE.md                                      chain           94       24
                     2 .claude/rules/style.md                         rules           22        4
                     3 CLAUDE.local.md                                chain           36        7
-                      sent before the first tool call                               611      138
+                      sent before the first tool call                               608      138
                       never reads: .github/instructions/ts.instructions.md (copilot)
       copilot       1 CLAUDE.md                                      chain           94       24
                       sent before the first tool call                               383       85
@@ -420,7 +420,7 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 .claude/rules/style.md                         rules           22        4
                     3 CLAUDE.local.md                                chain           36        7
                     4 services/invoices/CLAUDE.md                    chain           43       10
-                      sent before the first tool call                               777      177
+                      sent before the first tool call                               773      177
                       never reads: .github/instructions/ts.instructions.md (copilot)
       copilot       1 CLAUDE.md                                      chain           94       24
                     2 services/invoices/CLAUDE.md                    chain           43       10

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { Format } from '../src/config/types.js';
-import { CLAUDE_HOOK_HEADER, claudeHookText } from '../src/hooks/claude-frame.js';
+import { CLAUDE_HOOK_HEADER, claudeHookText } from '../src/hosts/claude-code/hook-frame.js';
 import { createMcpConnection } from '../src/mcp/mcp-connection.js';
 import { rulesOfResolver } from '../src/mcp/rule-source.js';
 import { REMINDER_HEADERS } from '../src/render/escape.js';

@@ -70,10 +70,11 @@ describe('session start delivers what the agent does not load itself', () => {
   test('the files stop at contextDiscovery.maxSessionBytes, and one line says how many are left', async () => {
     const big = 'x'.repeat(3000);
     const { hook } = setup({
-      'AGENTS.md': big,
+      // TEAM.md: a name Claude Code does not read itself (it reads AGENTS.md where no CLAUDE.md is).
+      'TEAM.md': big,
       'docs/a.md': big,
       'ctxfiles.config.json':
-        '{"contextPaths": ["AGENTS.md", "docs/a.md"], "contextDiscovery": {"maxSessionBytes": 4096}}',
+        '{"contextPaths": ["TEAM.md", "docs/a.md"], "contextDiscovery": {"maxSessionBytes": 4096}}',
     });
     const text = await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
     expect(text.split(big)).toHaveLength(2);

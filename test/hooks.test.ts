@@ -78,8 +78,9 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' },
-        // The root AGENTS.md, which Claude Code does not load itself, then the manifest.
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${claudeFrame(['AGENTS.md', 'root'])}\\n\\n${manifest}"}}\n`,
+        // The root AGENTS.md is one Claude Code 2.1.332 loads itself (the project has no CLAUDE.md):
+        // only the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
       ],
       [
         tool(root, 'Read', { file_path: `${root}/svc/auth/login.ts` }),

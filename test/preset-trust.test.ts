@@ -119,6 +119,7 @@ describe('a preset named by the project has project trust', () => {
       ['instructions.walk', 'claude-code'],
       ['instructions.userFile', 'claude-code'],
       ['instructions.symlinks', 'claude-code'],
+      ['rules.userFolders', 'claude-code'],
     ]);
     expect(loaded.config.instructions).toMatchObject({ walk: 'off', userFile: null, symlinks: 'inside' });
     const api = await createResolver({

@@ -241,11 +241,11 @@ describe('preset claude-code', () => {
   const project = (file: string, text: string) =>
     `Contents of <root>/${file} (project instructions, checked into the codebase):\n\n${text}`;
   const user =
-    "Contents of <home>/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nBe terse.\n";
+    "Contents of <home>/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nBe terse.";
 
   test('from the root: the user file, then the project file', async () => {
     expect(await view(basic(), '.', 'claude-code', { home: home() })).toBe(
-      [intro, user, project('CLAUDE.md', '# Project\n\nRun `npm test`.\n')].join('\n\n'),
+      [intro, user, project('CLAUDE.md', '# Project\n\nRun `npm test`.')].join('\n\n'),
     );
   });
 
@@ -254,9 +254,9 @@ describe('preset claude-code', () => {
       [
         intro,
         user,
-        project('CLAUDE.md', '# Project\n\nRun `npm test`.\n'),
-        project('packages/web/CLAUDE.md', 'Web workspace.\n'),
-        project('packages/web/app/CLAUDE.md', 'App notes.\n'),
+        project('CLAUDE.md', '# Project\n\nRun `npm test`.'),
+        project('packages/web/CLAUDE.md', 'Web workspace.'),
+        project('packages/web/app/CLAUDE.md', 'App notes.'),
       ].join('\n\n'),
     );
   });
@@ -275,11 +275,11 @@ describe('preset claude-code', () => {
     [
       intro,
       user,
-      project('CLAUDE.md', '# Project\n\nRun `npm test`.\n'),
-      project('.claude/CLAUDE.md', 'Team conventions.\n'),
-      project('.claude/rules/style.md', 'Prefer named exports.\n'),
-      "Contents of <root>/CLAUDE.local.md (user's private project instructions, not checked in):\n\nMy sandbox URL.\n",
-      ...(deep ? [project('packages/web/app/CLAUDE.md', 'App notes.\n')] : []),
+      project('CLAUDE.md', '# Project\n\nRun `npm test`.'),
+      project('.claude/CLAUDE.md', 'Team conventions.'),
+      project('.claude/rules/style.md', 'Prefer named exports.'),
+      "Contents of <root>/CLAUDE.local.md (user's private project instructions, not checked in):\n\nMy sandbox URL.",
+      ...(deep ? [project('packages/web/app/CLAUDE.md', 'App notes.')] : []),
     ].join('\n\n');
 
   test('the whole chain (CLAUDE.md, .claude/CLAUDE.md, rules without paths, CLAUDE.local.md), from the root', async () => {
@@ -297,9 +297,7 @@ describe('preset claude-code', () => {
       'docs/git.md': 'Rebase.\n',
     });
     expect(await view(root, '.', 'claude-code', { home: home() })).toBe(
-      [intro, user, project('CLAUDE.md', 'See @docs/git.md\n'), project('docs/git.md', 'Rebase.\n')].join(
-        '\n\n',
-      ),
+      [intro, user, project('CLAUDE.md', 'See @docs/git.md'), project('docs/git.md', 'Rebase.')].join('\n\n'),
     );
   });
 });

@@ -6,6 +6,7 @@ import { belowCeiling, findProjectRoot } from '../discover/chain-walk.js';
 import { isInside } from '../fs/contain.js';
 import { identityOf } from '../resolve/expand-entries.js';
 import { readContextFile } from '../resolve/read-context-file.js';
+import { shapeFiles } from '../resolve/shape-text.js';
 import { collectSources, type RulesSource } from '../resolve/collect-files.js';
 import { expandFileImports } from '../resolve/expand-file-imports.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
@@ -198,15 +199,22 @@ export function collect(
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         symlinks: config.instructions.symlinks ?? 'inside',
-        trustOutside: context.trusted,
+        // `imports.external: false`: a project file imports only from inside the work dir.
+        trustOutside: context.trusted && config.imports?.external !== false,
         homeDir,
-        rootOf: (file) => (file.source === 'chain' ? (collected.chainStart ?? workDir) : layerRoot),
+        rootOf: (file) =>
+          config.imports?.external === false
+            ? workDir
+            : file.source === 'chain'
+              ? (collected.chainStart ?? workDir)
+              : layerRoot,
         fileReferencesFrom: fileReferencesOf(rules),
       },
       diagnostics,
     );
+    const shaped = shapeFiles(files, config.instructions, diagnostics);
     const withBom = config.instructions.keepBom === true ? keptBom : (file: ContextFile) => file;
-    return { files: Object.freeze(files.map(spelledPath(context)).map(withBom)), diagnostics };
+    return { files: Object.freeze(shaped.map(spelledPath(context)).map(withBom)), diagnostics };
   });
 }
 
@@ -226,7 +234,8 @@ function keptBom(file: ContextFile): ContextFile {
 
 /**
  * Under a symlinked cwd, a file below the work dir is shown under the cwd as the caller spelled
- * it (as Codex does); `realPath` and every containment check stay on the canonical path.
+ * it (as Codex does); with `instructions.workDirPath: real` the spelled work dir is the real one
+ * (src/api/load-context.ts). `realPath` and every containment check stay on the canonical path.
  */
 function spelledPath(context: ResolverContext): (file: ContextFile) => ContextFile {
   const { spelledWorkDir: spelled, workDir } = context;

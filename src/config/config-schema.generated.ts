@@ -229,6 +229,15 @@ export default {
           ],
           "default": "as-given"
         },
+        "fallbackCandidates": {
+          "description": "File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".",
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"
+          },
+          "default": []
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [
@@ -278,6 +287,20 @@ export default {
           "description": "Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.",
           "type": "boolean",
           "default": false
+        },
+        "trim": {
+          "description": "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
+          "type": "boolean",
+          "default": false
+        },
+        "htmlComments": {
+          "description": "\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.",
+          "type": "string",
+          "enum": [
+            "keep",
+            "strip"
+          ],
+          "default": "keep"
         }
       },
       "additionalProperties": false,
@@ -293,6 +316,7 @@ export default {
         "magi",
         "codex",
         "claude-code",
+        "claude-code-2.1.197",
         "gemini",
         "gemini-full"
       ],
@@ -543,6 +567,11 @@ export default {
             "comment"
           ],
           "default": "keep"
+        },
+        "external": {
+          "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",
+          "type": "boolean",
+          "default": true
         }
       },
       "additionalProperties": false,

@@ -145,6 +145,12 @@ export const instructionsSchema = z.strictObject({
     .describe(
       'Under a symlinked work dir, the paths shown below it: "as-given" (default) spell it as the caller did; "real": its real path.',
     ),
+  fallbackCandidates: z
+    .array(candidatePath)
+    .optional()
+    .describe(
+      'File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of "candidates".',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()
@@ -165,6 +171,18 @@ export const instructionsSchema = z.strictObject({
     .optional()
     .describe(
       'Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.',
+    ),
+  trim: z
+    .boolean()
+    .optional()
+    .describe(
+      "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
+    ),
+  htmlComments: z
+    .enum(['keep', 'strip'])
+    .optional()
+    .describe(
+      '"keep" (default) or "strip": remove HTML comment blocks (lines that start with "<!--", up to the line that closes them) outside code.',
     ),
 });
 
@@ -286,6 +304,12 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment").',
+    ),
+  external: z
+    .boolean()
+    .optional()
+    .describe(
+      'false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.',
     ),
 });
 

@@ -56,6 +56,12 @@ export interface InstructionsConfig {
    * or `real`. Absent: `as-given`.
    */
   readonly workDirPath?: 'as-given' | 'real' | undefined;
+  /** Names tried in each directory of the chain when no directory holds a file of `candidates`. */
+  readonly fallbackCandidates?: readonly string[] | undefined;
+  /** Trim both ends of each file's text; a file left blank is skipped. Absent: false. */
+  readonly trim?: boolean | undefined;
+  /** `strip`: remove HTML comment blocks from each file's text. Absent: `keep`. */
+  readonly htmlComments?: 'keep' | 'strip' | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -68,6 +74,11 @@ export interface ImportsConfig {
    * `comment`: an HTML comment saying why. Absent: `keep`.
    */
   readonly failed?: 'keep' | 'comment' | undefined;
+  /**
+   * `false`: an import from a project file is followed only to a file inside the work dir (the
+   * user's own files are not limited). Absent: true.
+   */
+  readonly external?: boolean | undefined;
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */
@@ -107,6 +118,7 @@ export const FORMATS = Object.freeze([
   'magi',
   'codex',
   'claude-code',
+  'claude-code-2.1.197',
   'gemini',
   'gemini-full',
 ] as const);

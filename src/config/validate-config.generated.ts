@@ -4,13 +4,13 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","gemini-full"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").","type":"string","enum":["keep","comment"],"default":"keep"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").","type":"string","enum":["keep","comment"],"default":"keep"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
-const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
-const pattern8 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
-const pattern9 = new RegExp("\\.[mM][dD]$", "u");
+const pattern7 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
+const pattern9 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
+const pattern10 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json" */;
@@ -644,18 +644,57 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data32 = data23.userFile;
+if(data23.fallbackCandidates !== undefined){
+let data32 = data23.fallbackCandidates;
 const _errs73 = errors;
-const _errs74 = errors;
-let valid12 = false;
+if(errors === _errs73){
+if(Array.isArray(data32)){
+var valid12 = true;
+const len5 = data32.length;
+for(let i5=0; i5<len5; i5++){
+let data33 = data32[i5];
 const _errs75 = errors;
-const _errs76 = errors;
-let valid13 = false;
+if(errors === _errs75){
+if(typeof data33 === "string"){
+if(!pattern5.test(data33)){
+validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid12 = _errs75 === errors;
+if(!valid12){
+break;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates",schemaPath:"#/properties/instructions/properties/fallbackCandidates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid9 = _errs73 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data34 = data23.userFile;
 const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data32 === "string"){
-if(!pattern6.test(data32)){
+const _errs78 = errors;
+let valid13 = false;
+const _errs79 = errors;
+const _errs80 = errors;
+let valid14 = false;
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data34 === "string"){
+if(!pattern7.test(data34)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -677,20 +716,20 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs77 === errors;
-valid13 = valid13 || _valid1;
-const _errs79 = errors;
-if(errors === _errs79){
-if(Array.isArray(data32)){
-var valid14 = true;
-const len5 = data32.length;
-for(let i5=0; i5<len5; i5++){
-let data33 = data32[i5];
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data33 === "string"){
-if(!pattern6.test(data33)){
-const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
+var _valid1 = _errs81 === errors;
+valid14 = valid14 || _valid1;
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data34)){
+var valid15 = true;
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+const _errs85 = errors;
+if(errors === _errs85){
+if(typeof data35 === "string"){
+if(!pattern7.test(data35)){
+const err4 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -701,7 +740,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -711,8 +750,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid14 = _errs81 === errors;
-if(!valid14){
+var valid15 = _errs85 === errors;
+if(!valid15){
 break;
 }
 }
@@ -728,9 +767,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs79 === errors;
-valid13 = valid13 || _valid1;
-if(!valid13){
+var _valid1 = _errs83 === errors;
+valid14 = valid14 || _valid1;
+if(!valid14){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err7];
@@ -741,20 +780,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs76;
+errors = _errs80;
 if(vErrors !== null){
-if(_errs76){
-vErrors.length = _errs76;
+if(_errs80){
+vErrors.length = _errs80;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs75 === errors;
-valid12 = valid12 || _valid0;
-const _errs83 = errors;
-if(data32 !== null){
+var _valid0 = _errs79 === errors;
+valid13 = valid13 || _valid0;
+const _errs87 = errors;
+if(data34 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -764,9 +803,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs83 === errors;
-valid12 = valid12 || _valid0;
-if(!valid12){
+var _valid0 = _errs87 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err9];
@@ -779,56 +818,56 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs74;
+errors = _errs78;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs78){
+vErrors.length = _errs78;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs73 === errors;
+var valid9 = _errs77 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data34 = data23.extraFiles;
-const _errs85 = errors;
-if(errors === _errs85){
-if(Array.isArray(data34)){
-var valid15 = true;
-const len6 = data34.length;
-for(let i6=0; i6<len6; i6++){
-let data35 = data34[i6];
-const _errs87 = errors;
-if(typeof data35 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
+let data36 = data23.extraFiles;
 const _errs89 = errors;
-if(typeof data35 === "string"){
-if(!pattern8.test(data35)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+if(errors === _errs89){
+if(Array.isArray(data36)){
+var valid16 = true;
+const len7 = data36.length;
+for(let i7=0; i7<len7; i7++){
+let data37 = data36[i7];
+const _errs91 = errors;
+if(typeof data37 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs93 = errors;
+if(typeof data37 === "string"){
+if(!pattern9.test(data37)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid16 = _errs89 === errors;
-if(valid16){
-const _errs90 = errors;
-if(typeof data35 === "string"){
-if(!pattern9.test(data35)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+var valid17 = _errs93 === errors;
+if(valid17){
+const _errs94 = errors;
+if(typeof data37 === "string"){
+if(!pattern10.test(data37)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid16 = _errs90 === errors;
+var valid17 = _errs94 === errors;
 }
-var valid15 = _errs87 === errors;
-if(!valid15){
+var valid16 = _errs91 === errors;
+if(!valid16){
 break;
 }
 }
@@ -838,34 +877,66 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs85 === errors;
+var valid9 = _errs89 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs91 = errors;
+const _errs95 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs91 === errors;
+var valid9 = _errs95 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.keepBom !== undefined){
-const _errs93 = errors;
+const _errs97 = errors;
 if(typeof data23.keepBom !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs93 === errors;
+var valid9 = _errs97 === errors;
 }
 else {
 var valid9 = true;
+}
+if(valid9){
+if(data23.trim !== undefined){
+const _errs99 = errors;
+if(typeof data23.trim !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid9 = _errs99 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.htmlComments !== undefined){
+let data41 = data23.htmlComments;
+const _errs101 = errors;
+if(typeof data41 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data41 === "keep") || (data41 === "strip"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs101 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
 }
 }
 }
@@ -890,43 +961,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data38 = data.format;
-const _errs95 = errors;
-if(typeof data38 !== "string"){
+let data42 = data.format;
+const _errs103 = errors;
+if(typeof data42 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((((data38 === "opencode") || (data38 === "xml")) || (data38 === "reminder")) || (data38 === "magi")) || (data38 === "codex")) || (data38 === "claude-code")) || (data38 === "gemini")) || (data38 === "gemini-full"))){
+if(!(((((((((data42 === "opencode") || (data42 === "xml")) || (data42 === "reminder")) || (data42 === "magi")) || (data42 === "codex")) || (data42 === "claude-code")) || (data42 === "claude-code-2.1.197")) || (data42 === "gemini")) || (data42 === "gemini-full"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs95 === errors;
+var valid0 = _errs103 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data39 = data.budget;
-const _errs97 = errors;
-if(errors === _errs97){
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-const _errs99 = errors;
-for(const key6 in data39){
+let data43 = data.budget;
+const _errs105 = errors;
+if(errors === _errs105){
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+const _errs107 = errors;
+for(const key6 in data43){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs99 === errors){
-if(data39.maxBytes !== undefined){
-let data40 = data39.maxBytes;
-const _errs100 = errors;
-const _errs101 = errors;
-let valid18 = false;
-const _errs102 = errors;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+if(_errs107 === errors){
+if(data43.maxBytes !== undefined){
+let data44 = data43.maxBytes;
+const _errs108 = errors;
+const _errs109 = errors;
+let valid19 = false;
+const _errs110 = errors;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -936,9 +1007,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs102){
-if(typeof data40 == "number"){
-if(data40 > 9007199254740991 || isNaN(data40)){
+if(errors === _errs110){
+if(typeof data44 == "number"){
+if(data44 > 9007199254740991 || isNaN(data44)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -949,7 +1020,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data40 < 0 || isNaN(data40)){
+if(data44 < 0 || isNaN(data44)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -962,10 +1033,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs102 === errors;
-valid18 = valid18 || _valid2;
-const _errs104 = errors;
-if(data40 !== null){
+var _valid2 = _errs110 === errors;
+valid19 = valid19 || _valid2;
+const _errs112 = errors;
+if(data44 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -975,9 +1046,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs104 === errors;
-valid18 = valid18 || _valid2;
-if(!valid18){
+var _valid2 = _errs112 === errors;
+valid19 = valid19 || _valid2;
+if(!valid19){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
@@ -990,29 +1061,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs101;
+errors = _errs109;
 if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
+if(_errs109){
+vErrors.length = _errs109;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs100 === errors;
+var valid18 = _errs108 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data39.maxTokens !== undefined){
-let data41 = data39.maxTokens;
-const _errs106 = errors;
-const _errs107 = errors;
-let valid19 = false;
-const _errs108 = errors;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
+if(valid18){
+if(data43.maxTokens !== undefined){
+let data45 = data43.maxTokens;
+const _errs114 = errors;
+const _errs115 = errors;
+let valid20 = false;
+const _errs116 = errors;
+if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1022,9 +1093,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs108){
-if(typeof data41 == "number"){
-if(data41 > 9007199254740991 || isNaN(data41)){
+if(errors === _errs116){
+if(typeof data45 == "number"){
+if(data45 > 9007199254740991 || isNaN(data45)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1035,7 +1106,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data41 < 0 || isNaN(data41)){
+if(data45 < 0 || isNaN(data45)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1048,10 +1119,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs108 === errors;
-valid19 = valid19 || _valid3;
-const _errs110 = errors;
-if(data41 !== null){
+var _valid3 = _errs116 === errors;
+valid20 = valid20 || _valid3;
+const _errs118 = errors;
+if(data45 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1061,9 +1132,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs110 === errors;
-valid19 = valid19 || _valid3;
-if(!valid19){
+var _valid3 = _errs118 === errors;
+valid20 = valid20 || _valid3;
+if(!valid20){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1076,71 +1147,71 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs107;
+errors = _errs115;
 if(vErrors !== null){
-if(_errs107){
-vErrors.length = _errs107;
+if(_errs115){
+vErrors.length = _errs115;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs106 === errors;
+var valid18 = _errs114 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data39.strategy !== undefined){
-let data42 = data39.strategy;
-const _errs112 = errors;
-if(typeof data42 !== "string"){
+if(valid18){
+if(data43.strategy !== undefined){
+let data46 = data43.strategy;
+const _errs120 = errors;
+if(typeof data46 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data42 === "specific-first") || (data42 === "root-first"))){
+if(!((data46 === "specific-first") || (data46 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs112 === errors;
+var valid18 = _errs120 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data39.counts !== undefined){
-let data43 = data39.counts;
-const _errs114 = errors;
-if(typeof data43 !== "string"){
+if(valid18){
+if(data43.counts !== undefined){
+let data47 = data43.counts;
+const _errs122 = errors;
+if(typeof data47 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data43 === "rendered") || (data43 === "content"))){
+if(!((data47 === "rendered") || (data47 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs114 === errors;
+var valid18 = _errs122 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data39.scope !== undefined){
-let data44 = data39.scope;
-const _errs116 = errors;
-if(typeof data44 !== "string"){
+if(valid18){
+if(data43.scope !== undefined){
+let data48 = data43.scope;
+const _errs124 = errors;
+if(typeof data48 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data44 === "all") || (data44 === "project"))){
+if(!((data48 === "all") || (data48 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs116 === errors;
+var valid18 = _errs124 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
 }
 }
@@ -1153,144 +1224,144 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs97 === errors;
+var valid0 = _errs105 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data45 = data.wording;
-const _errs118 = errors;
-if(errors === _errs118){
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-const _errs120 = errors;
-for(const key7 in data45){
+let data49 = data.wording;
+const _errs126 = errors;
+if(errors === _errs126){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+const _errs128 = errors;
+for(const key7 in data49){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs120 === errors){
-if(data45.reminderIntro !== undefined){
-const _errs121 = errors;
-if(typeof data45.reminderIntro !== "string"){
+if(_errs128 === errors){
+if(data49.reminderIntro !== undefined){
+const _errs129 = errors;
+if(typeof data49.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs121 === errors;
+var valid21 = _errs129 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.scopeNote !== undefined){
-const _errs123 = errors;
-if(typeof data45.scopeNote !== "string"){
+if(valid21){
+if(data49.scopeNote !== undefined){
+const _errs131 = errors;
+if(typeof data49.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs123 === errors;
+var valid21 = _errs131 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.updatedNote !== undefined){
-const _errs125 = errors;
-if(typeof data45.updatedNote !== "string"){
+if(valid21){
+if(data49.updatedNote !== undefined){
+const _errs133 = errors;
+if(typeof data49.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs125 === errors;
+var valid21 = _errs133 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.removedNote !== undefined){
-const _errs127 = errors;
-if(typeof data45.removedNote !== "string"){
+if(valid21){
+if(data49.removedNote !== undefined){
+const _errs135 = errors;
+if(typeof data49.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs127 === errors;
+var valid21 = _errs135 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.magiIntro !== undefined){
-const _errs129 = errors;
-if(typeof data45.magiIntro !== "string"){
+if(valid21){
+if(data49.magiIntro !== undefined){
+const _errs137 = errors;
+if(typeof data49.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs129 === errors;
+var valid21 = _errs137 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.magiEmpty !== undefined){
-const _errs131 = errors;
-if(typeof data45.magiEmpty !== "string"){
+if(valid21){
+if(data49.magiEmpty !== undefined){
+const _errs139 = errors;
+if(typeof data49.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs131 === errors;
+var valid21 = _errs139 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.budgetNotice !== undefined){
-const _errs133 = errors;
-if(typeof data45.budgetNotice !== "string"){
+if(valid21){
+if(data49.budgetNotice !== undefined){
+const _errs141 = errors;
+if(typeof data49.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs133 === errors;
+var valid21 = _errs141 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.claudeCodeIntro !== undefined){
-const _errs135 = errors;
-if(typeof data45.claudeCodeIntro !== "string"){
+if(valid21){
+if(data49.claudeCodeIntro !== undefined){
+const _errs143 = errors;
+if(typeof data49.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs135 === errors;
+var valid21 = _errs143 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.ruleCatalogIntro !== undefined){
-const _errs137 = errors;
-if(typeof data45.ruleCatalogIntro !== "string"){
+if(valid21){
+if(data49.ruleCatalogIntro !== undefined){
+const _errs145 = errors;
+if(typeof data49.ruleCatalogIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs137 === errors;
+var valid21 = _errs145 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data45.geminiContextIntro !== undefined){
-const _errs139 = errors;
-if(typeof data45.geminiContextIntro !== "string"){
+if(valid21){
+if(data49.geminiContextIntro !== undefined){
+const _errs147 = errors;
+if(typeof data49.geminiContextIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs139 === errors;
+var valid21 = _errs147 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
 }
 }
@@ -1308,33 +1379,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs118 === errors;
+var valid0 = _errs126 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data56 = data.session;
-const _errs141 = errors;
-if(errors === _errs141){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-const _errs143 = errors;
-for(const key8 in data56){
+let data60 = data.session;
+const _errs149 = errors;
+if(errors === _errs149){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+const _errs151 = errors;
+for(const key8 in data60){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs143 === errors){
-if(data56.tools !== undefined){
-let data57 = data56.tools;
-const _errs144 = errors;
-if(errors === _errs144){
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key9 in data57){
-const _errs146 = errors;
+if(_errs151 === errors){
+if(data60.tools !== undefined){
+let data61 = data60.tools;
+const _errs152 = errors;
+if(errors === _errs152){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+for(const key9 in data61){
+const _errs154 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1345,8 +1416,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid22 = _errs146 === errors;
-if(!valid22){
+var valid23 = _errs154 === errors;
+if(!valid23){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1360,59 +1431,59 @@ return false;
 break;
 }
 }
-if(valid22){
-for(const key10 in data57){
-let data58 = data57[key10];
-const _errs149 = errors;
-if(errors === _errs149){
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(valid23){
+for(const key10 in data61){
+let data62 = data61[key10];
+const _errs157 = errors;
+if(errors === _errs157){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 let missing0;
-if((data58.as === undefined) && (missing0 = "as")){
+if((data62.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs151 = errors;
-for(const key11 in data58){
+const _errs159 = errors;
+for(const key11 in data62){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs151 === errors){
-if(data58.as !== undefined){
-let data59 = data58.as;
-const _errs152 = errors;
-if(typeof data59 !== "string"){
+if(_errs159 === errors){
+if(data62.as !== undefined){
+let data63 = data62.as;
+const _errs160 = errors;
+if(typeof data63 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data59 === "read") || (data59 === "write")) || (data59 === "edit")) || (data59 === "list")) || (data59 === "search")) || (data59 === "shell"))){
+if(!((((((data63 === "read") || (data63 === "write")) || (data63 === "edit")) || (data63 === "list")) || (data63 === "search")) || (data63 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs152 === errors;
+var valid25 = _errs160 === errors;
 }
 else {
-var valid24 = true;
-}
-if(valid24){
-if(data58.pathKeys !== undefined){
-let data60 = data58.pathKeys;
-const _errs154 = errors;
-if(errors === _errs154){
-if(Array.isArray(data60)){
 var valid25 = true;
-const len7 = data60.length;
-for(let i7=0; i7<len7; i7++){
-const _errs156 = errors;
-if(typeof data60[i7] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+}
+if(valid25){
+if(data62.pathKeys !== undefined){
+let data64 = data62.pathKeys;
+const _errs162 = errors;
+if(errors === _errs162){
+if(Array.isArray(data64)){
+var valid26 = true;
+const len8 = data64.length;
+for(let i8=0; i8<len8; i8++){
+const _errs164 = errors;
+if(typeof data64[i8] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i8,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs156 === errors;
-if(!valid25){
+var valid26 = _errs164 === errors;
+if(!valid26){
 break;
 }
 }
@@ -1422,10 +1493,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs154 === errors;
+var valid25 = _errs162 === errors;
 }
 else {
-var valid24 = true;
+var valid25 = true;
 }
 }
 }
@@ -1436,8 +1507,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid23 = _errs149 === errors;
-if(!valid23){
+var valid24 = _errs157 === errors;
+if(!valid24){
 break;
 }
 }
@@ -1456,36 +1527,36 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs141 === errors;
+var valid0 = _errs149 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data62 = data.trustedProjects;
-const _errs158 = errors;
-if(errors === _errs158){
-if(Array.isArray(data62)){
-var valid26 = true;
-const len8 = data62.length;
-for(let i8=0; i8<len8; i8++){
-let data63 = data62[i8];
-const _errs160 = errors;
-if(errors === _errs160){
-if(typeof data63 === "string"){
-if(!pattern8.test(data63)){
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+let data66 = data.trustedProjects;
+const _errs166 = errors;
+if(errors === _errs166){
+if(Array.isArray(data66)){
+var valid27 = true;
+const len9 = data66.length;
+for(let i9=0; i9<len9; i9++){
+let data67 = data66[i9];
+const _errs168 = errors;
+if(errors === _errs168){
+if(typeof data67 === "string"){
+if(!pattern9.test(data67)){
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid26 = _errs160 === errors;
-if(!valid26){
+var valid27 = _errs168 === errors;
+if(!valid27){
 break;
 }
 }
@@ -1495,41 +1566,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs158 === errors;
+var valid0 = _errs166 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data64 = data.rules;
-const _errs162 = errors;
-if(errors === _errs162){
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-const _errs164 = errors;
-for(const key12 in data64){
+let data68 = data.rules;
+const _errs170 = errors;
+if(errors === _errs170){
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+const _errs172 = errors;
+for(const key12 in data68){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs164 === errors){
-if(data64.sources !== undefined){
-let data65 = data64.sources;
-const _errs165 = errors;
-if(errors === _errs165){
-if(Array.isArray(data65)){
-var valid28 = true;
-const len9 = data65.length;
-for(let i9=0; i9<len9; i9++){
-const _errs167 = errors;
-if(typeof data65[i9] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs172 === errors){
+if(data68.sources !== undefined){
+let data69 = data68.sources;
+const _errs173 = errors;
+if(errors === _errs173){
+if(Array.isArray(data69)){
+var valid29 = true;
+const len10 = data69.length;
+for(let i10=0; i10<len10; i10++){
+const _errs175 = errors;
+if(typeof data69[i10] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i10,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid28 = _errs167 === errors;
-if(!valid28){
+var valid29 = _errs175 === errors;
+if(!valid29){
 break;
 }
 }
@@ -1539,34 +1610,34 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid27 = _errs165 === errors;
+var valid28 = _errs173 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data64.nested !== undefined){
-const _errs169 = errors;
-if(typeof data64.nested !== "boolean"){
+if(valid28){
+if(data68.nested !== undefined){
+const _errs177 = errors;
+if(typeof data68.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs169 === errors;
+var valid28 = _errs177 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data64.userFolders !== undefined){
-const _errs171 = errors;
-if(typeof data64.userFolders !== "boolean"){
+if(valid28){
+if(data68.userFolders !== undefined){
+const _errs179 = errors;
+if(typeof data68.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs171 === errors;
+var valid28 = _errs179 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
 }
 }
@@ -1577,97 +1648,110 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs162 === errors;
+var valid0 = _errs170 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data69 = data.imports;
-const _errs173 = errors;
-if(errors === _errs173){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-const _errs175 = errors;
-for(const key13 in data69){
-if(!((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed"))){
+let data73 = data.imports;
+const _errs181 = errors;
+if(errors === _errs181){
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+const _errs183 = errors;
+for(const key13 in data73){
+if(!(((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed")) || (key13 === "external"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs175 === errors){
-if(data69.enabled !== undefined){
-const _errs176 = errors;
-if(typeof data69.enabled !== "boolean"){
+if(_errs183 === errors){
+if(data73.enabled !== undefined){
+const _errs184 = errors;
+if(typeof data73.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs176 === errors;
+var valid30 = _errs184 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
-if(valid29){
-if(data69.maxDepth !== undefined){
-let data71 = data69.maxDepth;
-const _errs178 = errors;
-if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))){
+if(valid30){
+if(data73.maxDepth !== undefined){
+let data75 = data73.maxDepth;
+const _errs186 = errors;
+if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs178){
-if(typeof data71 == "number"){
-if(data71 > 32 || isNaN(data71)){
+if(errors === _errs186){
+if(typeof data75 == "number"){
+if(data75 > 32 || isNaN(data75)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data71 < 0 || isNaN(data71)){
+if(data75 < 0 || isNaN(data75)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid29 = _errs178 === errors;
+var valid30 = _errs186 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
-if(valid29){
-if(data69.mode !== undefined){
-let data72 = data69.mode;
-const _errs180 = errors;
-if(typeof data72 !== "string"){
+if(valid30){
+if(data73.mode !== undefined){
+let data76 = data73.mode;
+const _errs188 = errors;
+if(typeof data76 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data72 === "entries") || (data72 === "inline"))){
+if(!((data76 === "entries") || (data76 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid29 = _errs180 === errors;
+var valid30 = _errs188 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
-if(valid29){
-if(data69.failed !== undefined){
-let data73 = data69.failed;
-const _errs182 = errors;
-if(typeof data73 !== "string"){
+if(valid30){
+if(data73.failed !== undefined){
+let data77 = data73.failed;
+const _errs190 = errors;
+if(typeof data77 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data73 === "keep") || (data73 === "comment"))){
+if(!((data77 === "keep") || (data77 === "comment"))){
 validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid29 = _errs182 === errors;
+var valid30 = _errs190 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
+}
+if(valid30){
+if(data73.external !== undefined){
+const _errs192 = errors;
+if(typeof data73.external !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid30 = _errs192 === errors;
+}
+else {
+var valid30 = true;
+}
 }
 }
 }
@@ -1679,24 +1763,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs173 === errors;
+var valid0 = _errs181 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data74 = data.contextRoot;
-const _errs184 = errors;
-if(typeof data74 !== "string"){
+let data79 = data.contextRoot;
+const _errs194 = errors;
+if(typeof data79 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data74 === "workDir") || (data74 === "project"))){
+if(!((data79 === "workDir") || (data79 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs184 === errors;
+var valid0 = _errs194 === errors;
 }
 else {
 var valid0 = true;

@@ -28,17 +28,17 @@ import {
   type StateFile,
 } from './state-store.js';
 import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
-import { claudeHookText } from './claude-frame.js';
 import { startBlock } from './start-block.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
+import { hookProtocol } from '../hosts/index.js';
 
 /** Options of {@link runHook}. */
 export interface RunHookOptions {
   readonly agent: HookAgent;
   /** What the agent wrote to the hook's stdin. */
   readonly input: string;
-  /** The work dir; default: `CLAUDE_PROJECT_DIR` (Claude Code), else the event's `cwd`, else `processCwd`. */
+  /** The work dir; default: the host's project dir variable (`CLAUDE_PROJECT_DIR`), else the event's `cwd`, else `processCwd`. */
   readonly cwd?: string | undefined;
   /** An explicit config file (relative to the work dir). */
   readonly configFile?: string | undefined;
@@ -187,9 +187,9 @@ function startText(
   return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present });
 }
 
-/** Session frames as the agent reads them best: Claude Code's without tags, in one frame (B1). */
+/** Session frames as the agent reads them best, as its hook protocol says (Claude Code: no tags, B1). */
 function presentFor(agent: HookAgent, resolver: Resolver, text: string): string {
-  return agent === 'claude-code' && resolver.config.format === 'claude-code' ? claudeHookText(text) : text;
+  return hookProtocol(agent)?.present?.(text, resolver.config.format) ?? text;
 }
 
 async function afterTool(
@@ -263,7 +263,7 @@ async function openResolver(
   // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
   // Codex gets its own AGENTS.md frame the same way (the codex preset's format).
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
-  // Claude Code gets its own `Contents of <path>:` frame, without tags (claude-frame.ts).
+  // Claude Code gets its own `Contents of <path>:` frame, without tags (its hook protocol's `present`).
   const format = chosen ? undefined : getPreset(options.agent)?.['format'];
   const config =
     format === undefined
@@ -371,13 +371,14 @@ function readStored(state: StateFile, workDir: string, agent: string, warnings: 
 }
 
 /**
- * `--cwd`, else (Claude Code) `CLAUDE_PROJECT_DIR`, else the event's `cwd`. Claude Code reports the
+ * `--cwd`, else the host's project dir variable (Claude Code's `CLAUDE_PROJECT_DIR`), else the event's `cwd`. Claude Code reports the
  * shell's current directory as `cwd`, which moves with `cd`; the project dir keeps one session
  * state and one manifest per project.
  */
 function chooseWorkDir(options: Readonly<RunHookOptions>, eventCwd: string | undefined): string {
   if (options.cwd !== undefined) return options.cwd;
-  const projectDir = options.agent === 'claude-code' ? options.env['CLAUDE_PROJECT_DIR'] : undefined;
+  const variable = hookProtocol(options.agent)?.projectDirEnv;
+  const projectDir = variable === undefined ? undefined : options.env[variable];
   if (projectDir !== undefined && path.isAbsolute(projectDir)) return projectDir;
   return eventCwd ?? '.';
 }

@@ -73,6 +73,11 @@ export interface HostSettingsFile {
    * project, whose keys that widen reads are dropped unless the project is trusted (DESIGN §12).
    */
   readonly tier: 'user' | 'project';
+  /**
+   * The work dir, for a file that keeps entries per project directory (Claude Code's
+   * `~/.claude.json` `projects`). Absent: the file applies as a whole.
+   */
+  readonly project?: string;
 }
 
 /** What one settings file said, in config keys. */
@@ -116,6 +121,17 @@ export interface HookProtocol {
   readonly emptyOutput?: string;
   /** Tool name → how it touches paths. Every tool not listed touches nothing. */
   readonly tools: Readonly<Record<string, HookTool>>;
+  /**
+   * An environment variable the host sets to the project directory for its hooks: the work dir
+   * when `--cwd` is not given (the event's `cwd` may follow the shell's `cd`). Absent: the event's.
+   */
+  readonly projectDirEnv?: string;
+  /**
+   * Recasts the session frames a hook answer holds (format `format`) into what reads well where the
+   * host delivers a hook's context (a host that escapes tags gets a frame without them). Absent:
+   * the frames as they are.
+   */
+  present?(text: string, format: Format): string;
 }
 
 /** How one of a host's tools maps onto a ctxfiles trigger tool (see src/session/triggers.ts). */

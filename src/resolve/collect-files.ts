@@ -94,14 +94,18 @@ export function collectSources(
   const layerRoot = options.layerRoot ?? workDir;
   const ordered: Candidate[] = [];
   const ruleOf = new Map<Candidate, Rule>();
-  const addRule = (rule: Rule) => {
-    const candidate = ruleCandidate(fs, rule, diagnostics);
+  const addRule = (rule: Rule, layer: 'rules' | 'user' = 'rules') => {
+    const candidate = ruleCandidate(fs, rule, layer, diagnostics);
     if (candidate === null) return;
     ruleOf.set(candidate, rule);
     ordered.push(candidate);
   };
   if (instructions.userFile !== null)
     ordered.push(...userFileCandidates(fs, instructions.userFile, options, diagnostics));
+  // When the chain places rules itself (`@rules`), the home directory's always rules
+  // (`rules.userFolders`) follow the user file, in its layer (Claude Code's `~/.claude/rules`).
+  if (instructions.walk !== 'off' && instructions.candidates.includes('@rules'))
+    for (const rule of rules?.alwaysRulesOf?.(homeDir) ?? []) addRule(rule, 'user');
   const chainStart =
     instructions.walk === 'off' ? null : chainCandidates(fs, workDir, options, ordered, addRule, diagnostics);
   for (const rule of rules?.layer ?? []) addRule(rule);
@@ -128,15 +132,22 @@ function chainCandidates(
   diagnostics: Diagnostic[],
 ): string {
   const { instructions, rules } = options;
-  const chain = walkChain(fs, {
-    workDir,
-    walk: instructions.walk as 'root' | 'project',
-    projectRootMarkers: instructions.projectRootMarkers,
-    candidates: instructions.candidates,
-    select: instructions.select ?? 'first',
-    symlinks: instructions.symlinks ?? 'inside',
-    ceiling: options.ceiling,
-  });
+  const walk = (candidates: readonly string[]) =>
+    walkChain(fs, {
+      workDir,
+      walk: instructions.walk as 'root' | 'project',
+      projectRootMarkers: instructions.projectRootMarkers,
+      candidates,
+      select: instructions.select ?? 'first',
+      symlinks: instructions.symlinks ?? 'inside',
+      ceiling: options.ceiling,
+    });
+  let chain = walk(instructions.candidates);
+  // `fallbackCandidates` are tried only when no directory of the chain holds a candidate file
+  // (Claude Code reads AGENTS.md where no CLAUDE.md is found: docs/chains.md).
+  const fallback = instructions.fallbackCandidates ?? [];
+  if (fallback.length > 0 && chain.items.every((item) => item.kind === 'rules'))
+    chain = walk([...fallback, ...instructions.candidates]);
   diagnostics.push(...chain.diagnostics);
   for (const item of chain.items) {
     if (item.kind === 'rules') {
@@ -371,14 +382,19 @@ function reportReadCap(over: readonly Candidate[], total: number, diagnostics: D
 }
 
 /** A rule of the `rules` layer as a candidate: its identity (device and inode) for dedupe. */
-function ruleCandidate(fs: FileSystem, rule: Rule, diagnostics: Diagnostic[]): Candidate | null {
+function ruleCandidate(
+  fs: FileSystem,
+  rule: Rule,
+  layer: 'rules' | 'user',
+  diagnostics: Diagnostic[],
+): Candidate | null {
   try {
     const info = fs.stat(rule.realPath);
     return {
       path: rule.path,
       realPath: rule.realPath,
       source: 'rule',
-      layer: 'rules',
+      layer,
       entry: rule.name,
       depth: null,
       identity: identityOf(info),

@@ -55,7 +55,8 @@ export function expandFileImports(
       out.push(file); // Read a moment ago; a file gone since stays as it was read, unexpanded.
       continue;
     }
-    const own = file.source === 'user' || file.source === 'extra';
+    // The user's own files: the user file, its rules (`rules.userFolders`) and the extra files.
+    const own = file.layer === 'user' || file.source === 'extra';
     const importer = importingFile(file, info, own, options);
     const expansion = placeImport(
       fs,

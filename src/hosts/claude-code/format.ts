@@ -68,3 +68,21 @@ export const claudeCodeFormat: HostFormat = {
   render: renderClaudeCode,
   sessionFrame: claudeCodeSessionFrame,
 };
+
+/**
+ * `claude-code-2.1.197`: the block as `claude-code`; a nested file found during the session is
+ * `Contents of <path>:`, a blank line and the text, with no tags, as Claude Code 2.1.197 sent it
+ * (a message of its own with the role `system`); several files are joined by a blank line. Header
+ * lines in the text are escaped.
+ */
+function claudeCode2197SessionFrame(files: readonly FrameFile[]): string {
+  return files
+    .map((file) => `Contents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(file.text)}`)
+    .join('\n\n');
+}
+
+export const claudeCode2197Format: HostFormat = {
+  name: 'claude-code-2.1.197',
+  render: renderClaudeCode,
+  sessionFrame: claudeCode2197SessionFrame,
+};

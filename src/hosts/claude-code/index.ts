@@ -1,6 +1,8 @@
 import { frozen, type Host } from '../host.js';
-import { claudeCodeFormat } from './format.js';
+import { claudeCode2197Format, claudeCodeFormat } from './format.js';
+import { claudeHookText } from './hook-frame.js';
 import { claudeCode } from './preset.js';
+import { claudeCodeSettings } from './settings.js';
 
 /** Claude Code (docs/presets.md#claude-code). */
 export const claudeCodeHost: Host = frozen({
@@ -14,7 +16,8 @@ export const claudeCodeHost: Host = frozen({
     'https://docs.claude.com/en/docs/claude-code/hooks (hook events and tool names)',
   ],
   presets: [claudeCode],
-  formats: [claudeCodeFormat],
+  formats: [claudeCodeFormat, claudeCode2197Format],
+  settings: claudeCodeSettings,
   hook: {
     events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
     // `MultiEdit` and `LS` are older tools, kept for older versions.
@@ -29,5 +32,8 @@ export const claudeCodeHost: Host = frozen({
       LS: { as: 'ls', pathKeys: ['path'] },
       Bash: { as: 'shell', pathKeys: ['command'] },
     },
+    projectDirEnv: 'CLAUDE_PROJECT_DIR',
+    // 2.1.332 escapes `<` in a hook's additional context: the `claude-code` frames lose their tags.
+    present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),
   },
 });

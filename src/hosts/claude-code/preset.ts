@@ -20,10 +20,23 @@ export const claudeCode: Preset = frozen({
       userFile: '~/.claude/CLAUDE.md',
       // Claude Code follows symlinked memory files and rule folders (CHANGELOG 2.1.198, 2.1.239).
       symlinks: 'follow',
+      // AGENTS.md and .claude/AGENTS.md, from every directory of the walk, when none of them holds
+      // a CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md (2.1.277 and later; the binary's
+      // `instructionFiles` default "claude-md-or-agents-md").
+      fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
+      // Each file's text is trimmed and a blank file left out; comment blocks are removed
+      // (2.1.332: its memory loader drops top-level `<!-- -->` blocks of the Markdown).
+      trim: true,
+      htmlComments: 'strip',
+      // Files below a symlinked cwd are shown under its real path.
+      workDirPath: 'real',
     },
-    rules: { sources: ['claude'] },
-    // `@path` imports: each imported file is its own entry after its importer, at most 5 deep.
-    imports: { enabled: true, mode: 'entries', maxDepth: 5 },
+    // `~/.claude/rules/*.md` load after ~/.claude/CLAUDE.md, as user files.
+    rules: { sources: ['claude'], userFolders: true },
+    // `@path` imports: each imported file is its own entry after its importer, at most 5 deep. A
+    // project file imports from outside the cwd only once the project is approved
+    // (`hasClaudeMdExternalIncludesApproved` in ~/.claude.json: ./settings.ts).
+    imports: { enabled: true, mode: 'entries', maxDepth: 5, external: false },
     // "CLAUDE.md files are loaded in full regardless of length".
     budget: { maxBytes: null },
     format: 'claude-code',
