@@ -102,6 +102,7 @@ export async function openSession(
       tools: toolTable(config.session?.tools, options.tools),
       newPrompt: options.newPrompt,
       rules: disclosed.rules,
+      order: instructions.order,
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
     },

@@ -164,6 +164,7 @@ function ruleOwners(
       workDir,
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
+      projectRootFallback: instructions.projectRootFallback ?? 'workDir',
       candidates: [],
       ceiling: context.trust.ceiling,
     });

@@ -139,6 +139,24 @@ export const instructionsSchema = z.strictObject({
     .describe(
       '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
+  order: z
+    .enum(['root-first', 'closest-first'])
+    .optional()
+    .describe('"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first.'),
+  candidateScope: z
+    .enum(['directory', 'walk'])
+    .optional()
+    .describe(
+      '"directory" (default): each directory of the chain picks its own candidate; "walk": the first candidate found in any directory is the only one the chain takes.',
+    ),
+  projectRootFallback: z
+    .enum(['workDir', 'root'])
+    .optional()
+    .describe('Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).'),
+  skipBlank: z
+    .enum(['whitespace', 'empty'])
+    .optional()
+    .describe('Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones.'),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()

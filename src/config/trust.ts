@@ -30,6 +30,11 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
     widens: (value) => value === 'root',
     reason: 'it walks above the project',
   },
+  {
+    keyPath: ['instructions', 'projectRootFallback'],
+    widens: (value) => value === 'root',
+    reason: 'it walks above the project',
+  },
   { keyPath: ['instructions', 'userFile'], widens: nonEmpty, reason: 'it reads a file outside the project' },
   { keyPath: ['instructions', 'extraFiles'], widens: nonEmpty, reason: 'it reads files outside the project' },
   {
@@ -162,6 +167,7 @@ export function isTrustedProject(
 const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
   ['instructions', 'walk'],
   ['instructions', 'candidates'],
+  ['instructions', 'candidateScope'],
   ['contextRoot'],
   ['contextPaths'],
 ]);

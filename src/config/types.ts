@@ -49,6 +49,17 @@ export interface InstructionsConfig {
   readonly select?: 'first' | 'all' | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+  /** The chain's order in the block: `root-first` (ancestors first) or `closest-first`. Absent: `root-first`. */
+  readonly order?: 'root-first' | 'closest-first' | undefined;
+  /**
+   * `directory`: each directory picks its own candidate; `walk`: the first candidate found in any
+   * directory of the chain is the only one the chain takes. Absent: `directory`.
+   */
+  readonly candidateScope?: 'directory' | 'walk' | undefined;
+  /** Where a `project` walk starts when no marker is found: the work dir or `/`. Absent: `workDir`. */
+  readonly projectRootFallback?: 'workDir' | 'root' | undefined;
+  /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
+  readonly skipBlank?: 'whitespace' | 'empty' | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -96,6 +107,7 @@ export const FORMATS = Object.freeze([
   'codex',
   'claude-code',
   'gemini',
+  'opencode-cli',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).","type":"string","enum":["workDir","root"],"default":"workDir"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.","type":"string","enum":["whitespace","empty"],"default":"whitespace"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","opencode-cli"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -491,7 +491,7 @@ if(errors === _errs54){
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 const _errs56 = errors;
 for(const key5 in data23){
-if(!((((((((key5 === "walk") || (key5 === "projectRootMarkers")) || (key5 === "candidates")) || (key5 === "select")) || (key5 === "symlinks")) || (key5 === "userFile")) || (key5 === "extraFiles")) || (key5 === "trackChanges"))){
+if(!(func1.call(schema31.properties.instructions.properties, key5))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -627,18 +627,86 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data31 = data23.userFile;
+if(data23.order !== undefined){
+let data31 = data23.order;
 const _errs71 = errors;
-const _errs72 = errors;
-let valid12 = false;
+if(typeof data31 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data31 === "root-first") || (data31 === "closest-first"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs71 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.candidateScope !== undefined){
+let data32 = data23.candidateScope;
 const _errs73 = errors;
-const _errs74 = errors;
-let valid13 = false;
+if(typeof data32 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data32 === "directory") || (data32 === "walk"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs73 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.projectRootFallback !== undefined){
+let data33 = data23.projectRootFallback;
 const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data31 === "string"){
-if(!pattern6.test(data31)){
+if(typeof data33 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data33 === "workDir") || (data33 === "root"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs75 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.skipBlank !== undefined){
+let data34 = data23.skipBlank;
+const _errs77 = errors;
+if(typeof data34 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data34 === "whitespace") || (data34 === "empty"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs77 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data35 = data23.userFile;
+const _errs79 = errors;
+const _errs80 = errors;
+let valid12 = false;
+const _errs81 = errors;
+const _errs82 = errors;
+let valid13 = false;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data35 === "string"){
+if(!pattern6.test(data35)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -660,19 +728,19 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs75 === errors;
+var _valid1 = _errs83 === errors;
 valid13 = valid13 || _valid1;
-const _errs77 = errors;
-if(errors === _errs77){
-if(Array.isArray(data31)){
+const _errs85 = errors;
+if(errors === _errs85){
+if(Array.isArray(data35)){
 var valid14 = true;
-const len5 = data31.length;
+const len5 = data35.length;
 for(let i5=0; i5<len5; i5++){
-let data32 = data31[i5];
-const _errs79 = errors;
-if(errors === _errs79){
-if(typeof data32 === "string"){
-if(!pattern6.test(data32)){
+let data36 = data35[i5];
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data36 === "string"){
+if(!pattern6.test(data36)){
 const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -694,7 +762,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid14 = _errs79 === errors;
+var valid14 = _errs87 === errors;
 if(!valid14){
 break;
 }
@@ -711,7 +779,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs77 === errors;
+var _valid1 = _errs85 === errors;
 valid13 = valid13 || _valid1;
 if(!valid13){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -724,20 +792,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs74;
+errors = _errs82;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs82){
+vErrors.length = _errs82;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs73 === errors;
+var _valid0 = _errs81 === errors;
 valid12 = valid12 || _valid0;
-const _errs81 = errors;
-if(data31 !== null){
+const _errs89 = errors;
+if(data35 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -747,7 +815,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs81 === errors;
+var _valid0 = _errs89 === errors;
 valid12 = valid12 || _valid0;
 if(!valid12){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -762,55 +830,55 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs72;
+errors = _errs80;
 if(vErrors !== null){
-if(_errs72){
-vErrors.length = _errs72;
+if(_errs80){
+vErrors.length = _errs80;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs71 === errors;
+var valid9 = _errs79 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data33 = data23.extraFiles;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data33)){
+let data37 = data23.extraFiles;
+const _errs91 = errors;
+if(errors === _errs91){
+if(Array.isArray(data37)){
 var valid15 = true;
-const len6 = data33.length;
+const len6 = data37.length;
 for(let i6=0; i6<len6; i6++){
-let data34 = data33[i6];
-const _errs85 = errors;
-if(typeof data34 !== "string"){
+let data38 = data37[i6];
+const _errs93 = errors;
+if(typeof data38 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs87 = errors;
-if(typeof data34 === "string"){
-if(!pattern8.test(data34)){
+const _errs95 = errors;
+if(typeof data38 === "string"){
+if(!pattern8.test(data38)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid16 = _errs87 === errors;
+var valid16 = _errs95 === errors;
 if(valid16){
-const _errs88 = errors;
-if(typeof data34 === "string"){
-if(!pattern9.test(data34)){
+const _errs96 = errors;
+if(typeof data38 === "string"){
+if(!pattern9.test(data38)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid16 = _errs88 === errors;
+var valid16 = _errs96 === errors;
 }
-var valid15 = _errs85 === errors;
+var valid15 = _errs93 === errors;
 if(!valid15){
 break;
 }
@@ -821,22 +889,26 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid9 = _errs91 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs89 = errors;
+const _errs97 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs89 === errors;
+var valid9 = _errs97 === errors;
 }
 else {
 var valid9 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -859,43 +931,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data36 = data.format;
-const _errs91 = errors;
-if(typeof data36 !== "string"){
+let data40 = data.format;
+const _errs99 = errors;
+if(typeof data40 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data36 === "opencode") || (data36 === "xml")) || (data36 === "reminder")) || (data36 === "magi")) || (data36 === "codex")) || (data36 === "claude-code")) || (data36 === "gemini"))){
+if(!((((((((data40 === "opencode") || (data40 === "xml")) || (data40 === "reminder")) || (data40 === "magi")) || (data40 === "codex")) || (data40 === "claude-code")) || (data40 === "gemini")) || (data40 === "opencode-cli"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs99 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data37 = data.budget;
-const _errs93 = errors;
-if(errors === _errs93){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-const _errs95 = errors;
-for(const key6 in data37){
+let data41 = data.budget;
+const _errs101 = errors;
+if(errors === _errs101){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+const _errs103 = errors;
+for(const key6 in data41){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs95 === errors){
-if(data37.maxBytes !== undefined){
-let data38 = data37.maxBytes;
-const _errs96 = errors;
-const _errs97 = errors;
+if(_errs103 === errors){
+if(data41.maxBytes !== undefined){
+let data42 = data41.maxBytes;
+const _errs104 = errors;
+const _errs105 = errors;
 let valid18 = false;
-const _errs98 = errors;
-if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
+const _errs106 = errors;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -905,9 +977,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs98){
-if(typeof data38 == "number"){
-if(data38 > 9007199254740991 || isNaN(data38)){
+if(errors === _errs106){
+if(typeof data42 == "number"){
+if(data42 > 9007199254740991 || isNaN(data42)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -918,7 +990,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data38 < 0 || isNaN(data38)){
+if(data42 < 0 || isNaN(data42)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -931,10 +1003,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs98 === errors;
+var _valid2 = _errs106 === errors;
 valid18 = valid18 || _valid2;
-const _errs100 = errors;
-if(data38 !== null){
+const _errs108 = errors;
+if(data42 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -944,7 +1016,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs100 === errors;
+var _valid2 = _errs108 === errors;
 valid18 = valid18 || _valid2;
 if(!valid18){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -959,29 +1031,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs97;
+errors = _errs105;
 if(vErrors !== null){
-if(_errs97){
-vErrors.length = _errs97;
+if(_errs105){
+vErrors.length = _errs105;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs96 === errors;
+var valid17 = _errs104 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data37.maxTokens !== undefined){
-let data39 = data37.maxTokens;
-const _errs102 = errors;
-const _errs103 = errors;
+if(data41.maxTokens !== undefined){
+let data43 = data41.maxTokens;
+const _errs110 = errors;
+const _errs111 = errors;
 let valid19 = false;
-const _errs104 = errors;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const _errs112 = errors;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -991,9 +1063,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs104){
-if(typeof data39 == "number"){
-if(data39 > 9007199254740991 || isNaN(data39)){
+if(errors === _errs112){
+if(typeof data43 == "number"){
+if(data43 > 9007199254740991 || isNaN(data43)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1004,7 +1076,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data39 < 0 || isNaN(data39)){
+if(data43 < 0 || isNaN(data43)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1017,10 +1089,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs104 === errors;
+var _valid3 = _errs112 === errors;
 valid19 = valid19 || _valid3;
-const _errs106 = errors;
-if(data39 !== null){
+const _errs114 = errors;
+if(data43 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1030,7 +1102,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs106 === errors;
+var _valid3 = _errs114 === errors;
 valid19 = valid19 || _valid3;
 if(!valid19){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1045,49 +1117,15 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs103;
+errors = _errs111;
 if(vErrors !== null){
-if(_errs103){
-vErrors.length = _errs103;
+if(_errs111){
+vErrors.length = _errs111;
 }
 else {
 vErrors = null;
 }
 }
-}
-var valid17 = _errs102 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data37.strategy !== undefined){
-let data40 = data37.strategy;
-const _errs108 = errors;
-if(typeof data40 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data40 === "specific-first") || (data40 === "root-first"))){
-validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid17 = _errs108 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data37.counts !== undefined){
-let data41 = data37.counts;
-const _errs110 = errors;
-if(typeof data41 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data41 === "rendered") || (data41 === "content"))){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
-return false;
 }
 var valid17 = _errs110 === errors;
 }
@@ -1095,18 +1133,52 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data37.scope !== undefined){
-let data42 = data37.scope;
-const _errs112 = errors;
-if(typeof data42 !== "string"){
+if(data41.strategy !== undefined){
+let data44 = data41.strategy;
+const _errs116 = errors;
+if(typeof data44 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data44 === "specific-first") || (data44 === "root-first"))){
+validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid17 = _errs116 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data41.counts !== undefined){
+let data45 = data41.counts;
+const _errs118 = errors;
+if(typeof data45 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data45 === "rendered") || (data45 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid17 = _errs118 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data41.scope !== undefined){
+let data46 = data41.scope;
+const _errs120 = errors;
+if(typeof data46 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data42 === "all") || (data42 === "project"))){
+if(!((data46 === "all") || (data46 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs112 === errors;
+var valid17 = _errs120 === errors;
 }
 else {
 var valid17 = true;
@@ -1122,78 +1194,30 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs93 === errors;
+var valid0 = _errs101 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data43 = data.wording;
-const _errs114 = errors;
-if(errors === _errs114){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-const _errs116 = errors;
-for(const key7 in data43){
+let data47 = data.wording;
+const _errs122 = errors;
+if(errors === _errs122){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+const _errs124 = errors;
+for(const key7 in data47){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs116 === errors){
-if(data43.reminderIntro !== undefined){
-const _errs117 = errors;
-if(typeof data43.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs117 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data43.scopeNote !== undefined){
-const _errs119 = errors;
-if(typeof data43.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs119 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data43.updatedNote !== undefined){
-const _errs121 = errors;
-if(typeof data43.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs121 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data43.removedNote !== undefined){
-const _errs123 = errors;
-if(typeof data43.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs123 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data43.magiIntro !== undefined){
+if(_errs124 === errors){
+if(data47.reminderIntro !== undefined){
 const _errs125 = errors;
-if(typeof data43.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data47.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs125 === errors;
@@ -1202,10 +1226,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.magiEmpty !== undefined){
+if(data47.scopeNote !== undefined){
 const _errs127 = errors;
-if(typeof data43.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data47.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs127 === errors;
@@ -1214,10 +1238,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.budgetNotice !== undefined){
+if(data47.updatedNote !== undefined){
 const _errs129 = errors;
-if(typeof data43.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data47.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs129 === errors;
@@ -1226,10 +1250,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.claudeCodeIntro !== undefined){
+if(data47.removedNote !== undefined){
 const _errs131 = errors;
-if(typeof data43.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data47.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs131 === errors;
@@ -1238,13 +1262,61 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.ruleCatalogIntro !== undefined){
+if(data47.magiIntro !== undefined){
 const _errs133 = errors;
-if(typeof data43.ruleCatalogIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data47.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs133 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data47.magiEmpty !== undefined){
+const _errs135 = errors;
+if(typeof data47.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs135 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data47.budgetNotice !== undefined){
+const _errs137 = errors;
+if(typeof data47.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs137 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data47.claudeCodeIntro !== undefined){
+const _errs139 = errors;
+if(typeof data47.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs139 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data47.ruleCatalogIntro !== undefined){
+const _errs141 = errors;
+if(typeof data47.ruleCatalogIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs141 === errors;
 }
 else {
 var valid20 = true;
@@ -1264,33 +1336,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs114 === errors;
+var valid0 = _errs122 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data53 = data.session;
-const _errs135 = errors;
-if(errors === _errs135){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-const _errs137 = errors;
-for(const key8 in data53){
+let data57 = data.session;
+const _errs143 = errors;
+if(errors === _errs143){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+const _errs145 = errors;
+for(const key8 in data57){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs137 === errors){
-if(data53.tools !== undefined){
-let data54 = data53.tools;
-const _errs138 = errors;
-if(errors === _errs138){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key9 in data54){
-const _errs140 = errors;
+if(_errs145 === errors){
+if(data57.tools !== undefined){
+let data58 = data57.tools;
+const _errs146 = errors;
+if(errors === _errs146){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key9 in data58){
+const _errs148 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1301,7 +1373,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid22 = _errs140 === errors;
+var valid22 = _errs148 === errors;
 if(!valid22){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -1317,57 +1389,57 @@ break;
 }
 }
 if(valid22){
-for(const key10 in data54){
-let data55 = data54[key10];
-const _errs143 = errors;
-if(errors === _errs143){
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key10 in data58){
+let data59 = data58[key10];
+const _errs151 = errors;
+if(errors === _errs151){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 let missing0;
-if((data55.as === undefined) && (missing0 = "as")){
+if((data59.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs145 = errors;
-for(const key11 in data55){
+const _errs153 = errors;
+for(const key11 in data59){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs145 === errors){
-if(data55.as !== undefined){
-let data56 = data55.as;
-const _errs146 = errors;
-if(typeof data56 !== "string"){
+if(_errs153 === errors){
+if(data59.as !== undefined){
+let data60 = data59.as;
+const _errs154 = errors;
+if(typeof data60 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data56 === "read") || (data56 === "write")) || (data56 === "edit")) || (data56 === "list")) || (data56 === "search")) || (data56 === "shell"))){
+if(!((((((data60 === "read") || (data60 === "write")) || (data60 === "edit")) || (data60 === "list")) || (data60 === "search")) || (data60 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs146 === errors;
+var valid24 = _errs154 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
-if(data55.pathKeys !== undefined){
-let data57 = data55.pathKeys;
-const _errs148 = errors;
-if(errors === _errs148){
-if(Array.isArray(data57)){
+if(data59.pathKeys !== undefined){
+let data61 = data59.pathKeys;
+const _errs156 = errors;
+if(errors === _errs156){
+if(Array.isArray(data61)){
 var valid25 = true;
-const len7 = data57.length;
+const len7 = data61.length;
 for(let i7=0; i7<len7; i7++){
-const _errs150 = errors;
-if(typeof data57[i7] !== "string"){
+const _errs158 = errors;
+if(typeof data61[i7] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs150 === errors;
+var valid25 = _errs158 === errors;
 if(!valid25){
 break;
 }
@@ -1378,7 +1450,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs148 === errors;
+var valid24 = _errs156 === errors;
 }
 else {
 var valid24 = true;
@@ -1392,7 +1464,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid23 = _errs143 === errors;
+var valid23 = _errs151 === errors;
 if(!valid23){
 break;
 }
@@ -1412,25 +1484,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs135 === errors;
+var valid0 = _errs143 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data59 = data.trustedProjects;
-const _errs152 = errors;
-if(errors === _errs152){
-if(Array.isArray(data59)){
+let data63 = data.trustedProjects;
+const _errs160 = errors;
+if(errors === _errs160){
+if(Array.isArray(data63)){
 var valid26 = true;
-const len8 = data59.length;
+const len8 = data63.length;
 for(let i8=0; i8<len8; i8++){
-let data60 = data59[i8];
-const _errs154 = errors;
-if(errors === _errs154){
-if(typeof data60 === "string"){
-if(!pattern8.test(data60)){
+let data64 = data63[i8];
+const _errs162 = errors;
+if(errors === _errs162){
+if(typeof data64 === "string"){
+if(!pattern8.test(data64)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1440,7 +1512,7 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaP
 return false;
 }
 }
-var valid26 = _errs154 === errors;
+var valid26 = _errs162 === errors;
 if(!valid26){
 break;
 }
@@ -1451,40 +1523,40 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs152 === errors;
+var valid0 = _errs160 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data61 = data.rules;
-const _errs156 = errors;
-if(errors === _errs156){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-const _errs158 = errors;
-for(const key12 in data61){
+let data65 = data.rules;
+const _errs164 = errors;
+if(errors === _errs164){
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+const _errs166 = errors;
+for(const key12 in data65){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs158 === errors){
-if(data61.sources !== undefined){
-let data62 = data61.sources;
-const _errs159 = errors;
-if(errors === _errs159){
-if(Array.isArray(data62)){
+if(_errs166 === errors){
+if(data65.sources !== undefined){
+let data66 = data65.sources;
+const _errs167 = errors;
+if(errors === _errs167){
+if(Array.isArray(data66)){
 var valid28 = true;
-const len9 = data62.length;
+const len9 = data66.length;
 for(let i9=0; i9<len9; i9++){
-const _errs161 = errors;
-if(typeof data62[i9] !== "string"){
+const _errs169 = errors;
+if(typeof data66[i9] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid28 = _errs161 === errors;
+var valid28 = _errs169 === errors;
 if(!valid28){
 break;
 }
@@ -1495,31 +1567,31 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid27 = _errs159 === errors;
+var valid27 = _errs167 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
-if(data61.nested !== undefined){
-const _errs163 = errors;
-if(typeof data61.nested !== "boolean"){
+if(data65.nested !== undefined){
+const _errs171 = errors;
+if(typeof data65.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs163 === errors;
+var valid27 = _errs171 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
-if(data61.userFolders !== undefined){
-const _errs165 = errors;
-if(typeof data61.userFolders !== "boolean"){
+if(data65.userFolders !== undefined){
+const _errs173 = errors;
+if(typeof data65.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs165 === errors;
+var valid27 = _errs173 === errors;
 }
 else {
 var valid27 = true;
@@ -1533,77 +1605,77 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs156 === errors;
+var valid0 = _errs164 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data66 = data.imports;
-const _errs167 = errors;
-if(errors === _errs167){
-if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
-const _errs169 = errors;
-for(const key13 in data66){
+let data70 = data.imports;
+const _errs175 = errors;
+if(errors === _errs175){
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+const _errs177 = errors;
+for(const key13 in data70){
 if(!(((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs169 === errors){
-if(data66.enabled !== undefined){
-const _errs170 = errors;
-if(typeof data66.enabled !== "boolean"){
+if(_errs177 === errors){
+if(data70.enabled !== undefined){
+const _errs178 = errors;
+if(typeof data70.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs170 === errors;
+var valid29 = _errs178 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
-if(data66.maxDepth !== undefined){
-let data68 = data66.maxDepth;
-const _errs172 = errors;
-if(!((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68)))){
+if(data70.maxDepth !== undefined){
+let data72 = data70.maxDepth;
+const _errs180 = errors;
+if(!((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs172){
-if(typeof data68 == "number"){
-if(data68 > 32 || isNaN(data68)){
+if(errors === _errs180){
+if(typeof data72 == "number"){
+if(data72 > 32 || isNaN(data72)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data68 < 0 || isNaN(data68)){
+if(data72 < 0 || isNaN(data72)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid29 = _errs172 === errors;
+var valid29 = _errs180 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
-if(data66.mode !== undefined){
-let data69 = data66.mode;
-const _errs174 = errors;
-if(typeof data69 !== "string"){
+if(data70.mode !== undefined){
+let data73 = data70.mode;
+const _errs182 = errors;
+if(typeof data73 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data69 === "entries") || (data69 === "inline"))){
+if(!((data73 === "entries") || (data73 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid29 = _errs174 === errors;
+var valid29 = _errs182 === errors;
 }
 else {
 var valid29 = true;
@@ -1617,24 +1689,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs167 === errors;
+var valid0 = _errs175 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data70 = data.contextRoot;
-const _errs176 = errors;
-if(typeof data70 !== "string"){
+let data74 = data.contextRoot;
+const _errs184 = errors;
+if(typeof data74 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data70 === "workDir") || (data70 === "project"))){
+if(!((data74 === "workDir") || (data74 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs176 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;

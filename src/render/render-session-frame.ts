@@ -17,3 +17,18 @@ export function renderSessionFrame(format: Format, file: FrameFile, context: Eve
     renderEvent({ kind: 'new', path: file.path, dir: file.dir, text: file.text }, context)
   );
 }
+
+/**
+ * The nested files one tool call discloses, framed together: a host format's session frame gets
+ * them all at once (a host may wrap them in one frame), every other format frames each file and
+ * joins the frames with a newline.
+ */
+export function renderSessionFrames(
+  format: Format,
+  files: readonly FrameFile[],
+  context: EventContext,
+): string {
+  const host = format === 'opencode' ? undefined : hostFormat(format)?.sessionFrame;
+  if (host !== undefined) return host(files);
+  return files.map((file) => renderSessionFrame(format, file, context)).join('\n');
+}

@@ -112,7 +112,8 @@ export function collectSources(
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
-  return { files: readWithinCap(fs, kept, ruleOf, diagnostics), chainStart };
+  const skipBlank = instructions.skipBlank ?? 'whitespace';
+  return { files: readWithinCap(fs, kept, ruleOf, skipBlank, diagnostics), chainStart };
 }
 
 /**
@@ -135,10 +136,13 @@ function chainCandidates(
     candidates: instructions.candidates,
     select: instructions.select ?? 'first',
     symlinks: instructions.symlinks ?? 'inside',
+    candidateScope: instructions.candidateScope ?? 'directory',
+    projectRootFallback: instructions.projectRootFallback ?? 'workDir',
     ceiling: options.ceiling,
   });
   diagnostics.push(...chain.diagnostics);
-  for (const item of chain.items) {
+  const items = instructions.order === 'closest-first' ? [...chain.items].reverse() : chain.items;
+  for (const item of items) {
     if (item.kind === 'rules') {
       for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) addRule(rule);
       ordered.push(...(options.rulesAt?.(item.dir, item.depth) ?? []));
@@ -192,12 +196,14 @@ function layerCandidates(
 
 /**
  * Reads the kept candidates in order within the total read cap (files past it are reported, not
- * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped.
+ * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped: a
+ * whitespace-only one, or with `skipBlank: empty` only an empty one.
  */
 function readWithinCap(
   fs: FileSystem,
   kept: readonly Candidate[],
   ruleOf: ReadonlyMap<Candidate, Rule>,
+  skipBlank: 'whitespace' | 'empty',
   diagnostics: Diagnostic[],
 ): ContextFile[] {
   const files: ContextFile[] = [];
@@ -219,11 +225,11 @@ function readWithinCap(
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
     // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).
-    if (file.source === 'chain' && isBlankText(file.text)) {
+    if (file.source === 'chain' && (skipBlank === 'empty' ? file.text === '' : isBlankText(file.text))) {
       diagnostics.push({
         level: 'info',
         code: 'blank-file',
-        message: `${file.path} holds only whitespace and is skipped`,
+        message: `${file.path} ${skipBlank === 'empty' ? 'is empty' : 'holds only whitespace'} and is skipped`,
         layer: file.layer,
         entry: file.entry,
         path: file.path,
@@ -240,7 +246,8 @@ function readWithinCap(
 const ENV_TOKEN = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
- * The user file: one path, or a list of which the first existing non-empty file wins. An entry
+ * The user file: one path, or a list of which the first existing non-empty file wins (non-blank,
+ * or with `skipBlank: empty` not empty). An entry
  * whose `${env.NAME}` is unset or empty is skipped with a `debug` (Codex reads `$CODEX_HOME`, else
  * `~/.codex`: `["${env.CODEX_HOME}/AGENTS.md", "~/.codex/AGENTS.md"]`). Diagnostics show entries
  * as written, never an environment value.
@@ -275,7 +282,10 @@ function userFileCandidates(
     const scratch: Diagnostic[] = [];
     const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
     const [first] = found;
-    const blank = list.length > 1 && first !== undefined && isBlankUserFile(fs, first);
+    const blank =
+      list.length > 1 &&
+      first !== undefined &&
+      (options.instructions.skipBlank === 'empty' ? first.info.size === 0 : isBlankUserFile(fs, first));
     if (blank)
       scratch.push({
         level: 'debug',

@@ -5,7 +5,8 @@ import type { Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { Rule } from '../rules/rule.js';
 import { renderEvent } from '../render/render-events.js';
-import { renderSessionFrame } from '../render/render-session-frame.js';
+import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
+import type { FrameFile } from '../render/render-types.js';
 import {
   createChangeTracker,
   isTrackable,
@@ -77,6 +78,11 @@ export interface DisclosureOptions {
   /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
   readonly rules?: SessionRules | undefined;
   /**
+   * `instructions.order`: the nested files one tool call discloses, from the work dir down
+   * (`root-first`, default) or from the touched directory up (`closest-first`).
+   */
+  readonly order?: 'root-first' | 'closest-first' | undefined;
+  /**
    * The work dir as the caller spelled it, when it differs from the canonical `workDir` (a
    * symlinked cwd): tool paths under it are read as paths under `workDir`, and injected paths are
    * shown under it.
@@ -144,6 +150,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       return rule === undefined ? text : ruleBodyOf(rule, text, diagnostics);
     },
   );
+  const frameOptions =
+    options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
   const session: Session = {
     options,
     memo: createTouchMemo({
@@ -161,8 +169,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     nestedRules: rules === undefined ? new Map() : nestedRulesByOwner(rules.set),
     // Under a symlinked cwd, injected paths are shown as the caller spelled them.
     shown: displayUnder(options.spelledWorkDir, workDir),
-    frameOptions:
-      options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir },
+    frameOptions,
+    group: (files) => renderSessionFrames(options.format, files, frameOptions),
   };
 
   return {
@@ -199,6 +207,8 @@ interface Session {
   /** Shows a canonical path as the caller spelled the work dir. */
   readonly shown: (file: string) => string;
   readonly frameOptions: DisclosureOptions;
+  /** Frames the nested files one tool call discloses together (render-session-frame.ts). */
+  readonly group: (files: readonly FrameFile[]) => string;
 }
 
 /**
@@ -263,7 +273,7 @@ function afterTool(
   }
   if (touch.settled && session.tracker.empty) return NOTHING;
   const diagnostics: Diagnostic[] = [...touch.diagnostics];
-  const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics);
+  const frames = createFrames(session.budget, options.maxSessionBytes, diagnostics, session.group);
   // Each step stops the call when it exhausts the session budget.
   reportTrackedChanges(session, frames, diagnostics);
   if (session.budget.exhausted || touch.settled) return frames.done();
@@ -329,7 +339,7 @@ function answerRuleRequest(
   event: ToolEvent,
   diagnostics: Diagnostic[],
 ): { text: string; diagnostics: Diagnostic[] } {
-  const frames = createFrames(session.budget, session.options.maxSessionBytes, diagnostics);
+  const frames = createFrames(session.budget, session.options.maxSessionBytes, diagnostics, session.group);
   const name = ruleName(event);
   const named = name === null ? [] : rules.set.byName(name);
   if (named.length === 0)
@@ -368,7 +378,7 @@ function injectNestedFiles(
   diagnostics: Diagnostic[],
 ): boolean {
   const { options, done, shown } = session;
-  const due = dueNestedFiles(options.index, options.workDir, dirs, done);
+  const due = dueNestedFiles(options.index, options.workDir, dirs, done, options.order === 'closest-first');
   for (const file of due) {
     const body = readFiles.has(file.path)
       ? null
@@ -379,12 +389,9 @@ function injectNestedFiles(
       continue;
     }
     const expanded = options.expandBody?.(file, body, diagnostics);
-    const frame = renderSessionFrame(
-      options.format,
-      { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text },
-      session.frameOptions,
-    );
-    if (frame !== '' && !frames.add(frame, file.relativePath)) break;
+    const framed = { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text };
+    const frame = renderSessionFrame(options.format, framed, session.frameOptions);
+    if (frame !== '' && !frames.add(frame, file.relativePath, framed)) break;
     record(session, file.relativePath, file, body);
     if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) break;
   }
@@ -402,12 +409,9 @@ function injectImports(
   for (const entry of imported) {
     const relative = path.relative(session.options.workDir, entry.path);
     if (session.done.has(relative)) continue;
-    const frame = renderSessionFrame(
-      session.options.format,
-      { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text },
-      session.frameOptions,
-    );
-    if (frame !== '' && !frames.add(frame, relative)) return false;
+    const framed = { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text };
+    const frame = renderSessionFrame(session.options.format, framed, session.frameOptions);
+    if (frame !== '' && !frames.add(frame, relative, framed)) return false;
     record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry });
   }
   return true;
@@ -483,17 +487,21 @@ function ruleName(event: ToolEvent): string | null {
 
 /**
  * The frames of one tool result, within the session budget: a frame that would pass
- * `maxSessionBytes` exhausts the session (reported once) and nothing more is injected.
+ * `maxSessionBytes` exhausts the session (reported once) and nothing more is injected. Nested
+ * files added one after the other are framed together at the end through `group`, as the host
+ * joins the files one tool call discloses (one wrapper around them all for some hosts); the budget
+ * counts each file's own frame, never less than the group costs.
  */
 function createFrames(
   budget: { bytes: number; exhausted: boolean },
   maxSessionBytes: number,
   diagnostics: Diagnostic[],
+  group: (files: readonly FrameFile[]) => string,
 ) {
-  const frames: string[] = [];
+  const entries: { frame: string; file?: FrameFile | undefined }[] = [];
   return {
-    add(frame: string, what: string): boolean {
-      const size = Buffer.byteLength(frame, 'utf8') + (frames.length > 0 ? 1 : 0);
+    add(frame: string, what: string, file?: FrameFile): boolean {
+      const size = Buffer.byteLength(frame, 'utf8') + (entries.length > 0 ? 1 : 0);
       if (budget.bytes + size > maxSessionBytes) {
         budget.exhausted = true;
         diagnostics.push({
@@ -504,9 +512,32 @@ function createFrames(
         return false;
       }
       budget.bytes += size;
-      frames.push(frame);
+      entries.push({ frame, file });
       return true;
     },
-    done: () => ({ text: frames.join('\n'), diagnostics }),
+    done: () => ({ text: joinFrames(entries, group), diagnostics }),
   };
+}
+
+/** The frames joined by a newline, each run of nested files framed as one group. */
+function joinFrames(
+  entries: readonly { frame: string; file?: FrameFile | undefined }[],
+  group: (files: readonly FrameFile[]) => string,
+): string {
+  const out: string[] = [];
+  let run: FrameFile[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(group(run));
+    run = [];
+  };
+  for (const entry of entries) {
+    if (entry.file !== undefined) {
+      run.push(entry.file);
+      continue;
+    }
+    flush();
+    out.push(entry.frame);
+  }
+  flush();
+  return out.join('\n');
 }

@@ -1,4 +1,5 @@
 import { frozen, type Host } from '../host.js';
+import { opencodeCliFormat } from './format.js';
 import { opencode } from './preset.js';
 
 /** OpenCode, the `opencode-ai` package (docs/presets.md#opencode). */
@@ -6,6 +7,12 @@ export const opencodeHost: Host = frozen({
   id: 'opencode',
   title: 'OpenCode',
   verified: { version: '1.18.33', package: 'opencode-ai' },
-  sources: ['sst/opencode packages/opencode/src/session/system.ts and instruction.ts'],
+  sources: [
+    'sst/opencode packages/opencode/src/session/instruction.ts (user file, walk, instructions globs, nested files)',
+    'sst/opencode packages/opencode/src/util/filesystem.ts (findUp, globUp)',
+    'sst/opencode packages/opencode/src/tool/read.ts (the nested frame)',
+    'sst/opencode packages/opencode/src/flag/flag.ts (OPENCODE_DISABLE_CLAUDE_CODE, OPENCODE_DISABLE_PROJECT_CONFIG)',
+  ],
   presets: [opencode],
+  formats: [opencodeCliFormat],
 });
