@@ -119,7 +119,8 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
   return {
     fs,
     workDir,
-    spelledWorkDir: path.resolve(options.workDir),
+    // `instructions.cwdPaths: real`: files are shown at their real paths, as if the cwd were canonical.
+    spelledWorkDir: config.instructions.cwdPaths === 'real' ? workDir : path.resolve(options.workDir),
     homeDir,
     env,
     config,

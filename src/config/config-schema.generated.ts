@@ -256,6 +256,24 @@ export default {
           ],
           "default": "whitespace"
         },
+        "bom": {
+          "description": "A leading UTF-8 byte order mark in an instruction file: \"keep\" (default) or \"strip\".",
+          "type": "string",
+          "enum": [
+            "keep",
+            "strip"
+          ],
+          "default": "keep"
+        },
+        "cwdPaths": {
+          "description": "Under a symlinked cwd, files below it are shown under the cwd as given (\"spelled\", default) or at their real paths (\"real\").",
+          "type": "string",
+          "enum": [
+            "spelled",
+            "real"
+          ],
+          "default": "spelled"
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [

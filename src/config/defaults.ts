@@ -48,6 +48,8 @@ export const DEFAULT_CONFIG = Object.freeze({
     candidateScope: 'directory' as 'directory' | 'walk',
     projectRootFallback: 'workDir' as 'workDir' | 'root',
     skipBlank: 'whitespace' as 'whitespace' | 'empty',
+    bom: 'keep' as 'keep' | 'strip',
+    cwdPaths: 'spelled' as 'spelled' | 'real',
   }),
   imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
   contextRoot: 'workDir' as 'workDir' | 'project',

@@ -142,7 +142,9 @@ export const instructionsSchema = z.strictObject({
   order: z
     .enum(['root-first', 'closest-first'])
     .optional()
-    .describe('"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first.'),
+    .describe(
+      '"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first.',
+    ),
   candidateScope: z
     .enum(['directory', 'walk'])
     .optional()
@@ -152,11 +154,25 @@ export const instructionsSchema = z.strictObject({
   projectRootFallback: z
     .enum(['workDir', 'root'])
     .optional()
-    .describe('Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).'),
+    .describe(
+      'Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).',
+    ),
   skipBlank: z
     .enum(['whitespace', 'empty'])
     .optional()
-    .describe('Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones.'),
+    .describe(
+      'Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones.',
+    ),
+  bom: z
+    .enum(['keep', 'strip'])
+    .optional()
+    .describe('A leading UTF-8 byte order mark in an instruction file: "keep" (default) or "strip".'),
+  cwdPaths: z
+    .enum(['spelled', 'real'])
+    .optional()
+    .describe(
+      'Under a symlinked cwd, files below it are shown under the cwd as given ("spelled", default) or at their real paths ("real").',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()

@@ -60,6 +60,13 @@ export interface InstructionsConfig {
   readonly projectRootFallback?: 'workDir' | 'root' | undefined;
   /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
   readonly skipBlank?: 'whitespace' | 'empty' | undefined;
+  /** A leading byte order mark in a file's text: kept, or left out (`strip`). Absent: `keep`. */
+  readonly bom?: 'keep' | 'strip' | undefined;
+  /**
+   * Under a symlinked cwd, files below it are shown under the cwd as the caller spelled it
+   * (`spelled`) or at their real paths (`real`). Absent: `spelled`.
+   */
+  readonly cwdPaths?: 'spelled' | 'real' | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */

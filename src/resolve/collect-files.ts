@@ -112,8 +112,8 @@ export function collectSources(
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
-  const skipBlank = instructions.skipBlank ?? 'whitespace';
-  return { files: readWithinCap(fs, kept, ruleOf, skipBlank, diagnostics), chainStart };
+  const text = { skipBlank: instructions.skipBlank ?? 'whitespace', bom: instructions.bom ?? 'keep' };
+  return { files: readWithinCap(fs, kept, ruleOf, text, diagnostics), chainStart };
 }
 
 /**
@@ -197,13 +197,14 @@ function layerCandidates(
 /**
  * Reads the kept candidates in order within the total read cap (files past it are reported, not
  * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped: a
- * whitespace-only one, or with `skipBlank: empty` only an empty one.
+ * whitespace-only one, or with `skipBlank: empty` only an empty one. With `bom: strip` a leading
+ * byte order mark is left out of a file's text (rules keep the engine's text).
  */
 function readWithinCap(
   fs: FileSystem,
   kept: readonly Candidate[],
   ruleOf: ReadonlyMap<Candidate, Rule>,
-  skipBlank: 'whitespace' | 'empty',
+  { skipBlank, bom }: { skipBlank: 'whitespace' | 'empty'; bom: 'keep' | 'strip' },
   diagnostics: Diagnostic[],
 ): ContextFile[] {
   const files: ContextFile[] = [];
@@ -219,9 +220,13 @@ function readWithinCap(
       continue;
     }
     const rule = ruleOf.get(candidate);
-    const file =
+    const read =
       rule === undefined ? readContextFile(fs, candidate, diagnostics) : contextFileOf(candidate, rule);
-    if (file === null) continue;
+    if (read === null) continue;
+    const file =
+      bom === 'strip' && rule === undefined && read.text.startsWith('\uFEFF')
+        ? { ...read, text: read.text.slice(1) }
+        : read;
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
     // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).

@@ -33,6 +33,10 @@ export const opencode: Preset = frozen({
       ],
       // An empty file is left out; one holding only whitespace is written as it is.
       skipBlank: 'empty',
+      // Read as text through a decoder that drops a leading byte order mark.
+      bom: 'strip',
+      // OpenCode works in the real directory of a symlinked cwd (`process.cwd()`).
+      cwdPaths: 'real',
       // OpenCode reads through links wherever they lead.
       symlinks: 'follow',
     },
