@@ -50,6 +50,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     skipBlank: 'whitespace' as 'whitespace' | 'empty',
     bom: 'keep' as 'keep' | 'strip',
     cwdPaths: 'spelled' as 'spelled' | 'real',
+    globs: Object.freeze([]) as readonly string[],
   }),
   imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
   contextRoot: 'workDir' as 'workDir' | 'project',

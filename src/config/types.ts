@@ -67,6 +67,12 @@ export interface InstructionsConfig {
    * (`spelled`) or at their real paths (`real`). Absent: `spelled`.
    */
   readonly cwdPaths?: 'spelled' | 'real' | undefined;
+  /**
+   * Glob patterns of more instruction files, read after the `contextPaths` layers: a relative one
+   * matched below the work dir and each parent up to the chain's start, closest first; an absolute
+   * or `~/` one in its own directory. Absent: none.
+   */
+  readonly globs?: readonly string[] | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */

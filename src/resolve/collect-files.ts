@@ -10,6 +10,7 @@ import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { contextFileOf, readContextFile, type ContextFile } from './read-context-file.js';
+import { globCandidates } from './glob-files.js';
 
 /**
  * Total bytes read for one resolution (docs/security.md, "caps"). Files past it are not read:
@@ -107,6 +108,10 @@ export function collectSources(
   for (const rule of rules?.layer ?? []) addRule(rule);
   for (const layer of plan.layers)
     ordered.push(...layerCandidates(fs, layer, layerRoot, options, diagnostics));
+  if (instructions.globs !== undefined && instructions.globs.length > 0)
+    ordered.push(
+      ...globCandidates(fs, instructions.globs, globDirs(workDir, chainStart), homeDir, diagnostics),
+    );
   for (const extra of instructions.extraFiles)
     ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
@@ -245,6 +250,17 @@ function readWithinCap(
   }
   reportReadCap(over, total, diagnostics);
   return files;
+}
+
+/** Where relative `instructions.globs` match: the work dir and its parents up to the chain's start. */
+function globDirs(workDir: string, chainStart: string | null): string[] {
+  const dirs = [workDir];
+  if (chainStart === null) return dirs;
+  for (let dir = workDir; dir !== chainStart && path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    dirs.push(dir);
+  }
+  return dirs;
 }
 
 /** `${env.NAME}` in a user file entry. */
