@@ -104,9 +104,9 @@ async function checkConfig(
   const trust = describeDropped(loaded.dropped ?? []);
   checked.push(`${name} (${flows}${trust})`);
   for (const layer of loaded.layers ?? [])
-    if (layer.tier === 'user' || layer.tier === 'preset')
+    if (layer.tier === 'user' || layer.tier === 'preset' || layer.tier === 'host')
       checked.push(
-        `${layer.tier === 'user' ? display(layer.source) : `preset ${layer.source}`} (${layer.tier})`,
+        `${layer.tier === 'preset' ? `preset ${layer.source}` : display(layer.source)} (${layer.tier})`,
       );
   // Each finding names the file, line and column of its key (src/config/source-text.ts).
   const locate = createKeyLocator(createNodeFileSystem());

@@ -14,6 +14,7 @@ import {
   type KeyLocator,
 } from './trust.js';
 import { assertJson } from './check-json.js';
+import { readHostSettings } from './host-settings.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import {
   isSourceFile,
@@ -70,12 +71,20 @@ export interface LoadConfigOptions {
   readonly homeDir?: string;
   /** A preset named by the caller (`--preset`); it wins over a `preset` key in any config. */
   readonly preset?: string | undefined;
+  /**
+   * Read the settings files of the preset's host (Codex's `config.toml`, ...) and layer them over
+   * the preset (docs/presets.md, "Host settings"). Default true; false for sandboxes and tests.
+   */
+  readonly hostSettings?: boolean;
 }
 
 /** Where a part of the effective config came from, lowest precedence first. */
 export interface ConfigLayer {
-  /** `preset` < `user` < `project` (found by the search) < `explicit` (`--config` / `configFile`). */
-  readonly tier: 'preset' | 'user' | 'project' | 'explicit';
+  /**
+   * `preset` < `host` (the preset's host's own settings files) < `user` < `project` (found by the
+   * search) < `explicit` (`--config` / `configFile`).
+   */
+  readonly tier: 'preset' | 'host' | 'user' | 'project' | 'explicit';
   /** Absolute path of the file, or the preset's name. */
   readonly source: string;
   /** Top-level keys this layer set (after a trust tier dropped any). */
@@ -137,7 +146,8 @@ export async function loadConfig(
 ): Promise<LazyLoadedConfig>;
 export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
 // Long because the layering is read best in one place, in its order: find the file, read the user
-// config, sanitize the project tier, merge over the preset, clamp caps, then wire the flows.
+// config, sanitize the project tier, merge over the preset and its host's settings, clamp caps,
+// then wire the flows.
 export async function loadConfig(
   options: Readonly<LoadConfigOptions> = {},
 ): Promise<LoadedConfig | LazyLoadedConfig> {
@@ -208,8 +218,24 @@ export async function loadConfig(
       dropped.push(...sanitized.dropped);
       presetScope = setsScope(preset);
     }
+    const host =
+      options.hostSettings === false
+        ? undefined
+        : await readHostSettings(presetName, preset, {
+            fs,
+            cwd,
+            homeDir,
+            env: options.env ?? process.env,
+            trusted,
+            display,
+            diagnostics,
+          });
+    if (host !== undefined) {
+      dropped.push(...host.dropped);
+      layers.unshift(...host.files.map(({ source, keys }) => ({ tier: 'host' as const, source, keys })));
+    }
     layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
-    merged = mergeLayers(preset, merged);
+    merged = mergeLayers(mergeLayers(preset, host?.value ?? {}), merged);
   }
   for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
     diagnostics.push({

@@ -1,4 +1,5 @@
 import type { Format } from '../config/types.js';
+import type { Diagnostic } from '../errors.js';
 import type { FrameFile, RenderContext, RenderFile } from '../render/render-types.js';
 
 /**
@@ -24,6 +25,60 @@ export interface Host {
   readonly formats?: readonly HostFormat[];
   /** How `ctxfiles hook <id>` reads the host's hook events, for hosts with hooks. */
   readonly hook?: HookProtocol;
+  /**
+   * The host's own settings files that change what it loads (Codex's `config.toml`), read when
+   * one of its presets is in use and layered over it (docs/presets.md, "Host settings").
+   */
+  readonly settings?: HostSettings;
+}
+
+/**
+ * A host's settings files, as config values. The host names the files and turns a file's text
+ * into config keys; config loading (src/config/host-settings.ts) reads them through the
+ * filesystem port, applies the trust tiers and layers the values over the preset, under the
+ * user's and the project's ctxfiles configs.
+ */
+export interface HostSettings {
+  /** The files to read, lowest precedence first; absent ones are passed over quietly. */
+  files(place: HostSettingsPlace): readonly HostSettingsFile[];
+  /**
+   * The config values one file's text stands for, layered over `preset` (the preset's config, so
+   * a setting that extends a preset list can write the whole list). Never throws: a malformed
+   * file or value is a `warn` diagnostic (code `host-settings-invalid`, naming file, line and
+   * column) and the values it could not read are left out, so the preset's stand.
+   */
+  read(
+    text: string,
+    file: HostSettingsFile & { readonly shown: string },
+    preset: Readonly<Record<string, unknown>>,
+  ): Promise<HostSettingsRead>;
+}
+
+/** Where a host's settings are looked for. */
+export interface HostSettingsPlace {
+  /** The preset in use (one of the host's). */
+  readonly preset: string;
+  /** The work dir (absolute). */
+  readonly cwd: string;
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** One settings file of a host. */
+export interface HostSettingsFile {
+  /** Absolute path. */
+  readonly path: string;
+  /**
+   * `user`: a file in the user's home, trusted like the user config; `project`: a file in the
+   * project, whose keys that widen reads are dropped unless the project is trusted (DESIGN §12).
+   */
+  readonly tier: 'user' | 'project';
+}
+
+/** What one settings file said, in config keys. */
+export interface HostSettingsRead {
+  readonly config: Record<string, unknown>;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**

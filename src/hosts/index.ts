@@ -8,7 +8,17 @@ import type { Host, HostFormat, HookProtocol } from './host.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
 
-export type { Host, HostFormat, HookProtocol, HookTool, Preset } from './host.js';
+export type {
+  Host,
+  HostFormat,
+  HostSettings,
+  HostSettingsFile,
+  HostSettingsPlace,
+  HostSettingsRead,
+  HookProtocol,
+  HookTool,
+  Preset,
+} from './host.js';
 
 /**
  * Every host ctxfiles reproduces, in the order `ctxfiles presets` lists their presets. The one

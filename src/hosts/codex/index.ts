@@ -1,6 +1,7 @@
 import { frozen, type Host } from '../host.js';
 import { codexFormat } from './format.js';
 import { codex } from './preset.js';
+import { codexSettings } from './settings.js';
 
 /** OpenAI Codex CLI (docs/presets.md#codex). */
 export const codexHost: Host = frozen({
@@ -15,6 +16,8 @@ export const codexHost: Host = frozen({
   ],
   presets: [codex],
   formats: [codexFormat],
+  // $CODEX_HOME/config.toml: project_doc_fallback_filenames and project_doc_max_bytes.
+  settings: codexSettings,
   hook: {
     events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
     // Codex's shell tools report as `Bash` and `apply_patch` as itself, both with the command or
