@@ -274,6 +274,16 @@ export default {
           ],
           "default": "spelled"
         },
+        "globs": {
+          "description": "Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.",
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1024
+          },
+          "default": []
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [

@@ -4,8 +4,9 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).","type":"string","enum":["workDir","root"],"default":"workDir"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.","type":"string","enum":["whitespace","empty"],"default":"whitespace"},"bom":{"description":"A leading UTF-8 byte order mark in an instruction file: \"keep\" (default) or \"strip\".","type":"string","enum":["keep","strip"],"default":"keep"},"cwdPaths":{"description":"Under a symlinked cwd, files below it are shown under the cwd as given (\"spelled\", default) or at their real paths (\"real\").","type":"string","enum":["spelled","real"],"default":"spelled"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","opencode-cli"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).","type":"string","enum":["workDir","root"],"default":"workDir"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.","type":"string","enum":["whitespace","empty"],"default":"whitespace"},"bom":{"description":"A leading UTF-8 byte order mark in an instruction file: \"keep\" (default) or \"strip\".","type":"string","enum":["keep","strip"],"default":"keep"},"cwdPaths":{"description":"Under a symlinked cwd, files below it are shown under the cwd as given (\"spelled\", default) or at their real paths (\"real\").","type":"string","enum":["spelled","real"],"default":"spelled"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string","minLength":1,"maxLength":1024},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","opencode-cli"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
+const func4 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
 const pattern6 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
@@ -729,18 +730,63 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data37 = data23.userFile;
+if(data23.globs !== undefined){
+let data37 = data23.globs;
 const _errs83 = errors;
-const _errs84 = errors;
-let valid12 = false;
+if(errors === _errs83){
+if(Array.isArray(data37)){
+var valid12 = true;
+const len5 = data37.length;
+for(let i5=0; i5<len5; i5++){
+let data38 = data37[i5];
 const _errs85 = errors;
-const _errs86 = errors;
-let valid13 = false;
+if(errors === _errs85){
+if(typeof data38 === "string"){
+if(func4(data38) > 1024){
+validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i5,schemaPath:"#/properties/instructions/properties/globs/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func4(data38) < 1){
+validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i5,schemaPath:"#/properties/instructions/properties/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i5,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid12 = _errs85 === errors;
+if(!valid12){
+break;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/instructions/globs",schemaPath:"#/properties/instructions/properties/globs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid9 = _errs83 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data39 = data23.userFile;
 const _errs87 = errors;
-if(errors === _errs87){
-if(typeof data37 === "string"){
-if(!pattern6.test(data37)){
+const _errs88 = errors;
+let valid13 = false;
+const _errs89 = errors;
+const _errs90 = errors;
+let valid14 = false;
+const _errs91 = errors;
+if(errors === _errs91){
+if(typeof data39 === "string"){
+if(!pattern6.test(data39)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -762,20 +808,20 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs87 === errors;
-valid13 = valid13 || _valid1;
-const _errs89 = errors;
-if(errors === _errs89){
-if(Array.isArray(data37)){
-var valid14 = true;
-const len5 = data37.length;
-for(let i5=0; i5<len5; i5++){
-let data38 = data37[i5];
-const _errs91 = errors;
-if(errors === _errs91){
-if(typeof data38 === "string"){
-if(!pattern6.test(data38)){
-const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
+var _valid1 = _errs91 === errors;
+valid14 = valid14 || _valid1;
+const _errs93 = errors;
+if(errors === _errs93){
+if(Array.isArray(data39)){
+var valid15 = true;
+const len6 = data39.length;
+for(let i6=0; i6<len6; i6++){
+let data40 = data39[i6];
+const _errs95 = errors;
+if(errors === _errs95){
+if(typeof data40 === "string"){
+if(!pattern6.test(data40)){
+const err4 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -786,7 +832,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -796,8 +842,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid14 = _errs91 === errors;
-if(!valid14){
+var valid15 = _errs95 === errors;
+if(!valid15){
 break;
 }
 }
@@ -813,9 +859,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs89 === errors;
-valid13 = valid13 || _valid1;
-if(!valid13){
+var _valid1 = _errs93 === errors;
+valid14 = valid14 || _valid1;
+if(!valid14){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err7];
@@ -826,20 +872,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs86;
+errors = _errs90;
 if(vErrors !== null){
-if(_errs86){
-vErrors.length = _errs86;
+if(_errs90){
+vErrors.length = _errs90;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs85 === errors;
-valid12 = valid12 || _valid0;
-const _errs93 = errors;
-if(data37 !== null){
+var _valid0 = _errs89 === errors;
+valid13 = valid13 || _valid0;
+const _errs97 = errors;
+if(data39 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -849,9 +895,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs93 === errors;
-valid12 = valid12 || _valid0;
-if(!valid12){
+var _valid0 = _errs97 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err9];
@@ -864,56 +910,56 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs84;
+errors = _errs88;
 if(vErrors !== null){
-if(_errs84){
-vErrors.length = _errs84;
+if(_errs88){
+vErrors.length = _errs88;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs83 === errors;
+var valid9 = _errs87 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data39 = data23.extraFiles;
-const _errs95 = errors;
-if(errors === _errs95){
-if(Array.isArray(data39)){
-var valid15 = true;
-const len6 = data39.length;
-for(let i6=0; i6<len6; i6++){
-let data40 = data39[i6];
-const _errs97 = errors;
-if(typeof data40 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
+let data41 = data23.extraFiles;
 const _errs99 = errors;
-if(typeof data40 === "string"){
-if(!pattern8.test(data40)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+if(errors === _errs99){
+if(Array.isArray(data41)){
+var valid16 = true;
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+let data42 = data41[i7];
+const _errs101 = errors;
+if(typeof data42 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs103 = errors;
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid16 = _errs99 === errors;
-if(valid16){
-const _errs100 = errors;
-if(typeof data40 === "string"){
-if(!pattern9.test(data40)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+var valid17 = _errs103 === errors;
+if(valid17){
+const _errs104 = errors;
+if(typeof data42 === "string"){
+if(!pattern9.test(data42)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid16 = _errs100 === errors;
+var valid17 = _errs104 === errors;
 }
-var valid15 = _errs97 === errors;
-if(!valid15){
+var valid16 = _errs101 === errors;
+if(!valid16){
 break;
 }
 }
@@ -923,22 +969,23 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs95 === errors;
+var valid9 = _errs99 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs101 = errors;
+const _errs105 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs101 === errors;
+var valid9 = _errs105 === errors;
 }
 else {
 var valid9 = true;
+}
 }
 }
 }
@@ -967,43 +1014,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data42 = data.format;
-const _errs103 = errors;
-if(typeof data42 !== "string"){
+let data44 = data.format;
+const _errs107 = errors;
+if(typeof data44 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((((data42 === "opencode") || (data42 === "xml")) || (data42 === "reminder")) || (data42 === "magi")) || (data42 === "codex")) || (data42 === "claude-code")) || (data42 === "gemini")) || (data42 === "opencode-cli"))){
+if(!((((((((data44 === "opencode") || (data44 === "xml")) || (data44 === "reminder")) || (data44 === "magi")) || (data44 === "codex")) || (data44 === "claude-code")) || (data44 === "gemini")) || (data44 === "opencode-cli"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs103 === errors;
+var valid0 = _errs107 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data43 = data.budget;
-const _errs105 = errors;
-if(errors === _errs105){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-const _errs107 = errors;
-for(const key6 in data43){
+let data45 = data.budget;
+const _errs109 = errors;
+if(errors === _errs109){
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+const _errs111 = errors;
+for(const key6 in data45){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs107 === errors){
-if(data43.maxBytes !== undefined){
-let data44 = data43.maxBytes;
-const _errs108 = errors;
-const _errs109 = errors;
-let valid18 = false;
-const _errs110 = errors;
-if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
+if(_errs111 === errors){
+if(data45.maxBytes !== undefined){
+let data46 = data45.maxBytes;
+const _errs112 = errors;
+const _errs113 = errors;
+let valid19 = false;
+const _errs114 = errors;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1013,9 +1060,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs110){
-if(typeof data44 == "number"){
-if(data44 > 9007199254740991 || isNaN(data44)){
+if(errors === _errs114){
+if(typeof data46 == "number"){
+if(data46 > 9007199254740991 || isNaN(data46)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -1026,7 +1073,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data44 < 0 || isNaN(data44)){
+if(data46 < 0 || isNaN(data46)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1039,10 +1086,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs110 === errors;
-valid18 = valid18 || _valid2;
-const _errs112 = errors;
-if(data44 !== null){
+var _valid2 = _errs114 === errors;
+valid19 = valid19 || _valid2;
+const _errs116 = errors;
+if(data46 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -1052,9 +1099,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs112 === errors;
-valid18 = valid18 || _valid2;
-if(!valid18){
+var _valid2 = _errs116 === errors;
+valid19 = valid19 || _valid2;
+if(!valid19){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
@@ -1067,29 +1114,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs109;
+errors = _errs113;
 if(vErrors !== null){
-if(_errs109){
-vErrors.length = _errs109;
+if(_errs113){
+vErrors.length = _errs113;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs108 === errors;
+var valid18 = _errs112 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data43.maxTokens !== undefined){
-let data45 = data43.maxTokens;
-const _errs114 = errors;
-const _errs115 = errors;
-let valid19 = false;
-const _errs116 = errors;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
+if(valid18){
+if(data45.maxTokens !== undefined){
+let data47 = data45.maxTokens;
+const _errs118 = errors;
+const _errs119 = errors;
+let valid20 = false;
+const _errs120 = errors;
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1099,9 +1146,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs116){
-if(typeof data45 == "number"){
-if(data45 > 9007199254740991 || isNaN(data45)){
+if(errors === _errs120){
+if(typeof data47 == "number"){
+if(data47 > 9007199254740991 || isNaN(data47)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1112,7 +1159,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data45 < 0 || isNaN(data45)){
+if(data47 < 0 || isNaN(data47)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1125,10 +1172,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs116 === errors;
-valid19 = valid19 || _valid3;
-const _errs118 = errors;
-if(data45 !== null){
+var _valid3 = _errs120 === errors;
+valid20 = valid20 || _valid3;
+const _errs122 = errors;
+if(data47 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1138,9 +1185,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid19 = valid19 || _valid3;
-if(!valid19){
+var _valid3 = _errs122 === errors;
+valid20 = valid20 || _valid3;
+if(!valid20){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1153,71 +1200,71 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs115;
+errors = _errs119;
 if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
+if(_errs119){
+vErrors.length = _errs119;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs114 === errors;
+var valid18 = _errs118 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data43.strategy !== undefined){
-let data46 = data43.strategy;
-const _errs120 = errors;
-if(typeof data46 !== "string"){
+if(valid18){
+if(data45.strategy !== undefined){
+let data48 = data45.strategy;
+const _errs124 = errors;
+if(typeof data48 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data46 === "specific-first") || (data46 === "root-first"))){
+if(!((data48 === "specific-first") || (data48 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs120 === errors;
+var valid18 = _errs124 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data43.counts !== undefined){
-let data47 = data43.counts;
-const _errs122 = errors;
-if(typeof data47 !== "string"){
+if(valid18){
+if(data45.counts !== undefined){
+let data49 = data45.counts;
+const _errs126 = errors;
+if(typeof data49 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data47 === "rendered") || (data47 === "content"))){
+if(!((data49 === "rendered") || (data49 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs122 === errors;
+var valid18 = _errs126 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data43.scope !== undefined){
-let data48 = data43.scope;
-const _errs124 = errors;
-if(typeof data48 !== "string"){
+if(valid18){
+if(data45.scope !== undefined){
+let data50 = data45.scope;
+const _errs128 = errors;
+if(typeof data50 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data48 === "all") || (data48 === "project"))){
+if(!((data50 === "all") || (data50 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid17 = _errs124 === errors;
+var valid18 = _errs128 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
 }
 }
@@ -1230,132 +1277,132 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs105 === errors;
+var valid0 = _errs109 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data49 = data.wording;
-const _errs126 = errors;
-if(errors === _errs126){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-const _errs128 = errors;
-for(const key7 in data49){
+let data51 = data.wording;
+const _errs130 = errors;
+if(errors === _errs130){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+const _errs132 = errors;
+for(const key7 in data51){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs128 === errors){
-if(data49.reminderIntro !== undefined){
-const _errs129 = errors;
-if(typeof data49.reminderIntro !== "string"){
+if(_errs132 === errors){
+if(data51.reminderIntro !== undefined){
+const _errs133 = errors;
+if(typeof data51.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs129 === errors;
+var valid21 = _errs133 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.scopeNote !== undefined){
-const _errs131 = errors;
-if(typeof data49.scopeNote !== "string"){
+if(valid21){
+if(data51.scopeNote !== undefined){
+const _errs135 = errors;
+if(typeof data51.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs131 === errors;
+var valid21 = _errs135 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.updatedNote !== undefined){
-const _errs133 = errors;
-if(typeof data49.updatedNote !== "string"){
+if(valid21){
+if(data51.updatedNote !== undefined){
+const _errs137 = errors;
+if(typeof data51.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs133 === errors;
+var valid21 = _errs137 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.removedNote !== undefined){
-const _errs135 = errors;
-if(typeof data49.removedNote !== "string"){
+if(valid21){
+if(data51.removedNote !== undefined){
+const _errs139 = errors;
+if(typeof data51.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs135 === errors;
+var valid21 = _errs139 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.magiIntro !== undefined){
-const _errs137 = errors;
-if(typeof data49.magiIntro !== "string"){
+if(valid21){
+if(data51.magiIntro !== undefined){
+const _errs141 = errors;
+if(typeof data51.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs137 === errors;
+var valid21 = _errs141 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.magiEmpty !== undefined){
-const _errs139 = errors;
-if(typeof data49.magiEmpty !== "string"){
+if(valid21){
+if(data51.magiEmpty !== undefined){
+const _errs143 = errors;
+if(typeof data51.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs139 === errors;
+var valid21 = _errs143 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.budgetNotice !== undefined){
-const _errs141 = errors;
-if(typeof data49.budgetNotice !== "string"){
+if(valid21){
+if(data51.budgetNotice !== undefined){
+const _errs145 = errors;
+if(typeof data51.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs141 === errors;
+var valid21 = _errs145 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.claudeCodeIntro !== undefined){
-const _errs143 = errors;
-if(typeof data49.claudeCodeIntro !== "string"){
+if(valid21){
+if(data51.claudeCodeIntro !== undefined){
+const _errs147 = errors;
+if(typeof data51.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs143 === errors;
+var valid21 = _errs147 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data49.ruleCatalogIntro !== undefined){
-const _errs145 = errors;
-if(typeof data49.ruleCatalogIntro !== "string"){
+if(valid21){
+if(data51.ruleCatalogIntro !== undefined){
+const _errs149 = errors;
+if(typeof data51.ruleCatalogIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs145 === errors;
+var valid21 = _errs149 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
 }
 }
@@ -1372,33 +1419,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs126 === errors;
+var valid0 = _errs130 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data59 = data.session;
-const _errs147 = errors;
-if(errors === _errs147){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-const _errs149 = errors;
-for(const key8 in data59){
+let data61 = data.session;
+const _errs151 = errors;
+if(errors === _errs151){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+const _errs153 = errors;
+for(const key8 in data61){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs149 === errors){
-if(data59.tools !== undefined){
-let data60 = data59.tools;
-const _errs150 = errors;
-if(errors === _errs150){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-for(const key9 in data60){
-const _errs152 = errors;
+if(_errs153 === errors){
+if(data61.tools !== undefined){
+let data62 = data61.tools;
+const _errs154 = errors;
+if(errors === _errs154){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key9 in data62){
+const _errs156 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1409,8 +1456,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid22 = _errs152 === errors;
-if(!valid22){
+var valid23 = _errs156 === errors;
+if(!valid23){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1424,59 +1471,59 @@ return false;
 break;
 }
 }
-if(valid22){
-for(const key10 in data60){
-let data61 = data60[key10];
-const _errs155 = errors;
-if(errors === _errs155){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(valid23){
+for(const key10 in data62){
+let data63 = data62[key10];
+const _errs159 = errors;
+if(errors === _errs159){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 let missing0;
-if((data61.as === undefined) && (missing0 = "as")){
+if((data63.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs157 = errors;
-for(const key11 in data61){
+const _errs161 = errors;
+for(const key11 in data63){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs157 === errors){
-if(data61.as !== undefined){
-let data62 = data61.as;
-const _errs158 = errors;
-if(typeof data62 !== "string"){
+if(_errs161 === errors){
+if(data63.as !== undefined){
+let data64 = data63.as;
+const _errs162 = errors;
+if(typeof data64 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data62 === "read") || (data62 === "write")) || (data62 === "edit")) || (data62 === "list")) || (data62 === "search")) || (data62 === "shell"))){
+if(!((((((data64 === "read") || (data64 === "write")) || (data64 === "edit")) || (data64 === "list")) || (data64 === "search")) || (data64 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs158 === errors;
+var valid25 = _errs162 === errors;
 }
 else {
-var valid24 = true;
-}
-if(valid24){
-if(data61.pathKeys !== undefined){
-let data63 = data61.pathKeys;
-const _errs160 = errors;
-if(errors === _errs160){
-if(Array.isArray(data63)){
 var valid25 = true;
-const len7 = data63.length;
-for(let i7=0; i7<len7; i7++){
-const _errs162 = errors;
-if(typeof data63[i7] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+}
+if(valid25){
+if(data63.pathKeys !== undefined){
+let data65 = data63.pathKeys;
+const _errs164 = errors;
+if(errors === _errs164){
+if(Array.isArray(data65)){
+var valid26 = true;
+const len8 = data65.length;
+for(let i8=0; i8<len8; i8++){
+const _errs166 = errors;
+if(typeof data65[i8] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i8,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs162 === errors;
-if(!valid25){
+var valid26 = _errs166 === errors;
+if(!valid26){
 break;
 }
 }
@@ -1486,10 +1533,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs160 === errors;
+var valid25 = _errs164 === errors;
 }
 else {
-var valid24 = true;
+var valid25 = true;
 }
 }
 }
@@ -1500,8 +1547,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid23 = _errs155 === errors;
-if(!valid23){
+var valid24 = _errs159 === errors;
+if(!valid24){
 break;
 }
 }
@@ -1520,36 +1567,36 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs147 === errors;
+var valid0 = _errs151 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data65 = data.trustedProjects;
-const _errs164 = errors;
-if(errors === _errs164){
-if(Array.isArray(data65)){
-var valid26 = true;
-const len8 = data65.length;
-for(let i8=0; i8<len8; i8++){
-let data66 = data65[i8];
-const _errs166 = errors;
-if(errors === _errs166){
-if(typeof data66 === "string"){
-if(!pattern8.test(data66)){
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+let data67 = data.trustedProjects;
+const _errs168 = errors;
+if(errors === _errs168){
+if(Array.isArray(data67)){
+var valid27 = true;
+const len9 = data67.length;
+for(let i9=0; i9<len9; i9++){
+let data68 = data67[i9];
+const _errs170 = errors;
+if(errors === _errs170){
+if(typeof data68 === "string"){
+if(!pattern8.test(data68)){
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid26 = _errs166 === errors;
-if(!valid26){
+var valid27 = _errs170 === errors;
+if(!valid27){
 break;
 }
 }
@@ -1559,41 +1606,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs164 === errors;
+var valid0 = _errs168 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data67 = data.rules;
-const _errs168 = errors;
-if(errors === _errs168){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-const _errs170 = errors;
-for(const key12 in data67){
+let data69 = data.rules;
+const _errs172 = errors;
+if(errors === _errs172){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs174 = errors;
+for(const key12 in data69){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs170 === errors){
-if(data67.sources !== undefined){
-let data68 = data67.sources;
-const _errs171 = errors;
-if(errors === _errs171){
-if(Array.isArray(data68)){
-var valid28 = true;
-const len9 = data68.length;
-for(let i9=0; i9<len9; i9++){
-const _errs173 = errors;
-if(typeof data68[i9] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs174 === errors){
+if(data69.sources !== undefined){
+let data70 = data69.sources;
+const _errs175 = errors;
+if(errors === _errs175){
+if(Array.isArray(data70)){
+var valid29 = true;
+const len10 = data70.length;
+for(let i10=0; i10<len10; i10++){
+const _errs177 = errors;
+if(typeof data70[i10] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i10,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid28 = _errs173 === errors;
-if(!valid28){
+var valid29 = _errs177 === errors;
+if(!valid29){
 break;
 }
 }
@@ -1603,34 +1650,34 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid27 = _errs171 === errors;
+var valid28 = _errs175 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data67.nested !== undefined){
-const _errs175 = errors;
-if(typeof data67.nested !== "boolean"){
+if(valid28){
+if(data69.nested !== undefined){
+const _errs179 = errors;
+if(typeof data69.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs175 === errors;
+var valid28 = _errs179 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data67.userFolders !== undefined){
-const _errs177 = errors;
-if(typeof data67.userFolders !== "boolean"){
+if(valid28){
+if(data69.userFolders !== undefined){
+const _errs181 = errors;
+if(typeof data69.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs177 === errors;
+var valid28 = _errs181 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
 }
 }
@@ -1641,80 +1688,80 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs168 === errors;
+var valid0 = _errs172 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data72 = data.imports;
-const _errs179 = errors;
-if(errors === _errs179){
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-const _errs181 = errors;
-for(const key13 in data72){
+let data74 = data.imports;
+const _errs183 = errors;
+if(errors === _errs183){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+const _errs185 = errors;
+for(const key13 in data74){
 if(!(((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs181 === errors){
-if(data72.enabled !== undefined){
-const _errs182 = errors;
-if(typeof data72.enabled !== "boolean"){
+if(_errs185 === errors){
+if(data74.enabled !== undefined){
+const _errs186 = errors;
+if(typeof data74.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs182 === errors;
+var valid30 = _errs186 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
-if(valid29){
-if(data72.maxDepth !== undefined){
-let data74 = data72.maxDepth;
-const _errs184 = errors;
-if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
+if(valid30){
+if(data74.maxDepth !== undefined){
+let data76 = data74.maxDepth;
+const _errs188 = errors;
+if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs184){
-if(typeof data74 == "number"){
-if(data74 > 32 || isNaN(data74)){
+if(errors === _errs188){
+if(typeof data76 == "number"){
+if(data76 > 32 || isNaN(data76)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data74 < 0 || isNaN(data74)){
+if(data76 < 0 || isNaN(data76)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid29 = _errs184 === errors;
+var valid30 = _errs188 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
-if(valid29){
-if(data72.mode !== undefined){
-let data75 = data72.mode;
-const _errs186 = errors;
-if(typeof data75 !== "string"){
+if(valid30){
+if(data74.mode !== undefined){
+let data77 = data74.mode;
+const _errs190 = errors;
+if(typeof data77 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data75 === "entries") || (data75 === "inline"))){
+if(!((data77 === "entries") || (data77 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid29 = _errs186 === errors;
+var valid30 = _errs190 === errors;
 }
 else {
-var valid29 = true;
+var valid30 = true;
 }
 }
 }
@@ -1725,24 +1772,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs179 === errors;
+var valid0 = _errs183 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data76 = data.contextRoot;
-const _errs188 = errors;
-if(typeof data76 !== "string"){
+let data78 = data.contextRoot;
+const _errs192 = errors;
+if(typeof data78 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data76 === "workDir") || (data76 === "project"))){
+if(!((data78 === "workDir") || (data78 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs188 === errors;
+var valid0 = _errs192 === errors;
 }
 else {
 var valid0 = true;
