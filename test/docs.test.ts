@@ -58,7 +58,17 @@ test('docs/formats.md shows exactly what each format renders', async () => {
     },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
-  for (const format of ['opencode', 'xml', 'reminder', 'magi', 'codex', 'claude-code', 'gemini'] as const) {
+  const formats = [
+    'opencode',
+    'xml',
+    'reminder',
+    'magi',
+    'codex',
+    'claude-code',
+    'gemini',
+    'opencode-cli',
+  ] as const;
+  for (const format of formats) {
     expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
   }
   expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);
