@@ -58,16 +58,7 @@ test('docs/formats.md shows exactly what each format renders', async () => {
     },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
-  const formats = [
-    'opencode',
-    'xml',
-    'reminder',
-    'magi',
-    'codex',
-    'claude-code',
-    'gemini',
-    'opencode-cli',
-  ] as const;
+  const { FORMATS: formats } = await import('../src/config/types.js');
   for (const format of formats) {
     expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
   }
