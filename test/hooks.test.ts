@@ -47,8 +47,13 @@ const claudeFrame = (...files: Array<[string, string]>) =>
     .map(([file, text]) => `Contents of <root>/${file}:\\n\\n${text}`)
     .join('\\n\\n')}`;
 /** Gemini CLI's just-in-time frame (the gemini-cli preset's format), the hook's default there. */
-const jit = (file: string, text: string) =>
-  `--- Newly Discovered Project Context ---\\n--- Context from: <root>/${file} ---\\n${text}\\n--- End of Context from: <root>/${file} ---\\n--- End Project Context ---`;
+const jit = (...files: Array<[string, string]>) =>
+  `--- Newly Discovered Project Context ---\\n${files
+    .map(
+      ([file, text]) =>
+        `--- Context from: <root>/${file} ---\\n${text}\\n--- End of Context from: <root>/${file} ---`,
+    )
+    .join('\\n\\n')}\\n--- End Project Context ---`;
 const manifest =
   "# Nested Context Files\\nThese instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file's text is appended to a tool result once you first work in its directory.\\n- svc/AGENTS.md: Service\\n- svc/auth/AGENTS.md\\n- web/AGENTS.md";
 
@@ -214,13 +219,13 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup' },
         // The root AGENTS.md, which Gemini CLI does not load itself (it reads GEMINI.md), then the manifest.
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${jit('AGENTS.md', 'root')}\\n\\n${manifest}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${jit(['AGENTS.md', 'root'])}\\n\\n${manifest}"}}\n`,
       ],
       // Gemini CLI passes paths as the model wrote them: relative to the work dir here.
       [tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }, 'disk full'), '{}\n'],
       [
         tool(root, 'read_file', { file_path: 'svc/auth/login.ts' }),
-        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('svc/AGENTS.md', '# Service\\nsvc rules')}\\n${jit('svc/auth/AGENTS.md', 'auth rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit(['svc/AGENTS.md', '# Service\\nsvc rules'], ['svc/auth/AGENTS.md', 'auth rules'])}"}}\n`,
       ],
       [
         tool(root, 'replace', { file_path: `${root}/svc/auth/login.ts`, old_string: 'a', new_string: 'b' }),
@@ -228,7 +233,7 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
       ],
       [
         tool(root, 'write_file', { file_path: 'web/new.ts', content: 'x' }),
-        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('web/AGENTS.md', 'web rules')}"}}\n`,
+        `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit(['web/AGENTS.md', 'web rules'])}"}}\n`,
       ],
       [tool(root, 'run_shell_command', { command: 'ls svc', dir_path: 'svc' }), '{}\n'],
       [tool(root, 'read_file', { file_path: `${outside}/lib/x.ts` }), '{}\n'],
@@ -266,7 +271,7 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
     });
     expect({ ...result, stdout: result.stdout.split(root).join('<root>') }).toEqual({
       code: 0,
-      stdout: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit('svc/GEMINI.md', 'svc gemini')}"}}\n`,
+      stdout: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"${jit(['svc/GEMINI.md', 'svc gemini'])}"}}\n`,
       stderr: '',
     });
   });
