@@ -278,9 +278,7 @@ export default {
           "description": "Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.",
           "type": "array",
           "items": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1024
+            "type": "string"
           },
           "default": []
         },

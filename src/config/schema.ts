@@ -174,7 +174,7 @@ export const instructionsSchema = z.strictObject({
       'Under a symlinked cwd, files below it are shown under the cwd as given ("spelled", default) or at their real paths ("real").',
     ),
   globs: z
-    .array(z.string().min(1).max(1024))
+    .array(z.string())
     .optional()
     .describe(
       'Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or "~/" one in its own directory.',
