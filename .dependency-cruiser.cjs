@@ -77,8 +77,16 @@ module.exports = {
     only(
       'resolve-is-core',
       '^src/resolve/',
-      [...LEAF, '^src/fs/', '^src/config/types\\.ts$', '^src/discover/', '^src/imports/', '^src/rules/'],
-      'src/resolve may import fs, errors, config types, discover, imports and rules; never config loading, render, session, prompt or api.',
+      [
+        ...LEAF,
+        '^src/fs/',
+        '^src/config/types\\.ts$',
+        '^src/config/glob-match\\.ts$',
+        '^src/discover/',
+        '^src/imports/',
+        '^src/rules/',
+      ],
+      'src/resolve may import fs, errors, config types, the bounded glob matcher, discover, imports and rules; never config loading, render, session, prompt or api.',
     ),
     only(
       'render-is-pure',

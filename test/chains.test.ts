@@ -278,3 +278,60 @@ describe('real disk', () => {
     }
   }, 10_000);
 });
+
+// The keys the opencode preset turns on (docs/config.md, docs/chains.md); each on its own here.
+describe('chain order, candidate scope, root fallback and blank files', () => {
+  const tree = {
+    '/repo/.git/HEAD': 'x',
+    '/repo/CLAUDE.md': 'root claude',
+    '/repo/pkg/CLAUDE.md': 'pkg claude',
+    '/repo/pkg/src/AGENTS.md': 'src agents',
+  };
+  const walk = (options: Partial<Parameters<typeof walkChain>[1]>, files: Record<string, string> = tree) =>
+    walkChain(createMemoryFileSystem(files), {
+      workDir: '/repo/pkg/src',
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      candidates: ['AGENTS.md', 'CLAUDE.md'],
+      ...options,
+    }).files.map((file) => file.path);
+
+  test('candidateScope directory: each directory picks its own candidate', () => {
+    expect(walk({})).toEqual(['/repo/CLAUDE.md', '/repo/pkg/CLAUDE.md', '/repo/pkg/src/AGENTS.md']);
+  });
+
+  test('candidateScope walk: the first candidate found anywhere is the only one taken', () => {
+    expect(walk({ candidateScope: 'walk' })).toEqual(['/repo/pkg/src/AGENTS.md']);
+    const noAgents = Object.fromEntries(Object.entries(tree).filter(([file]) => !file.endsWith('AGENTS.md')));
+    expect(walk({ candidateScope: 'walk' }, noAgents)).toEqual(['/repo/CLAUDE.md', '/repo/pkg/CLAUDE.md']);
+  });
+
+  test('projectRootFallback root: with no marker the walk starts at the filesystem root', () => {
+    const files = { '/AGENTS.md': 'top', '/repo/pkg/src/AGENTS.md': 'src' };
+    expect(walk({}, files)).toEqual(['/repo/pkg/src/AGENTS.md']);
+    expect(walk({ projectRootFallback: 'root' }, files)).toEqual(['/AGENTS.md', '/repo/pkg/src/AGENTS.md']);
+  });
+
+  test('order closest-first and skipBlank empty, through a resolution', async () => {
+    const files = {
+      '/repo/.git/HEAD': 'x',
+      '/repo/AGENTS.md': 'Root.\n',
+      '/repo/pkg/AGENTS.md': ' \n',
+      '/repo/pkg/src/AGENTS.md': '',
+    };
+    const instructions = { walk: 'project', candidates: ['AGENTS.md'] };
+    const paths = async (extra: object) => {
+      const { resolver } = await memoryResolver(
+        files,
+        { instructions: { ...instructions, ...extra }, contextPaths: [], rules: { sources: [] } },
+        { workDir: '/repo/pkg/src' },
+      );
+      return (await resolver.resolve()).files.map((file) => file.path);
+    };
+    expect(await paths({})).toEqual(['/repo/AGENTS.md']);
+    expect(await paths({ order: 'closest-first', skipBlank: 'empty' })).toEqual([
+      '/repo/pkg/AGENTS.md',
+      '/repo/AGENTS.md',
+    ]);
+  });
+});

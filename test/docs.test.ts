@@ -58,7 +58,8 @@ test('docs/formats.md shows exactly what each format renders', async () => {
     },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
-  for (const format of ['opencode', 'xml', 'reminder', 'magi', 'codex', 'claude-code', 'gemini'] as const) {
+  const { FORMATS: formats } = await import('../src/config/types.js');
+  for (const format of formats) {
     expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
   }
   expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);

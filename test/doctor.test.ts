@@ -43,15 +43,15 @@ describe('ctxfiles doctor: the matrix', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "At the work dir (.)
       host          # file                                           layer        bytes   tokens
-      opencode      1 .cursor/rules/always.mdc                       global          54       12
-                    2 .cursor/rules/typescript.mdc                   global          55       14
-                    3 .github/copilot-instructions.md                global          19        4
-                    4 CLAUDE.md                                      global          60       17
-                      sent before the first tool call                               505      136
+      opencode      1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33628     8100
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode-go, codex, claude-code, cursor, copilot)
+                        CLAUDE.md (opencode-go, claude-code, copilot)
       opencode-go   1 .cursor/rules/always.mdc                       global          54       12
                     2 .cursor/rules/typescript.mdc                   global          55       14
                     3 .github/copilot-instructions.md                global          19        4
@@ -66,63 +66,63 @@ describe('ctxfiles doctor: the matrix', () => {
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
-                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
-                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
+                        CLAUDE.md (opencode-go, claude-code, copilot)
       claude-code   1 CLAUDE.md                                      chain           60       17
                     2 AGENTS.md (import)                             chain        33573     8084
                     3 .claude/rules/testing.md                       rules           34        9
                       sent before the first tool call                             34106     8207
-                      never reads: .cursor/rules/always.mdc (opencode, opencode-go, cursor),
-                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
-                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
+                      never reads: .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot)
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 .cursor/rules/always.mdc                       rules           54        5
                       sent before the first tool call                             33936     8161
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
+                        .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
+                        CLAUDE.md (opencode-go, claude-code, copilot)
       copilot       1 AGENTS.md                                      chain        33573     8084
                     2 CLAUDE.md                                      chain           60       17
                     3 .github/copilot-instructions.md                rules           19        4
                       sent before the first tool call                             34025     8184
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
-                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor)
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor)
       gemini-cli    - (nothing)
                       sent before the first tool call                                 0        0
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
-                        .cursor/rules/always.mdc (opencode, opencode-go, cursor),
-                        .cursor/rules/typescript.mdc (opencode, opencode-go, cursor),
-                        .github/copilot-instructions.md (opencode, opencode-go, copilot),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode-go, codex, claude-code, cursor, copilot),
-                        CLAUDE.md (opencode, opencode-go, claude-code, copilot)
+                        AGENTS.md (opencode, opencode-go, codex, claude-code, cursor, copilot),
+                        CLAUDE.md (opencode-go, claude-code, copilot)
 
       At packages/api
       host          # file                                           layer        bytes   tokens
-      opencode      - (nothing)
-                      sent before the first tool call                                 0        0
+      opencode      1 packages/api/AGENTS.md                         chain           69       20
+                    2 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33766     8138
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
-                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
+                        CLAUDE.md (claude-code, copilot)
       opencode-go   1 packages/api/AGENTS.md                         global          69       20
                       sent before the first tool call                               211       54
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot), CLAUDE.md (claude-code, copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32868     7918
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
@@ -138,8 +138,8 @@ describe('ctxfiles doctor: the matrix', () => {
                       never reads: .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, cursor, copilot),
-                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot),
+                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot)
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
                     3 .cursor/rules/always.mdc                       rules           54        5
@@ -162,8 +162,8 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
-                        packages/api/AGENTS.md (opencode-go, codex, cursor, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
+                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot)
 
       Findings: 2 error(s), 0 warning(s)
       error  AGENTS.md:610:6  over-cap: codex cuts this file here to stay within its 32768-byte cap; 805 bytes are never sent
@@ -459,6 +459,6 @@ describe('ctxfiles doctor: the matrix', () => {
     const files = Object.fromEntries(
       (report.sites[0]?.hosts ?? []).map((column) => [column.host, column.files.map((file) => file.path)]),
     );
-    expect(files).toEqual({ opencode: ['.cursor/rules/a.mdc'], codex: ['AGENTS.md'] });
+    expect(files).toEqual({ opencode: ['AGENTS.md'], codex: ['AGENTS.md'] });
   });
 });

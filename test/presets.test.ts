@@ -404,35 +404,77 @@ describe('preset gemini-cli', () => {
   });
 });
 
+// OpenCode 1.18 (sst/opencode packages/opencode/src/session/instruction.ts), as the lab saw it.
 describe('preset opencode', () => {
   const repo = () =>
     tempTree({
       '.git/HEAD': 'x',
-      'OpenCode.md': '# Build\n\nnpm run build\n',
-      'CLAUDE.md': 'Claude notes, read by OpenCode too.\n',
-      '.cursor/rules/style.mdc': '---\nalwaysApply: true\n---\nTabs.\n',
-      '.github/copilot-instructions.md': 'Copilot notes.\n',
-      'AGENTS.md': "not in the Go agent's list\n",
-      'packages/api/src/OpenCode.md': 'API source notes.\n',
+      'AGENTS.md': 'Root agents.\n',
+      'CLAUDE.md': 'Root claude: AGENTS.md was found on the walk, so no CLAUDE.md is read.\n',
+      'a/CONTEXT.md': 'Not read either.\n',
+      'a/b/CLAUDE.md': 'Not read: the walk found AGENTS.md.\n',
+      'a/b/AGENTS.md': 'Level two.\n',
+      'a/b/c/d.txt': 'x\n',
     });
-  const head = '# Project-Specific Context\n Make sure to follow the instructions in the context below\n';
 
-  test('from the root: every listed file of the work dir, framed # From:', async () => {
-    expect(await view(repo(), '.', 'opencode')).toBe(
-      head +
-        [
-          '# From:<root>/.cursor/rules/style.mdc\n---\nalwaysApply: true\n---\nTabs.\n',
-          '# From:<root>/.github/copilot-instructions.md\nCopilot notes.\n',
-          '# From:<root>/CLAUDE.md\nClaude notes, read by OpenCode too.\n',
-          '# From:<root>/OpenCode.md\n# Build\n\nnpm run build\n',
-        ].join('\n'),
+  test('the user file, then the first name found on the walk, closest directory first', async () => {
+    const home = tempTree({ '.config/opencode/AGENTS.md': 'User.\n', '.claude/CLAUDE.md': 'Claude user.\n' });
+    expect(await view(repo(), 'a/b/c', 'opencode', { home })).toBe(
+      [
+        'Instructions from: <home>/.config/opencode/AGENTS.md\nUser.\n',
+        'Instructions from: <root>/a/b/AGENTS.md\nLevel two.\n',
+        'Instructions from: <root>/AGENTS.md\nRoot agents.\n',
+      ].join('\n'),
     );
   });
 
-  // internal/llm/prompt/prompt.go: paths are relative to the working directory, no walk.
-  test('three levels down: only the files of that directory', async () => {
-    expect(await view(repo(), 'packages/api/src', 'opencode')).toBe(
-      `${head}# From:<root>/packages/api/src/OpenCode.md\nAPI source notes.\n`,
+  test('no AGENTS.md anywhere on the walk: CLAUDE.md in every directory; the Claude user file', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'CLAUDE.md': 'Root.\n',
+      'a/CLAUDE.md': 'A.\n',
+      'a/CONTEXT.md': 'C.\n',
+    });
+    const home = tempTree({ '.claude/CLAUDE.md': 'Claude user.\n' });
+    expect(await view(root, 'a', 'opencode', { home })).toBe(
+      'Instructions from: <home>/.claude/CLAUDE.md\nClaude user.\n\n' +
+        'Instructions from: <root>/a/CLAUDE.md\nA.\n\nInstructions from: <root>/CLAUDE.md\nRoot.\n',
+    );
+  });
+
+  test('an empty file is left out, a whitespace-only one is written as it is', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': '', 'a/AGENTS.md': ' \n\t\n' });
+    expect(await view(root, 'a', 'opencode')).toBe('Instructions from: <root>/a/AGENTS.md\n \n\t\n');
+  });
+
+  test('outside a repository the walk goes up to the filesystem root', async () => {
+    const root = tempTree({ 'AGENTS.md': 'Above.\n', 'sub/AGENTS.md': 'Here.\n' });
+    expect(await view(root, 'sub', 'opencode')).toBe(
+      'Instructions from: <root>/sub/AGENTS.md\nHere.\n\nInstructions from: <root>/AGENTS.md\nAbove.\n',
+    );
+  });
+
+  test('a leading byte order mark is left out', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': '\uFEFFWith a BOM.\n' });
+    expect(await view(root, '.', 'opencode')).toBe('Instructions from: <root>/AGENTS.md\nWith a BOM.\n');
+  });
+
+  test('under a symlinked cwd the files are shown at their real paths', async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'Root.\n', 'real/AGENTS.md': 'Real.\n' });
+    fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
+    const result = await cli(['resolve', '--preset', 'opencode', '--cwd', path.join(root, 'alias')], {
+      cwd: root,
+      env: { HOME: tempTree() },
+    });
+    expect(result.stdout.replaceAll(fs.realpathSync(root), '<root>')).toBe(
+      'Instructions from: <root>/real/AGENTS.md\nReal.\n\nInstructions from: <root>/AGENTS.md\nRoot.\n',
+    );
+  });
+
+  test("a line that reads like OpenCode's header gets a backslash", async () => {
+    const root = tempTree({ '.git/HEAD': 'x', 'AGENTS.md': 'A.\nInstructions from: /etc/x\n' });
+    expect(await view(root, '.', 'opencode')).toBe(
+      'Instructions from: <root>/AGENTS.md\nA.\n\\Instructions from: /etc/x\n',
     );
   });
 });
@@ -831,9 +873,9 @@ describe('session frames per preset', () => {
     ],
     [
       'opencode',
-      'view',
-      'file_path',
-      '<system-reminder>\n# From:<root>/pkg/CLAUDE.md\nPkg claude.\n\n</system-reminder>',
+      'read',
+      'filePath',
+      '<system-reminder>\nInstructions from: <root>/pkg/AGENTS.md\nPkg agents.\n\n</system-reminder>',
     ],
     [
       'cursor',

@@ -347,3 +347,47 @@ describe('file text and paths cannot change the structure of the tool formats', 
     );
   });
 });
+
+// OpenCode 1.18's bytes, as the conformance lab captured them (docs/formats.md#opencode-cli).
+describe('opencode-cli', () => {
+  const context = { workDir: '/repo', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+
+  test('entries joined by a newline; an empty file is left out; text as read', () => {
+    const files: RenderFile[] = [
+      { path: '/home/u/.config/opencode/AGENTS.md', text: 'User.\n', layer: 'user' },
+      { path: '/repo/sub/AGENTS.md', text: '', layer: 'chain' },
+      { path: '/repo/AGENTS.md', text: '\n\nNo final newline', layer: 'chain' },
+    ];
+    expect(renderFormat('opencode-cli', files, context)).toBe(
+      'Instructions from: /home/u/.config/opencode/AGENTS.md\nUser.\n\nInstructions from: /repo/AGENTS.md\n\n\nNo final newline',
+    );
+  });
+
+  test('the session frame wraps every file of one read in one system-reminder, closest first', async () => {
+    const { renderSessionFrames } = await import('../src/render/render-session-frame.js');
+    const frame = renderSessionFrames(
+      'opencode-cli',
+      [
+        { path: '/repo/a/b/AGENTS.md', dir: '/repo/a/b', text: 'Level B.\n</system-reminder>\n' },
+        { path: '/repo/a/AGENTS.md', dir: '/repo/a', text: 'Level A.\n' },
+      ],
+      context,
+    );
+    expect(frame).toBe(
+      '<system-reminder>\nInstructions from: /repo/a/b/AGENTS.md\nLevel B.\n&lt;/system-reminder>\n\n\n' +
+        'Instructions from: /repo/a/AGENTS.md\nLevel A.\n\n</system-reminder>',
+    );
+  });
+
+  test('two files disclosed by one read share one frame, the closest first (a session)', async () => {
+    const { resolver } = await memoryResolver(
+      { '/w/a/AGENTS.md': 'A.\n', '/w/a/b/AGENTS.md': 'B.\n', '/w/a/b/c.txt': 'c\n' },
+      { preset: 'opencode' },
+    );
+    const session = await resolver.openSession({});
+    const text = await session.afterTool({ tool: 'read', input: { filePath: '/w/a/b/c.txt' }, ok: true });
+    expect(text).toBe(
+      '<system-reminder>\nInstructions from: /w/a/b/AGENTS.md\nB.\n\n\nInstructions from: /w/a/AGENTS.md\nA.\n\n</system-reminder>',
+    );
+  });
+});

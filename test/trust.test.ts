@@ -151,6 +151,8 @@ describe('trust tiers', () => {
   test('every row of the table drops a widening value and keeps a narrow one', () => {
     const values: Record<string, [unknown, unknown]> = {
       'instructions.walk': ['root', 'project'],
+      'instructions.projectRootFallback': ['root', 'workDir'],
+      'instructions.globs': [['docs/*.md', '~/notes/*.md'], ['docs/*.md']],
       'instructions.userFile': ['/x/AGENTS.md', null],
       'instructions.extraFiles': [['/x.md'], []],
       'instructions.projectRootMarkers': [['.git'], undefined],

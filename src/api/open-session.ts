@@ -70,6 +70,7 @@ export interface SessionStart {
  * Session modules load here, on first use.
  * @throws CtxfilesError `session-state-invalid` for a malformed `state`.
  */
+// Long because it hands every session option to the disclosure engine in one literal.
 export async function openSession(
   context: ResolverContext,
   start: () => Promise<SessionStart>,
@@ -102,6 +103,7 @@ export async function openSession(
       tools: toolTable(config.session?.tools, options.tools),
       newPrompt: options.newPrompt,
       rules: disclosed.rules,
+      order: instructions.order,
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
     },

@@ -197,6 +197,7 @@ function ruleOwners(
       workDir,
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
+      projectRootFallback: instructions.projectRootFallback ?? 'workDir',
       candidates: [],
       ceiling: context.trust.ceiling,
     });

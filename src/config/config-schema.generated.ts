@@ -238,6 +238,50 @@ export default {
           },
           "default": []
         },
+        "order": {
+          "description": "\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.",
+          "type": "string",
+          "enum": [
+            "root-first",
+            "closest-first"
+          ],
+          "default": "root-first"
+        },
+        "candidateScope": {
+          "description": "\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.",
+          "type": "string",
+          "enum": [
+            "directory",
+            "walk"
+          ],
+          "default": "directory"
+        },
+        "projectRootFallback": {
+          "description": "Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).",
+          "type": "string",
+          "enum": [
+            "workDir",
+            "root"
+          ],
+          "default": "workDir"
+        },
+        "skipBlank": {
+          "description": "Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.",
+          "type": "string",
+          "enum": [
+            "whitespace",
+            "empty"
+          ],
+          "default": "whitespace"
+        },
+        "globs": {
+          "description": "Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "default": []
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [
@@ -318,7 +362,8 @@ export default {
         "claude-code",
         "claude-code-2.1.197",
         "gemini",
-        "gemini-full"
+        "gemini-full",
+        "opencode-cli"
       ],
       "default": "opencode"
     },

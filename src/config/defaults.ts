@@ -49,6 +49,11 @@ export const DEFAULT_CONFIG = Object.freeze({
     fallbackCandidates: Object.freeze([]) as readonly string[],
     trim: false,
     htmlComments: 'keep' as 'keep' | 'strip',
+    order: 'root-first' as 'root-first' | 'closest-first',
+    candidateScope: 'directory' as 'directory' | 'walk',
+    projectRootFallback: 'workDir' as 'workDir' | 'root',
+    skipBlank: 'whitespace' as 'whitespace' | 'empty',
+    globs: Object.freeze([]) as readonly string[],
   }),
   imports: Object.freeze({
     enabled: false,

@@ -151,6 +151,36 @@ export const instructionsSchema = z.strictObject({
     .describe(
       'File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of "candidates".',
     ),
+  order: z
+    .enum(['root-first', 'closest-first'])
+    .optional()
+    .describe(
+      '"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first.',
+    ),
+  candidateScope: z
+    .enum(['directory', 'walk'])
+    .optional()
+    .describe(
+      '"directory" (default): each directory of the chain picks its own candidate; "walk": the first candidate found in any directory is the only one the chain takes.',
+    ),
+  projectRootFallback: z
+    .enum(['workDir', 'root'])
+    .optional()
+    .describe(
+      'Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).',
+    ),
+  skipBlank: z
+    .enum(['whitespace', 'empty'])
+    .optional()
+    .describe(
+      'Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones.',
+    ),
+  globs: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or "~/" one in its own directory.',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()

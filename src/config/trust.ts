@@ -30,6 +30,25 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
     widens: (value) => value === 'root',
     reason: 'it walks above the project',
   },
+  {
+    keyPath: ['instructions', 'projectRootFallback'],
+    widens: (value) => value === 'root',
+    reason: 'it walks above the project',
+  },
+  {
+    keyPath: ['instructions', 'globs'],
+    widens: (value) =>
+      Array.isArray(value) &&
+      value.some(
+        (pattern) =>
+          typeof pattern !== 'string' ||
+          pattern.startsWith('/') ||
+          pattern.startsWith('~') ||
+          /^[A-Za-z]:|\\/.test(pattern) ||
+          pattern.split('/').includes('..'),
+      ),
+    reason: 'it reads files outside the project',
+  },
   { keyPath: ['instructions', 'userFile'], widens: nonEmpty, reason: 'it reads a file outside the project' },
   { keyPath: ['instructions', 'extraFiles'], widens: nonEmpty, reason: 'it reads files outside the project' },
   {
@@ -162,6 +181,7 @@ export function isTrustedProject(
 const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
   ['instructions', 'walk'],
   ['instructions', 'candidates'],
+  ['instructions', 'candidateScope'],
   ['contextRoot'],
   ['contextPaths'],
 ]);

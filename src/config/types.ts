@@ -62,6 +62,23 @@ export interface InstructionsConfig {
   readonly trim?: boolean | undefined;
   /** `strip`: remove HTML comment blocks from each file's text. Absent: `keep`. */
   readonly htmlComments?: 'keep' | 'strip' | undefined;
+  /** The chain's order in the block: `root-first` (ancestors first) or `closest-first`. Absent: `root-first`. */
+  readonly order?: 'root-first' | 'closest-first' | undefined;
+  /**
+   * `directory`: each directory picks its own candidate; `walk`: the first candidate found in any
+   * directory of the chain is the only one the chain takes. Absent: `directory`.
+   */
+  readonly candidateScope?: 'directory' | 'walk' | undefined;
+  /** Where a `project` walk starts when no marker is found: the work dir or `/`. Absent: `workDir`. */
+  readonly projectRootFallback?: 'workDir' | 'root' | undefined;
+  /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
+  readonly skipBlank?: 'whitespace' | 'empty' | undefined;
+  /**
+   * Glob patterns of more instruction files, read after the `contextPaths` layers: a relative one
+   * matched below the work dir and each parent up to the chain's start, closest first; an absolute
+   * or `~/` one in its own directory. Absent: none.
+   */
+  readonly globs?: readonly string[] | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -121,6 +138,7 @@ export const FORMATS = Object.freeze([
   'claude-code-2.1.197',
   'gemini',
   'gemini-full',
+  'opencode-cli',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").","type":"string","enum":["keep","comment"],"default":"keep"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).","type":"string","enum":["workDir","root"],"default":"workDir"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.","type":"string","enum":["whitespace","empty"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").","type":"string","enum":["keep","comment"],"default":"keep"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -683,18 +683,116 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data34 = data23.userFile;
+if(data23.order !== undefined){
+let data34 = data23.order;
 const _errs77 = errors;
-const _errs78 = errors;
-let valid13 = false;
+if(typeof data34 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data34 === "root-first") || (data34 === "closest-first"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs77 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.candidateScope !== undefined){
+let data35 = data23.candidateScope;
 const _errs79 = errors;
-const _errs80 = errors;
-let valid14 = false;
+if(typeof data35 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data35 === "directory") || (data35 === "walk"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs79 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.projectRootFallback !== undefined){
+let data36 = data23.projectRootFallback;
 const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data34 === "string"){
-if(!pattern7.test(data34)){
+if(typeof data36 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data36 === "workDir") || (data36 === "root"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs81 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.skipBlank !== undefined){
+let data37 = data23.skipBlank;
+const _errs83 = errors;
+if(typeof data37 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data37 === "whitespace") || (data37 === "empty"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs83 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.globs !== undefined){
+let data38 = data23.globs;
+const _errs85 = errors;
+if(errors === _errs85){
+if(Array.isArray(data38)){
+var valid13 = true;
+const len6 = data38.length;
+for(let i6=0; i6<len6; i6++){
+const _errs87 = errors;
+if(typeof data38[i6] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i6,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid13 = _errs87 === errors;
+if(!valid13){
+break;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/instructions/globs",schemaPath:"#/properties/instructions/properties/globs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid9 = _errs85 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data40 = data23.userFile;
+const _errs89 = errors;
+const _errs90 = errors;
+let valid14 = false;
+const _errs91 = errors;
+const _errs92 = errors;
+let valid15 = false;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data40 === "string"){
+if(!pattern7.test(data40)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -716,20 +814,20 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs81 === errors;
-valid14 = valid14 || _valid1;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data34)){
-var valid15 = true;
-const len6 = data34.length;
-for(let i6=0; i6<len6; i6++){
-let data35 = data34[i6];
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data35 === "string"){
-if(!pattern7.test(data35)){
-const err4 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
+var _valid1 = _errs93 === errors;
+valid15 = valid15 || _valid1;
+const _errs95 = errors;
+if(errors === _errs95){
+if(Array.isArray(data40)){
+var valid16 = true;
+const len7 = data40.length;
+for(let i7=0; i7<len7; i7++){
+let data41 = data40[i7];
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data41 === "string"){
+if(!pattern7.test(data41)){
+const err4 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -740,7 +838,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -750,8 +848,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid15 = _errs85 === errors;
-if(!valid15){
+var valid16 = _errs97 === errors;
+if(!valid16){
 break;
 }
 }
@@ -767,9 +865,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs83 === errors;
-valid14 = valid14 || _valid1;
-if(!valid14){
+var _valid1 = _errs95 === errors;
+valid15 = valid15 || _valid1;
+if(!valid15){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err7];
@@ -780,20 +878,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs80;
+errors = _errs92;
 if(vErrors !== null){
-if(_errs80){
-vErrors.length = _errs80;
+if(_errs92){
+vErrors.length = _errs92;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs79 === errors;
-valid13 = valid13 || _valid0;
-const _errs87 = errors;
-if(data34 !== null){
+var _valid0 = _errs91 === errors;
+valid14 = valid14 || _valid0;
+const _errs99 = errors;
+if(data40 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -803,9 +901,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs87 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
+var _valid0 = _errs99 === errors;
+valid14 = valid14 || _valid0;
+if(!valid14){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err9];
@@ -818,56 +916,56 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs78;
+errors = _errs90;
 if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
+if(_errs90){
+vErrors.length = _errs90;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs77 === errors;
+var valid9 = _errs89 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data36 = data23.extraFiles;
-const _errs89 = errors;
-if(errors === _errs89){
-if(Array.isArray(data36)){
-var valid16 = true;
-const len7 = data36.length;
-for(let i7=0; i7<len7; i7++){
-let data37 = data36[i7];
-const _errs91 = errors;
-if(typeof data37 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data42 = data23.extraFiles;
+const _errs101 = errors;
+if(errors === _errs101){
+if(Array.isArray(data42)){
+var valid17 = true;
+const len8 = data42.length;
+for(let i8=0; i8<len8; i8++){
+let data43 = data42[i8];
+const _errs103 = errors;
+if(typeof data43 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs93 = errors;
-if(typeof data37 === "string"){
-if(!pattern9.test(data37)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
-return false;
-}
-}
-var valid17 = _errs93 === errors;
-if(valid17){
-const _errs94 = errors;
-if(typeof data37 === "string"){
-if(!pattern10.test(data37)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+const _errs105 = errors;
+if(typeof data43 === "string"){
+if(!pattern9.test(data43)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid17 = _errs94 === errors;
+var valid18 = _errs105 === errors;
+if(valid18){
+const _errs106 = errors;
+if(typeof data43 === "string"){
+if(!pattern10.test(data43)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+return false;
 }
-var valid16 = _errs91 === errors;
-if(!valid16){
+}
+var valid18 = _errs106 === errors;
+}
+var valid17 = _errs103 === errors;
+if(!valid17){
 break;
 }
 }
@@ -877,63 +975,68 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs89 === errors;
+var valid9 = _errs101 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs95 = errors;
+const _errs107 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs95 === errors;
+var valid9 = _errs107 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.keepBom !== undefined){
-const _errs97 = errors;
+const _errs109 = errors;
 if(typeof data23.keepBom !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs97 === errors;
+var valid9 = _errs109 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trim !== undefined){
-const _errs99 = errors;
+const _errs111 = errors;
 if(typeof data23.trim !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs99 === errors;
+var valid9 = _errs111 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.htmlComments !== undefined){
-let data41 = data23.htmlComments;
-const _errs101 = errors;
-if(typeof data41 !== "string"){
+let data47 = data23.htmlComments;
+const _errs113 = errors;
+if(typeof data47 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data41 === "keep") || (data41 === "strip"))){
+if(!((data47 === "keep") || (data47 === "strip"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs101 === errors;
+var valid9 = _errs113 === errors;
 }
 else {
 var valid9 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -961,43 +1064,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data42 = data.format;
-const _errs103 = errors;
-if(typeof data42 !== "string"){
+let data48 = data.format;
+const _errs115 = errors;
+if(typeof data48 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((data42 === "opencode") || (data42 === "xml")) || (data42 === "reminder")) || (data42 === "magi")) || (data42 === "codex")) || (data42 === "claude-code")) || (data42 === "claude-code-2.1.197")) || (data42 === "gemini")) || (data42 === "gemini-full"))){
+if(!((((((((((data48 === "opencode") || (data48 === "xml")) || (data48 === "reminder")) || (data48 === "magi")) || (data48 === "codex")) || (data48 === "claude-code")) || (data48 === "claude-code-2.1.197")) || (data48 === "gemini")) || (data48 === "gemini-full")) || (data48 === "opencode-cli"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs103 === errors;
+var valid0 = _errs115 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data43 = data.budget;
-const _errs105 = errors;
-if(errors === _errs105){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-const _errs107 = errors;
-for(const key6 in data43){
+let data49 = data.budget;
+const _errs117 = errors;
+if(errors === _errs117){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+const _errs119 = errors;
+for(const key6 in data49){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs107 === errors){
-if(data43.maxBytes !== undefined){
-let data44 = data43.maxBytes;
-const _errs108 = errors;
-const _errs109 = errors;
-let valid19 = false;
-const _errs110 = errors;
-if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
+if(_errs119 === errors){
+if(data49.maxBytes !== undefined){
+let data50 = data49.maxBytes;
+const _errs120 = errors;
+const _errs121 = errors;
+let valid20 = false;
+const _errs122 = errors;
+if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1007,9 +1110,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs110){
-if(typeof data44 == "number"){
-if(data44 > 9007199254740991 || isNaN(data44)){
+if(errors === _errs122){
+if(typeof data50 == "number"){
+if(data50 > 9007199254740991 || isNaN(data50)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -1020,7 +1123,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data44 < 0 || isNaN(data44)){
+if(data50 < 0 || isNaN(data50)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1033,10 +1136,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs110 === errors;
-valid19 = valid19 || _valid2;
-const _errs112 = errors;
-if(data44 !== null){
+var _valid2 = _errs122 === errors;
+valid20 = valid20 || _valid2;
+const _errs124 = errors;
+if(data50 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -1046,9 +1149,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs112 === errors;
-valid19 = valid19 || _valid2;
-if(!valid19){
+var _valid2 = _errs124 === errors;
+valid20 = valid20 || _valid2;
+if(!valid20){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
@@ -1061,29 +1164,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs109;
+errors = _errs121;
 if(vErrors !== null){
-if(_errs109){
-vErrors.length = _errs109;
+if(_errs121){
+vErrors.length = _errs121;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid18 = _errs108 === errors;
+var valid19 = _errs120 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
-if(valid18){
-if(data43.maxTokens !== undefined){
-let data45 = data43.maxTokens;
-const _errs114 = errors;
-const _errs115 = errors;
-let valid20 = false;
-const _errs116 = errors;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
+if(valid19){
+if(data49.maxTokens !== undefined){
+let data51 = data49.maxTokens;
+const _errs126 = errors;
+const _errs127 = errors;
+let valid21 = false;
+const _errs128 = errors;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1093,9 +1196,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs116){
-if(typeof data45 == "number"){
-if(data45 > 9007199254740991 || isNaN(data45)){
+if(errors === _errs128){
+if(typeof data51 == "number"){
+if(data51 > 9007199254740991 || isNaN(data51)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1106,7 +1209,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data45 < 0 || isNaN(data45)){
+if(data51 < 0 || isNaN(data51)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1119,10 +1222,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs116 === errors;
-valid20 = valid20 || _valid3;
-const _errs118 = errors;
-if(data45 !== null){
+var _valid3 = _errs128 === errors;
+valid21 = valid21 || _valid3;
+const _errs130 = errors;
+if(data51 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1132,9 +1235,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid20 = valid20 || _valid3;
-if(!valid20){
+var _valid3 = _errs130 === errors;
+valid21 = valid21 || _valid3;
+if(!valid21){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1147,71 +1250,71 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs115;
+errors = _errs127;
 if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
+if(_errs127){
+vErrors.length = _errs127;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid18 = _errs114 === errors;
+var valid19 = _errs126 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
-if(valid18){
-if(data43.strategy !== undefined){
-let data46 = data43.strategy;
-const _errs120 = errors;
-if(typeof data46 !== "string"){
+if(valid19){
+if(data49.strategy !== undefined){
+let data52 = data49.strategy;
+const _errs132 = errors;
+if(typeof data52 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data46 === "specific-first") || (data46 === "root-first"))){
+if(!((data52 === "specific-first") || (data52 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid18 = _errs120 === errors;
+var valid19 = _errs132 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
-if(valid18){
-if(data43.counts !== undefined){
-let data47 = data43.counts;
-const _errs122 = errors;
-if(typeof data47 !== "string"){
+if(valid19){
+if(data49.counts !== undefined){
+let data53 = data49.counts;
+const _errs134 = errors;
+if(typeof data53 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data47 === "rendered") || (data47 === "content"))){
+if(!((data53 === "rendered") || (data53 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid18 = _errs122 === errors;
+var valid19 = _errs134 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
-if(valid18){
-if(data43.scope !== undefined){
-let data48 = data43.scope;
-const _errs124 = errors;
-if(typeof data48 !== "string"){
+if(valid19){
+if(data49.scope !== undefined){
+let data54 = data49.scope;
+const _errs136 = errors;
+if(typeof data54 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data48 === "all") || (data48 === "project"))){
+if(!((data54 === "all") || (data54 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid18 = _errs124 === errors;
+var valid19 = _errs136 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
 }
 }
@@ -1224,144 +1327,144 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs105 === errors;
+var valid0 = _errs117 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data49 = data.wording;
-const _errs126 = errors;
-if(errors === _errs126){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-const _errs128 = errors;
-for(const key7 in data49){
+let data55 = data.wording;
+const _errs138 = errors;
+if(errors === _errs138){
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+const _errs140 = errors;
+for(const key7 in data55){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs128 === errors){
-if(data49.reminderIntro !== undefined){
-const _errs129 = errors;
-if(typeof data49.reminderIntro !== "string"){
+if(_errs140 === errors){
+if(data55.reminderIntro !== undefined){
+const _errs141 = errors;
+if(typeof data55.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs129 === errors;
+var valid22 = _errs141 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.scopeNote !== undefined){
-const _errs131 = errors;
-if(typeof data49.scopeNote !== "string"){
+if(valid22){
+if(data55.scopeNote !== undefined){
+const _errs143 = errors;
+if(typeof data55.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs131 === errors;
+var valid22 = _errs143 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.updatedNote !== undefined){
-const _errs133 = errors;
-if(typeof data49.updatedNote !== "string"){
+if(valid22){
+if(data55.updatedNote !== undefined){
+const _errs145 = errors;
+if(typeof data55.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs133 === errors;
+var valid22 = _errs145 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.removedNote !== undefined){
-const _errs135 = errors;
-if(typeof data49.removedNote !== "string"){
+if(valid22){
+if(data55.removedNote !== undefined){
+const _errs147 = errors;
+if(typeof data55.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs135 === errors;
+var valid22 = _errs147 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.magiIntro !== undefined){
-const _errs137 = errors;
-if(typeof data49.magiIntro !== "string"){
+if(valid22){
+if(data55.magiIntro !== undefined){
+const _errs149 = errors;
+if(typeof data55.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs137 === errors;
+var valid22 = _errs149 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.magiEmpty !== undefined){
-const _errs139 = errors;
-if(typeof data49.magiEmpty !== "string"){
+if(valid22){
+if(data55.magiEmpty !== undefined){
+const _errs151 = errors;
+if(typeof data55.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs139 === errors;
+var valid22 = _errs151 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.budgetNotice !== undefined){
-const _errs141 = errors;
-if(typeof data49.budgetNotice !== "string"){
+if(valid22){
+if(data55.budgetNotice !== undefined){
+const _errs153 = errors;
+if(typeof data55.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs141 === errors;
+var valid22 = _errs153 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.claudeCodeIntro !== undefined){
-const _errs143 = errors;
-if(typeof data49.claudeCodeIntro !== "string"){
+if(valid22){
+if(data55.claudeCodeIntro !== undefined){
+const _errs155 = errors;
+if(typeof data55.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs143 === errors;
+var valid22 = _errs155 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.ruleCatalogIntro !== undefined){
-const _errs145 = errors;
-if(typeof data49.ruleCatalogIntro !== "string"){
+if(valid22){
+if(data55.ruleCatalogIntro !== undefined){
+const _errs157 = errors;
+if(typeof data55.ruleCatalogIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs145 === errors;
+var valid22 = _errs157 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data49.geminiContextIntro !== undefined){
-const _errs147 = errors;
-if(typeof data49.geminiContextIntro !== "string"){
+if(valid22){
+if(data55.geminiContextIntro !== undefined){
+const _errs159 = errors;
+if(typeof data55.geminiContextIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid21 = _errs147 === errors;
+var valid22 = _errs159 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
 }
 }
@@ -1379,33 +1482,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs126 === errors;
+var valid0 = _errs138 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data60 = data.session;
-const _errs149 = errors;
-if(errors === _errs149){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-const _errs151 = errors;
-for(const key8 in data60){
+let data66 = data.session;
+const _errs161 = errors;
+if(errors === _errs161){
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+const _errs163 = errors;
+for(const key8 in data66){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs151 === errors){
-if(data60.tools !== undefined){
-let data61 = data60.tools;
-const _errs152 = errors;
-if(errors === _errs152){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key9 in data61){
-const _errs154 = errors;
+if(_errs163 === errors){
+if(data66.tools !== undefined){
+let data67 = data66.tools;
+const _errs164 = errors;
+if(errors === _errs164){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key9 in data67){
+const _errs166 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1416,8 +1519,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid23 = _errs154 === errors;
-if(!valid23){
+var valid24 = _errs166 === errors;
+if(!valid24){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1431,59 +1534,59 @@ return false;
 break;
 }
 }
-if(valid23){
-for(const key10 in data61){
-let data62 = data61[key10];
-const _errs157 = errors;
-if(errors === _errs157){
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(valid24){
+for(const key10 in data67){
+let data68 = data67[key10];
+const _errs169 = errors;
+if(errors === _errs169){
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 let missing0;
-if((data62.as === undefined) && (missing0 = "as")){
+if((data68.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs159 = errors;
-for(const key11 in data62){
+const _errs171 = errors;
+for(const key11 in data68){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs159 === errors){
-if(data62.as !== undefined){
-let data63 = data62.as;
-const _errs160 = errors;
-if(typeof data63 !== "string"){
+if(_errs171 === errors){
+if(data68.as !== undefined){
+let data69 = data68.as;
+const _errs172 = errors;
+if(typeof data69 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data63 === "read") || (data63 === "write")) || (data63 === "edit")) || (data63 === "list")) || (data63 === "search")) || (data63 === "shell"))){
+if(!((((((data69 === "read") || (data69 === "write")) || (data69 === "edit")) || (data69 === "list")) || (data69 === "search")) || (data69 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid25 = _errs160 === errors;
+var valid26 = _errs172 === errors;
 }
 else {
-var valid25 = true;
-}
-if(valid25){
-if(data62.pathKeys !== undefined){
-let data64 = data62.pathKeys;
-const _errs162 = errors;
-if(errors === _errs162){
-if(Array.isArray(data64)){
 var valid26 = true;
-const len8 = data64.length;
-for(let i8=0; i8<len8; i8++){
-const _errs164 = errors;
-if(typeof data64[i8] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i8,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+}
+if(valid26){
+if(data68.pathKeys !== undefined){
+let data70 = data68.pathKeys;
+const _errs174 = errors;
+if(errors === _errs174){
+if(Array.isArray(data70)){
+var valid27 = true;
+const len9 = data70.length;
+for(let i9=0; i9<len9; i9++){
+const _errs176 = errors;
+if(typeof data70[i9] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid26 = _errs164 === errors;
-if(!valid26){
+var valid27 = _errs176 === errors;
+if(!valid27){
 break;
 }
 }
@@ -1493,10 +1596,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid25 = _errs162 === errors;
+var valid26 = _errs174 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
 }
 }
@@ -1507,8 +1610,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs157 === errors;
-if(!valid24){
+var valid25 = _errs169 === errors;
+if(!valid25){
 break;
 }
 }
@@ -1527,36 +1630,36 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs149 === errors;
+var valid0 = _errs161 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data66 = data.trustedProjects;
-const _errs166 = errors;
-if(errors === _errs166){
-if(Array.isArray(data66)){
-var valid27 = true;
-const len9 = data66.length;
-for(let i9=0; i9<len9; i9++){
-let data67 = data66[i9];
-const _errs168 = errors;
-if(errors === _errs168){
-if(typeof data67 === "string"){
-if(!pattern9.test(data67)){
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+let data72 = data.trustedProjects;
+const _errs178 = errors;
+if(errors === _errs178){
+if(Array.isArray(data72)){
+var valid28 = true;
+const len10 = data72.length;
+for(let i10=0; i10<len10; i10++){
+let data73 = data72[i10];
+const _errs180 = errors;
+if(errors === _errs180){
+if(typeof data73 === "string"){
+if(!pattern9.test(data73)){
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid27 = _errs168 === errors;
-if(!valid27){
+var valid28 = _errs180 === errors;
+if(!valid28){
 break;
 }
 }
@@ -1566,41 +1669,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs166 === errors;
+var valid0 = _errs178 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data68 = data.rules;
-const _errs170 = errors;
-if(errors === _errs170){
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-const _errs172 = errors;
-for(const key12 in data68){
+let data74 = data.rules;
+const _errs182 = errors;
+if(errors === _errs182){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+const _errs184 = errors;
+for(const key12 in data74){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs172 === errors){
-if(data68.sources !== undefined){
-let data69 = data68.sources;
-const _errs173 = errors;
-if(errors === _errs173){
-if(Array.isArray(data69)){
-var valid29 = true;
-const len10 = data69.length;
-for(let i10=0; i10<len10; i10++){
-const _errs175 = errors;
-if(typeof data69[i10] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i10,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs184 === errors){
+if(data74.sources !== undefined){
+let data75 = data74.sources;
+const _errs185 = errors;
+if(errors === _errs185){
+if(Array.isArray(data75)){
+var valid30 = true;
+const len11 = data75.length;
+for(let i11=0; i11<len11; i11++){
+const _errs187 = errors;
+if(typeof data75[i11] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i11,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid29 = _errs175 === errors;
-if(!valid29){
+var valid30 = _errs187 === errors;
+if(!valid30){
 break;
 }
 }
@@ -1610,34 +1713,34 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid28 = _errs173 === errors;
+var valid29 = _errs185 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
-if(valid28){
-if(data68.nested !== undefined){
-const _errs177 = errors;
-if(typeof data68.nested !== "boolean"){
+if(valid29){
+if(data74.nested !== undefined){
+const _errs189 = errors;
+if(typeof data74.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid28 = _errs177 === errors;
+var valid29 = _errs189 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
-if(valid28){
-if(data68.userFolders !== undefined){
-const _errs179 = errors;
-if(typeof data68.userFolders !== "boolean"){
+if(valid29){
+if(data74.userFolders !== undefined){
+const _errs191 = errors;
+if(typeof data74.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid28 = _errs179 === errors;
+var valid29 = _errs191 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
 }
 }
@@ -1648,109 +1751,109 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs170 === errors;
+var valid0 = _errs182 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data73 = data.imports;
-const _errs181 = errors;
-if(errors === _errs181){
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-const _errs183 = errors;
-for(const key13 in data73){
+let data79 = data.imports;
+const _errs193 = errors;
+if(errors === _errs193){
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+const _errs195 = errors;
+for(const key13 in data79){
 if(!(((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed")) || (key13 === "external"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs183 === errors){
-if(data73.enabled !== undefined){
-const _errs184 = errors;
-if(typeof data73.enabled !== "boolean"){
+if(_errs195 === errors){
+if(data79.enabled !== undefined){
+const _errs196 = errors;
+if(typeof data79.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid30 = _errs184 === errors;
+var valid31 = _errs196 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data73.maxDepth !== undefined){
-let data75 = data73.maxDepth;
-const _errs186 = errors;
-if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))){
+if(valid31){
+if(data79.maxDepth !== undefined){
+let data81 = data79.maxDepth;
+const _errs198 = errors;
+if(!((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs186){
-if(typeof data75 == "number"){
-if(data75 > 32 || isNaN(data75)){
+if(errors === _errs198){
+if(typeof data81 == "number"){
+if(data81 > 32 || isNaN(data81)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data75 < 0 || isNaN(data75)){
+if(data81 < 0 || isNaN(data81)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs186 === errors;
+var valid31 = _errs198 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data73.mode !== undefined){
-let data76 = data73.mode;
-const _errs188 = errors;
-if(typeof data76 !== "string"){
+if(valid31){
+if(data79.mode !== undefined){
+let data82 = data79.mode;
+const _errs200 = errors;
+if(typeof data82 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data76 === "entries") || (data76 === "inline"))){
+if(!((data82 === "entries") || (data82 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid30 = _errs188 === errors;
+var valid31 = _errs200 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data73.failed !== undefined){
-let data77 = data73.failed;
-const _errs190 = errors;
-if(typeof data77 !== "string"){
+if(valid31){
+if(data79.failed !== undefined){
+let data83 = data79.failed;
+const _errs202 = errors;
+if(typeof data83 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data77 === "keep") || (data77 === "comment"))){
+if(!((data83 === "keep") || (data83 === "comment"))){
 validate20.errors = [{instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid30 = _errs190 === errors;
+var valid31 = _errs202 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data73.external !== undefined){
-const _errs192 = errors;
-if(typeof data73.external !== "boolean"){
+if(valid31){
+if(data79.external !== undefined){
+const _errs204 = errors;
+if(typeof data79.external !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid30 = _errs192 === errors;
+var valid31 = _errs204 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
 }
 }
@@ -1763,24 +1866,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs181 === errors;
+var valid0 = _errs193 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data79 = data.contextRoot;
-const _errs194 = errors;
-if(typeof data79 !== "string"){
+let data85 = data.contextRoot;
+const _errs206 = errors;
+if(typeof data85 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data79 === "workDir") || (data79 === "project"))){
+if(!((data85 === "workDir") || (data85 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs194 === errors;
+var valid0 = _errs206 === errors;
 }
 else {
 var valid0 = true;

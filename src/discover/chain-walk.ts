@@ -16,6 +16,13 @@ export interface ChainOptions {
   readonly candidates: readonly string[];
   /** `first` (default): one file per directory; `all`: every existing candidate, in order. */
   readonly select?: CandidateSelect;
+  /**
+   * `directory` (default): each directory tries every candidate; `walk`: the first candidate (in
+   * candidate order) that exists in any directory of the chain is the only one tried anywhere.
+   */
+  readonly candidateScope?: 'directory' | 'walk';
+  /** Where a `project` walk starts when no marker is found: the work dir (default) or `/`. */
+  readonly projectRootFallback?: 'workDir' | 'root';
   /** Default `inside`: a symlinked candidate is followed when its real path stays below the start. */
   readonly symlinks?: SymlinkPolicy;
   /**
@@ -101,7 +108,8 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   const ancestors = ancestorsOf(options.workDir);
   let start = ancestors[0] as string;
   if (options.walk === 'project') {
-    start = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics) ?? options.workDir;
+    const fallback = options.projectRootFallback === 'root' ? start : options.workDir;
+    start = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics) ?? fallback;
   }
   start = belowCeiling(start, options.ceiling);
   const select = options.select ?? 'first';
@@ -109,10 +117,12 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   const files: ChainFile[] = [];
   const items: (ChainFile | ChainRulesSlot)[] = [];
   const dirs = ancestors.slice(ancestors.indexOf(start));
-  const [override] = options.candidates;
+  const candidates =
+    options.candidateScope === 'walk' ? walkCandidate(fs, dirs, options.candidates) : options.candidates;
+  const [override] = candidates;
   dirs.forEach((dir, depth) => {
     let chosen: ChainFile | undefined;
-    for (const candidate of options.candidates) {
+    for (const candidate of candidates) {
       // Once a later candidate won, the rest are not probed: probes are the cost of the walk.
       // When the first candidate (the override) wins, the rest are probed to report what it hides.
       if (select === 'first' && chosen !== undefined && chosen.candidate !== override) break;
@@ -148,6 +158,31 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
     }
   });
   return { start, files, items, diagnostics };
+}
+
+/**
+ * `candidateScope: walk`: the first candidate that names an existing entry in any of `dirs`, alone;
+ * none found: no candidate. `@rules` slots stay. The probe asks only whether the name leads
+ * somewhere (a directory counts, a dangling link does not), as a host that looks a name up with
+ * `existsSync` before reading it does.
+ */
+function walkCandidate(fs: FileSystem, dirs: readonly string[], candidates: readonly string[]): string[] {
+  const slots = candidates.filter((candidate) => candidate === RULES_CANDIDATE);
+  for (const candidate of candidates) {
+    if (candidate === RULES_CANDIDATE) continue;
+    if (dirs.some((dir) => exists(fs, childOf(dir, candidate)))) return [...slots, candidate];
+  }
+  return slots;
+}
+
+function exists(fs: FileSystem, file: string): boolean {
+  try {
+    const info = fs.probe(file);
+    if (info?.kind === 'symlink') fs.stat(file);
+    return info !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** A candidate that exists as a regular file (after the symlink policy), or `null`. */

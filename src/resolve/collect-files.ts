@@ -10,6 +10,7 @@ import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { contextFileOf, readContextFile, type ContextFile } from './read-context-file.js';
+import { globCandidates } from './glob-files.js';
 
 /**
  * Total bytes read for one resolution (docs/security.md, "caps"). Files past it are not read:
@@ -111,12 +112,17 @@ export function collectSources(
   for (const rule of rules?.layer ?? []) addRule(rule);
   for (const layer of plan.layers)
     ordered.push(...layerCandidates(fs, layer, layerRoot, options, diagnostics));
+  if (instructions.globs !== undefined && instructions.globs.length > 0)
+    ordered.push(
+      ...globCandidates(fs, instructions.globs, globDirs(workDir, chainStart), homeDir, diagnostics),
+    );
   for (const extra of instructions.extraFiles)
     ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
-  return { files: readWithinCap(fs, kept, ruleOf, diagnostics), chainStart };
+  const skipBlank = instructions.skipBlank ?? 'whitespace';
+  return { files: readWithinCap(fs, kept, ruleOf, skipBlank, diagnostics), chainStart };
 }
 
 /**
@@ -140,6 +146,8 @@ function chainCandidates(
       candidates,
       select: instructions.select ?? 'first',
       symlinks: instructions.symlinks ?? 'inside',
+      candidateScope: instructions.candidateScope ?? 'directory',
+      projectRootFallback: instructions.projectRootFallback ?? 'workDir',
       ceiling: options.ceiling,
     });
   let chain = walk(instructions.candidates);
@@ -149,7 +157,8 @@ function chainCandidates(
   if (fallback.length > 0 && chain.items.every((item) => item.kind === 'rules'))
     chain = walk([...fallback, ...instructions.candidates]);
   diagnostics.push(...chain.diagnostics);
-  for (const item of chain.items) {
+  const items = instructions.order === 'closest-first' ? [...chain.items].reverse() : chain.items;
+  for (const item of items) {
     if (item.kind === 'rules') {
       for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) addRule(rule);
       ordered.push(...(options.rulesAt?.(item.dir, item.depth) ?? []));
@@ -203,12 +212,14 @@ function layerCandidates(
 
 /**
  * Reads the kept candidates in order within the total read cap (files past it are reported, not
- * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped.
+ * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped: a
+ * whitespace-only one, or with `skipBlank: empty` only an empty one.
  */
 function readWithinCap(
   fs: FileSystem,
   kept: readonly Candidate[],
   ruleOf: ReadonlyMap<Candidate, Rule>,
+  skipBlank: 'whitespace' | 'empty',
   diagnostics: Diagnostic[],
 ): ContextFile[] {
   const files: ContextFile[] = [];
@@ -224,17 +235,18 @@ function readWithinCap(
       continue;
     }
     const rule = ruleOf.get(candidate);
-    const file =
+    const read =
       rule === undefined ? readContextFile(fs, candidate, diagnostics) : contextFileOf(candidate, rule);
-    if (file === null) continue;
+    if (read === null) continue;
+    const file = read;
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
     // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).
-    if (file.source === 'chain' && isBlankText(file.text)) {
+    if (file.source === 'chain' && (skipBlank === 'empty' ? file.text === '' : isBlankText(file.text))) {
       diagnostics.push({
         level: 'info',
         code: 'blank-file',
-        message: `${file.path} holds only whitespace and is skipped`,
+        message: `${file.path} ${skipBlank === 'empty' ? 'is empty' : 'holds only whitespace'} and is skipped`,
         layer: file.layer,
         entry: file.entry,
         path: file.path,
@@ -247,11 +259,23 @@ function readWithinCap(
   return files;
 }
 
+/** Where relative `instructions.globs` match: the work dir and its parents up to the chain's start. */
+function globDirs(workDir: string, chainStart: string | null): string[] {
+  const dirs = [workDir];
+  if (chainStart === null) return dirs;
+  for (let dir = workDir; dir !== chainStart && path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
 /** `${env.NAME}` in a user file entry. */
 const ENV_TOKEN = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
- * The user file: one path, or a list of which the first existing non-empty file wins. An entry
+ * The user file: one path, or a list of which the first existing non-empty file wins (non-blank,
+ * or with `skipBlank: empty` not empty). An entry
  * whose `${env.NAME}` is unset or empty is skipped with a `debug` (Codex reads `$CODEX_HOME`, else
  * `~/.codex`: `["${env.CODEX_HOME}/AGENTS.md", "~/.codex/AGENTS.md"]`). Diagnostics show entries
  * as written, never an environment value.
@@ -286,7 +310,10 @@ function userFileCandidates(
     const scratch: Diagnostic[] = [];
     const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
     const [first] = found;
-    const blank = list.length > 1 && first !== undefined && isBlankUserFile(fs, first);
+    const blank =
+      list.length > 1 &&
+      first !== undefined &&
+      (options.instructions.skipBlank === 'empty' ? first.info.size === 0 : isBlankUserFile(fs, first));
     if (blank)
       scratch.push({
         level: 'debug',

@@ -78,6 +78,11 @@ export interface DisclosureOptions {
   /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
   readonly rules?: SessionRules | undefined;
   /**
+   * `instructions.order`: the nested files one tool call discloses, from the work dir down
+   * (`root-first`, default) or from the touched directory up (`closest-first`).
+   */
+  readonly order?: 'root-first' | 'closest-first' | undefined;
+  /**
    * The work dir as the caller spelled it, when it differs from the canonical `workDir` (a
    * symlinked cwd): tool paths under it are read as paths under `workDir`, and injected paths are
    * shown under it.
@@ -145,6 +150,8 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       return rule === undefined ? text : ruleBodyOf(rule, text, diagnostics);
     },
   );
+  const frameOptions =
+    options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir };
   const session: Session = {
     options,
     memo: createTouchMemo({
@@ -162,8 +169,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     nestedRules: rules === undefined ? new Map() : nestedRulesByOwner(rules.set),
     // Under a symlinked cwd, injected paths are shown as the caller spelled them.
     shown: displayUnder(options.spelledWorkDir, workDir),
-    frameOptions:
-      options.spelledWorkDir === undefined ? options : { ...options, workDir: options.spelledWorkDir },
+    frameOptions,
   };
 
   return {
@@ -369,7 +375,7 @@ function injectNestedFiles(
   diagnostics: Diagnostic[],
 ): boolean {
   const { options, done, shown } = session;
-  const due = dueNestedFiles(options.index, options.workDir, dirs, done);
+  const due = dueNestedFiles(options.index, options.workDir, dirs, done, options.order === 'closest-first');
   for (const file of due) {
     const body = readFiles.has(file.path)
       ? null

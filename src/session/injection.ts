@@ -7,8 +7,8 @@ import { readInstruction } from '../fs/read-instruction.js';
 import { notInjected, readWarnings, type ReadBody } from './read-faults.js';
 
 /**
- * The nested files that own the touched directories and are not `done`, outermost first, each
- * once. Walks up from each directory through the index's map of owner directories, so the cost
+ * The nested files that own the touched directories and are not `done`, outermost first (with
+ * `closestFirst`, the touched directory's first), each once. Walks up from each directory through the index's map of owner directories, so the cost
  * grows with the depth of the path, not with the number of nested files (docs/disclosure.md).
  */
 export function dueNestedFiles(
@@ -16,6 +16,7 @@ export function dueNestedFiles(
   workDir: string,
   dirs: readonly string[],
   done: ReadonlySet<string>,
+  closestFirst = false,
 ): NestedFile[] {
   const found: NestedFile[] = [];
   if (index === null || index.files.length === 0) return found;
@@ -28,7 +29,10 @@ export function dueNestedFiles(
       current = path.dirname(current)
     ) {
       const owned = index.byOwner.get(current);
-      if (owned !== undefined) chain.unshift(...owned);
+      if (owned !== undefined) {
+        if (closestFirst) chain.push(...owned);
+        else chain.unshift(...owned);
+      }
     }
     for (const file of chain) if (!done.has(file.relativePath) && !found.includes(file)) found.push(file);
   }

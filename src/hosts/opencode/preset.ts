@@ -1,42 +1,50 @@
 import { frozen, type Preset } from '../host.js';
 
 /**
- * OpenCode, the Go agent (opencode-ai/opencode), whose loader ctxfiles' defaults reproduce:
- * `internal/config/config.go` (the `contextPaths` default) and `internal/llm/prompt/prompt.go`
- * (the frame). The TypeScript OpenCode (sst/opencode) loads differently; docs/presets.md#opencode
- * lists how.
+ * OpenCode (sst/opencode, the `opencode-ai` package), as its 1.18 binary loads instructions
+ * (docs/presets.md#opencode): `Instruction.systemPaths` and `Instruction.resolve` in
+ * packages/opencode/src/session/instruction.ts, `findUp` in packages/opencode/src/util/filesystem.ts,
+ * the nested frame in packages/opencode/src/tool/read.ts. The archived Go opencode is `opencode-go`.
  */
 export const opencode: Preset = frozen({
   name: 'opencode',
-  summary: "OpenCode (the Go agent): its contextPaths relative to the work dir, framed '# From:<path>'",
+  summary:
+    "OpenCode: the user AGENTS.md, then AGENTS.md (else CLAUDE.md, CONTEXT.md) from the cwd up to the git root, 'Instructions from: <path>'",
   config: {
-    // Resolved relative to the working directory only; an entry ending in `/` inlines every file below it.
-    contextPaths: [
-      '.github/copilot-instructions.md',
-      '.cursorrules',
-      '.cursor/rules/',
-      'CLAUDE.md',
-      'CLAUDE.local.md',
-      'opencode.md',
-      'opencode.local.md',
-      'OpenCode.md',
-      'OpenCode.local.md',
-      'OPENCODE.md',
-      'OPENCODE.local.md',
-    ],
-    instructions: { walk: 'off' },
+    // OpenCode reads no file relative to the work dir besides the walk (and its `instructions`).
+    contextPaths: [],
+    instructions: {
+      // `findUp(name, cwd, worktree)`: the cwd and each parent up to the git worktree; outside a
+      // repository the worktree is `/`, so the walk goes up to the filesystem root.
+      walk: 'project',
+      projectRootMarkers: ['.git'],
+      projectRootFallback: 'root',
+      // The first name found anywhere on the walk is the only one read, in every directory.
+      candidates: ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md'],
+      candidateScope: 'walk',
+      // Closest directory first.
+      order: 'closest-first',
+      // The first user file that exists: OpenCode's config dir (`$XDG_CONFIG_HOME/opencode`, by
+      // default `~/.config/opencode`), else Claude Code's (off with OPENCODE_DISABLE_CLAUDE_CODE).
+      userFile: [
+        '${env.XDG_CONFIG_HOME}/opencode/AGENTS.md',
+        '~/.config/opencode/AGENTS.md',
+        '~/.claude/CLAUDE.md',
+      ],
+      // An empty file is left out; one holding only whitespace is written as it is.
+      skipBlank: 'empty',
+      // OpenCode works in the real directory of a symlinked cwd (`process.cwd()`).
+      workDirPath: 'real',
+      // OpenCode reads through links wherever they lead.
+      symlinks: 'follow',
+    },
     budget: { maxBytes: null },
-    format: 'opencode',
-    // Rule folders are files like any other here: no rules engine.
+    format: 'opencode-cli',
+    // OpenCode reads no vendor rule folders.
     rules: { sources: [] },
     session: {
-      tools: {
-        view: { as: 'read', pathKeys: ['file_path'] },
-        write: { as: 'write', pathKeys: ['file_path'] },
-        edit: { as: 'edit', pathKeys: ['file_path'] },
-        ls: { as: 'list', pathKeys: ['path'] },
-        grep: { as: 'search', pathKeys: ['path'] },
-      },
+      // OpenCode adds nested files to the result of its `read` tool only.
+      tools: { read: { as: 'read', pathKeys: ['filePath'] } },
     },
   },
 });

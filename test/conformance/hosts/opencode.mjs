@@ -8,6 +8,8 @@ import path from 'node:path';
 import { fromMarker, opencodeInstructions, paramKey } from '../extract.mjs';
 
 const VERSION = '1.18.33';
+const contentText = (content) =>
+  (Array.isArray(content) ? content : []).map((part) => part?.text ?? '').join('');
 const toolNames = (body) => (body?.tools ?? []).map((tool) => tool.function?.name);
 
 export default {
@@ -18,7 +20,7 @@ export default {
   version: VERSION,
   bin: 'node_modules/opencode-linux-x64/bin/opencode',
   names: { doc: 'AGENTS.md', user: '.config/opencode/AGENTS.md' },
-  prepare({ home, port, row, prompt }) {
+  prepare({ home, port, row, prompt, mcpServer }) {
     const dir = path.join(home, '.config/opencode');
     fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
     const deps = { dependencies: { '@opencode-ai/plugin': VERSION } };
@@ -40,6 +42,14 @@ export default {
       small_model: 'lab/lab-model',
       autoupdate: false,
       share: 'disabled',
+      // docs/mcp.md: a local (stdio) server; `ctxfiles init opencode` writes the same shape.
+      ...(mcpServer
+        ? {
+            mcp: {
+              ctxfiles: { type: 'local', command: [mcpServer.command, ...mcpServer.args], enabled: true },
+            },
+          }
+        : {}),
       ...(row.hostConfig?.opencode?.config ?? {}),
     };
     fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
@@ -64,6 +74,18 @@ export default {
       name: 'read',
       args: { [paramKey(read.function.parameters, ['filePath', 'file_path', 'path'])]: file },
     };
+  },
+  /** OpenCode names an MCP tool `<server>_<tool>`. */
+  mcpCall(body, file) {
+    const name = 'ctxfiles_instructions_for_path';
+    return toolNames(body).includes(name) ? { name, args: { path: file } } : null;
+  },
+  /** The text of the MCP tool's result, as OpenCode hands it to the model. */
+  extractMcp(body) {
+    return (body?.messages ?? [])
+      .filter((m) => m.role === 'tool')
+      .map((m) => (typeof m.content === 'string' ? m.content : contentText(m.content)))
+      .join('\n');
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && toolNames(record.body).length > 0,

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { compileGlobMatcher } from '../config/glob-match.js';
+import type { Diagnostic } from '../errors.js';
+import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
+import { identityOf, type Candidate } from './expand-entries.js';
+
+/** Most directory entries one `instructions.globs` pattern may visit in one directory. */
+export const MAX_GLOB_VISITS = 10_000;
+
+/** Directories a relative pattern never descends into (their files are not instructions). */
+const PRUNED = new Set(['.git', 'node_modules']);
+
+/**
+ * The files of `instructions.globs` (docs/config.md), in pattern order. A relative pattern is
+ * matched below each of `dirs` (the work dir and its parents up to the chain's start, closest
+ * first), as OpenCode matches its `instructions`; within one directory the matches are sorted by
+ * path. A pattern that is absolute or starts with `~/` matches file names in its own directory
+ * (only its last segment may be a glob). Symlinks are followed; a refused or faulty pattern is a
+ * `warn`. The caller dedupes.
+ */
+export function globCandidates(
+  fs: FileSystem,
+  patterns: readonly string[],
+  dirs: readonly string[],
+  homeDir: string,
+  diagnostics: Diagnostic[],
+): Candidate[] {
+  const found: Candidate[] = [];
+  for (const pattern of patterns) {
+    const home = pattern.startsWith('~/') ? path.join(homeDir, pattern.slice(2)) : null;
+    const absolute = home ?? (path.isAbsolute(pattern) ? pattern : null);
+    const places =
+      absolute === null
+        ? dirs.map((dir) => ({ dir, glob: pattern, deep: true }))
+        : [{ dir: path.dirname(absolute), glob: path.basename(absolute), deep: false }];
+    for (const { dir, glob, deep } of places) {
+      const matcher = compileGlobMatcher(glob);
+      if (!matcher.ok) {
+        diagnostics.push(globWarning(pattern, `is refused: ${matcher.problem}`));
+        break;
+      }
+      const files = matchBelow(
+        fs,
+        dir,
+        (relative) => matcher.matcher.test(relative),
+        deep,
+        pattern,
+        diagnostics,
+      );
+      for (const file of files.sort()) {
+        const candidate = candidateOf(fs, file, pattern, diagnostics);
+        if (candidate !== null) found.push(candidate);
+      }
+    }
+  }
+  return found;
+}
+
+/** Regular files below `dir` (only in it unless `deep`) whose POSIX path relative to `dir` matches. */
+function matchBelow(
+  fs: FileSystem,
+  dir: string,
+  matches: (relative: string) => boolean,
+  deep: boolean,
+  pattern: string,
+  diagnostics: Diagnostic[],
+): string[] {
+  const found: string[] = [];
+  const pending = [dir];
+  let visited = 0;
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    let entries: readonly DirEntry[];
+    try {
+      entries = fs.readdir(current);
+    } catch (error) {
+      if (!isAbsent(error) && errorCode(error) !== 'ENOTDIR')
+        diagnostics.push(globWarning(pattern, `cannot list ${current} (${errorCode(error)})`));
+      continue;
+    }
+    for (const entry of entries) {
+      visited += 1;
+      if (visited > MAX_GLOB_VISITS) {
+        diagnostics.push(
+          globWarning(pattern, `visits more than ${MAX_GLOB_VISITS} entries below ${dir}; narrow it`),
+        );
+        return found;
+      }
+      const full = path.join(current, entry.name);
+      const relative = path.relative(dir, full).split(path.sep).join('/');
+      if (entry.kind === 'directory') {
+        if (deep && !PRUNED.has(entry.name)) pending.push(full);
+      } else if ((entry.kind === 'file' || entry.kind === 'symlink') && matches(relative)) {
+        found.push(full);
+      }
+    }
+  }
+  return found;
+}
+
+/** A matched path as a candidate (links followed); `null` when it is not a regular file. */
+function candidateOf(
+  fs: FileSystem,
+  file: string,
+  pattern: string,
+  diagnostics: Diagnostic[],
+): Candidate | null {
+  try {
+    const realPath = fs.realpath(file);
+    const info = fs.stat(realPath);
+    if (info.kind !== 'file') return null;
+    const identity = identityOf(info);
+    return {
+      path: file,
+      realPath,
+      source: 'extra',
+      layer: 'extra',
+      entry: pattern,
+      depth: null,
+      identity,
+      info,
+    };
+  } catch (error) {
+    if (!isAbsent(error)) diagnostics.push(globWarning(pattern, `cannot read ${file} (${errorCode(error)})`));
+    return null;
+  }
+}
+
+function globWarning(pattern: string, problem: string): Diagnostic {
+  return {
+    level: 'warn',
+    code: 'unreadable',
+    message: `instructions.globs "${pattern}" ${problem}`,
+    layer: 'extra',
+    entry: pattern,
+  };
+}
