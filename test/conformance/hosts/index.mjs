@@ -4,5 +4,8 @@ import codex from './codex.mjs';
 import geminiCli from './gemini-cli.mjs';
 import opencode from './opencode.mjs';
 import copilot from './copilot.mjs';
+import qwenCode from './qwen-code.mjs';
+import kilo from './kilo.mjs';
+import continueCli from './continue.mjs';
 
-export const HOSTS = [codex, claudeCode, geminiCli, opencode, copilot];
+export const HOSTS = [codex, claudeCode, geminiCli, opencode, copilot, qwenCode, kilo, continueCli];
