@@ -47,8 +47,14 @@ module.exports = {
     only(
       'presets-are-data',
       '^src/presets/',
-      LEAF,
-      'src/presets holds plain config objects and the merge over them; it imports nothing but errors.',
+      [...LEAF, '^src/hosts/'],
+      'src/presets lists the presets of the host modules and merges config over them; it imports nothing but errors and the hosts.',
+    ),
+    only(
+      'hosts-are-modules',
+      '^src/hosts/',
+      [...LEAF, '^src/config/types\\.ts$', '^src/render/(escape|display-path|render-types)\\.ts$'],
+      'src/hosts: one module per host (preset config, framing, session frames, hook protocol, verified version, sources); it imports the config vocabulary and the escaping primitives of render only, so every layer may ask the registry.',
     ),
     only(
       'discover-below-resolve',
@@ -77,8 +83,8 @@ module.exports = {
     only(
       'render-is-pure',
       '^src/render/',
-      [...LEAF, '^src/config/types\\.ts$', '^src/fs/contain\\.ts$'],
-      'src/render turns data into text: errors, config types, and the pure path predicate isInside of fs/contain.ts; no file access.',
+      [...LEAF, '^src/config/types\\.ts$', '^src/fs/contain\\.ts$', '^src/hosts/'],
+      'src/render turns data into text: errors, config types, the pure path predicate isInside of fs/contain.ts, and the host formats of src/hosts; no file access.',
     ),
     only(
       'session-is-core',
@@ -89,7 +95,7 @@ module.exports = {
     only(
       'config-loads-through-the-port',
       '^src/config/',
-      [...LEAF, '^src/fs/', '^src/presets/'],
+      [...LEAF, '^src/fs/', '^src/presets/', '^src/hosts/'],
       'src/config may import errors, fs (config files are read through the FileSystem port) and the preset tables; nothing above.',
     ),
     only(
@@ -114,7 +120,7 @@ module.exports = {
     only(
       'edges-use-the-api',
       '^src/(mcp|hooks)/',
-      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
       'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
     ),
     only(
@@ -126,7 +132,7 @@ module.exports = {
     only(
       'doctor-uses-the-api',
       '^src/doctor/',
-      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
       'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
     ),
     only(
@@ -134,14 +140,14 @@ module.exports = {
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
+        '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
       'src/cli may import everything; nothing imports the CLI.',
     ),
     only(
       'index-re-exports-the-api',
       '^src/index\\.ts$',
-      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
       'src/index.ts re-exports the documented API; it never imports an edge.',
     ),
     {

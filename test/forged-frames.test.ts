@@ -9,7 +9,7 @@ import { REMINDER_HEADERS } from '../src/render/escape.js';
 import { renderEvent } from '../src/render/render-events.js';
 import { renderFormat, type RenderFile } from '../src/render/render-formats.js';
 import { renderSessionFrame } from '../src/render/render-session-frame.js';
-import { renderToolSessionFrame } from '../src/render/render-tool-formats.js';
+import { hostFormat } from '../src/hosts/index.js';
 import { memoryResolver } from './helpers/memory.js';
 
 // Issue #26, item 7 (the MCP bullet): a rule description cannot add a line, close a frame or turn
@@ -189,10 +189,7 @@ describe('property: no file text or path forges a header in any frame', () => {
   test('gemini: resolve and the session wrapper', () =>
     run((files) => {
       expect(count(renderFormat('gemini', files, context), GEMINI)).toBe(2 * visible(files));
-      const frame = renderToolSessionFrame(
-        'gemini',
-        files.map((entry) => ({ ...entry, dir: '/w' })),
-      );
+      const frame = hostFormat('gemini')?.sessionFrame?.(files.map((entry) => ({ ...entry, dir: '/w' })));
       expect(count(frame as string, GEMINI)).toBe(visible(files) === 0 ? 0 : 2 + 2 * visible(files));
     }));
 

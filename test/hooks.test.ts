@@ -389,8 +389,8 @@ describe('faults never break the agent', () => {
   });
 
   test.each([
-    [['cursor'], 'expected one agent (claude-code, gemini-cli or codex), got "cursor"; nothing added'],
-    [[], 'expected one agent (claude-code, gemini-cli or codex), got ""; nothing added'],
+    [['cursor'], 'expected one agent (codex, claude-code or gemini-cli), got "cursor"; nothing added'],
+    [[], 'expected one agent (codex, claude-code or gemini-cli), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [

@@ -677,7 +677,23 @@ describe('ctxfiles presets', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PRESET_NAMES]);
-    expect(lines[2]).toBe(`codex        ${PRESET_SUMMARIES['codex']}`);
+    expect(lines[2]).toMatch(/^codex {8}Codex CLI 0\.171\.0 {2,}OpenAI Codex CLI: /);
+    expect(lines[2]?.endsWith(PRESET_SUMMARIES['codex'] as string)).toBe(true);
+    expect(lines.find((line) => line.startsWith('cursor '))).toMatch(/^cursor {7}from docs {2,}Cursor: /);
+  });
+
+  test('--json gives each preset its host and verified version', async () => {
+    const result = await cli(['presets', '--json'], { cwd: tempTree() });
+    expect(result.code).toBe(0);
+    const listings = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(listings.map((listing) => listing['name'])).toEqual([...PRESET_NAMES]);
+    expect(listings.find((listing) => listing['name'] === 'claude-code')).toEqual({
+      name: 'claude-code',
+      host: 'Claude Code',
+      verified: { version: '2.1.332', package: '@anthropic-ai/claude-code' },
+      summary: PRESET_SUMMARIES['claude-code'],
+    });
+    expect(listings.find((listing) => listing['name'] === 'cursor')?.['verified']).toBeNull();
   });
 
   test('show NAME prints the config as JSON', async () => {

@@ -1,13 +1,14 @@
 import { readAllBounded, type BoundedInput } from '../fs/bounded-input.js';
 import { formatHookOutput } from '../hooks/hook-event.js';
 import { runHook } from '../hooks/run-hook.js';
+import { HOOK_HOSTS } from '../hosts/index.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
-/** The agents `ctxfiles hook` answers. */
-export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'gemini-cli', 'codex'];
+/** The agents `ctxfiles hook` answers: the hosts with a hook protocol. */
+export const HOOK_AGENTS: readonly HookAgent[] = HOOK_HOSTS;
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {

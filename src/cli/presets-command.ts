@@ -1,15 +1,58 @@
-import { getPreset, PRESET_NAMES, PRESET_SUMMARIES } from '../presets/index.js';
+import { HOSTS } from '../hosts/index.js';
+import { getPreset, PRESET_NAMES } from '../presets/index.js';
 import { EXIT, type CliIo } from './io.js';
 
+/** One preset as `ctxfiles presets --json` lists it (docs/presets.md). */
+export interface PresetListing {
+  readonly name: string;
+  /** The host module that defines it. */
+  readonly host: string;
+  /** The host version the conformance lab verified, or `null`: the preset follows the host's docs. */
+  readonly verified: { readonly version: string; readonly package: string } | null;
+  readonly summary: string;
+}
+
+/** Every preset with its host and verified version, in the order `ctxfiles presets` lists them. */
+export function listPresets(): PresetListing[] {
+  return HOSTS.flatMap((host) =>
+    host.presets.map((preset) => ({
+      name: preset.name,
+      host: host.title,
+      verified: host.verified,
+      summary: preset.summary,
+    })),
+  );
+}
+
+/** `Codex CLI 0.171.0`, or `from docs` for a host no lab drives. */
+export function verifiedLabel(listing: PresetListing): string {
+  return listing.verified === null ? 'from docs' : `${listing.host} ${listing.verified.version}`;
+}
+
 /**
- * `ctxfiles presets` lists the presets, one line each; `ctxfiles presets show NAME` prints one as
- * JSON (docs/presets.md). An unknown action or name is a usage error (exit 2) that lists the names.
+ * `ctxfiles presets` lists the presets, one line each: name, the host version the lab verified it
+ * against (or `from docs`), summary; `--json` prints the same as an array. `ctxfiles presets show
+ * NAME` prints one preset as JSON (docs/presets.md). An unknown action or name is a usage error
+ * (exit 2) that lists the names.
  */
-export function presetsCommand(action: string | undefined, name: string | undefined, io: CliIo): number {
+export function presetsCommand(
+  action: string | undefined,
+  name: string | undefined,
+  io: CliIo,
+  json = false,
+): number {
   if (action === undefined) {
-    const width = Math.max(...PRESET_NAMES.map((preset) => preset.length));
-    for (const preset of PRESET_NAMES)
-      io.stdout.write(`${preset.padEnd(width)}  ${PRESET_SUMMARIES[preset]}\n`);
+    const listings = listPresets();
+    if (json) {
+      io.stdout.write(`${JSON.stringify(listings, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const nameWidth = Math.max(...listings.map((listing) => listing.name.length));
+    const versionWidth = Math.max(...listings.map((listing) => verifiedLabel(listing).length));
+    for (const listing of listings)
+      io.stdout.write(
+        `${listing.name.padEnd(nameWidth)}  ${verifiedLabel(listing).padEnd(versionWidth)}  ${listing.summary}\n`,
+      );
     return EXIT.ok;
   }
   if (action !== 'show') {

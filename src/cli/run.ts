@@ -314,7 +314,7 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
       'answer one coding agent hook event read as JSON on stdin (see docs/hooks.md); always exits 0',
       'none',
     )
-    .argument('<agent>', 'the agent whose event it is: claude-code, gemini-cli or codex')
+    .argument('<agent>', 'the agent whose event it is: codex, claude-code or gemini-cli')
     .option('--cwd <dir>', 'the work dir (default: the event\'s "cwd")')
     .option('--config <file>', 'use this config file instead of searching for one')
     .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
@@ -379,12 +379,17 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
       else writeOutput(fromShell(options.out, io), text);
     });
   cli
-    .command('presets', 'list the presets, or print one: presets show NAME', 'none')
+    .command(
+      'presets',
+      'list the presets and the host version each was verified against, or print one',
+      'none',
+    )
     .argument('[action]', '"show" to print a preset as JSON')
     .argument('[name]', 'the preset to show')
-    .action(async (action: string | undefined, name: string | undefined) => {
+    .option('--json', 'print the list as JSON')
+    .action(async (action: string | undefined, name: string | undefined, options: { json?: boolean }) => {
       const { presetsCommand } = await import('./presets-command.js');
-      cli.exitCode = presetsCommand(action, name, io);
+      cli.exitCode = presetsCommand(action, name, io, options.json === true);
     });
 }
 

@@ -1,4 +1,5 @@
 import { describeJsonError } from '../errors.js';
+import { hookProtocol } from '../hosts/index.js';
 import type { HookAgent } from './tool-names.js';
 
 /** One hook event, reduced to what ctxfiles uses. */
@@ -27,15 +28,6 @@ export type HookEvent =
     }
   | { readonly kind: 'other'; readonly eventName: string };
 
-/** The event names of each agent (docs/hooks.md cites where they are defined). */
-const EVENT_NAMES: Readonly<
-  Record<HookAgent, { readonly start: string; readonly afterTool: string; readonly compact: string }>
-> = {
-  'claude-code': { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
-  'gemini-cli': { start: 'SessionStart', afterTool: 'AfterTool', compact: 'PreCompress' },
-  codex: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
-};
-
 /**
  * Reads one hook event from the JSON an agent writes to the hook's stdin.
  * @returns the event, or a one-line reason why the input is not a usable event.
@@ -52,7 +44,8 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   const record = value as Record<string, unknown>;
   const eventName = record['hook_event_name'];
   if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
-  const names = EVENT_NAMES[agent];
+  const names = hookProtocol(agent)?.events;
+  if (names === undefined) return { error: `"${agent}" has no hook protocol` };
   if (eventName !== names.start && eventName !== names.afterTool && eventName !== names.compact)
     return { kind: 'other', eventName };
   const sessionId = record['session_id'];
@@ -83,17 +76,17 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
 }
 
 /**
- * What the hook prints: the agent's JSON with `additionalContext`, or the agent's "nothing to add".
- * Claude Code takes empty stdout as nothing; Gemini CLI parses stderr when stdout is empty
- * (google-gemini/gemini-cli `packages/core/src/hooks/hookRunner.ts`), so it always gets `{}`.
+ * What the hook prints: the agent's JSON with `additionalContext`, or the agent's "nothing to add"
+ * (its protocol's `emptyOutput`, else nothing).
  */
 export function formatHookOutput(
   agent: HookAgent,
   event: 'session-start' | 'after-tool',
   text: string,
 ): string {
-  if (text === '') return agent === 'gemini-cli' ? '{}\n' : '';
-  const names = EVENT_NAMES[agent];
+  const protocol = hookProtocol(agent);
+  if (text === '' || protocol === undefined) return protocol?.emptyOutput ?? '';
+  const names = protocol.events;
   const hookEventName = event === 'session-start' ? names.start : names.afterTool;
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } })}\n`;
 }

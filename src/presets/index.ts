@@ -1,24 +1,10 @@
-import { claudeCode } from './claude-code.js';
-import { codex } from './codex.js';
-import { copilot } from './copilot.js';
-import { cursor } from './cursor.js';
-import { geminiCli } from './gemini-cli.js';
-import { opencode } from './opencode.js';
-import { opencodeGo } from './opencode-go.js';
-import type { Preset } from './preset.js';
+import { HOSTS } from '../hosts/index.js';
+import type { Preset } from '../hosts/index.js';
 
-export type { Preset } from './preset.js';
+export type { Preset } from '../hosts/index.js';
 
-/** Every preset, in the order `ctxfiles presets` lists them (docs/presets.md). */
-export const PRESETS: readonly Preset[] = Object.freeze([
-  opencode,
-  opencodeGo,
-  codex,
-  claudeCode,
-  cursor,
-  copilot,
-  geminiCli,
-]);
+/** Every preset, in the order `ctxfiles presets` lists them (docs/presets.md): the hosts' presets. */
+export const PRESETS: readonly Preset[] = Object.freeze(HOSTS.flatMap((host) => host.presets));
 
 /** The names `preset` and `--preset` accept. */
 export const PRESET_NAMES: readonly string[] = Object.freeze(PRESETS.map((preset) => preset.name));

@@ -1,4 +1,5 @@
-import type { Format, WordingConfig } from '../config/types.js';
+import type { Format } from '../config/types.js';
+import { hostFormat } from '../hosts/index.js';
 import { displayPath } from './display-path.js';
 import {
   escapeControl,
@@ -8,28 +9,15 @@ import {
   escapeXmlText,
 } from './escape.js';
 import { renderOpencode } from './render-opencode.js';
-import { renderClaudeCode, renderCodex, renderGemini } from './render-tool-formats.js';
+import type { RenderContext, RenderFile } from './render-types.js';
 
-/** A file as a format needs it. */
-export interface RenderFile {
-  /** Absolute path. */
-  readonly path: string;
-  readonly text: string;
-  /** Where the file came from (`user`, `chain`, `global`, …); `codex` and `claude-code` use it. */
-  readonly layer?: string | undefined;
-}
-
-/** What every format needs besides the files. */
-export interface RenderContext {
-  readonly workDir: string;
-  readonly homeDir: string;
-  readonly wording: WordingConfig;
-}
+export type { RenderContext, RenderFile } from './render-types.js';
 
 /**
  * Renders files in a format (docs/formats.md). `notice`, when set, is a visible line placed after
  * the format's preamble (the budget uses it). No files and no notice → the empty string, except
- * `magi`, which then says that no instruction files were found.
+ * `magi`, which then says that no instruction files were found. A host's own format (`codex`,
+ * `claude-code`, …) is rendered by its host module (src/hosts/).
  */
 export function renderFormat(
   format: Format,
@@ -37,6 +25,8 @@ export function renderFormat(
   context: RenderContext,
   notice?: string,
 ): string {
+  const host = hostFormat(format);
+  if (host !== undefined) return host.render(files, context, notice);
   switch (format) {
     case 'opencode':
       return renderOpencode(files, notice);
@@ -46,12 +36,8 @@ export function renderFormat(
       return renderReminder(files, context, notice);
     case 'magi':
       return renderMagi(files, context, notice);
-    case 'codex':
-      return renderCodex(files, context, notice);
-    case 'claude-code':
-      return renderClaudeCode(files, context, notice);
-    case 'gemini':
-      return renderGemini(files, context, notice);
+    default:
+      throw new Error(`ctxfiles: the format "${format}" has no renderer`);
   }
 }
 

@@ -1,5 +1,7 @@
 import { unescapeHeaderPath, unescapeReminderText, unescapeXml } from '../../src/render/escape.js';
-import { CLAUDE_CODE_HEADER, CODEX_TAG, GEMINI_HEADER } from '../../src/render/render-tool-formats.js';
+import { CLAUDE_CODE_HEADER } from '../../src/hosts/claude-code/format.js';
+import { CODEX_TAG } from '../../src/hosts/codex/format.js';
+import { GEMINI_HEADER } from '../../src/hosts/gemini-cli/format.js';
 
 /** A block parsed back out of rendered output. */
 export interface ParsedBlock {

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from './preset.js';
+import { frozen, type Preset } from '../host.js';
 
 /**
  * Claude Code. Sources (docs/presets.md#claude-code): https://code.claude.com/docs/en/memory (files,

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from './preset.js';
+import { frozen, type Preset } from '../host.js';
 
 /**
  * OpenCode, the Go agent (opencode-ai/opencode), whose loader ctxfiles' defaults reproduce:

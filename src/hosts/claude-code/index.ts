@@ -1,0 +1,33 @@
+import { frozen, type Host } from '../host.js';
+import { claudeCodeFormat } from './format.js';
+import { claudeCode } from './preset.js';
+
+/** Claude Code (docs/presets.md#claude-code). */
+export const claudeCodeHost: Host = frozen({
+  id: 'claude-code',
+  title: 'Claude Code',
+  verified: { version: '2.1.332', package: '@anthropic-ai/claude-code' },
+  sources: [
+    'https://code.claude.com/docs/en/memory (files, walk, imports)',
+    'anthropics/claude-code CHANGELOG.md (nested files, .claude/rules, symlinks)',
+    'the Claude Agent SDK type definitions sdk.d.ts and sdk-tools.d.ts (kinds and tool inputs)',
+    'https://docs.claude.com/en/docs/claude-code/hooks (hook events and tool names)',
+  ],
+  presets: [claudeCode],
+  formats: [claudeCodeFormat],
+  hook: {
+    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // `MultiEdit` and `LS` are older tools, kept for older versions.
+    tools: {
+      Read: { as: 'read', pathKeys: ['file_path'] },
+      Write: { as: 'write', pathKeys: ['file_path'] },
+      Edit: { as: 'edit', pathKeys: ['file_path'] },
+      MultiEdit: { as: 'edit', pathKeys: ['file_path'] },
+      NotebookEdit: { as: 'edit', pathKeys: ['notebook_path'] },
+      Glob: { as: 'glob', pathKeys: ['path'] },
+      Grep: { as: 'grep', pathKeys: ['path'] },
+      LS: { as: 'ls', pathKeys: ['path'] },
+      Bash: { as: 'shell', pathKeys: ['command'] },
+    },
+  },
+});

@@ -1,0 +1,47 @@
+import { escapeHeaderPath, tagEscape } from '../../render/escape.js';
+import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
+import type { HostFormat } from '../host.js';
+
+/** `<INSTRUCTIONS>` tags inside a `codex` frame. */
+export const CODEX_TAG = tagEscape('INSTRUCTIONS');
+
+/** Codex's separator between the user's own instructions and the project docs. */
+export const CODEX_PROJECT_DOC_SEPARATOR = '\n\n--- project-doc ---\n\n';
+
+/**
+ * `codex`: one frame for every file, as Codex builds its user-instructions message
+ * (openai/codex codex-rs/core/src/instructions/user_instructions.rs and project_doc.rs):
+ * `# AGENTS.md instructions for <work dir>`, a blank line, then `<INSTRUCTIONS>`, the texts and
+ * `</INSTRUCTIONS>` on their own lines. The user file (layer `user`) comes first, trimmed as Codex
+ * trims it (`load_global_instructions` in openai/codex codex-rs/core/src/agents_md.rs); the project
+ * docs follow after `--- project-doc ---`, joined with a blank line and kept as they are.
+ * A budget notice is the first paragraph inside the frame.
+ */
+export function renderCodex(files: readonly RenderFile[], context: RenderContext, notice?: string): string {
+  if (files.length === 0 && notice === undefined) return '';
+  const user = files
+    .filter((file) => file.layer === 'user')
+    .map((file) => file.text.trim())
+    .filter((text) => text !== '');
+  const project = files.filter((file) => file.layer !== 'user').map((file) => file.text);
+  const parts = [user, project].filter((texts) => texts.length > 0).map((texts) => texts.join('\n\n'));
+  const docs = parts.join(CODEX_PROJECT_DOC_SEPARATOR);
+  const body = notice === undefined ? docs : files.length === 0 ? notice : `${notice}\n\n${docs}`;
+  return codexFrame(context.workDir, body);
+}
+
+/** Codex's frame around instruction text; the text's own `INSTRUCTIONS` tags are escaped. */
+export function codexFrame(directory: string, text: string): string {
+  return `# AGENTS.md instructions for ${escapeHeaderPath(directory)}\n\n<INSTRUCTIONS>\n${CODEX_TAG.escape(text)}\n</INSTRUCTIONS>`;
+}
+
+/** `codex` in the session: Codex's instructions frame for each file's directory, joined by a newline. */
+function codexSessionFrame(files: readonly FrameFile[]): string {
+  return files.map((file) => codexFrame(file.dir, file.text)).join('\n');
+}
+
+export const codexFormat: HostFormat = {
+  name: 'codex',
+  render: renderCodex,
+  sessionFrame: codexSessionFrame,
+};

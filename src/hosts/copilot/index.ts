@@ -1,0 +1,14 @@
+import { frozen, type Host } from '../host.js';
+import { copilot } from './preset.js';
+
+/** GitHub Copilot, the CLI and the coding agent (docs/presets.md#copilot). */
+export const copilotHost: Host = frozen({
+  id: 'copilot',
+  title: 'GitHub Copilot CLI',
+  verified: { version: '1.0.102', package: '@github/copilot' },
+  sources: [
+    'https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions',
+    'https://code.visualstudio.com/docs/agents/reference/custom-instructions-reference.md',
+  ],
+  presets: [copilot],
+});

@@ -1,0 +1,89 @@
+import type { Format } from '../config/types.js';
+import type { FrameFile, RenderContext, RenderFile } from '../render/render-types.js';
+
+/**
+ * A host: an agent tool ctxfiles reproduces (DESIGN §12, ARCHITECTURE.md "Hosts"). One module per
+ * host holds everything ctxfiles knows about it; the engine looks hosts up in the registry
+ * (src/hosts/index.ts) and never names one. Adding a host is one module here plus its lab fixtures.
+ */
+export interface Host {
+  /** The host's id: the name of its main preset and of its lab driver (`codex`, `claude-code`). */
+  readonly id: string;
+  /** The tool's name as its makers write it, for docs and `ctxfiles presets`. */
+  readonly title: string;
+  /**
+   * The host version the conformance lab checked the presets against (docs/conformance.md), or
+   * `null` when no lab can drive the host and the presets follow its docs and source.
+   */
+  readonly verified: { readonly version: string; readonly package: string } | null;
+  /** Where the behaviour comes from: source files, docs pages, changelog entries. */
+  readonly sources: readonly string[];
+  /** The presets the host defines, the main one (named like the host) first. */
+  readonly presets: readonly Preset[];
+  /** Output formats that reproduce the host's framing. */
+  readonly formats?: readonly HostFormat[];
+  /** How `ctxfiles hook <id>` reads the host's hook events, for hosts with hooks. */
+  readonly hook?: HookProtocol;
+}
+
+/**
+ * A preset: a named config object that reproduces what one coding tool loads and how it frames it
+ * (docs/presets.md). The user's config is merged over it.
+ */
+export interface Preset {
+  /** The name `preset` and `--preset` take. */
+  readonly name: string;
+  /** One line for `ctxfiles presets`. */
+  readonly summary: string;
+  /** The config values, written with the config keys of docs/config.md. Deeply frozen. */
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/** An output format of a host (docs/formats.md): the block, and the frame for nested files. */
+export interface HostFormat {
+  readonly name: Format;
+  /**
+   * Renders files as the host frames them. `notice`, when set, is a visible line (the budget's).
+   * No files and no notice → the empty string.
+   */
+  render(files: readonly RenderFile[], context: RenderContext, notice?: string): string;
+  /**
+   * The frame the host's own session uses for files it discovers while working; several files
+   * are joined as the host joins them. Absent: the engine's `Additional instructions from:` frame.
+   */
+  sessionFrame?(files: readonly FrameFile[]): string;
+}
+
+/** A host's hook protocol: its event names and how its tools map onto trigger tools. */
+export interface HookProtocol {
+  readonly events: { readonly start: string; readonly afterTool: string; readonly compact: string };
+  /** What the hook prints when it has nothing to add; absent: nothing at all. */
+  readonly emptyOutput?: string;
+  /** Tool name → how it touches paths. Every tool not listed touches nothing. */
+  readonly tools: Readonly<Record<string, HookTool>>;
+}
+
+/** How one of a host's tools maps onto a ctxfiles trigger tool (see src/session/triggers.ts). */
+export interface HookTool {
+  /**
+   * The trigger tool it acts as; `patch`: the first path key holds patch text (its `*** … File:`
+   * lines name the files); `shell`: the first path key holds a shell command, read for paths only
+   * when the hook runs with `--shell-paths`.
+   */
+  readonly as: 'read' | 'write' | 'edit' | 'ls' | 'grep' | 'glob' | 'patch' | 'shell';
+  /** Input keys that may hold the path, first present wins. */
+  readonly pathKeys: readonly string[];
+  /** For `glob`: the input key holding the pattern (default `pattern`). */
+  readonly patternKey?: string;
+  /** The path key holds a list of glob patterns, each its own `glob` event (Gemini's read_many_files). */
+  readonly patternList?: boolean;
+}
+
+/** Freezes a plain value and everything below it; host tables are shared and must never change. */
+export function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
