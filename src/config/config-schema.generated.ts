@@ -19,7 +19,8 @@ export default {
         "claude-code",
         "cursor",
         "copilot",
-        "gemini-cli"
+        "gemini-cli",
+        "continue"
       ]
     },
     "contextPaths": {
@@ -279,7 +280,8 @@ export default {
         "magi",
         "codex",
         "claude-code",
-        "gemini"
+        "gemini",
+        "continue"
       ],
       "default": "opencode"
     },

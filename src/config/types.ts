@@ -96,6 +96,7 @@ export const FORMATS = Object.freeze([
   'codex',
   'claude-code',
   'gemini',
+  'continue',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

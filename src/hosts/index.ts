@@ -1,6 +1,7 @@
 import type { Format } from '../config/types.js';
 import { claudeCodeHost } from './claude-code/index.js';
 import { codexHost } from './codex/index.js';
+import { continueHost } from './continue/index.js';
 import { copilotHost } from './copilot/index.js';
 import { cursorHost } from './cursor/index.js';
 import { geminiCliHost } from './gemini-cli/index.js';
@@ -23,6 +24,7 @@ export const HOSTS: readonly Host[] = Object.freeze([
   cursorHost,
   copilotHost,
   geminiCliHost,
+  continueHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(
