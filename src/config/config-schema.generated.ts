@@ -20,7 +20,8 @@ export default {
         "cursor",
         "copilot",
         "gemini-cli",
-        "continue"
+        "continue",
+        "qwen-code"
       ]
     },
     "contextPaths": {
@@ -221,6 +222,11 @@ export default {
           ],
           "default": "inside"
         },
+        "keepBlank": {
+          "description": "Keep a chain file whose text is blank (empty or whitespace) instead of skipping it. Default false.",
+          "type": "boolean",
+          "default": false
+        },
         "userFile": {
           "description": "A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.",
           "anyOf": [
@@ -281,7 +287,9 @@ export default {
         "codex",
         "claude-code",
         "gemini",
-        "continue"
+        "continue",
+        "qwen",
+        "copilot"
       ],
       "default": "opencode"
     },

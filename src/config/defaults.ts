@@ -44,6 +44,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     trackChanges: false,
     select: 'first' as 'first' | 'all',
     symlinks: 'inside' as 'inside' | 'reject' | 'follow',
+    keepBlank: false,
   }),
   imports: Object.freeze({ enabled: false, maxDepth: 5, mode: 'entries' as 'entries' | 'inline' }),
   contextRoot: 'workDir' as 'workDir' | 'project',

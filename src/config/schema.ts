@@ -139,6 +139,12 @@ export const instructionsSchema = z.strictObject({
     .describe(
       '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
+  keepBlank: z
+    .boolean()
+    .optional()
+    .describe(
+      'Keep a chain file whose text is blank (empty or whitespace) instead of skipping it. Default false.',
+    ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()

@@ -49,6 +49,8 @@ export interface InstructionsConfig {
   readonly select?: 'first' | 'all' | undefined;
   /** How symlinked instruction files are treated, on every source. Absent: `inside`. */
   readonly symlinks?: 'inside' | 'reject' | 'follow' | undefined;
+  /** Keep a chain file whose text is blank (Copilot CLI shows it); absent: false, it is skipped. */
+  readonly keepBlank?: boolean | undefined;
 }
 
 /** `@path` imports (docs/imports.md). */
@@ -97,6 +99,8 @@ export const FORMATS = Object.freeze([
   'claude-code',
   'gemini',
   'continue',
+  'qwen',
+  'copilot',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

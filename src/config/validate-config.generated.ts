@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","continue"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"keepBlank":{"description":"Keep a chain file whose text is blank (empty or whitespace) instead of skipping it. Default false.","type":"boolean","default":false},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","gemini","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -53,7 +53,7 @@ if(typeof data1 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((((data1 === "opencode") || (data1 === "opencode-go")) || (data1 === "codex")) || (data1 === "claude-code")) || (data1 === "cursor")) || (data1 === "copilot")) || (data1 === "gemini-cli")) || (data1 === "continue"))){
+if(!(((((((((data1 === "opencode") || (data1 === "opencode-go")) || (data1 === "codex")) || (data1 === "claude-code")) || (data1 === "cursor")) || (data1 === "copilot")) || (data1 === "gemini-cli")) || (data1 === "continue")) || (data1 === "qwen-code"))){
 validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/enum",keyword:"enum",params:{allowedValues: schema31.properties.preset.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -491,7 +491,7 @@ if(errors === _errs54){
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 const _errs56 = errors;
 for(const key5 in data23){
-if(!((((((((key5 === "walk") || (key5 === "projectRootMarkers")) || (key5 === "candidates")) || (key5 === "select")) || (key5 === "symlinks")) || (key5 === "userFile")) || (key5 === "extraFiles")) || (key5 === "trackChanges"))){
+if(!(func1.call(schema31.properties.instructions.properties, key5))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -627,18 +627,30 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data31 = data23.userFile;
+if(data23.keepBlank !== undefined){
 const _errs71 = errors;
-const _errs72 = errors;
-let valid12 = false;
+if(typeof data23.keepBlank !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/keepBlank",schemaPath:"#/properties/instructions/properties/keepBlank/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid9 = _errs71 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data23.userFile !== undefined){
+let data32 = data23.userFile;
 const _errs73 = errors;
 const _errs74 = errors;
-let valid13 = false;
+let valid12 = false;
 const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data31 === "string"){
-if(!pattern6.test(data31)){
+const _errs76 = errors;
+let valid13 = false;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data32 === "string"){
+if(!pattern6.test(data32)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -660,19 +672,19 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs75 === errors;
+var _valid1 = _errs77 === errors;
 valid13 = valid13 || _valid1;
-const _errs77 = errors;
-if(errors === _errs77){
-if(Array.isArray(data31)){
-var valid14 = true;
-const len5 = data31.length;
-for(let i5=0; i5<len5; i5++){
-let data32 = data31[i5];
 const _errs79 = errors;
 if(errors === _errs79){
-if(typeof data32 === "string"){
-if(!pattern6.test(data32)){
+if(Array.isArray(data32)){
+var valid14 = true;
+const len5 = data32.length;
+for(let i5=0; i5<len5; i5++){
+let data33 = data32[i5];
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data33 === "string"){
+if(!pattern6.test(data33)){
 const err4 = {instancePath:instancePath+"/instructions/userFile/" + i5,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -694,7 +706,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid14 = _errs79 === errors;
+var valid14 = _errs81 === errors;
 if(!valid14){
 break;
 }
@@ -711,7 +723,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs77 === errors;
+var _valid1 = _errs79 === errors;
 valid13 = valid13 || _valid1;
 if(!valid13){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -724,20 +736,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs74;
+errors = _errs76;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs76){
+vErrors.length = _errs76;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs73 === errors;
+var _valid0 = _errs75 === errors;
 valid12 = valid12 || _valid0;
-const _errs81 = errors;
-if(data31 !== null){
+const _errs83 = errors;
+if(data32 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -747,7 +759,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs81 === errors;
+var _valid0 = _errs83 === errors;
 valid12 = valid12 || _valid0;
 if(!valid12){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -762,55 +774,55 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs72;
+errors = _errs74;
 if(vErrors !== null){
-if(_errs72){
-vErrors.length = _errs72;
+if(_errs74){
+vErrors.length = _errs74;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs71 === errors;
+var valid9 = _errs73 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.extraFiles !== undefined){
-let data33 = data23.extraFiles;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data33)){
-var valid15 = true;
-const len6 = data33.length;
-for(let i6=0; i6<len6; i6++){
-let data34 = data33[i6];
+let data34 = data23.extraFiles;
 const _errs85 = errors;
-if(typeof data34 !== "string"){
+if(errors === _errs85){
+if(Array.isArray(data34)){
+var valid15 = true;
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+const _errs87 = errors;
+if(typeof data35 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs87 = errors;
-if(typeof data34 === "string"){
-if(!pattern8.test(data34)){
+const _errs89 = errors;
+if(typeof data35 === "string"){
+if(!pattern8.test(data35)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid16 = _errs87 === errors;
+var valid16 = _errs89 === errors;
 if(valid16){
-const _errs88 = errors;
-if(typeof data34 === "string"){
-if(!pattern9.test(data34)){
+const _errs90 = errors;
+if(typeof data35 === "string"){
+if(!pattern9.test(data35)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i6,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid16 = _errs88 === errors;
+var valid16 = _errs90 === errors;
 }
-var valid15 = _errs85 === errors;
+var valid15 = _errs87 === errors;
 if(!valid15){
 break;
 }
@@ -821,22 +833,23 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid9 = _errs85 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data23.trackChanges !== undefined){
-const _errs89 = errors;
+const _errs91 = errors;
 if(typeof data23.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs89 === errors;
+var valid9 = _errs91 === errors;
 }
 else {
 var valid9 = true;
+}
 }
 }
 }
@@ -859,43 +872,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data36 = data.format;
-const _errs91 = errors;
-if(typeof data36 !== "string"){
+let data37 = data.format;
+const _errs93 = errors;
+if(typeof data37 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((((data36 === "opencode") || (data36 === "xml")) || (data36 === "reminder")) || (data36 === "magi")) || (data36 === "codex")) || (data36 === "claude-code")) || (data36 === "gemini")) || (data36 === "continue"))){
+if(!((((((((((data37 === "opencode") || (data37 === "xml")) || (data37 === "reminder")) || (data37 === "magi")) || (data37 === "codex")) || (data37 === "claude-code")) || (data37 === "gemini")) || (data37 === "continue")) || (data37 === "qwen")) || (data37 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs93 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data37 = data.budget;
-const _errs93 = errors;
-if(errors === _errs93){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+let data38 = data.budget;
 const _errs95 = errors;
-for(const key6 in data37){
+if(errors === _errs95){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+const _errs97 = errors;
+for(const key6 in data38){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs95 === errors){
-if(data37.maxBytes !== undefined){
-let data38 = data37.maxBytes;
-const _errs96 = errors;
-const _errs97 = errors;
-let valid18 = false;
+if(_errs97 === errors){
+if(data38.maxBytes !== undefined){
+let data39 = data38.maxBytes;
 const _errs98 = errors;
-if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
+const _errs99 = errors;
+let valid18 = false;
+const _errs100 = errors;
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -905,9 +918,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs98){
-if(typeof data38 == "number"){
-if(data38 > 9007199254740991 || isNaN(data38)){
+if(errors === _errs100){
+if(typeof data39 == "number"){
+if(data39 > 9007199254740991 || isNaN(data39)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -918,7 +931,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data38 < 0 || isNaN(data38)){
+if(data39 < 0 || isNaN(data39)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -931,10 +944,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs98 === errors;
+var _valid2 = _errs100 === errors;
 valid18 = valid18 || _valid2;
-const _errs100 = errors;
-if(data38 !== null){
+const _errs102 = errors;
+if(data39 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -944,7 +957,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs100 === errors;
+var _valid2 = _errs102 === errors;
 valid18 = valid18 || _valid2;
 if(!valid18){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -959,29 +972,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs97;
+errors = _errs99;
 if(vErrors !== null){
-if(_errs97){
-vErrors.length = _errs97;
+if(_errs99){
+vErrors.length = _errs99;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs96 === errors;
+var valid17 = _errs98 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data37.maxTokens !== undefined){
-let data39 = data37.maxTokens;
-const _errs102 = errors;
-const _errs103 = errors;
-let valid19 = false;
+if(data38.maxTokens !== undefined){
+let data40 = data38.maxTokens;
 const _errs104 = errors;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const _errs105 = errors;
+let valid19 = false;
+const _errs106 = errors;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -991,9 +1004,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs104){
-if(typeof data39 == "number"){
-if(data39 > 9007199254740991 || isNaN(data39)){
+if(errors === _errs106){
+if(typeof data40 == "number"){
+if(data40 > 9007199254740991 || isNaN(data40)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1004,7 +1017,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data39 < 0 || isNaN(data39)){
+if(data40 < 0 || isNaN(data40)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1017,10 +1030,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs104 === errors;
+var _valid3 = _errs106 === errors;
 valid19 = valid19 || _valid3;
-const _errs106 = errors;
-if(data39 !== null){
+const _errs108 = errors;
+if(data40 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1030,7 +1043,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs106 === errors;
+var _valid3 = _errs108 === errors;
 valid19 = valid19 || _valid3;
 if(!valid19){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1045,48 +1058,31 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs103;
+errors = _errs105;
 if(vErrors !== null){
-if(_errs103){
-vErrors.length = _errs103;
+if(_errs105){
+vErrors.length = _errs105;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid17 = _errs102 === errors;
+var valid17 = _errs104 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data37.strategy !== undefined){
-let data40 = data37.strategy;
-const _errs108 = errors;
-if(typeof data40 !== "string"){
+if(data38.strategy !== undefined){
+let data41 = data38.strategy;
+const _errs110 = errors;
+if(typeof data41 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data40 === "specific-first") || (data40 === "root-first"))){
+if(!((data41 === "specific-first") || (data41 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid17 = _errs108 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data37.counts !== undefined){
-let data41 = data37.counts;
-const _errs110 = errors;
-if(typeof data41 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data41 === "rendered") || (data41 === "content"))){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid17 = _errs110 === errors;
@@ -1095,18 +1091,35 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data37.scope !== undefined){
-let data42 = data37.scope;
+if(data38.counts !== undefined){
+let data42 = data38.counts;
 const _errs112 = errors;
 if(typeof data42 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data42 === "all") || (data42 === "project"))){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+if(!((data42 === "rendered") || (data42 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid17 = _errs112 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data38.scope !== undefined){
+let data43 = data38.scope;
+const _errs114 = errors;
+if(typeof data43 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data43 === "all") || (data43 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid17 = _errs114 === errors;
 }
 else {
 var valid17 = true;
@@ -1122,42 +1135,30 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs93 === errors;
+var valid0 = _errs95 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data43 = data.wording;
-const _errs114 = errors;
-if(errors === _errs114){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+let data44 = data.wording;
 const _errs116 = errors;
-for(const key7 in data43){
+if(errors === _errs116){
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+const _errs118 = errors;
+for(const key7 in data44){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs116 === errors){
-if(data43.reminderIntro !== undefined){
-const _errs117 = errors;
-if(typeof data43.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid20 = _errs117 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data43.scopeNote !== undefined){
+if(_errs118 === errors){
+if(data44.reminderIntro !== undefined){
 const _errs119 = errors;
-if(typeof data43.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs119 === errors;
@@ -1166,10 +1167,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.updatedNote !== undefined){
+if(data44.scopeNote !== undefined){
 const _errs121 = errors;
-if(typeof data43.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs121 === errors;
@@ -1178,10 +1179,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.removedNote !== undefined){
+if(data44.updatedNote !== undefined){
 const _errs123 = errors;
-if(typeof data43.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs123 === errors;
@@ -1190,10 +1191,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.magiIntro !== undefined){
+if(data44.removedNote !== undefined){
 const _errs125 = errors;
-if(typeof data43.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs125 === errors;
@@ -1202,10 +1203,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.magiEmpty !== undefined){
+if(data44.magiIntro !== undefined){
 const _errs127 = errors;
-if(typeof data43.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs127 === errors;
@@ -1214,10 +1215,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.budgetNotice !== undefined){
+if(data44.magiEmpty !== undefined){
 const _errs129 = errors;
-if(typeof data43.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs129 === errors;
@@ -1226,10 +1227,10 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.claudeCodeIntro !== undefined){
+if(data44.budgetNotice !== undefined){
 const _errs131 = errors;
-if(typeof data43.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs131 === errors;
@@ -1238,13 +1239,25 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data43.ruleCatalogIntro !== undefined){
+if(data44.claudeCodeIntro !== undefined){
 const _errs133 = errors;
-if(typeof data43.ruleCatalogIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data44.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs133 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data44.ruleCatalogIntro !== undefined){
+const _errs135 = errors;
+if(typeof data44.ruleCatalogIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs135 === errors;
 }
 else {
 var valid20 = true;
@@ -1264,33 +1277,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs114 === errors;
+var valid0 = _errs116 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data53 = data.session;
-const _errs135 = errors;
-if(errors === _errs135){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+let data54 = data.session;
 const _errs137 = errors;
-for(const key8 in data53){
+if(errors === _errs137){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+const _errs139 = errors;
+for(const key8 in data54){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs137 === errors){
-if(data53.tools !== undefined){
-let data54 = data53.tools;
-const _errs138 = errors;
-if(errors === _errs138){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key9 in data54){
+if(_errs139 === errors){
+if(data54.tools !== undefined){
+let data55 = data54.tools;
 const _errs140 = errors;
+if(errors === _errs140){
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key9 in data55){
+const _errs142 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1301,7 +1314,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid22 = _errs140 === errors;
+var valid22 = _errs142 === errors;
 if(!valid22){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -1317,57 +1330,57 @@ break;
 }
 }
 if(valid22){
-for(const key10 in data54){
-let data55 = data54[key10];
-const _errs143 = errors;
-if(errors === _errs143){
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key10 in data55){
+let data56 = data55[key10];
+const _errs145 = errors;
+if(errors === _errs145){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
 let missing0;
-if((data55.as === undefined) && (missing0 = "as")){
+if((data56.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs145 = errors;
-for(const key11 in data55){
+const _errs147 = errors;
+for(const key11 in data56){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs145 === errors){
-if(data55.as !== undefined){
-let data56 = data55.as;
-const _errs146 = errors;
-if(typeof data56 !== "string"){
+if(_errs147 === errors){
+if(data56.as !== undefined){
+let data57 = data56.as;
+const _errs148 = errors;
+if(typeof data57 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data56 === "read") || (data56 === "write")) || (data56 === "edit")) || (data56 === "list")) || (data56 === "search")) || (data56 === "shell"))){
+if(!((((((data57 === "read") || (data57 === "write")) || (data57 === "edit")) || (data57 === "list")) || (data57 === "search")) || (data57 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs146 === errors;
+var valid24 = _errs148 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
-if(data55.pathKeys !== undefined){
-let data57 = data55.pathKeys;
-const _errs148 = errors;
-if(errors === _errs148){
-if(Array.isArray(data57)){
-var valid25 = true;
-const len7 = data57.length;
-for(let i7=0; i7<len7; i7++){
+if(data56.pathKeys !== undefined){
+let data58 = data56.pathKeys;
 const _errs150 = errors;
-if(typeof data57[i7] !== "string"){
+if(errors === _errs150){
+if(Array.isArray(data58)){
+var valid25 = true;
+const len7 = data58.length;
+for(let i7=0; i7<len7; i7++){
+const _errs152 = errors;
+if(typeof data58[i7] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i7,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs150 === errors;
+var valid25 = _errs152 === errors;
 if(!valid25){
 break;
 }
@@ -1378,7 +1391,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid24 = _errs148 === errors;
+var valid24 = _errs150 === errors;
 }
 else {
 var valid24 = true;
@@ -1392,7 +1405,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid23 = _errs143 === errors;
+var valid23 = _errs145 === errors;
 if(!valid23){
 break;
 }
@@ -1412,25 +1425,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs135 === errors;
+var valid0 = _errs137 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data59 = data.trustedProjects;
-const _errs152 = errors;
-if(errors === _errs152){
-if(Array.isArray(data59)){
-var valid26 = true;
-const len8 = data59.length;
-for(let i8=0; i8<len8; i8++){
-let data60 = data59[i8];
+let data60 = data.trustedProjects;
 const _errs154 = errors;
 if(errors === _errs154){
-if(typeof data60 === "string"){
-if(!pattern8.test(data60)){
+if(Array.isArray(data60)){
+var valid26 = true;
+const len8 = data60.length;
+for(let i8=0; i8<len8; i8++){
+let data61 = data60[i8];
+const _errs156 = errors;
+if(errors === _errs156){
+if(typeof data61 === "string"){
+if(!pattern8.test(data61)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1440,7 +1453,7 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i8,schemaP
 return false;
 }
 }
-var valid26 = _errs154 === errors;
+var valid26 = _errs156 === errors;
 if(!valid26){
 break;
 }
@@ -1451,40 +1464,40 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs152 === errors;
+var valid0 = _errs154 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data61 = data.rules;
-const _errs156 = errors;
-if(errors === _errs156){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+let data62 = data.rules;
 const _errs158 = errors;
-for(const key12 in data61){
+if(errors === _errs158){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+const _errs160 = errors;
+for(const key12 in data62){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs158 === errors){
-if(data61.sources !== undefined){
-let data62 = data61.sources;
-const _errs159 = errors;
-if(errors === _errs159){
-if(Array.isArray(data62)){
-var valid28 = true;
-const len9 = data62.length;
-for(let i9=0; i9<len9; i9++){
+if(_errs160 === errors){
+if(data62.sources !== undefined){
+let data63 = data62.sources;
 const _errs161 = errors;
-if(typeof data62[i9] !== "string"){
+if(errors === _errs161){
+if(Array.isArray(data63)){
+var valid28 = true;
+const len9 = data63.length;
+for(let i9=0; i9<len9; i9++){
+const _errs163 = errors;
+if(typeof data63[i9] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i9,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid28 = _errs161 === errors;
+var valid28 = _errs163 === errors;
 if(!valid28){
 break;
 }
@@ -1495,31 +1508,31 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid27 = _errs159 === errors;
+var valid27 = _errs161 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
-if(data61.nested !== undefined){
-const _errs163 = errors;
-if(typeof data61.nested !== "boolean"){
+if(data62.nested !== undefined){
+const _errs165 = errors;
+if(typeof data62.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs163 === errors;
+var valid27 = _errs165 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
-if(data61.userFolders !== undefined){
-const _errs165 = errors;
-if(typeof data61.userFolders !== "boolean"){
+if(data62.userFolders !== undefined){
+const _errs167 = errors;
+if(typeof data62.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid27 = _errs165 === errors;
+var valid27 = _errs167 === errors;
 }
 else {
 var valid27 = true;
@@ -1533,58 +1546,31 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs156 === errors;
+var valid0 = _errs158 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data66 = data.imports;
-const _errs167 = errors;
-if(errors === _errs167){
-if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+let data67 = data.imports;
 const _errs169 = errors;
-for(const key13 in data66){
+if(errors === _errs169){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+const _errs171 = errors;
+for(const key13 in data67){
 if(!(((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs169 === errors){
-if(data66.enabled !== undefined){
-const _errs170 = errors;
-if(typeof data66.enabled !== "boolean"){
+if(_errs171 === errors){
+if(data67.enabled !== undefined){
+const _errs172 = errors;
+if(typeof data67.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-var valid29 = _errs170 === errors;
-}
-else {
-var valid29 = true;
-}
-if(valid29){
-if(data66.maxDepth !== undefined){
-let data68 = data66.maxDepth;
-const _errs172 = errors;
-if(!((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68)))){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs172){
-if(typeof data68 == "number"){
-if(data68 > 32 || isNaN(data68)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
-return false;
-}
-else {
-if(data68 < 0 || isNaN(data68)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
 }
 var valid29 = _errs172 === errors;
 }
@@ -1592,18 +1578,45 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data66.mode !== undefined){
-let data69 = data66.mode;
+if(data67.maxDepth !== undefined){
+let data69 = data67.maxDepth;
 const _errs174 = errors;
-if(typeof data69 !== "string"){
+if(!((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs174){
+if(typeof data69 == "number"){
+if(data69 > 32 || isNaN(data69)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
+return false;
+}
+else {
+if(data69 < 0 || isNaN(data69)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid29 = _errs174 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data67.mode !== undefined){
+let data70 = data67.mode;
+const _errs176 = errors;
+if(typeof data70 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data69 === "entries") || (data69 === "inline"))){
+if(!((data70 === "entries") || (data70 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid29 = _errs174 === errors;
+var valid29 = _errs176 === errors;
 }
 else {
 var valid29 = true;
@@ -1617,24 +1630,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs167 === errors;
+var valid0 = _errs169 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data70 = data.contextRoot;
-const _errs176 = errors;
-if(typeof data70 !== "string"){
+let data71 = data.contextRoot;
+const _errs178 = errors;
+if(typeof data71 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data70 === "workDir") || (data70 === "project"))){
+if(!((data71 === "workDir") || (data71 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs176 === errors;
+var valid0 = _errs178 === errors;
 }
 else {
 var valid0 = true;

@@ -8,6 +8,7 @@ import { geminiCliHost } from './gemini-cli/index.js';
 import type { Host, HostFormat, HookProtocol } from './host.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
+import { qwenCodeHost } from './qwen-code/index.js';
 
 export type { Host, HostFormat, HookProtocol, HookTool, Preset } from './host.js';
 
@@ -25,6 +26,7 @@ export const HOSTS: readonly Host[] = Object.freeze([
   copilotHost,
   geminiCliHost,
   continueHost,
+  qwenCodeHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

@@ -112,7 +112,8 @@ export function collectSources(
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
-  return { files: readWithinCap(fs, kept, ruleOf, diagnostics), chainStart };
+  const keepBlank = options.instructions.keepBlank === true;
+  return { files: readWithinCap(fs, kept, ruleOf, diagnostics, keepBlank), chainStart };
 }
 
 /**
@@ -192,13 +193,15 @@ function layerCandidates(
 
 /**
  * Reads the kept candidates in order within the total read cap (files past it are reported, not
- * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped.
+ * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped unless
+ * `keepBlank`.
  */
 function readWithinCap(
   fs: FileSystem,
   kept: readonly Candidate[],
   ruleOf: ReadonlyMap<Candidate, Rule>,
   diagnostics: Diagnostic[],
+  keepBlank: boolean,
 ): ContextFile[] {
   const files: ContextFile[] = [];
   let total = 0;
@@ -218,8 +221,9 @@ function readWithinCap(
     if (file === null) continue;
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
-    // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).
-    if (file.source === 'chain' && isBlankText(file.text)) {
+    // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs); with
+    // `instructions.keepBlank` it is kept, as Copilot CLI keeps it.
+    if (file.source === 'chain' && !keepBlank && isBlankText(file.text)) {
       diagnostics.push({
         level: 'info',
         code: 'blank-file',

@@ -1,13 +1,23 @@
 import path from 'node:path';
 import { tagEscape } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import { isInside } from '../../fs/contain.js';
 import type { HostFormat } from '../host.js';
 
 /** `<context>` tags inside a `continue` frame. */
 export const CONTINUE_TAG = tagEscape('context');
 
 const OPEN = '<context name="userRules">';
+
+/** Whether `file` lies below `dir` (both absolute). */
+function below(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return (
+    relative !== '' &&
+    relative !== '..' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
+}
 
 /**
  * `continue`: the `userRules` section of Continue CLI's system message (the system message builder
@@ -27,8 +37,8 @@ export function renderContinue(
   const userRules = path.join(context.homeDir, '.continue', 'rules');
   const rules = files.filter((file) => file.layer === 'rules' && file.text.trim() !== '');
   const ordered = [
-    ...rules.filter((file) => !isInside(userRules, file.path)),
-    ...rules.filter((file) => isInside(userRules, file.path)),
+    ...rules.filter((file) => !below(userRules, file.path)),
+    ...rules.filter((file) => below(userRules, file.path)),
   ].map((file) => file.text);
   if (agent === undefined && ordered.length === 0 && notice === undefined) return '';
   let body = notice === undefined ? '' : `\n${notice}`;

@@ -19,6 +19,8 @@ export const continuePreset: Preset = frozen({
       candidates: ['AGENTS.md', 'AGENT.md', 'CLAUDE.md', 'CODEX.md'],
       select: 'first',
       userFile: null,
+      // A whitespace-only file is shown (only an empty one counts as none: the format drops it).
+      keepBlank: true,
       // Read with fs.readFileSync, through links.
       symlinks: 'follow',
     },
