@@ -112,3 +112,23 @@ describe('qwen format', () => {
     expect(renderQwen([{ path: '/r/sub/QWEN.md', text: '\t', layer: 'chain' }], context)).toBe('');
   });
 });
+
+describe('continue preset', () => {
+  test('the cwd agent file, then project rules, then ~/.continue/rules; nothing above the cwd', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.git/HEAD': 'x',
+        '/w/AGENTS.md': 'Root.\n',
+        '/w/sub/CLAUDE.md': 'Here.\n',
+        '/w/sub/.continue/rules/p.md': 'Project rule.\n',
+        '/h/.continue/rules/u.md': '---\nname: mine\n---\nUser rule.\n',
+      },
+      { preset: 'continue' },
+      { workDir: '/w/sub', homeDir: '/h' },
+    );
+    const result = await resolver.resolve();
+    expect(result.text).toBe(
+      '<context name="userRules">\nHere.\n\n\nProject rule.\n\n\nUser rule.\n\n</context>',
+    );
+  });
+});
