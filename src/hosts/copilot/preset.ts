@@ -22,6 +22,8 @@ export const copilot: Preset = frozen({
       userFile: '~/.copilot/copilot-instructions.md',
       // An empty or whitespace-only file is a block of its own.
       keepBlank: true,
+      // A linked file is read wherever it points.
+      symlinks: 'follow',
     },
     // `.github/copilot-instructions.md` (always) and `.github/instructions/**/*.instructions.md` (applyTo).
     rules: { sources: ['copilot'] },
