@@ -27,8 +27,8 @@ export const copilot: Preset = frozen({
     },
     // `.github/copilot-instructions.md` (always) and `.github/instructions/**/*.instructions.md` (applyTo).
     rules: { sources: ['copilot'] },
-    // Files in git-ignored folders are skipped; Copilot CLI adds no instruction file to a tool result.
-    contextDiscovery: { respectGitignore: true, mode: 'off' },
+    // Files in git-ignored folders are skipped.
+    contextDiscovery: { respectGitignore: true },
     budget: { maxBytes: null },
     format: 'copilot',
   },
