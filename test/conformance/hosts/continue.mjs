@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contentTexts, paramKey } from '../extract.mjs';
+import { chatToolText, fromMarker, paramKey, systemSpan } from '../extract.mjs';
 
 // Continue CLI asks its own server for the newest version when it loads, whatever the settings:
 // this preload makes such a fetch fail at once, as offline (hosts/offline-fetch.cjs).
@@ -14,14 +14,7 @@ const OPEN = '<context name="userRules">';
 const CLOSE = '\n</context>';
 
 /** Continue CLI: the `<context name="userRules">` section of the system message, tags included. */
-export function continueInstructions(body) {
-  const system = (body?.messages ?? []).filter((message) => message.role === 'system');
-  const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
-  const start = text.indexOf(OPEN);
-  if (start < 0) return '';
-  const end = text.lastIndexOf(CLOSE);
-  return end < start ? '' : text.slice(start, end + CLOSE.length);
-}
+export const continueInstructions = (body) => systemSpan(body, OPEN, CLOSE);
 
 export default {
   id: 'continue',
@@ -72,11 +65,6 @@ export default {
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
   extractStatic: (body) => continueInstructions(body),
   /** Continue CLI adds nothing to a tool result; anything in a `<context` tag there would be new. */
-  extractLive(body) {
-    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
-    const text = tool.flatMap((m) => contentTexts(m.content)).join('\n');
-    const at = text.indexOf('<context');
-    return at < 0 ? '' : text.slice(at);
-  },
+  extractLive: (body) => fromMarker(chatToolText(body), '<context'),
   sessionEvent: (file) => ({ tool: 'Read', input: { filepath: file }, ok: true }),
 };

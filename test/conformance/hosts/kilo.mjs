@@ -5,7 +5,7 @@
 // config dir at start; a lock file that already lists it stops that download.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fromMarker, opencodeInstructions, paramKey } from '../extract.mjs';
+import opencode from './opencode.mjs';
 
 const VERSION = '7.7.7';
 
@@ -60,23 +60,11 @@ export default {
       },
     };
   },
-  toolCall(body, file) {
-    const read = (body?.tools ?? []).find((tool) => tool.function?.name === 'read');
-    if (!read) return null;
-    return {
-      name: 'read',
-      args: { [paramKey(read.function.parameters, ['filePath', 'file_path', 'path'])]: file },
-    };
-  },
-  hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
-  isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
-  extractStatic: (body) => opencodeInstructions(body),
-  extractLive(body) {
-    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
-    const text = tool
-      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
-      .join('\n');
-    return fromMarker(text, '<system-reminder>');
-  },
-  sessionEvent: (file) => ({ tool: 'read', input: { filePath: file }, ok: true }),
+  // Kilo's requests, tools and read frame are OpenCode's.
+  toolCall: opencode.toolCall,
+  hasToolResult: opencode.hasToolResult,
+  isMain: opencode.isMain,
+  extractStatic: opencode.extractStatic,
+  extractLive: opencode.extractLive,
+  sessionEvent: opencode.sessionEvent,
 };

@@ -4,7 +4,7 @@
 // it on the Node it has (20), which it starts on.
 import fs from 'node:fs';
 import path from 'node:path';
-import { contentTexts, paramKey } from '../extract.mjs';
+import { chatToolText, contentTexts, fromMarker, paramKey } from '../extract.mjs';
 
 const VERSION = '0.24.4';
 const SEPARATOR = '\n\n---\n\n';
@@ -73,11 +73,6 @@ export default {
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
   extractStatic: (body) => qwenInstructions(body),
   /** Qwen Code adds only matching `paths:` rules to a tool result, in a `<system-reminder>`. */
-  extractLive(body) {
-    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
-    const text = tool.flatMap((m) => contentTexts(m.content)).join('\n');
-    const at = text.indexOf('<system-reminder>');
-    return at < 0 ? '' : text.slice(at);
-  },
-  sessionEvent: (file) => ({ tool: 'read_file', input: { absolute_path: file }, ok: true }),
+  extractLive: (body) => fromMarker(chatToolText(body), '<system-reminder>'),
+  sessionEvent: (file) => ({ tool: 'read_file', input: { file_path: file }, ok: true }),
 };
