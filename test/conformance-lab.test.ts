@@ -2,6 +2,8 @@
 // extractors that cut the instruction part out of a recorded request, the egress check on an
 // strace trace, and the judging against known differences. The lab itself runs the real agent
 // CLIs and is `npm run conformance`, not part of this suite.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { minimalDiff } from './conformance/diff.mjs';
 import { outsideConnects } from './conformance/egress.mjs';
@@ -14,6 +16,8 @@ import {
   opencodeInstructions,
 } from './conformance/extract.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
+import { continueInstructions } from './conformance/hosts/continue.mjs';
+import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
 import { judge, summarize } from './conformance/judge.mjs';
 
 describe('minimalDiff', () => {
@@ -154,6 +158,56 @@ describe('copilotInstructions', () => {
       '<custom_instruction>\nA\n\n</custom_instruction>\n\n<custom_instruction>\nB\n</custom_instruction>',
     );
     expect(copilotInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('qwenInstructions', () => {
+  const block = (p: string, text: string) =>
+    `--- Context from: ${p} ---\n${text}\n--- End of Context from: ${p} ---`;
+
+  it('takes the blocks after the base prompt, without the output-language file and what follows', () => {
+    const memory = [
+      block('../QWEN.md', 'Root.'),
+      block('QWEN.md', 'Here.'),
+      block('../home/.qwen/output-language.md', '# Output language preference: auto'),
+    ].join('\n\n');
+    const system = `Base prompt.\n\n---\n\n${memory}\n\n---\n\n# auto memory\n\nText.`;
+    const body = { messages: [{ role: 'system', content: system }] };
+    expect(qwenInstructions(body)).toBe(`${block('../QWEN.md', 'Root.')}\n\n${block('QWEN.md', 'Here.')}`);
+  });
+
+  it('is empty when only the output-language block or none is there', () => {
+    const only = `Base.\n\n---\n\n${block('../home/.qwen/output-language.md', 'x')}\n\n---\n\n# auto memory`;
+    expect(qwenInstructions({ messages: [{ role: 'system', content: only }] })).toBe('');
+    expect(
+      qwenInstructions({ messages: [{ role: 'system', content: 'Base.\n\n---\n\n# auto memory' }] }),
+    ).toBe('');
+  });
+});
+
+describe('continueInstructions', () => {
+  it('takes the userRules context section, tags included', () => {
+    const system = 'You are an agent.\n\n<context name="userRules">\nUse tabs.\n\n</context>';
+    expect(continueInstructions({ messages: [{ role: 'system', content: system }] })).toBe(
+      '<context name="userRules">\nUse tabs.\n\n</context>',
+    );
+    const none = '<context name="gitStatus">clean\n</context>';
+    expect(continueInstructions({ messages: [{ role: 'system', content: none }] })).toBe('');
+  });
+});
+
+describe('offline-fetch preload', () => {
+  it('fails a fetch to another host at once and lets loopback through', () => {
+    const preload = fileURLToPath(new URL('./conformance/hosts/offline-fetch.cjs', import.meta.url));
+    const script = [
+      "fetch('https://example.invalid/x').then(() => console.log('reached'), (e) => console.log(e.cause.message))",
+      ".then(() => fetch('http://127.0.0.1:9/')).then(() => console.log('reached'), (e) => console.log(String(e.cause?.message ?? e).includes('lab:') ? 'blocked' : 'tried'))",
+    ].join('');
+    const out = execFileSync(process.execPath, ['--require', preload, '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(out.trim().split('\n')).toEqual(['lab: offline (example.invalid)', 'tried']);
   });
 });
 

@@ -47,6 +47,7 @@ test('the README opens with the two commands a newcomer runs, and both scripts e
 test('docs/formats.md shows exactly what each format renders', async () => {
   const { renderFormat } = await import('../src/render/render-formats.js');
   const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
+  const { FORMATS } = await import('../src/config/types.js');
   const context = { workDir: '/home/dev/shop/api', homeDir: '/home/dev', wording: DEFAULT_CONFIG.wording };
   const files = [
     { path: '/home/dev/.config/ctxfiles/AGENTS.md', text: 'Answer in English.\n', layer: 'user' },
@@ -58,8 +59,7 @@ test('docs/formats.md shows exactly what each format renders', async () => {
     },
   ];
   const doc = fs.readFileSync('docs/formats.md', 'utf8');
-  const { FORMATS: formats } = await import('../src/config/types.js');
-  for (const format of formats) {
+  for (const format of FORMATS) {
     expect(doc, format).toContain(`\`\`\`text\n${renderFormat(format, files, context)}\n\`\`\``);
   }
   expect(doc).toContain(`\`\`\`text\n${renderFormat('magi', [], context)}\n\`\`\``);

@@ -90,7 +90,7 @@ describe('ctxfiles doctor: the matrix', () => {
       copilot       1 AGENTS.md                                      chain        33573     8084
                     2 CLAUDE.md                                      chain           60       17
                     3 .github/copilot-instructions.md                rules           19        4
-                      sent before the first tool call                             34025     8184
+                      sent before the first tool call                             33785     8129
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (opencode-go, cursor),
@@ -103,7 +103,25 @@ describe('ctxfiles doctor: the matrix', () => {
                         .cursor/rules/typescript.mdc (opencode-go, cursor),
                         .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, opencode-go, codex, claude-code, cursor, copilot),
+                        AGENTS.md (opencode, opencode-go, codex, claude-code, cursor, copilot, continue, …
+                        CLAUDE.md (opencode-go, claude-code, copilot)
+      continue      1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33611     8093
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (opencode-go, claude-code, copilot)
+      qwen-code     1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33643     8102
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
+                        .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (opencode-go, claude-code, copilot)
 
       At packages/api
@@ -122,7 +140,8 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot), CLAUDE.md (claude-code, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        CLAUDE.md (claude-code, copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32868     7918
                       cap: AGENTS.md cut at 610:6, 805 bytes lost
@@ -138,8 +157,8 @@ describe('ctxfiles doctor: the matrix', () => {
                       never reads: .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot),
-                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
                     3 .cursor/rules/always.mdc                       rules           54        5
@@ -152,7 +171,7 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 CLAUDE.md                                      chain           60       17
                     3 packages/api/AGENTS.md                         chain           69       20
                     4 .github/copilot-instructions.md                rules           19        4
-                      sent before the first tool call                             34203     8237
+                      sent before the first tool call                             33899     8157
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor)
@@ -162,8 +181,25 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot), CLAUDE.md (claude-code, copilot),
-                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot)
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        CLAUDE.md (claude-code, copilot),
+                        packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
+      continue      1 packages/api/AGENTS.md                         chain           69       20
+                      sent before the first tool call                               107       29
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        CLAUDE.md (claude-code, copilot)
+      qwen-code     1 AGENTS.md                                      chain        33573     8084
+                    2 packages/api/AGENTS.md                         chain           69       20
+                      sent before the first tool call                             33796     8143
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (claude-code, copilot)
 
       Findings: 2 error(s), 0 warning(s)
       error  AGENTS.md:610:6  over-cap: codex cuts this file here to stay within its 32768-byte cap; 805 bytes are never sent
@@ -262,8 +298,8 @@ describe('ctxfiles doctor: the matrix', () => {
                     "tokens": 4
                   }
                 ],
-                "bytes": 34025,
-                "tokens": 8184,
+                "bytes": 33785,
+                "tokens": 8129,
                 "cuts": [],
                 "unseen": []
               }
@@ -357,8 +393,8 @@ describe('ctxfiles doctor: the matrix', () => {
                     "tokens": 5
                   }
                 ],
-                "bytes": 34384,
-                "tokens": 8277,
+                "bytes": 33973,
+                "tokens": 8170,
                 "cuts": [],
                 "unseen": []
               }
@@ -410,7 +446,7 @@ describe('ctxfiles doctor: the matrix', () => {
                       sent before the first tool call                               608      138
                       never reads: .github/instructions/ts.instructions.md (copilot)
       copilot       1 CLAUDE.md                                      chain           94       24
-                      sent before the first tool call                               383       85
+                      sent before the first tool call                               137       32
                       never reads: .claude/rules/sql.md (claude-code),
                         .claude/rules/style.md (claude-code), CLAUDE.local.md (claude-code)
 
@@ -425,7 +461,7 @@ describe('ctxfiles doctor: the matrix', () => {
       copilot       1 CLAUDE.md                                      chain           94       24
                     2 services/invoices/CLAUDE.md                    chain           43       10
                     3 .github/instructions/ts.instructions.md        rules           47        4
-                      sent before the first tool call                               643      151
+                      sent before the first tool call                               290       62
                       never reads: .claude/rules/sql.md (claude-code),
                         .claude/rules/style.md (claude-code), CLAUDE.local.md (claude-code)
 

@@ -49,6 +49,8 @@ describe('the preset table', () => {
       'cursor',
       'copilot',
       'gemini-cli',
+      'continue',
+      'qwen-code',
     ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);
@@ -562,36 +564,27 @@ describe('preset copilot', () => {
       'services/api/handlers/AGENTS.md': 'Handler notes.\n',
     });
 
-  // Copilot's framing and order are not public: ctxfiles' reminder frame and order (the chain,
-  // then the rules). `.github/copilot-instructions.md` applies everywhere, an `applyTo` file only
-  // for a matching path (docs.github.com, "Adding custom instructions for GitHub Copilot CLI").
+  // Copilot CLI 1.0.102 as the conformance lab saw it: `<custom_instruction>` blocks, no paths;
+  // the root's files, the cwd's, then the rules. `.github/copilot-instructions.md` applies
+  // everywhere, an `applyTo` file only for a matching path (docs.github.com, "Adding custom
+  // instructions for GitHub Copilot CLI").
+  const blocks = (texts: readonly string[]) =>
+    texts.map((text) => `<custom_instruction>\n${text}\n</custom_instruction>`).join('\n\n');
   test('from the root: AGENTS.md and .github/copilot-instructions.md', async () => {
     expect(await view(repo(), '.', 'copilot')).toBe(
-      reminder([
-        ['AGENTS.md', 'Root agent notes.\n'],
-        ['.github/copilot-instructions.md', 'Repository-wide notes.\n'],
-      ]),
+      blocks(['Root agent notes.\n', 'Repository-wide notes.\n']),
     );
   });
 
   test('three levels down: AGENTS.md from the root down, then the repository-wide file', async () => {
     expect(await view(repo(), 'services/api/handlers', 'copilot')).toBe(
-      reminder([
-        ['<root>/AGENTS.md', 'Root agent notes.\n'],
-        ['AGENTS.md', 'Handler notes.\n'],
-        ['<root>/.github/copilot-instructions.md', 'Repository-wide notes.\n'],
-      ]),
+      blocks(['Root agent notes.\n', 'Handler notes.\n', 'Repository-wide notes.\n']),
     );
   });
 
   test('three levels down, for a .ts file: the applyTo file joins', async () => {
     expect(await view(repo(), 'services/api/handlers', 'copilot', { paths: ['a.ts'] })).toBe(
-      reminder([
-        ['<root>/AGENTS.md', 'Root agent notes.\n'],
-        ['AGENTS.md', 'Handler notes.\n'],
-        ['<root>/.github/copilot-instructions.md', 'Repository-wide notes.\n'],
-        ['<root>/.github/instructions/ts.instructions.md', 'TypeScript only.\n'],
-      ]),
+      blocks(['Root agent notes.\n', 'Handler notes.\n', 'Repository-wide notes.\n', 'TypeScript only.\n']),
     );
   });
 });

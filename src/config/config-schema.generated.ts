@@ -19,7 +19,9 @@ export default {
         "claude-code",
         "cursor",
         "copilot",
-        "gemini-cli"
+        "gemini-cli",
+        "continue",
+        "qwen-code"
       ]
     },
     "contextPaths": {
@@ -266,11 +268,12 @@ export default {
           "default": "workDir"
         },
         "skipBlank": {
-          "description": "Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones.",
+          "description": "Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.",
           "type": "string",
           "enum": [
             "whitespace",
-            "empty"
+            "empty",
+            "none"
           ],
           "default": "whitespace"
         },
@@ -363,7 +366,10 @@ export default {
         "claude-code-2.1.197",
         "gemini",
         "gemini-full",
-        "opencode-cli"
+        "opencode-cli",
+        "continue",
+        "qwen",
+        "copilot"
       ],
       "default": "opencode"
     },
@@ -571,7 +577,7 @@ export default {
           "default": true
         },
         "userFolders": {
-          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.",
+          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.",
           "type": "boolean",
           "default": false
         }

@@ -52,7 +52,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     order: 'root-first' as 'root-first' | 'closest-first',
     candidateScope: 'directory' as 'directory' | 'walk',
     projectRootFallback: 'workDir' as 'workDir' | 'root',
-    skipBlank: 'whitespace' as 'whitespace' | 'empty',
+    skipBlank: 'whitespace' as 'whitespace' | 'empty' | 'none',
     globs: Object.freeze([]) as readonly string[],
   }),
   imports: Object.freeze({

@@ -170,10 +170,10 @@ export const instructionsSchema = z.strictObject({
       'Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).',
     ),
   skipBlank: z
-    .enum(['whitespace', 'empty'])
+    .enum(['whitespace', 'empty', 'none'])
     .optional()
     .describe(
-      'Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones.',
+      'Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones, "none" keeps them all.',
     ),
   globs: z
     .array(z.string())
@@ -271,7 +271,7 @@ export const rulesSchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/). Reads outside the project: ignored from a project config. Default false.',
+      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.',
     ),
 });
 

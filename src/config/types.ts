@@ -72,7 +72,7 @@ export interface InstructionsConfig {
   /** Where a `project` walk starts when no marker is found: the work dir or `/`. Absent: `workDir`. */
   readonly projectRootFallback?: 'workDir' | 'root' | undefined;
   /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
-  readonly skipBlank?: 'whitespace' | 'empty' | undefined;
+  readonly skipBlank?: 'whitespace' | 'empty' | 'none' | undefined;
   /**
    * Glob patterns of more instruction files, read after the `contextPaths` layers: a relative one
    * matched below the work dir and each parent up to the chain's start, closest first; an absolute
@@ -139,6 +139,9 @@ export const FORMATS = Object.freeze([
   'gemini',
   'gemini-full',
   'opencode-cli',
+  'continue',
+  'qwen',
+  'copilot',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

@@ -1,12 +1,14 @@
 import type { Format } from '../config/types.js';
 import { claudeCodeHost } from './claude-code/index.js';
 import { codexHost } from './codex/index.js';
+import { continueHost } from './continue/index.js';
 import { copilotHost } from './copilot/index.js';
 import { cursorHost } from './cursor/index.js';
 import { geminiCliHost } from './gemini-cli/index.js';
 import type { Host, HostFormat, HookProtocol } from './host.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
+import { qwenCodeHost } from './qwen-code/index.js';
 
 export type {
   Host,
@@ -33,6 +35,8 @@ export const HOSTS: readonly Host[] = Object.freeze([
   cursorHost,
   copilotHost,
   geminiCliHost,
+  continueHost,
+  qwenCodeHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

@@ -213,13 +213,14 @@ function layerCandidates(
 /**
  * Reads the kept candidates in order within the total read cap (files past it are reported, not
  * read); a rule's text is the engine's (no frontmatter); a blank chain file is skipped: a
- * whitespace-only one, or with `skipBlank: empty` only an empty one.
+ * whitespace-only one, or with `skipBlank: empty` only an empty one; `skipBlank: none` keeps them
+ * (Copilot CLI and Continue show a blank file).
  */
 function readWithinCap(
   fs: FileSystem,
   kept: readonly Candidate[],
   ruleOf: ReadonlyMap<Candidate, Rule>,
-  skipBlank: 'whitespace' | 'empty',
+  skipBlank: 'whitespace' | 'empty' | 'none',
   diagnostics: Diagnostic[],
 ): ContextFile[] {
   const files: ContextFile[] = [];
@@ -242,7 +243,11 @@ function readWithinCap(
     total += file.bytes;
     // A blank chain file is skipped, not replaced by the next candidate (Codex does the same:
     // `read_project_docs` in openai/codex, codex-rs/core/src/project_doc.rs).
-    if (file.source === 'chain' && (skipBlank === 'empty' ? file.text === '' : isBlankText(file.text))) {
+    if (
+      file.source === 'chain' &&
+      skipBlank !== 'none' &&
+      (skipBlank === 'empty' ? file.text === '' : isBlankText(file.text))
+    ) {
       diagnostics.push({
         level: 'info',
         code: 'blank-file',
@@ -313,7 +318,9 @@ function userFileCandidates(
     const blank =
       list.length > 1 &&
       first !== undefined &&
-      (options.instructions.skipBlank === 'empty' ? first.info.size === 0 : isBlankUserFile(fs, first));
+      ((options.instructions.skipBlank ?? 'whitespace') === 'whitespace'
+        ? isBlankUserFile(fs, first)
+        : first.info.size === 0);
     if (blank)
       scratch.push({
         level: 'debug',

@@ -101,6 +101,25 @@ export function opencodeInstructions(body) {
   return after < 0 ? text.slice(start) : text.slice(start, after);
 }
 
+/**
+ * The system message (its system-role messages' texts, joined by a newline) from the first `open`
+ * to the end of the last `close` after it; '' when there is none.
+ */
+export function systemSpan(body, open, close) {
+  const system = (body?.messages ?? []).filter((message) => message.role === 'system');
+  const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
+  const start = text.indexOf(open);
+  if (start < 0) return '';
+  const end = text.lastIndexOf(close);
+  return end < start ? '' : text.slice(start, end + close.length);
+}
+
+/** Chat Completions: the texts of the tool-role messages, joined by a newline. */
+export function chatToolText(body) {
+  const tool = (body?.messages ?? []).filter((message) => message.role === 'tool');
+  return tool.flatMap((message) => contentTexts(message.content)).join('\n');
+}
+
 /** The part of a tool result from `marker` to its end; '' when the marker is absent. */
 export function fromMarker(text, marker) {
   const start = typeof text === 'string' ? text.indexOf(marker) : -1;

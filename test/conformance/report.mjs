@@ -5,32 +5,18 @@ import fs from 'node:fs';
 /** Agent CLIs looked at and not driven (yet), with the reason; shown in docs/conformance.md. */
 export const NOT_DRIVEN = [
   {
-    name: 'Qwen Code',
-    package: '@qwen-code/qwen-code',
-    version: '0.24.4',
+    name: 'Kilo CLI',
+    package: '@kilocode/cli',
+    version: '7.7.7',
     reason:
-      'Can be pointed at the lab (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL; `qwen -p`); no driver yet, and ctxfiles has no preset for it (QWEN.md) to compare with: issue #24 adds hosts',
+      "Its driver (test/conformance/hosts/kilo.mjs) runs it offline at 7.7.7, the newest version published with its linux-x64 binary package; not listed yet: Kilo loads instruction files as OpenCode 1.x does (the same 'Instructions from:' entries, its own ~/.config/kilo), and no ctxfiles preset reproduces that yet (issue #24)",
   },
   {
     name: 'Crush',
     package: '@charmland/crush',
     version: '0.96.1',
     reason:
-      'Can be pointed at the lab (an `openai-compat` provider with `base_url` in crush.json; `crush run`); no driver yet and no ctxfiles preset for it: issue #24',
-  },
-  {
-    name: 'Continue CLI',
-    package: '@continuedev/cli',
-    version: '1.5.47',
-    reason:
-      'Its documented headless use needs a Continue account key or an Anthropic key on first run; a local config.yaml with a model `apiBase` may avoid the login but was not tried; no driver yet and no ctxfiles preset for it',
-  },
-  {
-    name: 'Kilo CLI',
-    package: '@kilocode/cli',
-    version: '7.8.1',
-    reason:
-      'Built on OpenCode; a provider in its config should work as in the OpenCode driver; no driver yet and no ctxfiles preset for it',
+      "The package holds no binary: its install script downloads the Go binary from the project's release pages, and the lab installs with scripts off and reaches nothing but the package registry; no ctxfiles preset for it",
   },
 ];
 

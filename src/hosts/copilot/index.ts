@@ -1,4 +1,5 @@
 import { frozen, type Host } from '../host.js';
+import { copilotFormat } from './format.js';
 import { copilot } from './preset.js';
 
 /** GitHub Copilot, the CLI and the coding agent (docs/presets.md#copilot). */
@@ -9,6 +10,8 @@ export const copilotHost: Host = frozen({
   sources: [
     'https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions',
     'https://code.visualstudio.com/docs/agents/reference/custom-instructions-reference.md',
+    '@github/copilot 1.0.102: the frames and order it sent the conformance lab (its runtime, prompts/custom_instructions.rs, is native code)',
   ],
   presets: [copilot],
+  formats: [copilotFormat],
 });

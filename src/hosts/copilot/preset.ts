@@ -4,8 +4,8 @@ import { frozen, type Preset } from '../host.js';
  * GitHub Copilot (the CLI and the coding agent). Sources (docs/presets.md#copilot):
  * https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions
  * and https://code.visualstudio.com/docs/agents/reference/custom-instructions-reference.md.
- * Copilot's framing and order are not public: the preset reproduces which files apply, in
- * ctxfiles' `reminder` frame.
+ * Copilot's loader is native code; the framing and order are the ones the conformance lab saw
+ * Copilot CLI 1.0.102 send (docs/conformance.md), in the `copilot` format.
  */
 export const copilot: Preset = frozen({
   name: 'copilot',
@@ -20,12 +20,16 @@ export const copilot: Preset = frozen({
       candidates: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'],
       select: 'all',
       userFile: '~/.copilot/copilot-instructions.md',
+      // An empty or whitespace-only file is a block of its own.
+      skipBlank: 'none',
+      // A linked file is read wherever it points.
+      symlinks: 'follow',
     },
     // `.github/copilot-instructions.md` (always) and `.github/instructions/**/*.instructions.md` (applyTo).
     rules: { sources: ['copilot'] },
     // Files in git-ignored folders are skipped.
     contextDiscovery: { respectGitignore: true },
     budget: { maxBytes: null },
-    format: 'reminder',
+    format: 'copilot',
   },
 });

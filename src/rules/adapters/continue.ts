@@ -1,7 +1,7 @@
 import { booleanOf, descriptionOf, patternList, type RuleAdapter } from '../rule-adapter.js';
 
 /**
- * Continue: `.continue/rules/**\/*.md`. `alwaysApply: true` → always; `globs` or `regex` → glob (a file
+ * Continue: `.continue/rules/**\/*.md`, and `~/.continue/rules` with `rules.userFolders`. `alwaysApply: true` → always; `globs` or `regex` → glob (a file
  * must match a glob, when there are globs, and its text one `regex`, when there are patterns);
  * `alwaysApply: false` with neither → requested (the model asks for it by name); nothing → always.
  * `globs` and `regex` are a string (one pattern) or a list; `!` excludes. Sources: docs/rules.md.
@@ -9,6 +9,7 @@ import { booleanOf, descriptionOf, patternList, type RuleAdapter } from '../rule
 export const continueAdapter: RuleAdapter = {
   source: 'continue',
   locations: [{ type: 'folder', path: '.continue/rules', extensions: ['.md'] }],
+  userLocations: [{ type: 'folder', path: '.continue/rules', extensions: ['.md'] }],
   keys: ['name', 'description', 'globs', 'regex', 'alwaysApply'],
   globKey: 'globs',
   globs: { basename: false, anywhere: false, nocase: false, negation: true, negationMode: 'exclude' },

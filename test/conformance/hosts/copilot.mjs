@@ -1,21 +1,14 @@
 // GitHub Copilot CLI: `copilot -p` against the lab's Chat Completions server through its own
 // model provider settings (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL), in offline mode
 // (COPILOT_OFFLINE: no GitHub sign-in, no telemetry, nothing but the provider).
-import { contentTexts, fromMarker, paramKey } from '../extract.mjs';
+import { chatToolText, fromMarker, paramKey, systemSpan } from '../extract.mjs';
 
 const VERSION = '1.0.102';
 const OPEN = '<custom_instruction>\n';
 const CLOSE = '\n</custom_instruction>';
 
 /** The `<custom_instruction>` blocks of the system message, from the first to the end of the last. */
-export function copilotInstructions(body) {
-  const system = (body?.messages ?? []).filter((message) => message.role === 'system');
-  const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
-  const start = text.indexOf(OPEN);
-  if (start < 0) return '';
-  const end = text.lastIndexOf(CLOSE);
-  return end < start ? '' : text.slice(start, end + CLOSE.length);
-}
+export const copilotInstructions = (body) => systemSpan(body, OPEN, CLOSE);
 
 export default {
   id: 'copilot',
@@ -48,10 +41,6 @@ export default {
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
   extractStatic: (body) => copilotInstructions(body),
   /** Anything Copilot adds to the tool result in its instruction frame. */
-  extractLive(body) {
-    const tool = (body?.messages ?? []).filter((m) => m.role === 'tool');
-    const text = tool.flatMap((m) => contentTexts(m.content)).join('\n');
-    return fromMarker(text, '<custom_instruction>');
-  },
+  extractLive: (body) => fromMarker(chatToolText(body), '<custom_instruction>'),
   sessionEvent: (file) => ({ tool: 'view', input: { path: file }, ok: true }),
 };

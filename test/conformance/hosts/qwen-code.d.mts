@@ -1,0 +1,3 @@
+export function qwenInstructions(body: any): string;
+declare const driver: Record<string, unknown>;
+export default driver;
