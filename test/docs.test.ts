@@ -87,3 +87,16 @@ test('every relative link in the docs points at a file that exists', () => {
   }
   expect(broken).toEqual([]);
 });
+
+test('docs/presets.md says, per preset, the host version the lab verified or "from docs"', async () => {
+  const { listPresets } = await import('../src/cli/presets-command.js');
+  const doc = fs.readFileSync('docs/presets.md', 'utf8');
+  for (const listing of listPresets()) {
+    const section = doc.split(`\n### ${listing.name}\n`)[1]?.split('\n### ')[0] ?? '';
+    const expected =
+      listing.verified === null
+        ? '**Verified:** from docs'
+        : `**Verified:** ${listing.host} ${listing.verified.version} (\`${listing.verified.package}\`)`;
+    expect(section, listing.name).toContain(expected);
+  }
+});
