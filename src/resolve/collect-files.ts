@@ -279,6 +279,16 @@ function globDirs(workDir: string, chainStart: string | null): string[] {
 const ENV_TOKEN = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
+ * Whether a user file of a list is passed over for the next one: a blank one, or with
+ * `skipBlank` other than `whitespace` only an empty one.
+ */
+function skipsUserFile(fs: FileSystem, first: Candidate, options: SourceOptions): boolean {
+  return (options.instructions.skipBlank ?? 'whitespace') === 'whitespace'
+    ? isBlankUserFile(fs, first)
+    : first.info.size === 0;
+}
+
+/**
  * The user file: one path, or a list of which the first existing non-empty file wins (non-blank,
  * or with `skipBlank: empty` not empty). An entry
  * whose `${env.NAME}` is unset or empty is skipped with a `debug` (Codex reads `$CODEX_HOME`, else
@@ -315,12 +325,7 @@ function userFileCandidates(
     const scratch: Diagnostic[] = [];
     const found = userCandidate(fs, expandHome(expanded, options.homeDir), entry, 'user', scratch);
     const [first] = found;
-    const blank =
-      list.length > 1 &&
-      first !== undefined &&
-      ((options.instructions.skipBlank ?? 'whitespace') === 'whitespace'
-        ? isBlankUserFile(fs, first)
-        : first.info.size === 0);
+    const blank = list.length > 1 && first !== undefined && skipsUserFile(fs, first, options);
     if (blank)
       scratch.push({
         level: 'debug',
