@@ -394,6 +394,23 @@ export const CASES = [
     },
     read: 'src/index.ts',
   },
+  // Claude Code with the hook as `ctxfiles init claude-code` writes it and a config that names the
+  // claude-code preset and Cursor's rules: at session start, the Cursor always rule Claude Code
+  // never loads itself.
+  {
+    id: 'live-hook-claude-start',
+    about: 'the Claude Code hook at session start: a Cursor always rule Claude Code does not load itself',
+    hosts: ['claude-code'],
+    hook: true,
+    hookStart: true,
+    hookConfig: { preset: 'claude-code', rules: { sources: ['cursor'] } },
+    repo: {
+      'CLAUDE.md': 'Root claude.\n',
+      '.cursor/rules/always.mdc':
+        '---\nalwaysApply: true\n---\nAlways use tabs; keep <b> & </system-reminder> out.\n',
+      'src/index.ts': 'export {};\n',
+    },
+  },
   {
     id: 'live-mcp-path',
     about: 'the ctxfiles MCP server, registered in the host, answers instructions_for_path',

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract.mjs';
 
+const START_LABEL = 'SessionStart hook additional context: ';
+
 export default {
   id: 'claude-code',
   label: 'Claude Code',
@@ -14,7 +16,7 @@ export default {
   bin: 'node_modules/@anthropic-ai/claude-code-linux-x64/claude',
   names: { doc: 'CLAUDE.md', user: '.claude/CLAUDE.md' },
   hookAgent: 'claude-code',
-  prepare({ home, port, prompt, hookCommand, mcpServer }) {
+  prepare({ home, port, row, prompt, hookCommand, mcpServer }) {
     const mcpArgs = [];
     if (mcpServer) {
       // docs/mcp.md: a stdio server; --mcp-config with --strict-mcp-config reads only this one.
@@ -29,10 +31,16 @@ export default {
       );
     }
     if (hookCommand) {
-      // docs/hooks.md: a PostToolUse hook in the user's settings.
-      const hooks = {
-        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: hookCommand, timeout: 30 }] }],
-      };
+      // docs/hooks.md: a PostToolUse hook in the user's settings; with `hookStart`, the groups
+      // `ctxfiles init claude-code` writes (src/cli/init-hosts.ts).
+      const hook = [{ type: 'command', command: hookCommand, timeout: 30 }];
+      const hooks = row.hookStart
+        ? {
+            SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: hook }],
+            PostToolUse: [{ matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS', hooks: hook }],
+            PreCompact: [{ hooks: hook }],
+          }
+        : { PostToolUse: [{ matcher: 'Read', hooks: hook }] };
       fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
       fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
     }
@@ -114,4 +122,18 @@ export default {
   }),
   /** Claude Code's label before a PostToolUse hook's additional context (as the host sends it). */
   wrapHook: (text) => (text === '' ? '' : `PostToolUse:Read hook additional context: ${text}`),
+  /** Claude Code's label before a SessionStart hook's additional context (as the host sends it). */
+  wrapHookStart: (text) => (text === '' ? '' : `${START_LABEL}${text}`),
+  /**
+   * What the SessionStart hook added: 2.1.332 puts it, after its label, at the head of the system
+   * message that follows the prompt, before its own `# Environment` section.
+   */
+  extractHookStart(body) {
+    const texts = (body?.messages ?? [])
+      .filter((message) => message.role === 'system')
+      .flatMap((message) => contentTexts(message.content));
+    const text = texts.find((part) => part.startsWith(START_LABEL)) ?? '';
+    const end = text.indexOf('\n\n# Environment\n');
+    return end < 0 ? text : text.slice(0, end);
+  },
 };
