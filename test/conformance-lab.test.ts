@@ -15,6 +15,7 @@ import {
   geminiWholeForm,
   opencodeInstructions,
 } from './conformance/extract.mjs';
+import claudeCode from './conformance/hosts/claude-code.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
 import { continueInstructions } from './conformance/hosts/continue.mjs';
 import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
@@ -146,6 +147,35 @@ describe('extractors', () => {
     };
     expect(opencodeInstructions(body)).toBe('Instructions from: /a\nA\n\nInstructions from: /b\nB\n');
     expect(opencodeInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('the Claude Code driver', () => {
+  it('takes the SessionStart context from the system message, before the host sections that follow', () => {
+    const start = 'SessionStart hook additional context: Rules.\n\nKeep <b> as is.';
+    const body = {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Prompt.' }] },
+        { role: 'system', content: [{ type: 'text', text: `${start}\n\n# Environment\nLinux` }] },
+      ],
+    };
+    expect(claudeCode.extractHookStart(body)).toBe(start);
+    expect(claudeCode.extractHookStart({ messages: [{ role: 'system', content: '# Environment\nx' }] })).toBe(
+      '',
+    );
+    expect(claudeCode.wrapHookStart('Rules.')).toBe('SessionStart hook additional context: Rules.');
+  });
+
+  it('counts the tool results of a request, merged turns included', () => {
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'x' });
+    const body = {
+      messages: [
+        { role: 'user', content: [result('a'), result('b')] },
+        { role: 'system', content: 'y' },
+      ],
+    };
+    expect(claudeCode.toolResultCount(body)).toBe(2);
+    expect(claudeCode.toolResultCount({ messages: [] })).toBe(0);
   });
 });
 

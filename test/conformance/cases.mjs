@@ -10,7 +10,10 @@
 // hosts/*.mjs); `read` (a
 // live case: the scripted first turn reads this file, relative to the repo, and the lab compares
 // what the host adds to the tool result with `ctxfiles session`); `hook` (the ctxfiles hook is
-// registered in the host); `hookStart` (a hook case without a read: what the hook added at session
+// registered in the host); `reads` (a hook case whose script reads these files, one per turn, all
+// in the places of the first: what the host added after the first read is compared with the hook's
+// answer to it, and nothing may be added after the others, as each file and rule arrives once);
+// `hookStart` (a hook case without a read: what the hook added at session
 // start, compared with the hook's own answer to SessionStart).
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
@@ -394,6 +397,22 @@ export const CASES = [
     },
     read: 'src/index.ts',
   },
+  {
+    id: 'live-hook-once',
+    about:
+      'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
+    hosts: ['claude-code'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code uses tabs.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+    },
+    reads: ['pkg/a.js', 'pkg/b.js'],
+  },
   // Claude Code with the hook as `ctxfiles init claude-code` writes it and a config that names the
   // claude-code preset and Cursor's rules: at session start, the Cursor always rule Claude Code
   // never loads itself.
@@ -439,5 +458,6 @@ export function caseFor(row, names) {
     home: tree(row.home),
     outside: tree(row.outside),
     read: row.read && fill(row.read),
+    reads: row.reads && row.reads.map(fill),
   };
 }

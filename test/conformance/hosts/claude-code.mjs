@@ -6,6 +6,30 @@ import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract
 
 const START_LABEL = 'SessionStart hook additional context: ';
 
+const hasResult = (message) =>
+  Array.isArray(message.content) && message.content.some((part) => part.type === 'tool_result');
+
+/** The text blocks of the user and system messages given, a tool's own output left out. */
+function addedIn(messages) {
+  const added = [];
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'system') continue;
+    const parts = Array.isArray(message.content)
+      ? message.content
+      : [{ type: 'text', text: message.content }];
+    for (const part of parts) {
+      if (part.type === 'tool_result') {
+        const inner = contentTexts(part.content).join('\n');
+        const at = inner.indexOf('<system-reminder>');
+        if (at >= 0) added.push(inner.slice(at));
+      } else if (typeof part.text === 'string' && !part.text.startsWith(CLAUDE_MEMORY_OPEN)) {
+        added.push(part.text);
+      }
+    }
+  }
+  return added.join('');
+}
+
 export default {
   id: 'claude-code',
   label: 'Claude Code',
@@ -76,10 +100,7 @@ export default {
       .filter((part) => part.type === 'tool_result');
     return results.map((part) => contentTexts(part.content).join('')).join('');
   },
-  hasToolResult: (body) =>
-    (body?.messages ?? []).some(
-      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
-    ),
+  hasToolResult: (body) => (body?.messages ?? []).some(hasResult),
   isMain: (record) =>
     record.url.includes('/messages') &&
     !record.url.includes('count_tokens') &&
@@ -92,28 +113,14 @@ export default {
    */
   extractLive(body) {
     const messages = body?.messages ?? [];
-    const index = messages.findIndex(
-      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
-    );
-    if (index < 0) return '';
-    const added = [];
-    for (const message of messages.slice(index)) {
-      if (message.role !== 'user' && message.role !== 'system') continue;
-      const parts = Array.isArray(message.content)
-        ? message.content
-        : [{ type: 'text', text: message.content }];
-      for (const part of parts) {
-        if (part.type === 'tool_result') {
-          const inner = contentTexts(part.content).join('\n');
-          const at = inner.indexOf('<system-reminder>');
-          if (at >= 0) added.push(inner.slice(at));
-        } else if (typeof part.text === 'string' && !part.text.startsWith(CLAUDE_MEMORY_OPEN)) {
-          added.push(part.text);
-        }
-      }
-    }
-    return added.join('');
+    const index = messages.findIndex(hasResult);
+    return index < 0 ? '' : addedIn(messages.slice(index));
   },
+  /** How many tool results the request carries (a script of more than one read). */
+  toolResultCount: (body) =>
+    (body?.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((part) => part.type === 'tool_result').length,
   sessionEvent: (file) => ({
     tool: 'Read',
     input: { file_path: file },
