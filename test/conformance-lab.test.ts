@@ -166,6 +166,31 @@ describe('the Claude Code driver', () => {
     expect(claudeCode.wrapHookStart('Rules.')).toBe('SessionStart hook additional context: Rules.');
   });
 
+  it('with tool search, searches first and calls the MCP tool only when the search named it', () => {
+    const mcp = { search: 'instructions for a file' };
+    const tools = [
+      { name: 'ToolSearch' },
+      { name: 'mcp__ctxfiles__instructions_for_path', defer_loading: true },
+    ];
+    const first = claudeCode.mcpCall({ tools, messages: [] }, '/r/a.js', mcp);
+    expect(first).toEqual({ name: 'ToolSearch', args: { query: mcp.search }, id: 'toolu_lab_1' });
+    const found = (name: string) => ({
+      tools,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', content: [{ type: 'tool_reference', tool_name: name }] }],
+        },
+      ],
+    });
+    expect(claudeCode.mcpCall(found('mcp__ctxfiles__instructions_for_path'), '/r/a.js', mcp)).toEqual({
+      name: 'mcp__ctxfiles__instructions_for_path',
+      args: { path: '/r/a.js' },
+      id: 'toolu_lab_2',
+    });
+    expect(claudeCode.mcpCall(found('CronCreate'), '/r/a.js', mcp)).toBeNull();
+  });
+
   it('counts the tool results of a request, merged turns included', () => {
     const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'x' });
     const body = {

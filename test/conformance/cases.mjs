@@ -440,6 +440,21 @@ export const CASES = [
       'pkg/index.js': 'export {};\n',
     },
   },
+  // Claude Code with tool search on lists MCP tools by name only: the script searches with the words
+  // a user's request would hold, then calls the tool the search found.
+  {
+    id: 'live-mcp-tool-search',
+    about:
+      'tool search on: a search for instructions that apply to a file finds the ctxfiles tool, whose call answers',
+    hosts: ['claude-code'],
+    mcp: { path: 'pkg/index.js', search: 'instructions that apply to a file' },
+    repo: {
+      'CLAUDE.md': 'Root claude.\n',
+      'pkg/RULES.md': 'Package rules.\n',
+      'pkg/CLAUDE.md': 'Package claude.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */

@@ -113,8 +113,9 @@ async function runHost(host, installDir, row, dirs, traceFile) {
   const server = await startModelServer({
     timeoutMs: CASE_TIMEOUT_MS + 5_000,
     plan: ({ body, record }) => {
-      if (row.mcp && host.isMain(record) && !host.hasToolResult(body)) {
-        const call = host.mcpCall(body, row.mcp.path);
+      // A row that searches first (`mcp.search`) leaves the steps to the driver.
+      if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
+        const call = host.mcpCall(body, row.mcp.path, row.mcp);
         if (call) return { call };
       }
       // One read per turn: the next file while fewer tool results than reads came back.
@@ -300,7 +301,9 @@ async function runCase(host, installDir, row, work) {
   } else if (row.reads) {
     actual.live = addedPerRead(host, main, row.reads.length).join(READ_SEPARATOR);
   } else if (row.read || row.mcp) {
-    const after = main.find((record) => host.hasToolResult(record.body));
+    // After a search first (`mcp.search`), the last request: the one with the tool's answer.
+    const withResult = main.filter((record) => host.hasToolResult(record.body));
+    const after = row.mcp?.search ? withResult.at(-1) : withResult[0];
     const extract = row.mcp
       ? host.extractMcp
       : row.hook && host.extractHook

@@ -6,6 +6,14 @@ import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract
 
 const START_LABEL = 'SessionStart hook additional context: ';
 
+const MCP_TOOL = 'mcp__ctxfiles__instructions_for_path';
+
+/** The tool result blocks of a request, in order. */
+const toolResults = (body) =>
+  (body?.messages ?? [])
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((part) => part.type === 'tool_result');
+
 const hasResult = (message) =>
   Array.isArray(message.content) && message.content.some((part) => part.type === 'tool_result');
 
@@ -46,13 +54,7 @@ export default {
       // docs/mcp.md: a stdio server; --mcp-config with --strict-mcp-config reads only this one.
       const file = path.join(home, 'lab-mcp.json');
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { ctxfiles: { type: 'stdio', ...mcpServer } } }));
-      mcpArgs.push(
-        '--mcp-config',
-        file,
-        '--strict-mcp-config',
-        '--allowedTools',
-        'mcp__ctxfiles__instructions_for_path',
-      );
+      mcpArgs.push('--mcp-config', file, '--strict-mcp-config', '--allowedTools', MCP_TOOL);
     }
     if (hookCommand) {
       // docs/hooks.md: a PostToolUse hook in the user's settings; with `hookStart`, the groups
@@ -79,8 +81,8 @@ export default {
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_BUG_COMMAND: '1',
         CLAUDE_CODE_MAX_RETRIES: '0',
-        // MCP tools are declared directly, not deferred behind ToolSearch.
-        ENABLE_TOOL_SEARCH: 'false',
+        // MCP tools are declared directly, not deferred behind ToolSearch, unless a row searches.
+        ENABLE_TOOL_SEARCH: row.mcp?.search ? 'true' : 'false',
       },
     };
   },
@@ -88,16 +90,32 @@ export default {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
     return tools.includes('Read') ? { name: 'Read', args: { file_path: file } } : null;
   },
-  mcpCall(body, file) {
+  /**
+   * The MCP tool call; with `mcp.search` (tool search on, the tool deferred), first a ToolSearch
+   * with those words, then the tool only if the search's result names it.
+   */
+  mcpCall(body, file, mcp) {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
-    const name = 'mcp__ctxfiles__instructions_for_path';
-    return tools.includes(name) ? { name, args: { path: file } } : null;
+    const call = { name: MCP_TOOL, args: { path: file } };
+    if (!mcp?.search) return tools.includes(MCP_TOOL) ? call : null;
+    const results = toolResults(body);
+    if (results.length === 0) {
+      return tools.includes('ToolSearch')
+        ? { name: 'ToolSearch', args: { query: mcp.search }, id: 'toolu_lab_1' }
+        : null;
+    }
+    const found = results.length === 1 && results[0].content?.some?.((part) => part.tool_name === MCP_TOOL);
+    return found ? { ...call, id: 'toolu_lab_2' } : null;
   },
-  /** The text of the MCP tool's result. */
+  /** The text of the MCP tool's result (another tool's, such as ToolSearch's, left out). */
   extractMcp(body) {
-    const results = (body?.messages ?? [])
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
-      .filter((part) => part.type === 'tool_result');
+    const ids = new Set(
+      (body?.messages ?? [])
+        .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+        .filter((part) => part.type === 'tool_use' && part.name === MCP_TOOL)
+        .map((part) => part.id),
+    );
+    const results = toolResults(body).filter((part) => ids.has(part.tool_use_id));
     return results.map((part) => contentTexts(part.content).join('')).join('');
   },
   hasToolResult: (body) => (body?.messages ?? []).some(hasResult),
@@ -117,10 +135,7 @@ export default {
     return index < 0 ? '' : addedIn(messages.slice(index));
   },
   /** How many tool results the request carries (a script of more than one read). */
-  toolResultCount: (body) =>
-    (body?.messages ?? [])
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
-      .filter((part) => part.type === 'tool_result').length,
+  toolResultCount: (body) => toolResults(body).length,
   sessionEvent: (file) => ({
     tool: 'Read',
     input: { file_path: file },
