@@ -15,6 +15,7 @@ import {
   geminiWholeForm,
   opencodeInstructions,
 } from './conformance/extract.mjs';
+import claudeCode from './conformance/hosts/claude-code.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
 import { continueInstructions } from './conformance/hosts/continue.mjs';
 import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
@@ -146,6 +147,60 @@ describe('extractors', () => {
     };
     expect(opencodeInstructions(body)).toBe('Instructions from: /a\nA\n\nInstructions from: /b\nB\n');
     expect(opencodeInstructions({ messages: [{ role: 'system', content: 'none' }] })).toBe('');
+  });
+});
+
+describe('the Claude Code driver', () => {
+  it('takes the SessionStart context from the system message, before the host sections that follow', () => {
+    const start = 'SessionStart hook additional context: Rules.\n\nKeep <b> as is.';
+    const body = {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Prompt.' }] },
+        { role: 'system', content: [{ type: 'text', text: `${start}\n\n# Environment\nLinux` }] },
+      ],
+    };
+    expect(claudeCode.extractHookStart(body)).toBe(start);
+    expect(claudeCode.extractHookStart({ messages: [{ role: 'system', content: '# Environment\nx' }] })).toBe(
+      '',
+    );
+    expect(claudeCode.wrapHookStart('Rules.')).toBe('SessionStart hook additional context: Rules.');
+  });
+
+  it('with tool search, searches first and calls the MCP tool only when the search named it', () => {
+    const mcp = { search: 'instructions for a file' };
+    const tools = [
+      { name: 'ToolSearch' },
+      { name: 'mcp__ctxfiles__instructions_for_path', defer_loading: true },
+    ];
+    const first = claudeCode.mcpCall({ tools, messages: [] }, '/r/a.js', mcp);
+    expect(first).toEqual({ name: 'ToolSearch', args: { query: mcp.search }, id: 'toolu_lab_1' });
+    const found = (name: string) => ({
+      tools,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', content: [{ type: 'tool_reference', tool_name: name }] }],
+        },
+      ],
+    });
+    expect(claudeCode.mcpCall(found('mcp__ctxfiles__instructions_for_path'), '/r/a.js', mcp)).toEqual({
+      name: 'mcp__ctxfiles__instructions_for_path',
+      args: { path: '/r/a.js' },
+      id: 'toolu_lab_2',
+    });
+    expect(claudeCode.mcpCall(found('CronCreate'), '/r/a.js', mcp)).toBeNull();
+  });
+
+  it('counts the tool results of a request, merged turns included', () => {
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'x' });
+    const body = {
+      messages: [
+        { role: 'user', content: [result('a'), result('b')] },
+        { role: 'system', content: 'y' },
+      ],
+    };
+    expect(claudeCode.toolResultCount(body)).toBe(2);
+    expect(claudeCode.toolResultCount({ messages: [] })).toBe(0);
   });
 });
 

@@ -10,7 +10,10 @@
 // hosts/*.mjs); `read` (a
 // live case: the scripted first turn reads this file, relative to the repo, and the lab compares
 // what the host adds to the tool result with `ctxfiles session`); `hook` (the ctxfiles hook is
-// registered in the host); `hookStart` (a hook case without a read: what the hook added at session
+// registered in the host); `reads` (a hook case whose script reads these files, one per turn, all
+// in the places of the first: what the host added after the first read is compared with the hook's
+// answer to it, and nothing may be added after the others, as each file and rule arrives once);
+// `hookStart` (a hook case without a read: what the hook added at session
 // start, compared with the hook's own answer to SessionStart).
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
@@ -395,12 +398,60 @@ export const CASES = [
     read: 'src/index.ts',
   },
   {
+    id: 'live-hook-once',
+    about:
+      'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
+    hosts: ['claude-code'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code uses tabs.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+    },
+    reads: ['pkg/a.js', 'pkg/b.js'],
+  },
+  // Claude Code with the hook as `ctxfiles init claude-code` writes it and a config that names the
+  // claude-code preset and Cursor's rules: at session start, the Cursor always rule Claude Code
+  // never loads itself.
+  {
+    id: 'live-hook-claude-start',
+    about: 'the Claude Code hook at session start: a Cursor always rule Claude Code does not load itself',
+    hosts: ['claude-code'],
+    hook: true,
+    hookStart: true,
+    hookConfig: { preset: 'claude-code', rules: { sources: ['cursor'] } },
+    repo: {
+      'CLAUDE.md': 'Root claude.\n',
+      '.cursor/rules/always.mdc':
+        '---\nalwaysApply: true\n---\nAlways use tabs; keep <b> & </system-reminder> out.\n',
+      'src/index.ts': 'export {};\n',
+    },
+  },
+  {
     id: 'live-mcp-path',
     about: 'the ctxfiles MCP server, registered in the host, answers instructions_for_path',
     mcp: { path: 'pkg/index.js' },
     repo: {
       'AGENTS.md': 'Root agents.\n',
       'pkg/AGENTS.md': 'Package agents.\n',
+      'pkg/index.js': 'export {};\n',
+    },
+  },
+  // Claude Code with tool search on lists MCP tools by name only: the script searches with the words
+  // a user's request would hold, then calls the tool the search found.
+  {
+    id: 'live-mcp-tool-search',
+    about:
+      'tool search on: a search for instructions that apply to a file finds the ctxfiles tool, whose call answers',
+    hosts: ['claude-code'],
+    mcp: { path: 'pkg/index.js', search: 'instructions that apply to a file' },
+    repo: {
+      'CLAUDE.md': 'Root claude.\n',
+      'pkg/RULES.md': 'Package rules.\n',
+      'pkg/CLAUDE.md': 'Package claude.\n',
       'pkg/index.js': 'export {};\n',
     },
   },
@@ -422,5 +473,6 @@ export function caseFor(row, names) {
     home: tree(row.home),
     outside: tree(row.outside),
     read: row.read && fill(row.read),
+    reads: row.reads && row.reads.map(fill),
   };
 }

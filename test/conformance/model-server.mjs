@@ -9,8 +9,8 @@ import http from 'node:http';
 export const FINAL_TEXT = 'Done.';
 
 /**
- * Starts the server. `plan(request)` returns `{ call: { name, args, namespace? } }` for a tool
- * call, or `{ text }`; the default answers text. Resolves to `{ port, requests, close }`.
+ * Starts the server. `plan(request)` returns `{ call: { name, args, namespace?, id? } }` for a tool
+ * call (`id`: the Messages API's tool use id, for a script of more than one call), or `{ text }`; the default answers text. Resolves to `{ port, requests, close }`.
  */
 export async function startModelServer({ plan = () => ({ text: FINAL_TEXT }), timeoutMs = 120_000 } = {}) {
   const requests = [];
@@ -292,7 +292,7 @@ function anthropic(res, body, step) {
     cache_read_input_tokens: 0,
   };
   const block = step.call
-    ? { type: 'tool_use', id: 'toolu_lab_1', name: step.call.name, input: step.call.args }
+    ? { type: 'tool_use', id: step.call.id ?? 'toolu_lab_1', name: step.call.name, input: step.call.args }
     : { type: 'text', text: step.text };
   const stop = step.call ? 'tool_use' : 'end_turn';
   const message = {

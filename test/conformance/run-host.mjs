@@ -88,19 +88,41 @@ async function layOut(dir, row) {
   return { home, repo, cwd: path.join(repo, row.cwd ?? '') };
 }
 
+/** The files a row's script reads, one per turn: `reads`, or the one `read`. */
+const readsOf = (row) => row.reads ?? (row.read ? [row.read] : []);
+
+/** Between what was added after each read of a `reads` row, on both sides of the comparison. */
+const READ_SEPARATOR = '\n--- (the next read) ---\n';
+
+/**
+ * What the host added after each read of a `reads` row: the request after the k-th tool result
+ * less what the one after the (k-1)-th already carried (a host may merge the turns of its history).
+ */
+function addedPerRead(host, main, count) {
+  const seen = [''];
+  for (let k = 1; k <= count; k += 1) {
+    const after = main.find((record) => host.toolResultCount(record.body) === k);
+    seen.push(after ? host.extractLive(after.body) : `(the host sent no request after read ${k})`);
+  }
+  return seen.slice(1).map((text, k) => (text.startsWith(seen[k]) ? text.slice(seen[k].length) : text));
+}
+
 /** One run of the host on a laid-out case; resolves to its requests and log. */
 async function runHost(host, installDir, row, dirs, traceFile) {
-  const readFile = row.read ? path.join(dirs.repo, row.read) : null;
+  const readFiles = readsOf(row).map((file) => path.join(dirs.repo, file));
   const server = await startModelServer({
     timeoutMs: CASE_TIMEOUT_MS + 5_000,
     plan: ({ body, record }) => {
-      if (row.mcp && host.isMain(record) && !host.hasToolResult(body)) {
-        const call = host.mcpCall(body, row.mcp.path);
+      // A row that searches first (`mcp.search`) leaves the steps to the driver.
+      if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
+        const call = host.mcpCall(body, row.mcp.path, row.mcp);
         if (call) return { call };
       }
-      if (readFile && host.isMain(record) && !host.hasToolResult(body)) {
-        const call = host.toolCall(body, readFile);
-        if (call) return { call };
+      // One read per turn: the next file while fewer tool results than reads came back.
+      const done = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
+      if (readFiles.length > done && host.isMain(record)) {
+        const call = host.toolCall(body, readFiles[done]);
+        if (call) return { call: readFiles.length > 1 ? { ...call, id: `toolu_lab_${done + 1}` } : call };
       }
       return { text: FINAL_TEXT };
     },
@@ -176,6 +198,8 @@ async function hookAnswer(host, dirs, file) {
     input: JSON.stringify(event),
     timeoutMs: 20_000,
   });
+  // Nothing due: the hook exits 0 and prints nothing.
+  if (answer.code === 0 && answer.stdout.trim() === '') return '';
   try {
     return JSON.parse(answer.stdout).hookSpecificOutput?.additionalContext ?? '';
   } catch {
@@ -219,9 +243,13 @@ async function ctxfiles(host, row, dirs, setup, captured) {
       tool: 'instructions_for_path',
       toolArgs: { path: row.mcp.path },
     });
+  } else if (row.hook && row.hookStart) {
+    out.live = host.wrapHookStart(await hookAnswer(host, dirs, null));
   } else if (row.hook) {
-    const file = row.hookStart ? null : path.join(dirs.repo, row.read);
-    out.live = (row.hookStart ? host.wrapHookStart : host.wrapHook)(await hookAnswer(host, dirs, file));
+    // The hook's answer to the first read; a later read in the same places adds nothing (once).
+    const [first, ...later] = readsOf(row);
+    const answer = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, first)));
+    out.live = [answer, ...later.map(() => '')].join(READ_SEPARATOR);
   } else if (row.read) {
     const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
     const event = JSON.stringify(sessionEvent);
@@ -270,8 +298,12 @@ async function runCase(host, installDir, row, work) {
   const actual = { static: host.extractStatic(main[0].body, row) };
   if (row.hookStart) {
     actual.live = host.extractHookStart(main[0].body);
+  } else if (row.reads) {
+    actual.live = addedPerRead(host, main, row.reads.length).join(READ_SEPARATOR);
   } else if (row.read || row.mcp) {
-    const after = main.find((record) => host.hasToolResult(record.body));
+    // After a search first (`mcp.search`), the last request: the one with the tool's answer.
+    const withResult = main.filter((record) => host.hasToolResult(record.body));
+    const after = row.mcp?.search ? withResult.at(-1) : withResult[0];
     const extract = row.mcp
       ? host.extractMcp
       : row.hook && host.extractHook
@@ -284,7 +316,7 @@ async function runCase(host, installDir, row, work) {
       ? { claudeCodeIntro: claudeIntro(actual.static) }
       : (host.wording?.(main[0].body, row) ?? null);
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });
-  const part = row.read || row.mcp || row.hookStart ? 'live' : 'static';
+  const part = row.read || row.reads || row.mcp || row.hookStart ? 'live' : 'static';
   const same = expected[part] === actual[part];
   fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
@@ -309,6 +341,7 @@ async function main() {
   const rows = CASES.filter((row) => !row.hosts || row.hosts.includes(host.id))
     .filter((row) => !row.hook || host.hookAgent)
     .filter((row) => !row.hookStart || host.extractHookStart)
+    .filter((row) => !row.reads || host.toolResultCount)
     .filter((row) => !row.mcp || host.mcpCall)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));

@@ -4,6 +4,40 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLAUDE_MEMORY_OPEN, claudeInstructions, contentTexts } from '../extract.mjs';
 
+const START_LABEL = 'SessionStart hook additional context: ';
+
+const MCP_TOOL = 'mcp__ctxfiles__instructions_for_path';
+
+/** The tool result blocks of a request, in order. */
+const toolResults = (body) =>
+  (body?.messages ?? [])
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((part) => part.type === 'tool_result');
+
+const hasResult = (message) =>
+  Array.isArray(message.content) && message.content.some((part) => part.type === 'tool_result');
+
+/** The text blocks of the user and system messages given, a tool's own output left out. */
+function addedIn(messages) {
+  const added = [];
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'system') continue;
+    const parts = Array.isArray(message.content)
+      ? message.content
+      : [{ type: 'text', text: message.content }];
+    for (const part of parts) {
+      if (part.type === 'tool_result') {
+        const inner = contentTexts(part.content).join('\n');
+        const at = inner.indexOf('<system-reminder>');
+        if (at >= 0) added.push(inner.slice(at));
+      } else if (typeof part.text === 'string' && !part.text.startsWith(CLAUDE_MEMORY_OPEN)) {
+        added.push(part.text);
+      }
+    }
+  }
+  return added.join('');
+}
+
 export default {
   id: 'claude-code',
   label: 'Claude Code',
@@ -14,25 +48,25 @@ export default {
   bin: 'node_modules/@anthropic-ai/claude-code-linux-x64/claude',
   names: { doc: 'CLAUDE.md', user: '.claude/CLAUDE.md' },
   hookAgent: 'claude-code',
-  prepare({ home, port, prompt, hookCommand, mcpServer }) {
+  prepare({ home, port, row, prompt, hookCommand, mcpServer }) {
     const mcpArgs = [];
     if (mcpServer) {
       // docs/mcp.md: a stdio server; --mcp-config with --strict-mcp-config reads only this one.
       const file = path.join(home, 'lab-mcp.json');
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { ctxfiles: { type: 'stdio', ...mcpServer } } }));
-      mcpArgs.push(
-        '--mcp-config',
-        file,
-        '--strict-mcp-config',
-        '--allowedTools',
-        'mcp__ctxfiles__instructions_for_path',
-      );
+      mcpArgs.push('--mcp-config', file, '--strict-mcp-config', '--allowedTools', MCP_TOOL);
     }
     if (hookCommand) {
-      // docs/hooks.md: a PostToolUse hook in the user's settings.
-      const hooks = {
-        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: hookCommand, timeout: 30 }] }],
-      };
+      // docs/hooks.md: a PostToolUse hook in the user's settings; with `hookStart`, the groups
+      // `ctxfiles init claude-code` writes (src/cli/init-hosts.ts).
+      const hook = [{ type: 'command', command: hookCommand, timeout: 30 }];
+      const hooks = row.hookStart
+        ? {
+            SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: hook }],
+            PostToolUse: [{ matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS', hooks: hook }],
+            PreCompact: [{ hooks: hook }],
+          }
+        : { PostToolUse: [{ matcher: 'Read', hooks: hook }] };
       fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
       fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
     }
@@ -47,8 +81,8 @@ export default {
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_BUG_COMMAND: '1',
         CLAUDE_CODE_MAX_RETRIES: '0',
-        // MCP tools are declared directly, not deferred behind ToolSearch.
-        ENABLE_TOOL_SEARCH: 'false',
+        // MCP tools are declared directly, not deferred behind ToolSearch, unless a row searches.
+        ENABLE_TOOL_SEARCH: row.mcp?.search ? 'true' : 'false',
       },
     };
   },
@@ -56,22 +90,35 @@ export default {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
     return tools.includes('Read') ? { name: 'Read', args: { file_path: file } } : null;
   },
-  mcpCall(body, file) {
+  /**
+   * The MCP tool call; with `mcp.search` (tool search on, the tool deferred), first a ToolSearch
+   * with those words, then the tool only if the search's result names it.
+   */
+  mcpCall(body, file, mcp) {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
-    const name = 'mcp__ctxfiles__instructions_for_path';
-    return tools.includes(name) ? { name, args: { path: file } } : null;
+    const call = { name: MCP_TOOL, args: { path: file } };
+    if (!mcp?.search) return tools.includes(MCP_TOOL) ? call : null;
+    const results = toolResults(body);
+    if (results.length === 0) {
+      return tools.includes('ToolSearch')
+        ? { name: 'ToolSearch', args: { query: mcp.search }, id: 'toolu_lab_1' }
+        : null;
+    }
+    const found = results.length === 1 && results[0].content?.some?.((part) => part.tool_name === MCP_TOOL);
+    return found ? { ...call, id: 'toolu_lab_2' } : null;
   },
-  /** The text of the MCP tool's result. */
+  /** The text of the MCP tool's result (another tool's, such as ToolSearch's, left out). */
   extractMcp(body) {
-    const results = (body?.messages ?? [])
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
-      .filter((part) => part.type === 'tool_result');
+    const ids = new Set(
+      (body?.messages ?? [])
+        .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+        .filter((part) => part.type === 'tool_use' && part.name === MCP_TOOL)
+        .map((part) => part.id),
+    );
+    const results = toolResults(body).filter((part) => ids.has(part.tool_use_id));
     return results.map((part) => contentTexts(part.content).join('')).join('');
   },
-  hasToolResult: (body) =>
-    (body?.messages ?? []).some(
-      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
-    ),
+  hasToolResult: (body) => (body?.messages ?? []).some(hasResult),
   isMain: (record) =>
     record.url.includes('/messages') &&
     !record.url.includes('count_tokens') &&
@@ -84,28 +131,11 @@ export default {
    */
   extractLive(body) {
     const messages = body?.messages ?? [];
-    const index = messages.findIndex(
-      (m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result'),
-    );
-    if (index < 0) return '';
-    const added = [];
-    for (const message of messages.slice(index)) {
-      if (message.role !== 'user' && message.role !== 'system') continue;
-      const parts = Array.isArray(message.content)
-        ? message.content
-        : [{ type: 'text', text: message.content }];
-      for (const part of parts) {
-        if (part.type === 'tool_result') {
-          const inner = contentTexts(part.content).join('\n');
-          const at = inner.indexOf('<system-reminder>');
-          if (at >= 0) added.push(inner.slice(at));
-        } else if (typeof part.text === 'string' && !part.text.startsWith(CLAUDE_MEMORY_OPEN)) {
-          added.push(part.text);
-        }
-      }
-    }
-    return added.join('');
+    const index = messages.findIndex(hasResult);
+    return index < 0 ? '' : addedIn(messages.slice(index));
   },
+  /** How many tool results the request carries (a script of more than one read). */
+  toolResultCount: (body) => toolResults(body).length,
   sessionEvent: (file) => ({
     tool: 'Read',
     input: { file_path: file },
@@ -114,4 +144,18 @@ export default {
   }),
   /** Claude Code's label before a PostToolUse hook's additional context (as the host sends it). */
   wrapHook: (text) => (text === '' ? '' : `PostToolUse:Read hook additional context: ${text}`),
+  /** Claude Code's label before a SessionStart hook's additional context (as the host sends it). */
+  wrapHookStart: (text) => (text === '' ? '' : `${START_LABEL}${text}`),
+  /**
+   * What the SessionStart hook added: 2.1.332 puts it, after its label, at the head of the system
+   * message that follows the prompt, before its own `# Environment` section.
+   */
+  extractHookStart(body) {
+    const texts = (body?.messages ?? [])
+      .filter((message) => message.role === 'system')
+      .flatMap((message) => contentTexts(message.content));
+    const text = texts.find((part) => part.startsWith(START_LABEL)) ?? '';
+    const end = text.indexOf('\n\n# Environment\n');
+    return end < 0 ? text : text.slice(0, end);
+  },
 };
