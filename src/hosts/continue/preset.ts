@@ -21,8 +21,9 @@ export const continuePreset: Preset = frozen({
       userFile: null,
       // A whitespace-only file is shown (only an empty one counts as none: the format drops it).
       skipBlank: 'none',
-      // Read with fs.readFileSync, through links.
+      // Read with fs.readFileSync, through links; a UTF-8 byte order mark stays in the text.
       symlinks: 'follow',
+      keepBom: true,
     },
     // Continue's own rule folders, the user's included; rules with globs or regex apply by path.
     rules: { sources: ['continue'], nested: false, userFolders: true },

@@ -22,8 +22,9 @@ export const qwenCode: Preset = frozen({
       // Read with fs.readFile, through links; paths deduplicated by their real path.
       symlinks: 'follow',
     },
-    // `@path` replaced in place between comment markers, at most 5 deep (its memoryImportProcessor).
-    imports: { enabled: true, mode: 'inline', maxDepth: 5 },
+    // `@path` replaced in place between comment markers, at most 5 deep (its memoryImportProcessor,
+    // Gemini CLI's); a reference not followed becomes a comment saying why, as in Gemini CLI.
+    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment' },
     budget: { maxBytes: null },
     format: 'qwen',
     // Qwen Code's `.qwen/rules` are its own; no vendor rule folder is read.
