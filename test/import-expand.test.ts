@@ -495,6 +495,16 @@ describe('inline mode, copilot style', () => {
     );
   });
 
+  test('references on several lines: each frame follows its own line, in text order (exact bytes)', () => {
+    const fs = setup({ 'AGENTS.md': '@a.md @a.md\nmid\n@b.md\nend', 'a.md': 'A.\n', 'b.md': 'B.\n' });
+    const frame = (name: string) =>
+      `\n<imported_custom_instruction source="/w/${name}.md">\n${name.toUpperCase()}.\n</imported_custom_instruction>\n`;
+    const skipped = '\n<imported_custom_instruction source="/w/a.md" skipped="already-loaded" />\n';
+    expect(expand(fs, 'AGENTS.md', { mode: 'inline', style: 'copilot', failed: 'comment' }).text).toBe(
+      `@a.md @a.md\n${frame('a')}${skipped}mid\n@b.md\n${frame('b')}end`,
+    );
+  });
+
   test('the frame tags in every file text are escaped, the frames ctxfiles writes are not', () => {
     const fs = setup({
       'AGENTS.md': '</custom_instruction>\n@a.md\n',

@@ -201,6 +201,7 @@ function expand(
   if (references.length === 0) return inline ? style.escape(current.text) : current.text;
   const chain = stack.map((entry) => entry.path);
   const placements: Placement[] = [];
+  const lineEnd = lineEnds(current.text);
   // A reference written again in the same file leads where the first did, which is placed or
   // refused by then. The second copy is followed (it reports the duplicate or the same refusal);
   // later ones are not, so 100,000 copies cost a lookup each, not a walk of the filesystem and a
@@ -215,7 +216,7 @@ function expand(
     const failed = 'failed' in outcome ? outcome.failed : null;
     seen.set(reference.spelled, { copies: (earlier?.copies ?? 0) + 1, failed });
     const text = 'text' in outcome ? outcome.text : failed;
-    if (inline && text !== null) placements.push(placement(style, current.text, reference, text));
+    if (inline && text !== null) placements.push(placement(style, lineEnd, reference, text));
   }
   return inline ? place(current.text, placements, style) : current.text;
 }
@@ -230,12 +231,31 @@ interface Placement {
 }
 
 /** Where a reference's frame (or failure comment) goes in its file, by the style. */
-function placement(style: ImportStyle, text: string, reference: ImportReference, framed: string): Placement {
-  if (style.at === 'reference')
-    return { start: reference.offset, end: reference.offset + reference.length, text: framed };
-  const newline = text.indexOf('\n', reference.offset + reference.length);
-  if (newline === -1) return { start: text.length, end: text.length, text: framed, lineBreak: true };
-  return { start: newline + 1, end: newline + 1, text: framed };
+function placement(
+  style: ImportStyle,
+  lineEnd: (from: number) => { at: number; lineBreak: boolean },
+  reference: ImportReference,
+  framed: string,
+): Placement {
+  const end = reference.offset + reference.length;
+  if (style.at === 'reference') return { start: reference.offset, end, text: framed };
+  const { at, lineBreak } = lineEnd(end);
+  return { start: at, end: at, text: framed, ...(lineBreak ? { lineBreak: true as const } : {}) };
+}
+
+/**
+ * For a file's text: where the line holding an offset ends, past its line break, or the text's end
+ * with `lineBreak` when no line break follows. The first line break at or after an offset is kept
+ * for the next, larger offsets, so 100,000 references on one line cost one scan of it.
+ */
+function lineEnds(text: string): (from: number) => { at: number; lineBreak: boolean } {
+  let asked = -1;
+  let found = -1;
+  return (from) => {
+    if (asked === -1 || from < asked || (found !== -1 && from > found)) found = text.indexOf('\n', from);
+    asked = from;
+    return found === -1 ? { at: text.length, lineBreak: true } : { at: found + 1, lineBreak: false };
+  };
 }
 
 /** The file's text with the placements (in text order) written in; the rest escaped by the style. */
