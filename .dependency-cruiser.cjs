@@ -5,7 +5,7 @@
  */
 
 /** Modules below everything else, importable by every layer. */
-const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$'];
+const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$', '^src/escape-tags\\.ts$'];
 /** The shared config vocabulary: types, format and mode names, and the one glob compiler. */
 const CONFIG_VOCABULARY = [
   '^src/config/types\\.ts$',
@@ -30,7 +30,7 @@ module.exports = {
       'errors-is-a-leaf',
       '^src/(errors|diagnostics)\\.ts$',
       LEAF,
-      'errors.ts and diagnostics.ts import nothing of the project.',
+      'errors.ts, diagnostics.ts and escape-tags.ts import nothing of the project.',
     ),
     only(
       'fs-is-the-port',

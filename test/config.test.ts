@@ -44,6 +44,7 @@ describe('config search', () => {
       maxDepth: 5,
       mode: 'entries',
       failed: 'keep',
+      style: 'comment',
       external: true,
     });
     expect(loaded.config.contextRoot).toBe('workDir');
@@ -167,7 +168,7 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under imports lists the real keys',
       { '.opencode.json': '{"imports": {"allowOutside": true}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "external".',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "external".',
     ],
     [
       'an unknown key under rules lists the real keys',

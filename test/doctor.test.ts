@@ -88,9 +88,9 @@ describe('ctxfiles doctor: the matrix', () => {
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (opencode-go, claude-code, copilot)
       copilot       1 AGENTS.md                                      chain        33573     8084
-                    2 CLAUDE.md                                      chain           60       17
+                    2 CLAUDE.md                                      chain           60       42
                     3 .github/copilot-instructions.md                rules           19        4
-                      sent before the first tool call                             33785     8129
+                      sent before the first tool call                             33888     8154
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (opencode-go, cursor),
@@ -168,10 +168,10 @@ describe('ctxfiles doctor: the matrix', () => {
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
       copilot       1 AGENTS.md                                      chain        33573     8084
-                    2 CLAUDE.md                                      chain           60       17
+                    2 CLAUDE.md                                      chain           60       42
                     3 packages/api/AGENTS.md                         chain           69       20
                     4 .github/copilot-instructions.md                rules           19        4
-                      sent before the first tool call                             33899     8157
+                      sent before the first tool call                             34002     8182
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor)
@@ -289,7 +289,7 @@ describe('ctxfiles doctor: the matrix', () => {
                     "path": "CLAUDE.md",
                     "layer": "chain",
                     "bytes": 60,
-                    "tokens": 17
+                    "tokens": 43
                   },
                   {
                     "path": ".github/copilot-instructions.md",
@@ -298,8 +298,8 @@ describe('ctxfiles doctor: the matrix', () => {
                     "tokens": 4
                   }
                 ],
-                "bytes": 33785,
-                "tokens": 8129,
+                "bytes": 33893,
+                "tokens": 8155,
                 "cuts": [],
                 "unseen": []
               }
@@ -372,7 +372,7 @@ describe('ctxfiles doctor: the matrix', () => {
                     "path": "CLAUDE.md",
                     "layer": "chain",
                     "bytes": 60,
-                    "tokens": 17
+                    "tokens": 43
                   },
                   {
                     "path": "packages/api/AGENTS.md",
@@ -393,8 +393,8 @@ describe('ctxfiles doctor: the matrix', () => {
                     "tokens": 5
                   }
                 ],
-                "bytes": 33973,
-                "tokens": 8170,
+                "bytes": 34081,
+                "tokens": 8196,
                 "cuts": [],
                 "unseen": []
               }

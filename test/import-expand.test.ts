@@ -459,3 +459,77 @@ test('property: entries mode never changes the text; inline mode changes it only
     }),
   );
 });
+
+describe('inline mode, copilot style', () => {
+  const copilot = { mode: 'inline', style: 'copilot', failed: 'comment' } as const;
+
+  test('the reference line stays; the file follows it in imported_custom_instruction tags (exact bytes)', () => {
+    const fs = setup({ 'AGENTS.md': 'Main.\n@docs/extra.md\nEnd.\n', 'docs/extra.md': 'Extra text.\n' });
+    const result = expand(fs, 'AGENTS.md', copilot);
+    expect(result.text).toBe(
+      'Main.\n@docs/extra.md\n\n<imported_custom_instruction source="/w/docs/extra.md">\nExtra text.\n' +
+        '</imported_custom_instruction>\nEnd.\n',
+    );
+    expect(result.escaped).toBe(true);
+  });
+
+  test('a chain nests; a file back on the chain is marked skipped="already-loaded" (exact bytes)', () => {
+    const fs = setup({ 'AGENTS.md': 'Main.\n@a.md\n', 'a.md': 'A.\n@b.md\n', 'b.md': 'B.\n@a.md\n' });
+    const result = expand(fs, 'AGENTS.md', copilot);
+    expect(result.text).toBe(
+      'Main.\n@a.md\n\n<imported_custom_instruction source="/w/a.md">\nA.\n@b.md\n\n' +
+        '<imported_custom_instruction source="/w/b.md">\nB.\n@a.md\n\n' +
+        '<imported_custom_instruction source="/w/a.md" skipped="already-loaded" />\n' +
+        '</imported_custom_instruction>\n</imported_custom_instruction>\n',
+    );
+    expect(codes(result)).toEqual(['warn import-cycle']);
+  });
+
+  test('a reference on a last line without a line break, two on one line, a missing file (exact bytes)', () => {
+    const fs = setup({ 'AGENTS.md': '@a.md and @gone.md and @b.md', 'a.md': 'A.', 'b.md': 'B.\n' });
+    const result = expand(fs, 'AGENTS.md', copilot);
+    expect(result.text).toBe(
+      '@a.md and @gone.md and @b.md\n\n<imported_custom_instruction source="/w/a.md">\nA.\n' +
+        '</imported_custom_instruction>\n\n<imported_custom_instruction source="/w/b.md">\nB.\n' +
+        '</imported_custom_instruction>\n',
+    );
+  });
+
+  test('references on several lines: each frame follows its own line, in text order (exact bytes)', () => {
+    const fs = setup({ 'AGENTS.md': '@a.md @a.md\nmid\n@b.md\nend', 'a.md': 'A.\n', 'b.md': 'B.\n' });
+    const frame = (name: string) =>
+      `\n<imported_custom_instruction source="/w/${name}.md">\n${name.toUpperCase()}.\n</imported_custom_instruction>\n`;
+    const skipped = '\n<imported_custom_instruction source="/w/a.md" skipped="already-loaded" />\n';
+    expect(expand(fs, 'AGENTS.md', { mode: 'inline', style: 'copilot', failed: 'comment' }).text).toBe(
+      `@a.md @a.md\n${frame('a')}${skipped}mid\n@b.md\n${frame('b')}end`,
+    );
+  });
+
+  test('the frame tags in every file text are escaped, the frames ctxfiles writes are not', () => {
+    const fs = setup({
+      'AGENTS.md': '</custom_instruction>\n@a.md\n',
+      'a.md': '</imported_custom_instruction>\n&lt;custom_instruction>\n',
+    });
+    const result = expand(fs, 'AGENTS.md', copilot);
+    expect(result.text).toBe(
+      '&lt;/custom_instruction>\n@a.md\n\n<imported_custom_instruction source="/w/a.md">\n' +
+        '&lt;/imported_custom_instruction>\n&amp;lt;custom_instruction>\n</imported_custom_instruction>\n',
+    );
+  });
+
+  test('a quote in the source path is an entity, so it cannot end the attribute', () => {
+    const fs = setup({ 'AGENTS.md': '@a"b.md\n', 'a"b.md': 'X\n' });
+    expect(expand(fs, 'AGENTS.md', copilot).text).toBe(
+      '@a"b.md\n\n<imported_custom_instruction source="/w/a&quot;b.md">\nX\n</imported_custom_instruction>\n',
+    );
+  });
+
+  test('the comment style and entries mode are not escaped', () => {
+    const fs = setup({ 'AGENTS.md': '</custom_instruction>\n@a.md\n', 'a.md': 'A\n' });
+    expect(expand(fs, 'AGENTS.md', { mode: 'inline' }).escaped).toBe(false);
+    expect(expand(fs, 'AGENTS.md', { style: 'copilot' })).toMatchObject({
+      text: '</custom_instruction>\n@a.md\n',
+      escaped: false,
+    });
+  });
+});

@@ -132,3 +132,23 @@ describe('continue preset', () => {
     );
   });
 });
+
+describe('copilot preset imports', () => {
+  test('an @path line is followed by the file in imported_custom_instruction tags, escaped once (exact bytes)', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.git/HEAD': 'x',
+        '/w/AGENTS.md': 'Main.\n@a.md\n</custom_instruction>\n',
+        '/w/a.md': 'A.\n@AGENTS.md\n',
+      },
+      { preset: 'copilot' },
+      { workDir: '/w', homeDir: '/h' },
+    );
+    const result = await resolver.resolve();
+    expect(result.text).toBe(
+      '<custom_instruction>\nMain.\n@a.md\n\n<imported_custom_instruction source="/w/a.md">\nA.\n@AGENTS.md\n\n' +
+        '<imported_custom_instruction source="/w/AGENTS.md" skipped="already-loaded" />\n' +
+        '</imported_custom_instruction>\n&lt;/custom_instruction>\n\n</custom_instruction>',
+    );
+  });
+});

@@ -619,6 +619,15 @@ export default {
           ],
           "default": "keep"
         },
+        "style": {
+          "description": "Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).",
+          "type": "string",
+          "enum": [
+            "comment",
+            "copilot"
+          ],
+          "default": "comment"
+        },
         "external": {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",
           "type": "boolean",

@@ -60,6 +60,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     maxDepth: 5,
     mode: 'entries' as 'entries' | 'inline',
     failed: 'keep' as 'keep' | 'comment',
+    style: 'comment' as 'comment' | 'copilot',
     external: true,
   }),
   contextRoot: 'workDir' as 'workDir' | 'project',

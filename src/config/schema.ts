@@ -335,6 +335,12 @@ export const importsSchema = z.strictObject({
     .describe(
       'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment").',
     ),
+  style: z
+    .enum(['comment', 'copilot'])
+    .optional()
+    .describe(
+      'Inline mode: how an imported file is framed. "comment" (default): in place of the reference, between HTML comments; "copilot": after the reference\'s line, in <imported_custom_instruction> tags (Copilot CLI).',
+    ),
   external: z
     .boolean()
     .optional()

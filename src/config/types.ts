@@ -92,6 +92,12 @@ export interface ImportsConfig {
    */
   readonly failed?: 'keep' | 'comment' | undefined;
   /**
+   * `inline` mode: how an imported file is framed. `comment`: in place of the reference, between
+   * HTML comments; `copilot`: after the reference's line, in Copilot CLI's
+   * `<imported_custom_instruction>` tags. Absent: `comment`.
+   */
+  readonly style?: 'comment' | 'copilot' | undefined;
+  /**
    * `false`: an import from a project file is followed only to a file inside the work dir (the
    * user's own files are not limited). Absent: true.
    */

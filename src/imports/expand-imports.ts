@@ -5,7 +5,8 @@ import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { defineSha256, digestOf, readInstruction, type InstructionRead } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
-import { failureComment, type ImportFailure } from './failure-comment.js';
+import type { ImportFailure } from './failure-comment.js';
+import { importStyle, type ImportStyle, type ImportStyleName } from './import-style.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanFileReferences, scanImports, type ImportReference } from './scan-imports.js';
 import { createDiagnostics } from '../diagnostics.js';
@@ -45,6 +46,11 @@ export interface ImportOptions {
    * ({@link failureComment}); default `keep`: it stays as written.
    */
   readonly failed?: 'keep' | 'comment';
+  /**
+   * `inline` mode: the markers around an imported file and its failure comments
+   * (src/imports/import-style.ts). Default `comment`.
+   */
+  readonly style?: ImportStyleName;
   /** Default `inside`: a link is followed when its real target stays inside the root. */
   readonly symlinks?: SymlinkPolicy;
   /**
@@ -92,11 +98,17 @@ export interface ImportedFile {
 /** The outcome of {@link expandImports}. */
 export interface ImportExpansion {
   /**
-   * `entries`: the importer's text unchanged. `inline`: every followed reference replaced by the
-   * imported text between `<!-- Imported from: P -->` and `<!-- End of import from: P -->`
-   * markers, recursively; references not followed stay as written.
+   * `entries`: the importer's text unchanged. `inline`: every followed reference framed by the
+   * {@link ImportOptions.style}: by default replaced by the imported text between
+   * `<!-- Imported from: P -->` and `<!-- End of import from: P -->` markers, recursively;
+   * references not followed stay as written.
    */
   readonly text: string;
+  /**
+   * True when `text` is escaped by the style (`inline` mode with a style that escapes, such as
+   * `copilot`): a format that escapes the same tags leaves it as it is, frames included.
+   */
+  readonly escaped: boolean;
   /** Imported files, parent before children, depth first in reference order; each once. */
   readonly files: readonly ImportedFile[];
   readonly diagnostics: readonly Diagnostic[];
@@ -123,6 +135,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
       maxDepth: options.maxDepth ?? DEFAULT_IMPORT_DEPTH,
       mode: options.mode ?? 'entries',
       failed: options.failed ?? 'keep',
+      style: importStyle(options.style ?? 'comment'),
       symlinks: options.symlinks ?? 'inside',
       trustOutside: options.trustOutside ?? false,
       homeDir: options.homeDir,
@@ -137,7 +150,8 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
   const text = expand(expansion, { path: file.path, text: file.text }, [
     { key: identityKey(file.info), path: file.path },
   ]);
-  return { text, files: expansion.files, diagnostics: expansion.diagnostics };
+  const escaped = expansion.settings.mode === 'inline' && expansion.settings.style.escapes;
+  return { text, escaped, files: expansion.files, diagnostics: expansion.diagnostics };
 }
 
 /** The state of one {@link expandImports} call, shared by its recursive steps. */
@@ -161,6 +175,7 @@ interface ImportSettings {
   readonly maxDepth: number;
   readonly mode: ImportMode;
   readonly failed: 'keep' | 'comment';
+  readonly style: ImportStyle;
   readonly symlinks: SymlinkPolicy;
   readonly trustOutside: boolean;
   readonly homeDir: string | undefined;
@@ -171,21 +186,22 @@ interface ImportSettings {
 type StackEntry = { key: string; path: string };
 
 /**
- * Follows the references of one file; in `inline` mode returns its text with each followed
- * reference replaced. `stack` holds the identities of the files being expanded, so a reference
- * back to one is a cycle.
+ * Follows the references of one file; in `inline` mode returns its text (escaped by the style)
+ * with each followed reference framed. `stack` holds the identities of the files being expanded,
+ * so a reference back to one is a cycle.
  */
 function expand(
   expansion: Expansion,
   current: { path: string; text: string },
   stack: readonly StackEntry[],
 ): string {
-  const references = referencesOf(expansion, current, stack.length === 1);
-  if (references.length === 0) return current.text;
-  const chain = stack.map((entry) => entry.path);
+  const { style } = expansion.settings;
   const inline = expansion.settings.mode === 'inline';
-  let output = '';
-  let last = 0;
+  const references = referencesOf(expansion, current, stack.length === 1);
+  if (references.length === 0) return inline ? style.escape(current.text) : current.text;
+  const chain = stack.map((entry) => entry.path);
+  const placements: Placement[] = [];
+  const lineEnd = lineEnds(current.text);
   // A reference written again in the same file leads where the first did, which is placed or
   // refused by then. The second copy is followed (it reports the duplicate or the same refusal);
   // later ones are not, so 100,000 copies cost a lookup each, not a walk of the filesystem and a
@@ -199,16 +215,61 @@ function expand(
         : follow(expansion, reference, current.path, stack, chain);
     const failed = 'failed' in outcome ? outcome.failed : null;
     seen.set(reference.spelled, { copies: (earlier?.copies ?? 0) + 1, failed });
-    if (inline) {
-      output += current.text.slice(last, reference.offset);
-      output +=
-        'text' in outcome
-          ? outcome.text
-          : (failed ?? current.text.slice(reference.offset, reference.offset + reference.length));
-      last = reference.offset + reference.length;
-    }
+    const text = 'text' in outcome ? outcome.text : failed;
+    if (inline && text !== null) placements.push(placement(style, lineEnd, reference, text));
   }
-  return inline ? output + current.text.slice(last) : current.text;
+  return inline ? place(current.text, placements, style) : current.text;
+}
+
+/** Text the expansion writes into a file: `text` replaces `[start, end)` of it. */
+interface Placement {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** Set at the end of a text without a final line break: one goes before the first such placement. */
+  readonly lineBreak?: true;
+}
+
+/** Where a reference's frame (or failure comment) goes in its file, by the style. */
+function placement(
+  style: ImportStyle,
+  lineEnd: (from: number) => { at: number; lineBreak: boolean },
+  reference: ImportReference,
+  framed: string,
+): Placement {
+  const end = reference.offset + reference.length;
+  if (style.at === 'reference') return { start: reference.offset, end, text: framed };
+  const { at, lineBreak } = lineEnd(end);
+  return { start: at, end: at, text: framed, ...(lineBreak ? { lineBreak: true as const } : {}) };
+}
+
+/**
+ * For a file's text: where the line holding an offset ends, past its line break, or the text's end
+ * with `lineBreak` when no line break follows. The first line break at or after an offset is kept
+ * for the next, larger offsets, so 100,000 references on one line cost one scan of it.
+ */
+function lineEnds(text: string): (from: number) => { at: number; lineBreak: boolean } {
+  let asked = -1;
+  let found = -1;
+  return (from) => {
+    if (asked === -1 || from < asked || (found !== -1 && from > found)) found = text.indexOf('\n', from);
+    asked = from;
+    return found === -1 ? { at: text.length, lineBreak: true } : { at: found + 1, lineBreak: false };
+  };
+}
+
+/** The file's text with the placements (in text order) written in; the rest escaped by the style. */
+function place(text: string, placements: readonly Placement[], style: ImportStyle): string {
+  let output = '';
+  let last = 0;
+  for (const { start, end, text: framed, lineBreak } of placements) {
+    output += style.escape(text.slice(last, start));
+    // A reference on the last line, with no line break after it, gets one before its frame.
+    if (lineBreak === true && !output.endsWith('\n')) output += '\n';
+    output += framed;
+    last = end;
+  }
+  return output + style.escape(text.slice(last));
 }
 
 /**
@@ -265,7 +326,7 @@ function follow(
       path: target ?? importer,
     });
     const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
-    return { failed: settings.failed === 'comment' ? failureComment(failure) : null };
+    return { failed: settings.failed === 'comment' ? settings.style.failed(failure) : null };
   };
   const target = locateImport(reference, importer, expansion.root, settings);
   if (typeof target !== 'string') return fail(target.level, target.code, target.message);
@@ -294,9 +355,7 @@ function follow(
     importedFile(target, checked, read, { importedBy: importer, depth, chain, reference }),
   );
   const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
-  return {
-    text: `<!-- Imported from: ${reference.spelled} -->\n${body}\n<!-- End of import from: ${reference.spelled} -->`,
-  };
+  return { text: settings.style.frame(reference, target, body) };
 }
 
 /** The record of a placed import; its digest stays lazy (src/fs/read-instruction.ts). */

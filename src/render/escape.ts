@@ -169,18 +169,7 @@ export function lineEscape(header: string): TagEscape {
   };
 }
 
-/**
- * Neutralizes tags named in `names` (opening or closing, any case, blanks after `<` and around
- * `/`) by writing their `<` as `&lt;`, reversibly: an `&lt;` (or `&amp;…lt;`) already in front of
- * such a name gets one more `amp;`. Everything else is byte for byte. Linear time.
- */
-export function escapeTags(text: string, names: readonly string[]): string {
-  if (names.length === 0) return text;
-  const rest = String.raw`\s*(?:\/\s*)?(?:${names.join('|')})(?![\w-])`;
-  return text
-    .replace(new RegExp(`&((?:amp;)*)lt;(?=${rest})`, 'gi'), '&amp;$1lt;')
-    .replace(new RegExp(`<(?=${rest})`, 'gi'), '&lt;');
-}
+export { escapeTags } from '../escape-tags.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 

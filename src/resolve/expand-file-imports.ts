@@ -65,6 +65,7 @@ export function expandFileImports(
         maxDepth: options.imports.maxDepth,
         mode: options.imports.mode,
         failed: options.imports.failed ?? 'keep',
+        style: options.imports.style ?? 'comment',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
         homeDir: options.homeDir,
@@ -119,6 +120,7 @@ function withInlined(file: ContextFile, expansion: ImportExpansion): ContextFile
   return Object.freeze({
     ...file,
     text: expansion.text,
+    ...(expansion.escaped ? { escaped: true as const } : {}),
     inlined: Object.freeze(
       expansion.files.map((imported) =>
         Object.freeze({

@@ -25,6 +25,11 @@ export interface ContextFile extends Provenance {
    */
   readonly inlined?: readonly InlinedImport[];
   /**
+   * With an `imports.style` that escapes (`copilot`): `text` holds import frames ctxfiles wrote and
+   * the file text around them is escaped already, so the format does not escape it again.
+   */
+  readonly escaped?: true;
+  /**
    * The file began with a UTF-8 byte order mark, which `text` leaves out (`instructions.keepBom`
    * puts it back). Absent otherwise.
    */

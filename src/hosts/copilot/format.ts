@@ -28,11 +28,13 @@ function copilotOrder(files: readonly RenderFile[], workDir: string): RenderFile
  * `<custom_instruction>`, the text as written, `</custom_instruction>`, each on its own line, blocks
  * joined by a blank line; no path, no intro; an empty file is a block too. `custom_instruction`
  * and `imported_custom_instruction` tags in the text are escaped (`&lt;`) so that a file cannot end
- * its block. A budget notice comes first, as its own paragraph.
+ * its block; a file whose imports the `copilot` import style framed was escaped by it already
+ * (`escaped`), the same tags, so its frames stay. A budget notice comes first, as its own paragraph.
  */
 export function renderCopilot(files: readonly RenderFile[], context: RenderContext, notice?: string): string {
   const blocks = copilotOrder(files, context.workDir).map(
-    (file) => `<custom_instruction>\n${escapeTags(file.text, COPILOT_TAGS)}\n</custom_instruction>`,
+    (file) =>
+      `<custom_instruction>\n${file.escaped === true ? file.text : escapeTags(file.text, COPILOT_TAGS)}\n</custom_instruction>`,
   );
   if (blocks.length === 0 && notice === undefined) return '';
   return [...(notice === undefined ? [] : [notice]), ...blocks].join('\n\n');
