@@ -7,9 +7,6 @@ import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
 
-/** The agents `ctxfiles hook` answers: the hosts with a hook protocol. */
-export const HOOK_AGENTS: readonly HookAgent[] = HOOK_HOSTS;
-
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {
   readonly stdout: { write(text: string): unknown };
@@ -130,8 +127,9 @@ function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: 
   if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset))
     return `"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')})`;
   const agent = positional[0];
-  if (positional.length !== 1 || !(HOOK_AGENTS as readonly string[]).includes(agent as string))
-    return `expected one agent (${HOOK_AGENTS.slice(0, -1).join(', ')} or ${HOOK_AGENTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
+  // The agents `ctxfiles hook` answers: the hosts with a hook protocol.
+  if (positional.length !== 1 || !HOOK_HOSTS.includes(agent as string))
+    return `expected one agent (${HOOK_HOSTS.slice(0, -1).join(', ')} or ${HOOK_HOSTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
   return { options, agent: agent as HookAgent };
 }
 

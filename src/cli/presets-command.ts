@@ -25,7 +25,7 @@ export function listPresets(): PresetListing[] {
 }
 
 /** `Codex CLI 0.171.0`, or `from docs` for a host no lab drives. */
-export function verifiedLabel(listing: PresetListing): string {
+function verifiedLabel(listing: PresetListing): string {
   return listing.verified === null ? 'from docs' : `${listing.host} ${listing.verified.version}`;
 }
 
