@@ -374,14 +374,17 @@ describe('fdWriter', () => {
 });
 
 describe('what a cold run loads', () => {
-  // A preload script reports, when the process ends, which of Node's own modules were loaded. The
-  // first run writes the compile cache (its key holds the preload flag); the second, reported, is the
-  // run a user makes every time.
-  function loadedModules(argv: readonly string[], cwd: string): string[] {
+  // A preload script reports, when the process ends, which of Node's own modules were loaded, and
+  // which files through require() (the preload, the bin: the bundle itself is compiled from its
+  // text, and a dependency, outside the compile cache, is loaded only when a command needs it). The
+  // first run writes the compile cache (its key holds the preload flag); the second, reported, is
+  // the run a user makes every time.
+  function loadedModules(argv: readonly string[], cwd: string): { builtins: string[]; files: string[] } {
     const probe = path.join(temp(), 'probe.cjs');
     fs.writeFileSync(
       probe,
-      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(process.moduleLoadList)));",
+      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(" +
+        '{ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));',
     );
     const cache = temp();
     const run = () =>
@@ -397,17 +400,20 @@ describe('what a cold run loads', () => {
     expect(result.status).toBe(0);
     expect(fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'))).toEqual(cached);
     const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
-    return JSON.parse((line as string).slice('LOADED '.length)) as string[];
+    return JSON.parse((line as string).slice('LOADED '.length)) as { builtins: string[]; files: string[] };
   }
 
-  test('resolve and manifest load neither node:crypto, node:os nor the network modules (resolve: nor streams)', () => {
+  test('resolve and manifest load no dependency, neither node:module, node:crypto, node:os nor the network modules (resolve: nor streams)', () => {
     const root = temp();
     fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
     fs.mkdirSync(path.join(root, 'pkg'));
     fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), '---\ndescription: Package rules\n---\n');
     for (const argv of [['resolve'], ['manifest']]) {
-      const loaded = loadedModules(argv, root);
+      const { builtins: loaded, files } = loadedModules(argv, root);
+      expect(files.map((file) => path.basename(file))).toEqual(['probe.cjs', 'ctxfiles.cjs']);
       expect(loaded).toContain('NativeModule vm');
+      // node:module would bring Node's ES module loader: the bundles use their own require.
+      expect(loaded).not.toContain('NativeModule module');
       // node:v8, which a walking command loads, brings the stream modules with it.
       const unwanted =
         argv[0] === 'manifest'

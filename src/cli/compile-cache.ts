@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import nodeModule from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import {
@@ -164,6 +163,11 @@ export interface Bundle {
   readonly digest: string;
   /** The command about to run: each command keeps the code it compiled in its own cache file. */
   readonly command: string;
+  /**
+   * A `require` that resolves as one made for {@link file} would: the bin's own, as the bundles sit
+   * beside it (`node:module`'s `createRequire` would load Node's ES module loader on every run).
+   */
+  readonly require: NodeJS.Require;
 }
 
 /**
@@ -171,7 +175,7 @@ export interface Bundle {
  * private cache directory (see {@link compileCacheDirectory}), else with a plain `require`.
  */
 export function loadBundle(bundle: Bundle, env: Env): unknown {
-  const requireFromBundle = nodeModule.createRequire(bundle.file);
+  const requireFromBundle = bundle.require;
   const dir = compileCacheDirectory(env);
   if (dir === null || !isPrivateDirectory(dir)) return requireFromBundle(bundle.file);
   // The name and the text come from one open file: a bundle replaced meanwhile (an upgrade during
@@ -199,7 +203,7 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
  * under other flags, and two ways of running would otherwise replace each other's cache.
  */
 export function cacheFileName(
-  bundle: Bundle,
+  bundle: Omit<Bundle, 'require'>,
   info: fs.Stats = fs.statSync(bundle.file),
   flags: string = `${process.execArgv.join(' ')}\0${process.env['NODE_OPTIONS'] ?? ''}`,
 ): string {
