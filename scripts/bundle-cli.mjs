@@ -132,6 +132,13 @@ for (const name of ['cli', 'hook']) {
     define: { ...IMPORT_META_URL, CTXFILES_VERSION: JSON.stringify(manifest.version) },
   });
   viewBuiltins(outfile);
+  // The text goes inside the function Node wraps a CommonJS module in, as the loader compiles it
+  // (BUNDLE_HEAD and BUNDLE_TAIL of src/cli/compile-cache.ts): written here, it spares every run a
+  // copy of the whole text. `"use strict"` stays the function's first statement.
+  fs.writeFileSync(
+    outfile,
+    `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(outfile, 'utf8')}\n})`,
+  );
   const text = fs.readFileSync(outfile, 'utf8');
   if (/\bimport\(/.test(text)) throw new Error(`${outfile} still holds an import() call`);
   // The bin reads the bundles as Latin-1 (src/cli/compile-cache.ts): esbuild escapes non-ASCII.
