@@ -397,7 +397,7 @@ describe('what a cold run loads', () => {
       });
     expect(run().status).toBe(0);
     const cached = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
-    expect(cached).toEqual([expect.stringMatching(new RegExp(`^cli-${argv[0] as string}-`))]);
+    expect(cached).toEqual([expect.stringMatching(new RegExp(`^(?:cli|hook)-${argv[0] as string}-`))]);
     const result = run();
     expect(result.status).toBe(0);
     expect(fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'))).toEqual(cached);
@@ -426,6 +426,17 @@ describe('what a cold run loads', () => {
       // Only a walking command tunes V8's young generation (src/cli/bin.ts).
       expect(loaded.includes('NativeModule v8')).toBe(argv[0] === 'manifest');
     }
+  });
+
+  test('the hook loads no dependency and no node:module', () => {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    const { builtins, files } = loadedModules(
+      ['hook', 'claude-code', '--state-dir', path.join(root, '.state')],
+      root,
+    );
+    expect(files.map((file) => path.basename(file))).toEqual(['probe.cjs', 'ctxfiles.cjs']);
+    expect(builtins).not.toContain('NativeModule module');
   });
 
   test('resolve --json still prints every digest', () => {
