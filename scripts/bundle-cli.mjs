@@ -41,6 +41,32 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * `node:module` costs a run Node's ES module loader, which it loads with it, while the sources ask it
+ * for one thing only: `createRequire(import.meta.url)`, which in a bundle is the bundle's own
+ * `require`. The bundles get a stand-in that answers that from the `require` they are given and asks
+ * `node:module` only for another path (a code config's own, src/config/load-code-config.ts).
+ */
+const ownRequire = {
+  name: 'own-require',
+  setup(build) {
+    const namespace = 'ctxfiles-own-require';
+    build.onResolve({ filter: /^node:module$/ }, (args) =>
+      args.namespace === namespace
+        ? { path: 'node:module', external: true }
+        : { path: 'node:module', namespace },
+    );
+    build.onLoad({ filter: /.*/, namespace }, () => ({
+      contents: [
+        'export function createRequire(from) {',
+        "  return from === __filename ? require : require('node:module').createRequire(from);",
+        '}',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -102,10 +128,17 @@ for (const name of ['cli', 'hook']) {
     entryPoints: [path.join(repo, `src/cli/entry-${name}.ts`)],
     outfile,
     external,
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, ownRequire],
     define: { ...IMPORT_META_URL, CTXFILES_VERSION: JSON.stringify(manifest.version) },
   });
   viewBuiltins(outfile);
+  // The text goes inside the function Node wraps a CommonJS module in, as the loader compiles it
+  // (BUNDLE_HEAD and BUNDLE_TAIL of src/cli/compile-cache.ts): written here, it spares every run a
+  // copy of the whole text. `"use strict"` stays the function's first statement.
+  fs.writeFileSync(
+    outfile,
+    `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(outfile, 'utf8')}\n})`,
+  );
   const text = fs.readFileSync(outfile, 'utf8');
   if (/\bimport\(/.test(text)) throw new Error(`${outfile} still holds an import() call`);
   // The bin reads the bundles as Latin-1 (src/cli/compile-cache.ts): esbuild escapes non-ASCII.
@@ -146,6 +179,7 @@ await build({
   ...common,
   entryPoints: [path.join(repo, 'src/cli/bin.ts')],
   outfile: path.join(outdir, 'ctxfiles.cjs'),
+  plugins: [ownRequire],
   define: { ...IMPORT_META_URL, CTXFILES_BUNDLE_DIGESTS: JSON.stringify(digests) },
 });
 viewBuiltins(path.join(outdir, 'ctxfiles.cjs'));

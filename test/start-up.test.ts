@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  BUNDLE_HEAD,
+  BUNDLE_TAIL,
   cacheFileName,
   compileCacheDirectory,
   isPrivateDirectory,
@@ -374,14 +376,17 @@ describe('fdWriter', () => {
 });
 
 describe('what a cold run loads', () => {
-  // A preload script reports, when the process ends, which of Node's own modules were loaded. The
-  // first run writes the compile cache (its key holds the preload flag); the second, reported, is the
-  // run a user makes every time.
-  function loadedModules(argv: readonly string[], cwd: string): string[] {
+  // A preload script reports, when the process ends, which of Node's own modules were loaded, and
+  // which files through require() (the preload, the bin: the bundle itself is compiled from its
+  // text, and a dependency, outside the compile cache, is loaded only when a command needs it). The
+  // first run writes the compile cache (its key holds the preload flag); the second, reported, is
+  // the run a user makes every time.
+  function loadedModules(argv: readonly string[], cwd: string): { builtins: string[]; files: string[] } {
     const probe = path.join(temp(), 'probe.cjs');
     fs.writeFileSync(
       probe,
-      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(process.moduleLoadList)));",
+      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(" +
+        '{ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));',
     );
     const cache = temp();
     const run = () =>
@@ -392,22 +397,25 @@ describe('what a cold run loads', () => {
       });
     expect(run().status).toBe(0);
     const cached = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
-    expect(cached).toEqual([expect.stringMatching(new RegExp(`^cli-${argv[0] as string}-`))]);
+    expect(cached).toEqual([expect.stringMatching(new RegExp(`^(?:cli|hook)-${argv[0] as string}-`))]);
     const result = run();
     expect(result.status).toBe(0);
     expect(fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'))).toEqual(cached);
     const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
-    return JSON.parse((line as string).slice('LOADED '.length)) as string[];
+    return JSON.parse((line as string).slice('LOADED '.length)) as { builtins: string[]; files: string[] };
   }
 
-  test('resolve and manifest load neither node:crypto, node:os nor the network modules (resolve: nor streams)', () => {
+  test('resolve and manifest load no dependency, neither node:module, node:crypto, node:os nor the network modules (resolve: nor streams)', () => {
     const root = temp();
     fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
     fs.mkdirSync(path.join(root, 'pkg'));
     fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), '---\ndescription: Package rules\n---\n');
     for (const argv of [['resolve'], ['manifest']]) {
-      const loaded = loadedModules(argv, root);
+      const { builtins: loaded, files } = loadedModules(argv, root);
+      expect(files.map((file) => path.basename(file))).toEqual(['probe.cjs', 'ctxfiles.cjs']);
       expect(loaded).toContain('NativeModule vm');
+      // node:module would bring Node's ES module loader: the bundles use their own require.
+      expect(loaded).not.toContain('NativeModule module');
       // node:v8, which a walking command loads, brings the stream modules with it.
       const unwanted =
         argv[0] === 'manifest'
@@ -418,6 +426,17 @@ describe('what a cold run loads', () => {
       // Only a walking command tunes V8's young generation (src/cli/bin.ts).
       expect(loaded.includes('NativeModule v8')).toBe(argv[0] === 'manifest');
     }
+  });
+
+  test('the hook loads no dependency and no node:module', () => {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    const { builtins, files } = loadedModules(
+      ['hook', 'claude-code', '--state-dir', path.join(root, '.state')],
+      root,
+    );
+    expect(files.map((file) => path.basename(file))).toEqual(['probe.cjs', 'ctxfiles.cjs']);
+    expect(builtins).not.toContain('NativeModule module');
   });
 
   test('resolve --json still prints every digest', () => {
@@ -570,7 +589,12 @@ describe('the bundles', () => {
 
   test('are strict code from the first statement, with Node built-ins imported without interop copies', () => {
     for (const file of bundles) {
-      const text = fs.readFileSync(file, 'utf8');
+      let text = fs.readFileSync(file, 'utf8');
+      // The two the bin loads are written inside the wrapper it compiles them in.
+      if (!file.endsWith('ctxfiles.cjs')) {
+        expect(text.startsWith(BUNDLE_HEAD) && text.endsWith(BUNDLE_TAIL), file).toBe(true);
+        text = text.slice(BUNDLE_HEAD.length);
+      }
       expect(text.replace(/^#!.*\n/, '').startsWith('"use strict";\n'), file).toBe(true);
       expect(text, file).not.toMatch(/__toESM\(require\("node:/);
       expect(text, file).toMatch(/__ctxfilesBuiltin\(require\("node:path"\)\)/);

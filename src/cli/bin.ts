@@ -33,6 +33,7 @@ const bundle = loadBundle(
     file: path.join(__dirname, `${name}.cjs`),
     digest: CTXFILES_BUNDLE_DIGESTS[name],
     command: argv[0] ?? '',
+    require,
   },
   process.env,
 ) as { main(argv: readonly string[]): Promise<number> };

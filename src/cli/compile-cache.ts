@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import nodeModule from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import {
@@ -164,16 +163,29 @@ export interface Bundle {
   readonly digest: string;
   /** The command about to run: each command keeps the code it compiled in its own cache file. */
   readonly command: string;
+  /**
+   * A `require` that resolves as one made for {@link file} would: the bin's own, as the bundles sit
+   * beside it (`node:module`'s `createRequire` would load Node's ES module loader on every run).
+   */
+  readonly require: NodeJS.Require;
 }
 
 /**
- * Loads a CommonJS bundle and returns its exports, through the compile cache when there is a
- * private cache directory (see {@link compileCacheDirectory}), else with a plain `require`.
+ * How a bundle's text begins and ends (scripts/bundle-cli.mjs writes them): the function Node wraps
+ * a CommonJS module in. Written into the file, it spares the loader a copy of the whole text (a
+ * string joined from the wrapper and the text is flattened into a new one before V8 compiles it).
+ */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+export const BUNDLE_TAIL = '\n})';
+
+/**
+ * Loads a CommonJS bundle written as {@link BUNDLE_HEAD} … {@link BUNDLE_TAIL} and returns its
+ * exports, through the compile cache when there is a private cache directory (see
+ * {@link compileCacheDirectory}); a file without the wrapper gets it around its text.
  */
 export function loadBundle(bundle: Bundle, env: Env): unknown {
-  const requireFromBundle = nodeModule.createRequire(bundle.file);
   const dir = compileCacheDirectory(env);
-  if (dir === null || !isPrivateDirectory(dir)) return requireFromBundle(bundle.file);
+  const cached = dir !== null && isPrivateDirectory(dir);
   // The name and the text come from one open file: a bundle replaced meanwhile (an upgrade during
   // a run) cannot leave its code under the old bundle's name.
   const fd = fs.openSync(bundle.file, 'r');
@@ -187,7 +199,8 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
   } finally {
     fs.closeSync(fd);
   }
-  return runWithCodeCache(bundle, source, path.join(dir, cacheFileName(bundle, info)), requireFromBundle);
+  if (!source.startsWith(BUNDLE_HEAD)) source = `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
+  return runWithCodeCache(bundle, source, cached ? path.join(dir, cacheFileName(bundle, info)) : undefined);
 }
 
 /**
@@ -199,7 +212,7 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
  * under other flags, and two ways of running would otherwise replace each other's cache.
  */
 export function cacheFileName(
-  bundle: Bundle,
+  bundle: Omit<Bundle, 'require'>,
   info: fs.Stats = fs.statSync(bundle.file),
   flags: string = `${process.execArgv.join(' ')}\0${process.env['NODE_OPTIONS'] ?? ''}`,
 ): string {
@@ -219,24 +232,19 @@ function fnv1a(text: string): string {
 }
 
 /**
- * Compiles the bundle with the cached code when there is some, runs it as a CommonJS module, and
- * when the process ends with status 0 writes the code V8 compiled during the run, if there was no
- * cache or V8 rejected it.
+ * Compiles the wrapped bundle with the cached code when there is some, runs it as a CommonJS module,
+ * and when the process ends with status 0 writes the code V8 compiled during the run, if there was
+ * no cache or V8 rejected it. Without a cache file (no private cache dir), it only compiles and runs.
  */
-function runWithCodeCache(
-  bundle: Bundle,
-  source: string,
-  cacheFile: string,
-  requireFromBundle: NodeJS.Require,
-): unknown {
-  const cachedData = readCacheFile(cacheFile);
+function runWithCodeCache(bundle: Bundle, source: string, cacheFile: string | undefined): unknown {
+  const cachedData = cacheFile === undefined ? undefined : readCacheFile(cacheFile);
   const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    source,
     cachedData === undefined ? { filename: bundle.file } : { filename: bundle.file, cachedData },
   );
   // Only a run that ended well leaves its code: a usage error or a closed pipe stops early and
   // would fix a cache that lacks most of what the command runs.
-  if (cachedData === undefined || script.cachedDataRejected === true)
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
     process.once('exit', (status) => {
       if (status !== 0) return;
       try {
@@ -250,7 +258,7 @@ function runWithCodeCache(
   wrapper.call(
     module.exports,
     module.exports,
-    requireFromBundle,
+    bundle.require,
     module,
     bundle.file,
     path.dirname(bundle.file),

@@ -52,6 +52,8 @@ export function userCacheDirectory(name: string, options: UserCacheOptions): str
  * that nothing is ever created through a symlink, and checks both; returns why it cannot be used.
  */
 export function ensurePrivateDirectory(dir: string, checkOwner: boolean): string | undefined {
+  // Every run but the first finds both: two lstat calls, and no mkdir.
+  if (unsafePrivateDirectory(dir, checkOwner) === undefined) return undefined;
   const parent = path.dirname(dir);
   try {
     fs.mkdirSync(path.dirname(parent), { recursive: true, mode: 0o700 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { formatProblem, type Diagnostic } from '../../errors.js';
 import type { HostSettings } from '../host.js';
 
@@ -20,6 +20,8 @@ export const claudeCodeSettings: HostSettings = {
   },
   async read(text, file) {
     const diagnostics: Diagnostic[] = [];
+    // Loaded on first use: every run reads the preset's host settings module, few read this file.
+    const { parse, printParseErrorCode } = await import('jsonc-parser');
     const errors: ParseError[] = [];
     const value: unknown = parse(text, errors, { allowTrailingComma: true });
     const [first] = errors;
