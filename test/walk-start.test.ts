@@ -225,25 +225,25 @@ describe('on disk, across HOME', () => {
     },
   };
 
-  test.each([['the keys', keys]])(
-    '%s: up to the home directory parent with no .git, above the root with one',
-    async (_name, config) => {
-      const { base, home } = layout();
-      expect(await paths(path.join(base, 'users/me/w/loose'), home, config)).toEqual([
-        `${home}/.qwen/QWEN.md`,
-        `${base}/users/QWEN.md`,
-        `${base}/users/me/QWEN.md`,
-        `${base}/users/me/w/QWEN.md`,
-        `${base}/users/me/w/loose/QWEN.md`,
-      ]);
-      expect(await paths(path.join(base, 'users/me/w/repo/sub'), home, config)).toEqual([
-        `${home}/.qwen/QWEN.md`,
-        `${base}/users/me/w/QWEN.md`,
-        `${base}/users/me/w/repo/QWEN.md`,
-        `${base}/users/me/w/repo/sub/QWEN.md`,
-      ]);
-    },
-  );
+  test.each([
+    ['the keys', keys],
+    ['the qwen-code preset', { preset: 'qwen-code' }],
+  ])('%s: up to the home directory parent with no .git, above the root with one', async (_name, config) => {
+    const { base, home } = layout();
+    expect(await paths(path.join(base, 'users/me/w/loose'), home, config)).toEqual([
+      `${home}/.qwen/QWEN.md`,
+      `${base}/users/QWEN.md`,
+      `${base}/users/me/QWEN.md`,
+      `${base}/users/me/w/QWEN.md`,
+      `${base}/users/me/w/loose/QWEN.md`,
+    ]);
+    expect(await paths(path.join(base, 'users/me/w/repo/sub'), home, config)).toEqual([
+      `${home}/.qwen/QWEN.md`,
+      `${base}/users/me/w/QWEN.md`,
+      `${base}/users/me/w/repo/QWEN.md`,
+      `${base}/users/me/w/repo/sub/QWEN.md`,
+    ]);
+  });
 
   test('a project config cannot turn either on, by the keys or through the preset', async () => {
     const { base, home } = layout();
@@ -251,6 +251,7 @@ describe('on disk, across HOME', () => {
     for (const [dir, value, preset] of [
       [loose, keys, undefined],
       [path.join(base, 'users/me/w/repo'), keys, undefined],
+      [loose, { preset: 'qwen-code' }, 'qwen-code'],
     ] as const) {
       fs.writeFileSync(path.join(dir, 'ctxfiles.config.json'), JSON.stringify(value));
       const loaded = await loadConfig({ cwd: dir, stopDir: dir, homeDir: home, userConfig: null });
