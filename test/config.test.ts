@@ -46,6 +46,7 @@ describe('config search', () => {
       failed: 'keep',
       style: 'comment',
       external: true,
+      root: 'source',
     });
     expect(loaded.config.contextRoot).toBe('workDir');
     expect(loaded.config.contextPaths.slice(0, 3)).toEqual(['AGENTS.md', 'AGENTS.local.md', 'CLAUDE.md']);
@@ -168,7 +169,55 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under imports lists the real keys',
       { '.opencode.json': '{"imports": {"allowOutside": true}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "external".',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "external", "root".',
+    ],
+    [
+      'a typo in a reason of imports.failed',
+      { '.opencode.json': '{"imports": {"failed": {"misssing": "keep"}}}' },
+      'config-invalid',
+      '.opencode.json:1:25: imports.failed.misssing: unknown key "misssing". Did you mean "missing"?',
+    ],
+    [
+      'a wrong choice for a reason of imports.failed',
+      { '.opencode.json': '{"imports": {"failed": {"outside": "drop"}}}' },
+      'config-invalid',
+      '.opencode.json:1:36: imports.failed.outside: Invalid option: expected one of "keep"|"comment".',
+    ],
+    [
+      'a wrong word for imports.failed',
+      { '.opencode.json': '{"imports": {"failed": "kep"}}' },
+      'config-invalid',
+      '.opencode.json:1:24: imports.failed: Invalid option: expected one of "keep"|"comment".',
+    ],
+    [
+      'a relative user file is reported by the string form of the key',
+      { '.opencode.json': '{"instructions": {"userFile": "notes.md"}}' },
+      'config-invalid',
+      '.opencode.json:1:31: instructions.userFile: must be an absolute path, start with "~/" or with ${env.NAME}.',
+    ],
+    [
+      'an unknown imports.root',
+      { '.opencode.json': '{"imports": {"root": "file"}}' },
+      'config-invalid',
+      '.opencode.json:1:22: imports.root: Invalid option: expected one of "source"|"marker".',
+    ],
+    [
+      'a typo of instructions.walkFrom',
+      { '.opencode.json': '{"instructions": {"walkFrm": "projectRootParent"}}' },
+      'config-invalid',
+      '.opencode.json:1:19: instructions.walkFrm: unknown key "walkFrm". Did you mean "walkFrom"?',
+    ],
+    [
+      'an unknown instructions.walkFrom',
+      { '.opencode.json': '{"instructions": {"walkFrom": "parent"}}' },
+      'config-invalid',
+      '.opencode.json:1:31: instructions.walkFrom: Invalid option: expected one of "projectRoot"|"projectRootParent".',
+    ],
+    [
+      'an unknown instructions.projectRootFallback',
+      { '.opencode.json': '{"instructions": {"projectRootFallback": "home"}}' },
+      'config-invalid',
+      '.opencode.json:1:42: instructions.projectRootFallback: Invalid option: expected one of "workDir"|"root"|"homeParent".',
     ],
     [
       'an unknown key under rules lists the real keys',

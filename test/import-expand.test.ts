@@ -149,6 +149,54 @@ describe('inline mode, failed: comment', () => {
     expect(expand(fs, 'AGENTS.md', { mode: 'inline', failed: 'comment' }).text).toBe('Main.\n@~/notes.md\n');
   });
 
+  // `imports.failed` as an object: one choice per reason, a reason left out keeps the reference.
+  describe('one choice per reason', () => {
+    const fs = () =>
+      setup({
+        'AGENTS.md': '@../up.md @missing.md @AGENTS.md @dir @a.md/x.md',
+        'dir/x.md': 'x',
+        'a.md': 'A',
+        '/up.md': 'Up.\n',
+      });
+    // reference → [reason, its comment]
+    const refused: ReadonlyArray<[string, string, string]> = [
+      ['@../up.md', 'outside', '<!-- Import failed: ../up.md - Path traversal attempt -->'],
+      [
+        '@missing.md',
+        'missing',
+        "<!-- Import failed: missing.md - ENOENT: no such file or directory, access '/w/missing.md' -->",
+      ],
+      ['@AGENTS.md', 'repeated', '<!-- File already processed: AGENTS.md -->'],
+      ['@dir', 'unreadable', '<!-- Import failed: dir - EISDIR: illegal operation on a directory, read -->'],
+      [
+        '@a.md/x.md',
+        'unreadable',
+        "<!-- Import failed: a.md/x.md - ENOTDIR: not a directory, access '/w/a.md/x.md' -->",
+      ],
+    ];
+    const text = (commented: readonly string[]) =>
+      refused.map(([written, reason, comment]) => (commented.includes(reason) ? comment : written)).join(' ');
+
+    test.each([
+      // failed, the reasons that become comments
+      [{}, []],
+      [{ missing: 'comment' }, ['missing']],
+      [{ unreadable: 'comment' }, ['unreadable']],
+      [{ outside: 'comment' }, ['outside']],
+      [{ repeated: 'comment' }, ['repeated']],
+      [{ outside: 'comment', repeated: 'keep' }, ['outside']],
+      // Qwen Code: a missing file stays as written, every other failure is a comment.
+      [
+        { missing: 'keep', unreadable: 'comment', outside: 'comment', repeated: 'comment' },
+        ['unreadable', 'outside', 'repeated'],
+      ],
+      ['comment', ['missing', 'unreadable', 'outside', 'repeated']],
+      ['keep', []],
+    ] as const)('failed %j comments %j', (failed, commented) => {
+      expect(expand(fs(), 'AGENTS.md', { mode: 'inline', failed }).text).toBe(text(commented));
+    });
+  });
+
   test('entries mode keeps the text as written whatever `failed` says', () => {
     const fs = setup({ 'AGENTS.md': '@missing.md\n' });
     expect(expand(fs, 'AGENTS.md', { failed: 'comment' }).text).toBe('@missing.md\n');

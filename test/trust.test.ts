@@ -152,6 +152,7 @@ describe('trust tiers', () => {
     const values: Record<string, [unknown, unknown]> = {
       'instructions.walk': ['root', 'project'],
       'instructions.projectRootFallback': ['root', 'workDir'],
+      'instructions.walkFrom': ['projectRootParent', 'projectRoot'],
       'instructions.globs': [['docs/*.md', '~/notes/*.md'], ['docs/*.md']],
       'instructions.userFile': ['/x/AGENTS.md', null],
       'instructions.extraFiles': [['/x.md'], []],
@@ -183,6 +184,19 @@ describe('trust tiers', () => {
         expect(kept.value).toEqual(nest(narrow));
       }
     }
+  });
+
+  test.each([
+    // key, value, dropped from a project config
+    ['projectRootFallback', 'homeParent', true],
+    ['projectRootFallback', 'root', true],
+    ['projectRootFallback', 'workDir', false],
+    ['walkFrom', 'projectRootParent', true],
+    ['walkFrom', 'projectRoot', false],
+  ])('instructions.%s: %j from a project config is dropped: %s', (key, value, dropped) => {
+    const config = { instructions: { [key]: value } };
+    const result = sanitizeProjectConfig(config, '/p/.opencode.json', '.opencode.json', []);
+    expect(result.dropped.map((row) => row.keyPath)).toEqual(dropped ? [`instructions.${key}`] : []);
   });
 
   test.each([['..'], ['../AGENTS.md'], ['a/../../AGENTS.md'], ['/etc/AGENTS.md'], ['a\\..\\b']])(

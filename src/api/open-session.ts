@@ -193,6 +193,7 @@ async function bodyImports(
         trustOutside: context.trusted,
         homeDir,
         rootOf: () => workDir,
+        projectRootMarkers: config.instructions.projectRootMarkers,
         placed,
       },
       diagnostics,

@@ -209,6 +209,7 @@ export function collect(
               ? (collected.chainStart ?? workDir)
               : layerRoot,
         fileReferencesFrom: fileReferencesOf(rules),
+        projectRootMarkers: config.instructions.projectRootMarkers,
       },
       diagnostics,
     );

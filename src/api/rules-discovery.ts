@@ -198,6 +198,8 @@ function ruleOwners(
       walk: instructions.walk,
       projectRootMarkers: instructions.projectRootMarkers,
       projectRootFallback: instructions.projectRootFallback ?? 'workDir',
+      walkFrom: instructions.walkFrom ?? 'projectRoot',
+      homeDir: context.homeDir,
       candidates: [],
       ceiling: context.trust.ceiling,
     });

@@ -259,13 +259,23 @@ export default {
           "default": "directory"
         },
         "projectRootFallback": {
-          "description": "Where a \"project\" walk starts when no marker is found: \"workDir\" (default) or \"root\" (the filesystem root).",
+          "description": "Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).",
           "type": "string",
           "enum": [
             "workDir",
-            "root"
+            "root",
+            "homeParent"
           ],
           "default": "workDir"
+        },
+        "walkFrom": {
+          "description": "Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.",
+          "type": "string",
+          "enum": [
+            "projectRoot",
+            "projectRootParent"
+          ],
+          "default": "projectRoot"
         },
         "skipBlank": {
           "description": "Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.",
@@ -611,11 +621,54 @@ export default {
           "default": "entries"
         },
         "failed": {
-          "description": "Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\").",
-          "type": "string",
-          "enum": [
-            "keep",
-            "comment"
+          "description": "Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).",
+          "anyOf": [
+            {
+              "type": "string",
+              "enum": [
+                "keep",
+                "comment"
+              ]
+            },
+            {
+              "type": "object",
+              "properties": {
+                "missing": {
+                  "description": "No file at the path (ENOENT).",
+                  "type": "string",
+                  "enum": [
+                    "keep",
+                    "comment"
+                  ]
+                },
+                "unreadable": {
+                  "description": "Something is at the path but cannot be read: a directory, a path through a file, no permission.",
+                  "type": "string",
+                  "enum": [
+                    "keep",
+                    "comment"
+                  ]
+                },
+                "outside": {
+                  "description": "The target leaves the containment root, or a symlink leads out of it.",
+                  "type": "string",
+                  "enum": [
+                    "keep",
+                    "comment"
+                  ]
+                },
+                "repeated": {
+                  "description": "A cycle, or a file already placed.",
+                  "type": "string",
+                  "enum": [
+                    "keep",
+                    "comment"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "description": "One choice per reason a reference is not followed; a reason left out: \"keep\"."
+            }
           ],
           "default": "keep"
         },
@@ -632,6 +685,15 @@ export default {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",
           "type": "boolean",
           "default": true
+        },
+        "root": {
+          "description": "Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.",
+          "type": "string",
+          "enum": [
+            "source",
+            "marker"
+          ],
+          "default": "source"
         }
       },
       "additionalProperties": false,

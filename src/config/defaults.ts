@@ -1,5 +1,10 @@
 /** Default values of every config key (docs/config.md). Kept free of zod so the CLI loads it cheaply. */
-import { KNOWN_RULE_SOURCES, type Format, type SessionToolConfig } from './types.js';
+import {
+  KNOWN_RULE_SOURCES,
+  type Format,
+  type ImportFailedSetting,
+  type SessionToolConfig,
+} from './types.js';
 
 /**
  * The global `contextPaths` used when a config sets none: instruction files only. Rule folders
@@ -51,7 +56,8 @@ export const DEFAULT_CONFIG = Object.freeze({
     htmlComments: 'keep' as 'keep' | 'strip',
     order: 'root-first' as 'root-first' | 'closest-first',
     candidateScope: 'directory' as 'directory' | 'walk',
-    projectRootFallback: 'workDir' as 'workDir' | 'root',
+    projectRootFallback: 'workDir' as 'workDir' | 'root' | 'homeParent',
+    walkFrom: 'projectRoot' as 'projectRoot' | 'projectRootParent',
     skipBlank: 'whitespace' as 'whitespace' | 'empty' | 'none',
     globs: Object.freeze([]) as readonly string[],
   }),
@@ -59,9 +65,10 @@ export const DEFAULT_CONFIG = Object.freeze({
     enabled: false,
     maxDepth: 5,
     mode: 'entries' as 'entries' | 'inline',
-    failed: 'keep' as 'keep' | 'comment',
+    failed: 'keep' as ImportFailedSetting,
     style: 'comment' as 'comment' | 'copilot',
     external: true,
+    root: 'source' as 'source' | 'marker',
   }),
   contextRoot: 'workDir' as 'workDir' | 'project',
   format: 'opencode' as Format,

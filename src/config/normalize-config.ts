@@ -32,7 +32,10 @@ export function normalizeConfig(data: ConfigInput): Config {
       nested: data.rules?.nested ?? DEFAULT_CONFIG.rules.nested,
       userFolders: data.rules?.userFolders ?? DEFAULT_CONFIG.rules.userFolders,
     }),
-    imports: Object.freeze({ ...DEFAULT_CONFIG.imports, ...stripUndefined(data.imports ?? {}) }),
+    imports: deepFreeze({
+      ...DEFAULT_CONFIG.imports,
+      ...stripUndefined(structuredClone(data.imports ?? {})),
+    }),
     contextRoot: data.contextRoot ?? DEFAULT_CONFIG.contextRoot,
   });
 }

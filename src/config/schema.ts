@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import { FORMATS, KNOWN_RULE_SOURCES, TOOL_KINDS } from './types.js';
+import {
+  FORMATS,
+  IMPORT_FAILURE_REASONS,
+  KNOWN_RULE_SOURCES,
+  TOOL_KINDS,
+  type ImportFailureReason,
+} from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -164,10 +170,16 @@ export const instructionsSchema = z.strictObject({
       '"directory" (default): each directory of the chain picks its own candidate; "walk": the first candidate found in any directory is the only one the chain takes.',
     ),
   projectRootFallback: z
-    .enum(['workDir', 'root'])
+    .enum(['workDir', 'root', 'homeParent'])
     .optional()
     .describe(
-      'Where a "project" walk starts when no marker is found: "workDir" (default) or "root" (the filesystem root).',
+      'Where a "project" walk starts when no marker is found: "workDir" (default), "root" (the filesystem root) or "homeParent" (the home directory\'s parent when it is the work dir or one of its ancestors, else the filesystem root).',
+    ),
+  walkFrom: z
+    .enum(['projectRoot', 'projectRootParent'])
+    .optional()
+    .describe(
+      'Where a "project" walk starts when a marker is found: "projectRoot" (default), the directory holding it, or "projectRootParent", the directory above it.',
     ),
   skipBlank: z
     .enum(['whitespace', 'empty', 'none'])
@@ -313,6 +325,17 @@ const openCodeKeys = Object.fromEntries(
   ]),
 ) as Record<(typeof OPENCODE_KEYS)[number], z.ZodOptional<z.ZodUnknown>>;
 
+const failedChoice = z.enum(['keep', 'comment']);
+
+/** What each key of an `imports.failed` object stands for. */
+const FAILURE_REASON_TEXT: Readonly<Record<ImportFailureReason, string>> = Object.freeze({
+  missing: 'No file at the path (ENOENT).',
+  unreadable:
+    'Something is at the path but cannot be read: a directory, a path through a file, no permission.',
+  outside: 'The target leaves the containment root, or a symlink leads out of it.',
+  repeated: 'A cycle, or a file already placed.',
+});
+
 /** The `imports` object (docs/imports.md). */
 export const importsSchema = z.strictObject({
   enabled: z.boolean().optional().describe('Follow @path references in instruction files. Default false.'),
@@ -330,10 +353,22 @@ export const importsSchema = z.strictObject({
       '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
     ),
   failed: z
-    .enum(['keep', 'comment'])
+    .union([
+      failedChoice,
+      z
+        .strictObject(
+          Object.fromEntries(
+            IMPORT_FAILURE_REASONS.map((reason) => [
+              reason,
+              failedChoice.optional().describe(FAILURE_REASON_TEXT[reason]),
+            ]),
+          ) as Record<ImportFailureReason, z.ZodOptional<typeof failedChoice>>,
+        )
+        .describe('One choice per reason a reference is not followed; a reason left out: "keep".'),
+    ])
     .optional()
     .describe(
-      'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment").',
+      'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment"); an object chooses per reason (missing, unreadable, outside, repeated).',
     ),
   style: z
     .enum(['comment', 'copilot'])
@@ -346,6 +381,12 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       'false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.',
+    ),
+  root: z
+    .enum(['source', 'marker'])
+    .optional()
+    .describe(
+      'Where a project file\'s imports must stay: "source" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); "marker", the nearest directory at or above the file holding a project root marker, else the file\'s own directory, never above the source\'s root.',
     ),
 });
 

@@ -32,8 +32,13 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
   },
   {
     keyPath: ['instructions', 'projectRootFallback'],
-    widens: (value) => value === 'root',
+    widens: (value) => value === 'root' || value === 'homeParent',
     reason: 'it walks above the project',
+  },
+  {
+    keyPath: ['instructions', 'walkFrom'],
+    widens: (value) => value === 'projectRootParent',
+    reason: 'it walks above the project root',
   },
   {
     keyPath: ['instructions', 'globs'],

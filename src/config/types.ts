@@ -69,8 +69,16 @@ export interface InstructionsConfig {
    * directory of the chain is the only one the chain takes. Absent: `directory`.
    */
   readonly candidateScope?: 'directory' | 'walk' | undefined;
-  /** Where a `project` walk starts when no marker is found: the work dir or `/`. Absent: `workDir`. */
-  readonly projectRootFallback?: 'workDir' | 'root' | undefined;
+  /**
+   * Where a `project` walk starts when no marker is found: the work dir, `/`, or (`homeParent`) the
+   * home directory's parent when that is the work dir or one of its ancestors, else `/`. Absent: `workDir`.
+   */
+  readonly projectRootFallback?: 'workDir' | 'root' | 'homeParent' | undefined;
+  /**
+   * Where a `project` walk starts when a marker is found: the directory holding it (`projectRoot`)
+   * or its parent (`projectRootParent`). Absent: `projectRoot`.
+   */
+  readonly walkFrom?: 'projectRoot' | 'projectRootParent' | undefined;
   /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
   readonly skipBlank?: 'whitespace' | 'empty' | 'none' | undefined;
   /**
@@ -81,6 +89,26 @@ export interface InstructionsConfig {
   readonly globs?: readonly string[] | undefined;
 }
 
+/**
+ * Why an `@path` reference was not followed, as `imports.failed` names it: `missing` (no file at the
+ * path), `unreadable` (something is there but it cannot be read: a directory, a path through a
+ * file, no permission), `outside` (it leaves the containment root), `repeated` (a cycle, or a file
+ * already placed).
+ */
+export const IMPORT_FAILURE_REASONS = Object.freeze([
+  'missing',
+  'unreadable',
+  'outside',
+  'repeated',
+] as const);
+
+/** One of {@link IMPORT_FAILURE_REASONS}. */
+export type ImportFailureReason = (typeof IMPORT_FAILURE_REASONS)[number];
+
+/** `imports.failed`: one choice for every reason, or one per reason (an absent reason: `keep`). */
+export type ImportFailedSetting =
+  'keep' | 'comment' | Readonly<Partial<Record<ImportFailureReason, 'keep' | 'comment'>>>;
+
 /** `@path` imports (docs/imports.md). */
 export interface ImportsConfig {
   readonly enabled: boolean;
@@ -88,9 +116,9 @@ export interface ImportsConfig {
   readonly mode: 'entries' | 'inline';
   /**
    * `inline` mode: what a reference that is not followed becomes. `keep`: it stays as written;
-   * `comment`: an HTML comment saying why. Absent: `keep`.
+   * `comment`: an HTML comment saying why; an object: that choice per reason. Absent: `keep`.
    */
-  readonly failed?: 'keep' | 'comment' | undefined;
+  readonly failed?: ImportFailedSetting | undefined;
   /**
    * `inline` mode: how an imported file is framed. `comment`: in place of the reference, between
    * HTML comments; `copilot`: after the reference's line, in Copilot CLI's
@@ -102,6 +130,13 @@ export interface ImportsConfig {
    * user's own files are not limited). Absent: true.
    */
   readonly external?: boolean | undefined;
+  /**
+   * The containment root of a project file's imports. `source`: its source's root (the chain's
+   * start for a chain file, the `contextPaths` root, the work dir); `marker`: the nearest directory
+   * at or above the file holding a project root marker, else the file's own directory, never above
+   * the source's root. Absent: `source`.
+   */
+  readonly root?: 'source' | 'marker' | undefined;
 }
 
 /** The `rules.sources` names the engine has an adapter for (a test keeps it equal to `RULE_SOURCES`). */

@@ -16,6 +16,11 @@ export function toProblems(
   const problems: Problem[] = [];
   for (const issue of issues) {
     const keyPath = [...prefix, ...issue.path];
+    const branch = issue.code === 'invalid_union' ? likelyBranch(issue.errors) : undefined;
+    if (branch !== undefined) {
+      problems.push(...toProblems(branch, source, keyPath, (path) => knownKeys([...issue.path, ...path])));
+      continue;
+    }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const hint = suggest(key, knownKeys(issue.path));
@@ -35,6 +40,26 @@ export function toProblems(
     problems.push(source.problem(keyPath, describeIssue(issue)));
   }
   return problems;
+}
+
+/**
+ * The branch of a failed union the value was most likely meant for, so its own problem is shown
+ * (an unknown key of an object form with its "did you mean", an enum's options) rather than
+ * "Invalid input": the one branch whose problems all lie below the value, else the one branch
+ * that did not fail on the value's type. `undefined` when that is not one branch.
+ */
+function likelyBranch(
+  branches: readonly (readonly z.core.$ZodIssue[])[],
+): readonly z.core.$ZodIssue[] | undefined {
+  const deeper = branches.filter(
+    (branch) => branch.length > 0 && branch.every((issue) => issue.path.length > 0),
+  );
+  if (deeper.length === 1) return deeper[0];
+  if (deeper.length > 1) return undefined;
+  const typed = branches.filter(
+    (branch) => !branch.some((issue) => issue.path.length === 0 && issue.code === 'invalid_type'),
+  );
+  return typed.length === 1 ? typed[0] : undefined;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -21,8 +21,16 @@ export interface ChainOptions {
    * candidate order) that exists in any directory of the chain is the only one tried anywhere.
    */
   readonly candidateScope?: 'directory' | 'walk';
-  /** Where a `project` walk starts when no marker is found: the work dir (default) or `/`. */
-  readonly projectRootFallback?: 'workDir' | 'root';
+  /**
+   * Where a `project` walk starts when no marker is found: the work dir (default), `/`, or
+   * `homeParent`: the parent of {@link homeDir} when that is the work dir or one of its ancestors,
+   * else `/` (without `homeDir`: the work dir).
+   */
+  readonly projectRootFallback?: 'workDir' | 'root' | 'homeParent';
+  /** Where a `project` walk starts when a marker is found: that directory (default) or its parent. */
+  readonly walkFrom?: 'projectRoot' | 'projectRootParent';
+  /** The home directory as the caller gives it (`$HOME`), for `projectRootFallback: homeParent`. */
+  readonly homeDir?: string | undefined;
   /** Default `inside`: a symlinked candidate is followed when its real path stays below the start. */
   readonly symlinks?: SymlinkPolicy;
   /**
@@ -64,7 +72,7 @@ export const RULES_CANDIDATE = '@rules';
 
 /** The outcome of {@link walkChain}. */
 export interface ChainResult {
-  /** Where the chain starts: `/`, the project root, or the work dir when no marker was found. */
+  /** Where the chain starts: `/`, the project root or its parent, or the fallback when no marker was found. */
   readonly start: string;
   /** The files taken, ancestors first. */
   readonly files: readonly ChainFile[];
@@ -106,12 +114,7 @@ export function findProjectRoot(
 export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
   const diagnostics: Diagnostic[] = createDiagnostics();
   const ancestors = ancestorsOf(options.workDir);
-  let start = ancestors[0] as string;
-  if (options.walk === 'project') {
-    const fallback = options.projectRootFallback === 'root' ? start : options.workDir;
-    start = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics) ?? fallback;
-  }
-  start = belowCeiling(start, options.ceiling);
+  const start = belowCeiling(chainStart(fs, options, ancestors, diagnostics), options.ceiling);
   const select = options.select ?? 'first';
   const symlinks = options.symlinks ?? 'inside';
   const files: ChainFile[] = [];
@@ -158,6 +161,34 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
     }
   });
   return { start, files, items, diagnostics };
+}
+
+/**
+ * The first directory of the chain before the ceiling: `/` for a `root` walk; for a `project` walk
+ * the nearest ancestor holding a marker (or its parent, `walkFrom: projectRootParent`), else the
+ * fallback (docs/chains.md, "The chain").
+ */
+function chainStart(
+  fs: FileSystem,
+  options: ChainOptions,
+  ancestors: readonly string[],
+  diagnostics: Diagnostic[],
+): string {
+  const top = ancestors[0] as string;
+  if (options.walk === 'root') return top;
+  const root = findProjectRoot(fs, options.workDir, options.projectRootMarkers, diagnostics);
+  if (root !== null) return options.walkFrom === 'projectRootParent' ? path.dirname(root) : root;
+  switch (options.projectRootFallback) {
+    case 'root':
+      return top;
+    case 'homeParent': {
+      if (options.homeDir === undefined) return options.workDir;
+      const homeParent = path.dirname(options.homeDir);
+      return ancestors.includes(homeParent) ? homeParent : top;
+    }
+    default:
+      return options.workDir;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { defineSha256, digestOf, readInstruction, type InstructionRead } from '../fs/read-instruction.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
-import type { ImportFailure } from './failure-comment.js';
+import { commentsFailure, type ImportFailedChoice, type ImportFailure } from './failure-comment.js';
 import { importStyle, type ImportStyle, type ImportStyleName } from './import-style.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanFileReferences, scanImports, type ImportReference } from './scan-imports.js';
@@ -43,9 +43,9 @@ export interface ImportOptions {
   readonly mode?: ImportMode;
   /**
    * `inline` mode: `comment` replaces a reference that is not followed by a comment saying why
-   * ({@link failureComment}); default `keep`: it stays as written.
+   * ({@link failureComment}); default `keep`: it stays as written; an object chooses per reason.
    */
-  readonly failed?: 'keep' | 'comment';
+  readonly failed?: ImportFailedChoice;
   /**
    * `inline` mode: the markers around an imported file and its failure comments
    * (src/imports/import-style.ts). Default `comment`.
@@ -174,7 +174,7 @@ interface Expansion {
 interface ImportSettings {
   readonly maxDepth: number;
   readonly mode: ImportMode;
-  readonly failed: 'keep' | 'comment';
+  readonly failed: ImportFailedChoice;
   readonly style: ImportStyle;
   readonly symlinks: SymlinkPolicy;
   readonly trustOutside: boolean;
@@ -326,7 +326,7 @@ function follow(
       path: target ?? importer,
     });
     const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
-    return { failed: settings.failed === 'comment' ? settings.style.failed(failure) : null };
+    return { failed: commentsFailure(settings.failed, failure) ? settings.style.failed(failure) : null };
   };
   const target = locateImport(reference, importer, expansion.root, settings);
   if (typeof target !== 'string') return fail(target.level, target.code, target.message);

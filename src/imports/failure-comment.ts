@@ -15,6 +15,46 @@ export interface ImportFailure {
 }
 
 /**
+ * Why a reference was not followed, as `imports.failed` names it (docs/imports.md): `missing`, no
+ * file at the path (ENOENT); `unreadable`, something there that cannot be read (a directory, a path
+ * through a file, a read error); `outside`, it leaves the root or a link leads out; `repeated`, a
+ * cycle or a file already placed.
+ */
+export type ImportFailureReason = 'missing' | 'unreadable' | 'outside' | 'repeated';
+
+/**
+ * What a reference not followed becomes in `inline` mode: `keep` (as written), `comment` (the
+ * style's comment), or a choice per {@link ImportFailureReason} (a reason left out: `keep`).
+ */
+export type ImportFailedChoice =
+  'keep' | 'comment' | Readonly<Partial<Record<ImportFailureReason, 'keep' | 'comment'>>>;
+
+/** The reason of a refusal, or `null` for refusals no style comments (an unusable path, too deep). */
+export function failureReason(failure: ImportFailure): ImportFailureReason | null {
+  switch (failure.code) {
+    case 'import-outside':
+    case 'import-symlink':
+      return 'outside';
+    case 'import-cycle':
+    case 'import-duplicate':
+      return 'repeated';
+    case 'import-missing':
+      return failure.error === 'ENOENT' ? 'missing' : 'unreadable';
+    case 'import-unreadable':
+      return 'unreadable';
+    default:
+      return null;
+  }
+}
+
+/** True when `failed` asks for a comment in place of this failure. */
+export function commentsFailure(failed: ImportFailedChoice, failure: ImportFailure): boolean {
+  if (typeof failed === 'string') return failed === 'comment';
+  const reason = failureReason(failure);
+  return reason !== null && failed[reason] === 'comment';
+}
+
+/**
  * The comment that takes the place of a reference not followed, with `imports.failed: "comment"`
  * (docs/imports.md, "When a reference is not followed"), in the style of the inline markers: a
  * reference that leaves the root, `<!-- Import failed: P - Path traversal attempt -->`; one already

@@ -148,6 +148,8 @@ function chainCandidates(
       symlinks: instructions.symlinks ?? 'inside',
       candidateScope: instructions.candidateScope ?? 'directory',
       projectRootFallback: instructions.projectRootFallback ?? 'workDir',
+      walkFrom: instructions.walkFrom ?? 'projectRoot',
+      homeDir: options.homeDir,
       ceiling: options.ceiling,
     });
   let chain = walk(instructions.candidates);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { ImportsConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import type { SymlinkPolicy } from '../fs/contain.js';
+import { findProjectRoot } from '../discover/chain-walk.js';
+import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import type { ImportedFile, ImportExpansion, ImportingFile } from '../imports/expand-imports.js';
@@ -21,6 +22,11 @@ export interface FileImportOptions {
   readonly homeDir: string;
   /** The containment root of a file's source (the chain's start, the contextPaths root, …). */
   readonly rootOf: (file: ContextFile) => string;
+  /**
+   * `instructions.projectRootMarkers`, for `imports.root: marker`: a project file's imports then
+   * stay inside the nearest directory at or above it holding one (docs/imports.md).
+   */
+  readonly projectRootMarkers?: readonly string[];
   /** Identities (`dev:ino`) already shown elsewhere (a session's baseline): importing one adds nothing. */
   readonly placed?: ReadonlySet<string>;
   /**
@@ -47,6 +53,7 @@ export function expandFileImports(
   if (!options.imports.enabled || files.length === 0) return [...files];
   const placed = new Set(options.placed);
   const out: ContextFile[] = [];
+  const rootOf = importRootOf(fs, options);
   for (const file of files) {
     let info;
     try {
@@ -57,7 +64,7 @@ export function expandFileImports(
     }
     // The user's own files: the user file, its rules (`rules.userFolders`) and the extra files.
     const own = file.layer === 'user' || file.source === 'extra';
-    const importer = importingFile(file, info, own, options);
+    const importer = importingFile(file, info, own ? path.dirname(file.path) : rootOf(file), options);
     const expansion = placeImport(
       fs,
       importer,
@@ -97,11 +104,35 @@ export function expandFileImports(
   return out;
 }
 
+/**
+ * The containment root of a project file's imports: its source's root, or with `imports.root:
+ * marker` the nearest directory at or above the file holding a project root marker (its own
+ * directory when none does), never above the source's root: the option only narrows. Lookups are
+ * remembered per directory for the call.
+ */
+function importRootOf(fs: FileSystem, options: FileImportOptions): (file: ContextFile) => string {
+  if (options.imports.root !== 'marker') return options.rootOf;
+  const markers = options.projectRootMarkers ?? [];
+  const found = new Map<string, string | null>();
+  return (file) => {
+    const sourceRoot = options.rootOf(file);
+    const dir = path.dirname(file.path);
+    if (!isInside(sourceRoot, dir)) return sourceRoot;
+    let marked = found.get(dir);
+    if (marked === undefined) {
+      marked = findProjectRoot(fs, dir, markers, []);
+      found.set(dir, marked);
+    }
+    const root = marked ?? dir;
+    return isInside(sourceRoot, root) ? root : sourceRoot;
+  };
+}
+
 /** A file of the list as the imports engine takes it: its text, identity and containment root. */
 function importingFile(
   file: ContextFile,
   info: ImportingFile['info'],
-  own: boolean,
+  root: string,
   options: FileImportOptions,
 ): ImportingFile {
   const from = options.fileReferencesFrom?.(file);
@@ -110,7 +141,7 @@ function importingFile(
     realPath: file.realPath,
     info,
     text: file.text,
-    root: own ? path.dirname(file.path) : options.rootOf(file),
+    root,
     ...(from === undefined ? {} : { fileReferencesFrom: from }),
   };
 }

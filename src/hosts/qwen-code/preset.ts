@@ -8,13 +8,17 @@ import { frozen, type Preset } from '../host.js';
 export const qwenCode: Preset = frozen({
   name: 'qwen-code',
   summary:
-    'Qwen Code: QWEN.md and AGENTS.md from the git root down to the cwd, ~/.qwen/QWEN.md, inline @imports',
+    'Qwen Code: QWEN.md and AGENTS.md from above the git root down to the cwd, ~/.qwen/QWEN.md, inline @imports',
   config: {
     contextPaths: [],
     instructions: {
-      // Upward from the cwd to the `.git` root (Qwen Code goes one directory further: a difference).
+      // Upward from the cwd to the parent of the `.git` root; with no `.git` above the cwd, up to
+      // the home directory's parent (or `/`). Qwen Code's stop is `dirname(projectRoot ??
+      // homedir())` (memory/memoryDiscovery.ts), Gemini CLI's before it moved to the root itself.
       walk: 'project',
       projectRootMarkers: ['.git'],
+      walkFrom: 'projectRootParent',
+      projectRootFallback: 'homeParent',
       // `context.fileName`, default [QWEN.md, AGENTS.md]: every name that exists.
       candidates: ['QWEN.md', 'AGENTS.md'],
       select: 'all',
@@ -23,8 +27,17 @@ export const qwenCode: Preset = frozen({
       symlinks: 'follow',
     },
     // `@path` replaced in place between comment markers, at most 5 deep (its memoryImportProcessor,
-    // Gemini CLI's); a reference not followed becomes a comment saying why, as in Gemini CLI.
-    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment' },
+    // Gemini CLI's). A reference to a missing file (ENOENT) stays as written; any other reference
+    // not followed becomes a comment saying why, as in Gemini CLI. Each file's imports stay inside
+    // the nearest `.git` root above it (its own directory when none): processImports is called
+    // without a root and looks one up from the file's directory.
+    imports: {
+      enabled: true,
+      mode: 'inline',
+      maxDepth: 5,
+      failed: { missing: 'keep', unreadable: 'comment', outside: 'comment', repeated: 'comment' },
+      root: 'marker',
+    },
     budget: { maxBytes: null },
     format: 'qwen',
     // Qwen Code's `.qwen/rules` are its own; no vendor rule folder is read.
