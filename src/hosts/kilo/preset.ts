@@ -24,10 +24,10 @@ export const KILO_RULE_GLOBS: readonly string[] = [
 ];
 
 /**
- * Kilo CLI (Kilo-Org/kilocode, the `@kilocode/cli` package), an OpenCode fork, as its 7.7 binary
- * loads instructions (docs/presets.md#kilo): OpenCode's walk, names, order and framing, with
- * Kilo's own config dir for the user file (`Instruction.systemSources` in its
- * packages/opencode/src/session/instruction.ts).
+ * Kilo CLI (the `@kilocode/cli` package), an OpenCode fork, as its 7.7 binary loads instructions
+ * (docs/presets.md#kilo): OpenCode's walk, names, order and framing, with Kilo's own config dir for
+ * the user file, its project-only reads and Kilo Code's rule folders (`Instruction.systemSources`
+ * and `loadLegacyConfigs` in the JavaScript bundled in the binary).
  */
 export const kilo: Preset = frozen({
   name: 'kilo',
@@ -48,10 +48,11 @@ export const kilo: Preset = frozen({
       ],
       // Kilo reads a project file only when its real path is inside the project (the git root,
       // else the cwd): outside git the walk still picks the name, but only the cwd's file is read,
-      // and a link that leads out of the project is dropped (`ConfigFileAccess.read`).
+      // and a link that leads out of the project is dropped (its project file reader checks the
+      // real path of the opened file).
       projectRootFallback: 'workDir',
       symlinks: 'inside',
-      // Files are read with Node's `readFile`, which keeps a UTF-8 BOM.
+      // Files are read with `fs.readFile` as UTF-8, which keeps a byte order mark.
       keepBom: true,
       // Kilo Code's rule folders, then the config files' `instructions` (the host settings).
       globs: KILO_RULE_GLOBS,

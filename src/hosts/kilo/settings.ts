@@ -20,8 +20,8 @@ const FOLDER_NAMES = ['kilo.jsonc', 'kilo.json', 'opencode.jsonc', 'opencode.jso
  * and joined in Kilo's order: the user's files in `$XDG_CONFIG_HOME/kilo` (default `~/.config/kilo`)
  * first, then the project's from the filesystem root down to the work dir, Kilo's names before
  * OpenCode's, then the `kilo.json(c)` / `opencode.json(c)` of the `.kilocode/` and `.kilo/` folders
- * (where Kilo writes its project settings), root first (`Config.loadInstanceState` in
- * packages/opencode/src/config/config.ts, `ConfigPaths.files`).
+ * (where Kilo writes its project settings), root first (`Config.loadInstanceState` and
+ * `ConfigPaths.files` in the JavaScript bundled in the 7.7.7 binary).
  */
 export const kiloSettings: HostSettings = {
   // The project's files in precedence order, then the user's from the last to the first: the
