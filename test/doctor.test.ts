@@ -123,6 +123,15 @@ describe('ctxfiles doctor: the matrix', () => {
                         .github/copilot-instructions.md (opencode-go, copilot),
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (opencode-go, claude-code, copilot)
+      kilo          1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33628     8100
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code),
+                        .cursor/rules/always.mdc (opencode-go, cursor),
+                        .cursor/rules/typescript.mdc (opencode-go, cursor),
+                        .github/copilot-instructions.md (opencode-go, copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (opencode-go, claude-code, copilot)
 
       At packages/api
       host          # file                                           layer        bytes   tokens
@@ -140,7 +149,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
                         CLAUDE.md (claude-code, copilot)
       codex         1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             32868     7918
@@ -157,7 +166,7 @@ describe('ctxfiles doctor: the matrix', () => {
                       never reads: .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
                         packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
       cursor        1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
@@ -181,7 +190,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
                         CLAUDE.md (claude-code, copilot),
                         packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
       continue      1 packages/api/AGENTS.md                         chain           69       20
@@ -190,11 +199,19 @@ describe('ctxfiles doctor: the matrix', () => {
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
                         CLAUDE.md (claude-code, copilot)
       qwen-code     1 AGENTS.md                                      chain        33573     8084
                     2 packages/api/AGENTS.md                         chain           69       20
                       sent before the first tool call                             33796     8143
+                      never reads: .claude/rules/api.md (claude-code),
+                        .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
+                        .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),
+                        .github/instructions/api.instructions.md (copilot),
+                        CLAUDE.md (claude-code, copilot)
+      kilo          1 packages/api/AGENTS.md                         chain           69       20
+                    2 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33766     8138
                       never reads: .claude/rules/api.md (claude-code),
                         .claude/rules/testing.md (claude-code), .cursor/rules/always.mdc (cursor),
                         .cursor/rules/typescript.mdc (cursor), .github/copilot-instructions.md (copilot),

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
 import { initCommand, initSnippets } from '../src/cli/init-command.js';
@@ -126,6 +127,31 @@ describe('ctxfiles init on real files', () => {
     expect(fs.readFileSync(path.join(root, '.codex/config.toml'), 'utf8')).toBe(codexWithComments);
   });
 
+  test('Kilo CLI: kilo.json keeps its comments, gets mcp.ctxfiles once, and --remove restores it', () => {
+    const text =
+      '{\n  // the lab model\n  "model": "lab/lab-model",\n  "mcp": { "other": { "type": "remote", "url": "x" } },\n}\n';
+    const root = tempTree({ 'kilo.json': text });
+    expect(init(root, 'kilo', { dryRun: true })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('+++ b/kilo.json'),
+    });
+    expect(snapshot(root)).toEqual({ 'kilo.json': text });
+    expect(init(root, 'kilo').code).toBe(0);
+    const after = snapshot(root)['kilo.json'] as string;
+    expect(after).toContain('// the lab model');
+    expect(after).toContain('"other": { "type": "remote", "url": "x" }');
+    const entry = parseJsonc(after) as { mcp: Record<string, unknown> };
+    expect(entry.mcp['ctxfiles']).toEqual({
+      type: 'local',
+      command: [launch.node, launch.bin, 'mcp'],
+      enabled: true,
+    });
+    expect(init(root, 'kilo')).toMatchObject({ code: 0, stdout: 'kilo.json: nothing to change\n' });
+    expect(snapshot(root)['kilo.json']).toBe(after);
+    expect(init(root, 'kilo', { remove: true }).code).toBe(0);
+    expect(snapshot(root)).toEqual({ 'kilo.json': text });
+  });
+
   test('--dry-run prints a unified diff and writes nothing', () => {
     const root = tempTree({ '.gemini/settings.json': '{\n  "theme": "dark"\n}\n' });
     const before = snapshot(root);
@@ -166,6 +192,7 @@ describe('ctxfiles init on real files', () => {
       /\[mcp_servers\.ctxfiles\] is already defined outside ctxfiles' block/,
     ],
     ['opencode', 'opencode.json', '{"mcp": [] // x\n}', /mcp is not an object/],
+    ['kilo', 'kilo.json', '{"mcp": {"ctxfiles": 1,}', /not valid JSON at/],
   ])('%s with a malformed %s: a clear error, and no file is written', (host, file, text, message) => {
     const root = tempTree({ [file]: text });
     const before = snapshot(root);
@@ -185,6 +212,8 @@ describe('ctxfiles init on real files', () => {
     expect(Object.keys(snapshot(root))).toEqual(['AGENTS.md']);
     expect(init(root, 'opencode', { user: true, home }).code).toBe(0);
     expect(snapshot(home)).toHaveProperty(['.config/opencode/opencode.json']);
+    expect(init(root, 'kilo', { user: true, home }).code).toBe(0);
+    expect(snapshot(home)).toHaveProperty(['.config/kilo/kilo.json']);
   });
 
   test('an unknown host is a usage error', () => {

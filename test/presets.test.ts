@@ -51,6 +51,7 @@ describe('the preset table', () => {
       'gemini-cli',
       'continue',
       'qwen-code',
+      'kilo',
     ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);

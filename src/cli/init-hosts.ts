@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /** The agents `ctxfiles init` configures. */
-export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode'] as const;
+export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo'] as const;
 export type InitHost = (typeof INIT_HOSTS)[number];
 
 /** How the agent starts ctxfiles: absolute paths, so nothing depends on the agent's PATH. */
@@ -87,9 +87,10 @@ const CODEX_GROUPS: readonly HookGroup[] = [
 /**
  * The files `ctxfiles init <host>` writes for a scope, and what goes in each. Project scope:
  * Claude Code `.claude/settings.json` (hooks) and `.mcp.json`, Gemini CLI `.gemini/settings.json`,
- * Codex `.codex/config.toml`, OpenCode `opencode.json`; user scope: the same under the home
- * directory (Claude Code's user MCP servers live in `~/.claude.json`; Codex honours `$CODEX_HOME`;
- * OpenCode's is `~/.config/opencode/opencode.json`). Never an instruction file.
+ * Codex `.codex/config.toml`, OpenCode `opencode.json`, Kilo CLI `kilo.json`; user scope: the same
+ * under the home directory (Claude Code's user MCP servers live in `~/.claude.json`; Codex honours
+ * `$CODEX_HOME`; OpenCode's is `~/.config/opencode/opencode.json`, Kilo's `~/.config/kilo/kilo.json`).
+ * Never an instruction file.
  */
 export function initTargets(
   host: InitHost,
@@ -117,21 +118,33 @@ export function initTargets(
       ];
     }
     case 'opencode':
-      return [
-        {
-          kind: 'json',
-          file:
-            scope === 'project'
-              ? path.join(base, 'opencode.json')
-              : path.join(base, '.config', 'opencode', 'opencode.json'),
-          hooks: [],
-          mcp: {
-            path: ['mcp', 'ctxfiles'],
-            value: { type: 'local', command: [launch.node, launch.bin, 'mcp'], enabled: true },
-          },
-        },
-      ];
+    case 'kilo':
+      return [opencodeTarget(host, base, scope, launch)];
   }
+}
+
+/**
+ * OpenCode and its fork Kilo CLI: the MCP server in the `mcp` object of `<host>.json` (user:
+ * `~/.config/<host>/<host>.json`); neither has hooks.
+ */
+function opencodeTarget(
+  host: 'opencode' | 'kilo',
+  base: string,
+  scope: 'project' | 'user',
+  launch: Launch,
+): InitTarget {
+  return {
+    kind: 'json',
+    file:
+      scope === 'project'
+        ? path.join(base, `${host}.json`)
+        : path.join(base, '.config', host, `${host}.json`),
+    hooks: [],
+    mcp: {
+      path: ['mcp', 'ctxfiles'],
+      value: { type: 'local', command: [launch.node, launch.bin, 'mcp'], enabled: true },
+    },
+  };
 }
 
 /** Claude Code: hooks in `settings.json`; the MCP server in `.mcp.json` (user: `~/.claude.json`). */

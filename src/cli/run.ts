@@ -273,7 +273,7 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
 function registerInitCommand(cli: Cli, io: CliIo): void {
   cli
     .command('init', "write an agent's hook and MCP server configuration", 'none')
-    .argument('<host>', 'claude-code, gemini-cli, codex or opencode')
+    .argument('<host>', 'claude-code, gemini-cli, codex, opencode or kilo')
     .option('--project', "the project's settings (default)")
     .option('--user', "the user's settings, for every project")
     .option('--cwd <dir>', 'the project directory (default: the current directory)')

@@ -21,7 +21,8 @@ export default {
         "copilot",
         "gemini-cli",
         "continue",
-        "qwen-code"
+        "qwen-code",
+        "kilo"
       ]
     },
     "contextPaths": {

@@ -6,6 +6,7 @@ import { copilotHost } from './copilot/index.js';
 import { cursorHost } from './cursor/index.js';
 import { geminiCliHost } from './gemini-cli/index.js';
 import type { Host, HostFormat, HookProtocol } from './host.js';
+import { kiloHost } from './kilo/index.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
 import { qwenCodeHost } from './qwen-code/index.js';
@@ -37,6 +38,7 @@ export const HOSTS: readonly Host[] = Object.freeze([
   geminiCliHost,
   continueHost,
   qwenCodeHost,
+  kiloHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

@@ -31,7 +31,7 @@ export function globCandidates(
     const absolute = home ?? (path.isAbsolute(pattern) ? pattern : null);
     const places =
       absolute === null
-        ? dirs.map((dir) => ({ dir, glob: pattern, deep: true }))
+        ? dirs.map((dir) => relativePlace(dir, pattern))
         : [{ dir: path.dirname(absolute), glob: path.basename(absolute), deep: false }];
     for (const { dir, glob, deep } of places) {
       const matcher = compileGlobMatcher(glob);
@@ -54,6 +54,30 @@ export function globCandidates(
     }
   }
   return found;
+}
+
+/**
+ * Where a relative pattern is matched from `dir`: its leading folders without glob characters are
+ * walked straight into (`.kilo/rules/*.md` lists `.kilo/rules` alone instead of walking the whole
+ * tree), and a pattern whose rest is one segment lists that folder without descending. The files
+ * found are the same, except that a linked folder named in the pattern is followed.
+ */
+function relativePlace(dir: string, pattern: string): { dir: string; glob: string; deep: boolean } {
+  const segments = pattern.split('/');
+  let literal = 0;
+  while (
+    literal < segments.length - 1 &&
+    /^[^*?[\]{}!\\]+$/.test(segments[literal] as string) &&
+    !['.', '..'].includes(segments[literal] as string) &&
+    !PRUNED.has(segments[literal] as string)
+  )
+    literal += 1;
+  const rest = segments.slice(literal);
+  return {
+    dir: path.join(dir, ...segments.slice(0, literal)),
+    glob: rest.join('/'),
+    deep: rest.length > 1 || (rest[0] as string).includes('**'),
+  };
 }
 
 /** Regular files below `dir` (only in it unless `deep`) whose POSIX path relative to `dir` matches. */

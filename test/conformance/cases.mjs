@@ -291,6 +291,46 @@ export const CASES = [
     hostConfig: { opencode: { config: { instructions: ['docs/*.md'] } } },
     repo: { 'AGENTS.md': 'Root agents.\n', 'docs/a.md': 'Doc A.\n', 'docs/b.md': 'Doc B.\n' },
   },
+  {
+    id: 'kilo-instructions',
+    about: 'kilo.json instructions: ["docs/*.md"] in the user config dir and ["team/*.md"] in the project',
+    hosts: ['kilo'],
+    hostConfig: { kilo: { config: { instructions: ['docs/*.md'] } } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'kilo.json': '{ "instructions": ["team/*.md"] }\n',
+      'docs/a.md': 'Doc A.\n',
+      'team/t.md': 'Team.\n',
+    },
+  },
+  {
+    id: 'kilo-rule-folders',
+    about:
+      "Kilo Code's rule folders (.kilo/rules, .kilocode/rules, .kilocoderules, a mode folder) before kilo.json instructions",
+    hosts: ['kilo'],
+    hostConfig: { kilo: { config: { instructions: ['docs/*.md'] } } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      '.kilocode/rules/style.md': 'Kilocode rule.\n',
+      '.kilocode/rules/notes.txt': 'Not a rule.\n',
+      '.kilocode/rules/deep/inner.md': 'Not read: below the folder.\n',
+      '.kilo/rules/a.md': 'Kilo rule.\n',
+      '.kilocoderules': 'Legacy single file.\n',
+      '.kilocode/rules-code/c.md': 'Code mode rule.\n',
+      'docs/a.md': 'Doc A.\n',
+    },
+  },
+  {
+    id: 'kilo-env-reference',
+    about: 'a project file that holds {env:HOME} and one that holds {file:notes.md}',
+    hosts: ['kilo'],
+    repo: {
+      'AGENTS.md': 'Root agents, home is {env:HOME}.\n',
+      'pkg/AGENTS.md': 'Package agents; notes: {file:notes.md}.\n',
+      'pkg/notes.md': 'Noted.\n',
+    },
+    cwd: 'pkg',
+  },
   // Live cases: the first turn reads a file; what the host adds to the tool result is compared.
   {
     id: 'live-nested-read',

@@ -5,13 +5,6 @@ import fs from 'node:fs';
 /** Agent CLIs looked at and not driven (yet), with the reason; shown in docs/conformance.md. */
 export const NOT_DRIVEN = [
   {
-    name: 'Kilo CLI',
-    package: '@kilocode/cli',
-    version: '7.7.7',
-    reason:
-      "Its driver (test/conformance/hosts/kilo.mjs) runs it offline at 7.7.7, the newest version published with its linux-x64 binary package; not listed yet: Kilo loads instruction files as OpenCode 1.x does (the same 'Instructions from:' entries, its own ~/.config/kilo), and no ctxfiles preset reproduces that yet (issue #24)",
-  },
-  {
     name: 'Crush',
     package: '@charmland/crush',
     version: '0.96.1',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../../errors.js';
-import type { HostSettings, HostSettingsFile } from '../host.js';
+import type { HostSettings, HostSettingsFile, HostSettingsPlace } from '../host.js';
 
 /** The names OpenCode reads its config from, in each place, lowest precedence first. */
 const USER_NAMES = ['config.json', 'opencode.json', 'opencode.jsonc'];
@@ -21,17 +21,8 @@ export const opencodeSettings: HostSettings = {
   // trust tiers would drop with it): the project's files from the root down, then the user's from
   // the last to the first, each user file putting its patterns before the ones read so far.
   files({ env, homeDir, cwd }) {
-    const xdg = env['XDG_CONFIG_HOME'];
-    const configDir = path.join(
-      xdg !== undefined && xdg !== '' ? xdg : path.join(homeDir, '.config'),
-      'opencode',
-    );
-    const dirs: string[] = [];
-    for (let dir = cwd; ; dir = path.dirname(dir)) {
-      dirs.unshift(dir);
-      if (path.dirname(dir) === dir) break;
-    }
-    const files: HostSettingsFile[] = dirs.flatMap((dir) =>
+    const configDir = xdgConfigDir(env, homeDir, 'opencode');
+    const files: HostSettingsFile[] = rootDown(cwd).flatMap((dir) =>
       PROJECT_NAMES.map((name) => ({ path: path.join(dir, name), tier: 'project' as const })),
     );
     for (const name of [...USER_NAMES].reverse())
@@ -64,7 +55,7 @@ export const opencodeSettings: HostSettings = {
     }
     const own: string[] = [];
     for (const entry of list as unknown[]) {
-      const skip = skipReason(entry, file.tier);
+      const skip = skipReason(entry, file);
       if (skip !== null) note(typeof entry === 'string' ? 'info' : 'warn', `instructions: ${skip}`);
       else own.push(entry as string);
     }
@@ -74,6 +65,21 @@ export const opencodeSettings: HostSettings = {
   },
 };
 
+/** `$XDG_CONFIG_HOME/<name>`, by default `~/.config/<name>`: where OpenCode and its forks keep their config. */
+export function xdgConfigDir(env: HostSettingsPlace['env'], homeDir: string, name: string): string {
+  const xdg = env['XDG_CONFIG_HOME'];
+  return path.join(xdg !== undefined && xdg !== '' ? xdg : path.join(homeDir, '.config'), name);
+}
+
+/** The directories from the filesystem root down to `cwd`. */
+export function rootDown(cwd: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    dirs.unshift(dir);
+    if (path.dirname(dir) === dir) return dirs;
+  }
+}
+
 /** The patterns the files read before this one gave (OpenCode joins the lists, repeats dropped). */
 function earlierGlobs(config: Readonly<Record<string, unknown>>): readonly string[] {
   const globs = (config['instructions'] as { globs?: unknown } | undefined)?.globs;
@@ -81,17 +87,17 @@ function earlierGlobs(config: Readonly<Record<string, unknown>>): readonly strin
 }
 
 /** Why an `instructions` entry is not read, or `null` when it is. */
-function skipReason(entry: unknown, tier: HostSettingsFile['tier']): string | null {
+function skipReason(entry: unknown, file: HostSettingsFile): string | null {
   if (typeof entry !== 'string' || entry === '')
     return `${JSON.stringify(entry)} is not a path or a glob pattern`;
-  if (/^https?:\/\//.test(entry)) return `${entry} is a URL: ctxfiles never fetches one (OpenCode does)`;
+  if (/^https?:\/\//.test(entry)) return `${entry} is a URL: ctxfiles never fetches one (the host does)`;
   const outside =
     entry.startsWith('~') ||
     path.isAbsolute(entry) ||
     /^[A-Za-z]:/.test(entry) ||
     entry.split(/[/\\]/).includes('..');
-  if (tier === 'project' && outside)
-    return `${entry} names a place outside the project: a project's opencode.json cannot make ctxfiles read it`;
+  if (file.tier === 'project' && outside)
+    return `${entry} names a place outside the project: a project's ${path.basename(file.path)} cannot make ctxfiles read it`;
   return null;
 }
 

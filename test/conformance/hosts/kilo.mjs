@@ -3,9 +3,7 @@
 // the updater, sharing and telemetry off. Pinned at 7.7.7: the newest version whose linux-x64
 // binary package is published beside it. Like OpenCode it installs its plugin package into its
 // config dir at start; a lock file that already lists it stops that download.
-import fs from 'node:fs';
-import path from 'node:path';
-import opencode from './opencode.mjs';
+import opencode, { prepareOpencodeFamily } from './opencode.mjs';
 
 const VERSION = '7.7.7';
 
@@ -17,40 +15,14 @@ export default {
   version: VERSION,
   bin: 'node_modules/@kilocode/cli-linux-x64/bin/kilo',
   names: { doc: 'AGENTS.md', user: '.config/kilo/AGENTS.md' },
-  prepare({ home, port, row, prompt }) {
-    const dir = path.join(home, '.config/kilo');
-    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    const deps = { dependencies: { '@kilocode/plugin': VERSION } };
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(deps));
-    fs.writeFileSync(
-      path.join(dir, 'package-lock.json'),
-      JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }),
-    );
-    const config = {
-      provider: {
-        lab: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'lab',
-          options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'lab-key' },
-          models: { 'lab-model': { name: 'lab-model' } },
-        },
-      },
+  prepare: (context) =>
+    prepareOpencodeFamily(context, {
+      id: 'kilo',
+      plugin: '@kilocode/plugin',
+      version: VERSION,
       // Only the lab's provider: the built-in Kilo Gateway provider fetches its model list.
-      enabled_providers: ['lab'],
-      model: 'lab/lab-model',
-      small_model: 'lab/lab-model',
-      autoupdate: false,
-      share: 'disabled',
-      ...(row.hostConfig?.kilo?.config ?? {}),
-    };
-    fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2));
-    return {
-      args: ['run', prompt],
+      config: { enabled_providers: ['lab'] },
       env: {
-        XDG_CONFIG_HOME: path.join(home, '.config'),
-        XDG_DATA_HOME: path.join(home, '.local/share'),
-        XDG_CACHE_HOME: path.join(home, '.cache'),
-        XDG_STATE_HOME: path.join(home, '.local/state'),
         KILO_DISABLE_MODELS_FETCH: '1',
         KILO_DISABLE_AUTOUPDATE: '1',
         KILO_DISABLE_SHARE: '1',
@@ -58,10 +30,11 @@ export default {
         KILO_TELEMETRY_LEVEL: 'off',
         KILO_DISABLE_CODEBASE_INDEXING: '1',
       },
-    };
-  },
-  // Kilo's requests, tools and read frame are OpenCode's.
+    }),
+  // Kilo's requests, tools, MCP tool names and read frame are OpenCode's.
   toolCall: opencode.toolCall,
+  mcpCall: opencode.mcpCall,
+  extractMcp: opencode.extractMcp,
   hasToolResult: opencode.hasToolResult,
   isMain: opencode.isMain,
   extractStatic: opencode.extractStatic,

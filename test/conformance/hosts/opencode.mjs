@@ -12,6 +12,60 @@ const contentText = (content) =>
   (Array.isArray(content) ? content : []).map((part) => part?.text ?? '').join('');
 const toolNames = (body) => (body?.tools ?? []).map((tool) => tool.function?.name);
 
+/**
+ * The setup OpenCode and its forks share: the plugin package's lock file in the config dir
+ * (`~/.config/<id>`), a config file `<id>.json` with the lab's provider (plus `config`), the
+ * ctxfiles MCP server when the case registers it, and the XDG dirs inside the case's home.
+ */
+export function prepareOpencodeFamily(
+  { home, port, row, prompt, mcpServer },
+  { id, plugin, version, env, config },
+) {
+  const dir = path.join(home, '.config', id);
+  fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  const deps = { dependencies: { [plugin]: version } };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(deps));
+  fs.writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }),
+  );
+  const settings = {
+    provider: {
+      lab: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'lab',
+        options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'lab-key' },
+        models: { 'lab-model': { name: 'lab-model' } },
+      },
+    },
+    ...config,
+    model: 'lab/lab-model',
+    small_model: 'lab/lab-model',
+    autoupdate: false,
+    share: 'disabled',
+    // docs/mcp.md: a local (stdio) server; `ctxfiles init <id>` writes the same shape.
+    ...(mcpServer
+      ? {
+          mcp: {
+            ctxfiles: { type: 'local', command: [mcpServer.command, ...mcpServer.args], enabled: true },
+          },
+        }
+      : {}),
+    ...(row.hostConfig?.[id]?.config ?? {}),
+  };
+  fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(settings, null, 2));
+  return {
+    args: ['run', prompt],
+    env: {
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local/state'),
+      ...env,
+    },
+  };
+}
+
 export default {
   id: 'opencode',
   label: 'OpenCode',
@@ -20,53 +74,18 @@ export default {
   version: VERSION,
   bin: 'node_modules/opencode-linux-x64/bin/opencode',
   names: { doc: 'AGENTS.md', user: '.config/opencode/AGENTS.md' },
-  prepare({ home, port, row, prompt, mcpServer }) {
-    const dir = path.join(home, '.config/opencode');
-    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    const deps = { dependencies: { '@opencode-ai/plugin': VERSION } };
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(deps));
-    fs.writeFileSync(
-      path.join(dir, 'package-lock.json'),
-      JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }),
-    );
-    const config = {
-      provider: {
-        lab: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'lab',
-          options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'lab-key' },
-          models: { 'lab-model': { name: 'lab-model' } },
-        },
-      },
-      model: 'lab/lab-model',
-      small_model: 'lab/lab-model',
-      autoupdate: false,
-      share: 'disabled',
-      // docs/mcp.md: a local (stdio) server; `ctxfiles init opencode` writes the same shape.
-      ...(mcpServer
-        ? {
-            mcp: {
-              ctxfiles: { type: 'local', command: [mcpServer.command, ...mcpServer.args], enabled: true },
-            },
-          }
-        : {}),
-      ...(row.hostConfig?.opencode?.config ?? {}),
-    };
-    fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
-    return {
-      args: ['run', prompt],
+  prepare: (context) =>
+    prepareOpencodeFamily(context, {
+      id: 'opencode',
+      plugin: '@opencode-ai/plugin',
+      version: VERSION,
       env: {
-        XDG_CONFIG_HOME: path.join(home, '.config'),
-        XDG_DATA_HOME: path.join(home, '.local/share'),
-        XDG_CACHE_HOME: path.join(home, '.cache'),
-        XDG_STATE_HOME: path.join(home, '.local/state'),
         OPENCODE_DISABLE_MODELS_FETCH: '1',
         OPENCODE_DISABLE_AUTOUPDATE: '1',
         OPENCODE_DISABLE_SHARE: '1',
         OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
       },
-    };
-  },
+    }),
   toolCall(body, file) {
     const read = (body?.tools ?? []).find((tool) => tool.function?.name === 'read');
     if (!read) return null;
