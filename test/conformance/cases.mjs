@@ -455,6 +455,53 @@ export const CASES = [
       'pkg/index.js': 'export {};\n',
     },
   },
+  // Compaction and resume, with the hook as `ctxfiles init` writes it (docs/hooks.md, "/clear and
+  // compaction"). `compact: { after: K }`: the model's answer that asks for read K reports a full
+  // context window, so the host compacts before its next turn, and the lab's model answers its
+  // request for a summary with a text of its own; before the compaction the first read brings
+  // the nested file and rule, after it they arrive once again (with the start's text), each from
+  // a fresh session of the hook. `resume: { reads }`: a second run resumes the first one's
+  // session and reads these; a place already shown adds nothing, a new one is disclosed.
+  {
+    id: 'live-hook-compact',
+    about:
+      'the host compacts the conversation between reads: the always rule, the nested RULES.md and the matching Cursor rule arrive once again',
+    hosts: ['claude-code'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    compact: { after: 2 },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'pkg/c.js': 'export const c = 3;\n',
+      'pkg/d.js': 'export const d = 4;\n',
+    },
+    reads: ['pkg/a.js', 'pkg/b.js', 'pkg/c.js', 'pkg/d.js'],
+  },
+  {
+    id: 'live-hook-resume',
+    about:
+      'a second run resumes the session: a read where the first run worked adds nothing, a new place brings its RULES.md and rule',
+    hosts: ['claude-code'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      '.cursor/rules/lib.mdc': '---\nglobs: lib/**\n---\nLibrary code is pure.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'lib/RULES.md': 'Library rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'lib/c.js': 'export const c = 3;\n',
+    },
+    reads: ['pkg/a.js'],
+    resume: { reads: ['pkg/b.js', 'lib/c.js'] },
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */
@@ -474,5 +521,6 @@ export function caseFor(row, names) {
     outside: tree(row.outside),
     read: row.read && fill(row.read),
     reads: row.reads && row.reads.map(fill),
+    resume: row.resume && { ...row.resume, reads: row.resume.reads.map(fill) },
   };
 }

@@ -10,7 +10,10 @@ export const FINAL_TEXT = 'Done.';
 
 /**
  * Starts the server. `plan(request)` returns `{ call: { name, args, namespace?, id? } }` for a tool
- * call (`id`: the Messages API's tool use id, for a script of more than one call), or `{ text }`; the default answers text. Resolves to `{ port, requests, close }`.
+ * call (`id`: the Messages API's tool use id, for a script of more than one call), or `{ text }`; the default answers text.
+ * `usage` in a step is merged over the token usage the answer reports (in the wire API's own
+ * field names): a script reports a full context window that way, and the host compacts.
+ * Resolves to `{ port, requests, close }`.
  */
 export async function startModelServer({ plan = () => ({ text: FINAL_TEXT }), timeoutMs = 120_000 } = {}) {
   const requests = [];
@@ -235,11 +238,16 @@ function responses(res, body, step) {
     {
       type: 'response.completed',
       sequence_number: 7,
-      response: { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI },
+      response: { ...base, status: 'completed', output: [item], usage: { ...USAGE_OPENAI, ...step.usage } },
     },
   ]);
   if (body.stream === false)
-    return json(res, { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI });
+    return json(res, {
+      ...base,
+      status: 'completed',
+      output: [item],
+      usage: { ...USAGE_OPENAI, ...step.usage },
+    });
   sse(res, events);
 }
 
@@ -250,7 +258,7 @@ function chat(res, body, step) {
     created: 1_700_000_000,
     model: body.model ?? 'lab-model',
   };
-  const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
+  const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, ...step.usage };
   const message = step.call
     ? {
         role: 'assistant',
@@ -290,6 +298,7 @@ function anthropic(res, body, step) {
     output_tokens: 2,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
+    ...step.usage,
   };
   const block = step.call
     ? { type: 'tool_use', id: step.call.id ?? 'toolu_lab_1', name: step.call.name, input: step.call.args }
@@ -333,7 +342,7 @@ function gemini(res, step, stream) {
     : { text: step.text };
   const chunk = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12, ...step.usage },
     modelVersion: 'lab-model',
   };
   if (!stream) return json(res, chunk);
