@@ -14,7 +14,8 @@
 // in the places of the first: what the host added after the first read is compared with the hook's
 // answer to it, and nothing may be added after the others, as each file and rule arrives once);
 // `hookStart` (a hook case without a read: what the hook added at session
-// start, compared with the hook's own answer to SessionStart).
+// start, compared with the hook's own answer to SessionStart); `write` (a hook case whose script
+// adds this file with the host's patch tool instead of reading); `compact` and `resume` (below).
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
 
@@ -455,6 +456,25 @@ export const CASES = [
       'pkg/index.js': 'export {};\n',
     },
   },
+  // Codex with the hook as `ctxfiles init codex` writes it: the model adds a file with apply_patch,
+  // Codex's freeform tool, offered for the models of its catalog (hence `model`), so a patch
+  // under packages/app brings that directory's AGENTS.md and the Cursor rule whose glob matches.
+  {
+    id: 'live-hook-codex-patch',
+    about:
+      'the Codex hook after apply_patch adds a file in a nested directory: its AGENTS.md and the matching Cursor rule',
+    hosts: ['codex'],
+    hook: true,
+    hookConfig: { preset: 'codex', rules: { sources: ['cursor'] } },
+    hostConfig: { codex: { model: 'gpt-5.5' } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'packages/app/AGENTS.md': 'App agents.\n',
+      '.cursor/rules/app.mdc': '---\nglobs: packages/app/**\n---\nApp rule: no default exports.\n',
+      'packages/app/src/index.ts': 'export const x = 1;\n',
+    },
+    write: 'packages/app/src/new.ts',
+  },
   // Compaction and resume, with the hook as `ctxfiles init` writes it (docs/hooks.md, "/clear and
   // compaction"). `compact: { after: K }`: the model's answer that asks for read K reports a full
   // context window, so the host compacts before its next turn, and the lab's model answers its
@@ -520,6 +540,7 @@ export function caseFor(row, names) {
     home: tree(row.home),
     outside: tree(row.outside),
     read: row.read && fill(row.read),
+    write: row.write && fill(row.write),
     reads: row.reads && row.reads.map(fill),
     resume: row.resume && { ...row.resume, reads: row.resume.reads.map(fill) },
   };

@@ -10,7 +10,8 @@ export const FINAL_TEXT = 'Done.';
 
 /**
  * Starts the server. `plan(request)` returns `{ call: { name, args, namespace?, id? } }` for a tool
- * call (`id`: the Messages API's tool use id, for a script of more than one call), or `{ text }`; the default answers text.
+ * call (`id`: the Messages API's tool use id, for a script of more than one call; `{ name, custom:
+ * true, input }`: a Responses API freeform tool call with a text input), or `{ text }`; the default answers text.
  * `usage` in a step is merged over the token usage the answer reports (in the wire API's own
  * field names): a script reports a full context window that way, and the host compacts.
  * Resolves to `{ port, requests, close }`.
@@ -119,23 +120,33 @@ const USAGE_OPENAI = {
 };
 
 function responses(res, body, step) {
-  const item = step.call
+  const item = step.call?.custom
     ? {
-        type: 'function_call',
-        id: 'fc_lab_1',
+        // A freeform tool (Codex's `apply_patch`): its input is plain text, not JSON arguments.
+        type: 'custom_tool_call',
+        id: 'ctc_lab_1',
         call_id: 'call_lab_1',
-        ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
         name: step.call.name,
-        arguments: JSON.stringify(step.call.args),
+        input: step.call.input,
         status: 'completed',
       }
-    : {
-        type: 'message',
-        id: 'msg_lab_1',
-        role: 'assistant',
-        status: 'completed',
-        content: [{ type: 'output_text', text: step.text, annotations: [] }],
-      };
+    : step.call
+      ? {
+          type: 'function_call',
+          id: 'fc_lab_1',
+          call_id: 'call_lab_1',
+          ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
+          name: step.call.name,
+          arguments: JSON.stringify(step.call.args),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: 'msg_lab_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+        };
   const base = {
     id: 'resp_lab_1',
     object: 'response',
@@ -157,11 +168,36 @@ function responses(res, body, step) {
         type: 'response.output_item.added',
         sequence_number: 1,
         output_index: 0,
-        item: { ...item, status: 'in_progress', ...(step.call ? { arguments: '' } : { content: [] }) },
+        item: {
+          ...item,
+          status: 'in_progress',
+          ...(step.call?.custom ? { input: '' } : step.call ? { arguments: '' } : { content: [] }),
+        },
       },
     ],
   ];
-  if (step.call) {
+  if (step.call?.custom) {
+    events.push([
+      'response.custom_tool_call_input.delta',
+      {
+        type: 'response.custom_tool_call_input.delta',
+        sequence_number: 2,
+        item_id: item.id,
+        output_index: 0,
+        delta: item.input,
+      },
+    ]);
+    events.push([
+      'response.custom_tool_call_input.done',
+      {
+        type: 'response.custom_tool_call_input.done',
+        sequence_number: 3,
+        item_id: item.id,
+        output_index: 0,
+        input: item.input,
+      },
+    ]);
+  } else if (step.call) {
     events.push([
       'response.function_call_arguments.delta',
       {

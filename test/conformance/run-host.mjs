@@ -88,8 +88,8 @@ async function layOut(dir, row) {
   return { home, repo, cwd: path.join(repo, row.cwd ?? '') };
 }
 
-/** The files a row's script reads, one per turn: `reads`, or the one `read`. */
-const readsOf = (row) => row.reads ?? (row.read ? [row.read] : []);
+/** The files a row's script reads, one per turn: `reads`, or the one `read` (or `write`). */
+const readsOf = (row) => row.reads ?? (row.read ? [row.read] : row.write ? [row.write] : []);
 
 /** Between what was added after each read of a `reads` row, on both sides of the comparison. */
 const READ_SEPARATOR = '\n--- (the next read) ---\n';
@@ -219,7 +219,7 @@ function hookCommandFor(host, dirs, row) {
  * The hook's own answer to the event the host sends after the scripted read, or to its session
  * start when `file` is null.
  */
-async function hookAnswer(host, dirs, file, { session = 'lab-expected' } = {}) {
+async function hookAnswer(host, dirs, file, { session = 'lab-expected', row } = {}) {
   const event = {
     session_id: session,
     cwd: dirs.cwd,
@@ -228,7 +228,7 @@ async function hookAnswer(host, dirs, file, { session = 'lab-expected' } = {}) {
       : {
           hook_event_name:
             host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
-          ...host.sessionEvent(file).hookFields,
+          ...host.sessionEvent(file, row).hookFields,
         }),
   };
   const env = {
@@ -305,7 +305,7 @@ async function ctxfiles(host, row, dirs, setup, captured) {
   } else if (row.hook) {
     // The hook's answer to the first read; a later read in the same places adds nothing (once).
     const [first, ...later] = readsOf(row);
-    const answer = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, first)));
+    const answer = host.wrapHook(mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, first), { row })));
     out.live = [answer, ...later.map(() => '')].join(READ_SEPARATOR);
   } else if (row.read) {
     const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
@@ -326,6 +326,13 @@ async function ctxfiles(host, row, dirs, setup, captured) {
 }
 
 /**
+ * A hook row is about what the hook adds: were its own answer to a first touch empty (a tool the
+ * hook does not map, a broken protocol), the host would add nothing too and both sides would agree
+ * on nothing; so an empty answer is a difference.
+ */
+const mustAdd = (text) => (text === '' ? '(the hook adds nothing to a first touch of this place)' : text);
+
+/**
  * What a `compact` row must show: the first read's answer once before the compaction; after it,
  * what the model lost comes back once: the start's text (a session start's answer) and what the
  * next read brings a fresh session, each taken from a fresh session of the hook, never from the
@@ -335,7 +342,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
  * (docs/hooks.md, "/clear and compaction").
  */
 async function expectedCompacted(host, row, dirs) {
-  const answer = (file, session) => hookAnswer(host, dirs, path.join(dirs.repo, file), { session });
+  const answer = async (file, session) =>
+    mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, file), { session, row }));
   const first = await answer(row.reads[0], 'lab-expected');
   // The first read after the compaction, as a fresh session's first read.
   const read = await answer(row.reads[row.compact.after], 'lab-expected-after');
@@ -366,7 +374,9 @@ async function expectedResumed(host, row, dirs) {
     const fresh = seen.has(dir)
       ? ''
       : host.wrapHook(
-          await hookAnswer(host, dirs, path.join(dirs.repo, file), { session: `lab-fresh-${index}` }),
+          mustAdd(
+            await hookAnswer(host, dirs, path.join(dirs.repo, file), { session: `lab-fresh-${index}`, row }),
+          ),
         );
     seen.add(dir);
     parts.push(fresh);
@@ -444,7 +454,7 @@ async function runCase(host, installDir, row, work) {
     actual.live = actualResumed(host, attempt, row);
   } else if (row.reads) {
     actual.live = addedPerRead(host, main, row.reads.length).join(READ_SEPARATOR);
-  } else if (row.read || row.mcp) {
+  } else if (row.read || row.write || row.mcp) {
     // After a search first (`mcp.search`), the last request: the one with the tool's answer.
     const withResult = main.filter((record) => host.hasToolResult(record.body));
     const after = row.mcp?.search ? withResult.at(-1) : withResult[0];
@@ -460,7 +470,7 @@ async function runCase(host, installDir, row, work) {
       ? { claudeCodeIntro: claudeIntro(actual.static) }
       : (host.wording?.(main[0].body, row) ?? null);
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });
-  const part = row.read || row.reads || row.mcp || row.hookStart ? 'live' : 'static';
+  const part = row.read || row.reads || row.write || row.mcp || row.hookStart ? 'live' : 'static';
   const same = expected[part] === actual[part];
   fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
