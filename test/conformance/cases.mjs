@@ -486,7 +486,7 @@ export const CASES = [
     id: 'live-hook-compact',
     about:
       'the host compacts the conversation between reads: the always rule, the nested RULES.md and the matching Cursor rule arrive once again',
-    hosts: ['claude-code'],
+    hosts: ['claude-code', 'codex'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     compact: { after: 2 },
@@ -506,7 +506,7 @@ export const CASES = [
     id: 'live-hook-resume',
     about:
       'a second run resumes the session: a read where the first run worked adds nothing, a new place brings its RULES.md and rule',
-    hosts: ['claude-code'],
+    hosts: ['claude-code', 'codex'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {

@@ -113,10 +113,19 @@ function addedPerRead(host, main, count, { base = 0, baseline = '' } = {}) {
   const seen = [baseline];
   for (let k = 1; k <= count; k += 1) {
     const after = main.find((record) => host.toolResultCount(record.body) === base + k);
-    seen.push(after ? host.extractLive(after.body) : `(the host sent no request after read ${k})`);
+    seen.push(after ? addedBy(host, after.body) : `(the host sent no request after read ${k})`);
   }
-  return seen.slice(1).map((text, k) => (text.startsWith(seen[k]) ? text.slice(seen[k].length) : text));
+  // A driver that joins the messages it extracts (`addedJoin`) puts that between the old and the new.
+  const join = host.addedJoin ?? '';
+  return seen.slice(1).map((text, k) => {
+    const before = seen[k] === '' ? '' : `${seen[k]}${join}`;
+    if (before !== '' && text.startsWith(before)) return text.slice(before.length);
+    return text.startsWith(seen[k]) ? text.slice(seen[k].length) : text;
+  });
 }
+
+/** What the host added to a request's tool results (a hook's answer where the driver tells it apart). */
+const addedBy = (host, body) => (host.extractHook ?? host.extractLive)(body);
 
 /**
  * The script of one case: a tool call per turn, one read while fewer tool results than reads
@@ -408,7 +417,7 @@ function actualResumed(host, attempt, row) {
   const first = mainBetween(host, attempt, 0, attempt.resumedAt ?? attempt.requests.length);
   const second = mainBetween(host, attempt, attempt.resumedAt ?? attempt.requests.length);
   const base = readsOf(row).length;
-  const baseline = second[0] ? host.extractLive(second[0].body) : '';
+  const baseline = second[0] ? addedBy(host, second[0].body) : '';
   return [
     ...addedPerRead(host, first, base),
     RESUMED,
@@ -442,6 +451,7 @@ async function runCase(host, installDir, row, work) {
     egress,
     requests: attempt.requests.map((r) => `${r.method} ${r.url}`),
   };
+  fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
@@ -472,7 +482,6 @@ async function runCase(host, installDir, row, work) {
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });
   const part = row.read || row.reads || row.write || row.mcp || row.hookStart ? 'live' : 'static';
   const same = expected[part] === actual[part];
-  fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
     ...result,
     part,

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codexInstructions, fromMarker } from '../extract.mjs';
+import { codexInstructions, contentTexts, fromMarker } from '../extract.mjs';
 
 /** The items of a tool call and of its output in a Responses API request (a freeform tool's too). */
 const CALLS = ['function_call', 'custom_tool_call'];
@@ -13,6 +13,12 @@ const CALL_OUTPUTS = ['function_call_output', 'custom_tool_call_output'];
 /** The patch of a `write` row: it adds the file (relative to the cwd) with one line. */
 const addFilePatch = (file) =>
   `*** Begin Patch\n*** Add File: ${file}\n+export const added = 1;\n*** End Patch\n`;
+
+/** The auto-compaction limit of a `compact` row, and the usage that reaches it. */
+const COMPACT_LIMIT = 100_000;
+
+/** The opening words of Codex's request for a summary of the conversation. */
+const COMPACT_PROMPT = 'You are performing a CONTEXT CHECKPOINT COMPACTION.';
 
 export default {
   id: 'codex',
@@ -33,6 +39,8 @@ export default {
     const toml = [
       extra,
       `model = ${JSON.stringify(row.hostConfig?.codex?.model ?? 'lab-model')}`,
+      // A `compact` row: Codex compacts once a turn's usage reaches this many tokens.
+      ...(row.compact ? [`model_auto_compact_token_limit = ${COMPACT_LIMIT}`] : []),
       'model_provider = "lab"',
       'check_for_update_on_startup = false',
       '[model_providers.lab]',
@@ -71,6 +79,8 @@ export default {
         ...(row.write ? ['--sandbox', 'workspace-write'] : []),
         prompt,
       ],
+      // A `resume` row's second run: `codex exec resume --last` continues the newest session.
+      resumeArgs: ['exec', '--skip-git-repo-check', 'resume', '--last', prompt],
       env: { CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key' },
       ctxfilesEnv: { CODEX_HOME: codexHome },
       // Codex takes its cwd from the system (`getcwd`: the real path under a symlinked directory)
@@ -110,6 +120,40 @@ export default {
       .filter((text) => !/^Wall time: [\d.]+ seconds\nOutput:$/.test(text))
       .join('');
   },
+  fullContextUsage: { input_tokens: COMPACT_LIMIT * 2, total_tokens: COMPACT_LIMIT * 2 },
+  /**
+   * Codex compacts a conversation with a provider of its own (not OpenAI's) by asking the model,
+   * without tools, for a summary: the request ends with a user message that opens with
+   * {@link COMPACT_PROMPT}.
+   */
+  isCompaction: (record) => {
+    const last = (record.body?.input ?? []).at(-1);
+    return (
+      last?.type === 'message' &&
+      last.role === 'user' &&
+      contentTexts(last.content).some((text) => text.startsWith(COMPACT_PROMPT))
+    );
+  },
+  /**
+   * After compacting, Codex 0.171 runs the SessionStart hooks again (after PreCompact; its log says
+   * `hook: PreCompact`, `context compacted`, `hook: SessionStart`) and puts their answer, as a
+   * developer message, after the summary.
+   */
+  compactStart: 'session-start',
+  /** `extractHook` joins the developer messages it finds with a newline. */
+  addedJoin: '\n',
+  resumes: true,
+  extractCompactStart(body) {
+    const input = body?.input ?? [];
+    const last = input.findLastIndex((item) => item.type === 'message' && item.role === 'user');
+    return input
+      .slice(last + 1)
+      .filter((item) => item.type === 'message' && item.role === 'developer')
+      .flatMap((item) => contentTexts(item.content))
+      .join('\n');
+  },
+  wrapCompactStart: (text) => text,
+  toolResultCount: (body) => (body?.input ?? []).filter((item) => CALL_OUTPUTS.includes(item.type)).length,
   hasToolResult: (body) => (body?.input ?? []).some((item) => CALL_OUTPUTS.includes(item.type)),
   isMain: (record) => record.url.includes('/responses') && Array.isArray(record.body?.tools),
   extractStatic: (body) => codexInstructions(body),
