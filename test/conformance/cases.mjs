@@ -402,7 +402,7 @@ export const CASES = [
     id: 'live-hook-once',
     about:
       'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
-    hosts: ['claude-code'],
+    hosts: ['claude-code', 'gemini-cli'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {

@@ -125,7 +125,7 @@ function addedPerRead(host, main, count, { base = 0, baseline = '' } = {}) {
 }
 
 /** What the host added to a request's tool results (a hook's answer where the driver tells it apart). */
-const addedBy = (host, body) => (host.extractHook ?? host.extractLive)(body);
+const addedBy = (host, body) => (host.extractAdded ?? host.extractHook ?? host.extractLive)(body);
 
 /**
  * The script of one case: a tool call per turn, one read while fewer tool results than reads
