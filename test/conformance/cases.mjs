@@ -506,7 +506,7 @@ export const CASES = [
     id: 'live-hook-resume',
     about:
       'a second run resumes the session: a read where the first run worked adds nothing, a new place brings its RULES.md and rule',
-    hosts: ['claude-code', 'codex'],
+    hosts: ['claude-code', 'codex', 'gemini-cli'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {

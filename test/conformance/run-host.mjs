@@ -138,6 +138,7 @@ function scriptFor(host, row, dirs) {
     files.map((file) => path.join(dirs.repo, file)),
   );
   const script = { run: 0, base: 0, compactedAt: null, compactions: [] };
+  // `base`: the tool results a resumed run's history carries, counted at its first request.
   script.plan = ({ body, record }) => {
     if (row.compact && host.isCompaction?.(record)) {
       script.compactedAt = host.toolResultCount(body);
@@ -150,7 +151,9 @@ function scriptFor(host, row, dirs) {
       if (call) return { call };
     }
     const count = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
-    const done = count + (script.compactedAt ?? 0) - script.base;
+    // A resumed run counts from what its first request carries (Gemini CLI repeats a result there).
+    if (script.run > 0 && script.base === null && host.isMain(record)) script.base = count;
+    const done = count + (script.compactedAt ?? 0) - (script.base ?? 0);
     const files = runs[script.run];
     if (files.length > done && host.isMain(record)) {
       const call = host.toolCall(body, files[done], row);
@@ -196,7 +199,7 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     if (row.resume && !result.timedOut) {
       // The second run resumes the first one's session in the same HOME (the driver's `resumeArgs`).
       script.run = 1;
-      script.base = readsOf(row).length;
+      script.base = null;
       resumedAt = server.requests.length;
       const second = await run('strace', traced(setup.resumeArgs, `${traceFile}.resume`), {
         cwd: dirs.cwd,
@@ -416,10 +419,10 @@ function actualCompacted(host, attempt, row) {
 function actualResumed(host, attempt, row) {
   const first = mainBetween(host, attempt, 0, attempt.resumedAt ?? attempt.requests.length);
   const second = mainBetween(host, attempt, attempt.resumedAt ?? attempt.requests.length);
-  const base = readsOf(row).length;
+  const base = second[0] ? host.toolResultCount(second[0].body) : 0;
   const baseline = second[0] ? addedBy(host, second[0].body) : '';
   return [
-    ...addedPerRead(host, first, base),
+    ...addedPerRead(host, first, readsOf(row).length),
     RESUMED,
     ...addedPerRead(host, second, row.resume.reads.length, { base, baseline }),
   ].join(READ_SEPARATOR);

@@ -62,6 +62,8 @@ export default {
     return {
       ...(formatOf(row) ? { ctxfilesArgs: ['--format', formatOf(row)] } : {}),
       args: ['-p', prompt, '-m', 'gemini-2.5-flash'],
+      // A `resume` row's second run: `--resume latest` continues the newest session of the project.
+      resumeArgs: ['-p', prompt, '-m', 'gemini-2.5-flash', '--resume', 'latest'],
       env: {
         GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
         GEMINI_API_KEY: 'lab-key',
@@ -99,6 +101,7 @@ export default {
    * asks the model for a `<state_snapshot>` and then to check it, two requests with the
    * compression prompt as system instruction.
    */
+  resumes: true,
   fullContextUsage: { promptTokenCount: 1_000_000, totalTokenCount: 1_000_000 },
   isCompaction: (record) =>
     contentTexts(record.body?.systemInstruction?.parts).some((text) => text.includes('<state_snapshot>')),
