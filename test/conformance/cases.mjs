@@ -522,6 +522,28 @@ export const CASES = [
     reads: ['pkg/a.js'],
     resume: { reads: ['pkg/b.js', 'lib/c.js'] },
   },
+  // Gemini CLI compresses only at a later prompt (a one-shot run's history has nothing to split
+  // at), so here the second run, resuming the first, reports the full window (`compact.run: 1`).
+  {
+    id: 'live-hook-compact-resumed',
+    about:
+      'a resumed session is compressed: the nested RULES.md and the matching Cursor rule, read before, arrive once again after',
+    hosts: ['gemini-cli'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    compact: { after: 1, run: 1 },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'pkg/c.js': 'export const c = 3;\n',
+      'pkg/d.js': 'export const d = 4;\n',
+    },
+    reads: ['pkg/a.js'],
+    resume: { reads: ['pkg/b.js', 'pkg/c.js', 'pkg/d.js'] },
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */

@@ -137,11 +137,12 @@ function scriptFor(host, row, dirs) {
   const runs = [readsOf(row), row.resume?.reads ?? []].map((files) =>
     files.map((file) => path.join(dirs.repo, file)),
   );
-  const script = { run: 0, base: 0, compactedAt: null, compactions: [] };
-  // `base`: the tool results a resumed run's history carries, counted at its first request.
+  const script = { run: 0, base: 0, asked: 0, compacted: false, compactions: [] };
+  // `base`: the tool results a resumed run's history carries, counted at its first request;
+  // `asked`: the reads this run asked for, which a compacted history no longer tells.
   script.plan = ({ body, record }) => {
     if (row.compact && host.isCompaction?.(record)) {
-      script.compactedAt = host.toolResultCount(body);
+      script.compacted = true;
       script.compactions.push(record);
       return { text: SUMMARY_TEXT };
     }
@@ -153,15 +154,17 @@ function scriptFor(host, row, dirs) {
     const count = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
     // A resumed run counts from what its first request carries (Gemini CLI repeats a result there).
     if (script.run > 0 && script.base === null && host.isMain(record)) script.base = count;
-    const done = count + (script.compactedAt ?? 0) - (script.base ?? 0);
+    const done = script.compacted ? script.asked : count - (script.base ?? 0);
     const files = runs[script.run];
     if (files.length > done && host.isMain(record)) {
       const call = host.toolCall(body, files[done], row);
       if (!call) return { text: FINAL_TEXT };
+      script.asked = done + 1;
       const many = files.length > 1 || script.run > 0;
       const id = `toolu_lab_${script.run === 0 ? '' : `r${script.run}_`}${done + 1}`;
-      // `compact.after`: the answer that asks for that read says the context window is full.
-      const full = row.compact?.after === done + 1 && script.compactedAt === null;
+      // `compact`: the answer that asks for read `after` of run `run` says the context window is full.
+      const full =
+        row.compact?.after === done + 1 && (row.compact.run ?? 0) === script.run && !script.compacted;
       return {
         call: many ? { ...call, id } : call,
         ...(full ? { usage: host.fullContextUsage } : {}),
@@ -200,6 +203,7 @@ async function runHost(host, installDir, row, dirs, traceFile) {
       // The second run resumes the first one's session in the same HOME (the driver's `resumeArgs`).
       script.run = 1;
       script.base = null;
+      script.asked = 0;
       resumedAt = server.requests.length;
       const second = await run('strace', traced(setup.resumeArgs, `${traceFile}.resume`), {
         cwd: dirs.cwd,
@@ -354,14 +358,19 @@ const mustAdd = (text) => (text === '' ? '(the hook adds nothing to a first touc
  * (docs/hooks.md, "/clear and compaction").
  */
 async function expectedCompacted(host, row, dirs) {
+  const run = row.compact.run ?? 0;
+  const reads = run === 0 ? row.reads : row.resume.reads;
   const answer = async (file, session) =>
     mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, file), { session, row }));
-  const first = await answer(row.reads[0], 'lab-expected');
+  // A compaction in a resumed run: the reads before it as `expectedResumed` has them.
+  const before =
+    run === 0
+      ? [host.wrapHook(await answer(reads[0], 'lab-expected')), ...Array(row.compact.after - 2).fill('')]
+      : await expectedResumed(host, row, dirs, row.compact.after - 1);
   // The first read after the compaction, as a fresh session's first read.
-  const read = await answer(row.reads[row.compact.after], 'lab-expected-after');
+  const read = await answer(reads[row.compact.after], 'lab-expected-after');
   const start = await hookAnswer(host, dirs, null, { session: 'lab-expected-start' });
-  const before = [host.wrapHook(first), ...Array(row.compact.after - 2).fill('')];
-  const rest = Array(row.reads.length - row.compact.after - 1).fill('');
+  const rest = Array(reads.length - row.compact.after - 1).fill('');
   const after =
     host.compactStart === 'session-start'
       ? [host.wrapCompactStart(start), host.wrapHook(read), ...rest]
@@ -373,8 +382,8 @@ async function expectedCompacted(host, row, dirs) {
  * What a `resume` row must show: each read's answer from a fresh session of the hook when no
  * earlier read of either run was in its directory, else nothing (the state survived the resume).
  */
-async function expectedResumed(host, row, dirs) {
-  const files = [...readsOf(row), RESUMED, ...row.resume.reads];
+async function expectedResumed(host, row, dirs, upTo = row.resume.reads.length) {
+  const files = [...readsOf(row), RESUMED, ...row.resume.reads.slice(0, upTo)];
   const seen = new Set();
   const parts = [];
   for (const [index, file] of files.entries()) {
@@ -393,7 +402,7 @@ async function expectedResumed(host, row, dirs) {
     seen.add(dir);
     parts.push(fresh);
   }
-  return parts.join(READ_SEPARATOR);
+  return upTo === row.resume.reads.length ? parts.join(READ_SEPARATOR) : parts;
 }
 
 /** The main requests between two positions of the recorded ones, a compaction's own left out. */
@@ -407,25 +416,34 @@ function mainBetween(host, attempt, from, to) {
 function actualCompacted(host, attempt, row) {
   const at = attempt.requests.indexOf(attempt.compactions[0]);
   if (at < 0) return '(the host did not ask for a summary: it never compacted)';
-  const before = mainBetween(host, attempt, 0, at);
+  const run = row.compact.run ?? 0;
+  const reads = run === 0 ? row.reads : row.resume.reads;
+  const before =
+    run === 0
+      ? addedPerRead(host, mainBetween(host, attempt, 0, at), row.compact.after - 1)
+      : actualResumed(host, attempt, row, { to: at, upTo: row.compact.after - 1 });
+  // After the compaction, reads count from what the first request carries (a host keeps some).
   const after = mainBetween(host, attempt, at + 1);
-  const parts = [...addedPerRead(host, before, row.compact.after - 1), COMPACTED];
+  const parts = [...before, COMPACTED];
   if (host.compactStart === 'session-start') parts.push(host.extractCompactStart(after[0]?.body));
-  parts.push(...addedPerRead(host, after, row.reads.length - row.compact.after));
+  const base = after[0] ? host.toolResultCount(after[0].body) : 0;
+  const baseline = after[0] ? addedBy(host, after[0].body) : '';
+  parts.push(...addedPerRead(host, after, reads.length - row.compact.after, { base, baseline }));
   return parts.join(READ_SEPARATOR);
 }
 
 /** What reached the model in a `resume` row, in the shape of {@link expectedResumed}. */
-function actualResumed(host, attempt, row) {
-  const first = mainBetween(host, attempt, 0, attempt.resumedAt ?? attempt.requests.length);
-  const second = mainBetween(host, attempt, attempt.resumedAt ?? attempt.requests.length);
+function actualResumed(host, attempt, row, { to = attempt.requests.length, upTo } = {}) {
+  const first = mainBetween(host, attempt, 0, attempt.resumedAt ?? to);
+  const second = mainBetween(host, attempt, attempt.resumedAt ?? to, to);
   const base = second[0] ? host.toolResultCount(second[0].body) : 0;
   const baseline = second[0] ? addedBy(host, second[0].body) : '';
-  return [
+  const parts = [
     ...addedPerRead(host, first, readsOf(row).length),
     RESUMED,
-    ...addedPerRead(host, second, row.resume.reads.length, { base, baseline }),
-  ].join(READ_SEPARATOR);
+    ...addedPerRead(host, second, upTo ?? row.resume.reads.length, { base, baseline }),
+  ];
+  return upTo === undefined ? parts.join(READ_SEPARATOR) : parts;
 }
 
 async function runCase(host, installDir, row, work) {

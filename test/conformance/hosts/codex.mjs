@@ -211,6 +211,7 @@ export default {
   extractHook(body) {
     const input = body?.input ?? [];
     const after = input.findIndex((item) => CALLS.includes(item.type));
+    if (after < 0) return '';
     return input
       .slice(after + 1)
       .filter((item) => item.type === 'message' && item.role === 'developer')
