@@ -16,6 +16,8 @@ import {
   opencodeInstructions,
 } from './conformance/extract.mjs';
 import claudeCode from './conformance/hosts/claude-code.mjs';
+import codex from './conformance/hosts/codex.mjs';
+import { startModelServer } from './conformance/model-server.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
 import { continueInstructions } from './conformance/hosts/continue.mjs';
 import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
@@ -201,6 +203,116 @@ describe('the Claude Code driver', () => {
     };
     expect(claudeCode.toolResultCount(body)).toBe(2);
     expect(claudeCode.toolResultCount({ messages: [] })).toBe(0);
+  });
+});
+
+describe('compaction in the drivers', () => {
+  it('Claude Code: the summary request is the one whose last user message opens with its compact prompt', () => {
+    const ask = (text: string) => ({
+      url: '/v1/messages',
+      body: {
+        messages: [
+          { role: 'user', content: [{ type: 'text', text }] },
+          { role: 'system', content: 'PostToolUse:Read hook additional context: x' },
+        ],
+      },
+    });
+    expect(
+      claudeCode.isCompaction(ask('CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.\n\n- x')),
+    ).toBe(true);
+    expect(claudeCode.isCompaction(ask('Follow the instructions.'))).toBe(false);
+    // After a compaction the SessionStart text sits in the system prompt, before the date line.
+    const system =
+      "You are powered by the model m.\n\nSessionStart hook additional context: A.\n\nB.\n\nToday's date is 2026-12-03.";
+    expect(claudeCode.extractCompactStart({ messages: [{ role: 'system', content: system }] })).toBe(
+      'SessionStart hook additional context: A.\n\nB.',
+    );
+  });
+
+  it('Codex: the summary request ends with its compaction prompt; the start after it is the developer text after the summary', () => {
+    const message = (role: string, text: string) => ({
+      type: 'message',
+      role,
+      content: [{ type: 'input_text', text }],
+    });
+    const prompt = 'You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary.';
+    expect(codex.isCompaction({ body: { input: [message('user', 'Hi.'), message('user', prompt)] } })).toBe(
+      true,
+    );
+    expect(codex.isCompaction({ body: { input: [message('user', prompt), message('user', 'Hi.')] } })).toBe(
+      false,
+    );
+    const after = [
+      message('developer', 'Codex.'),
+      message('user', 'Summary.'),
+      message('developer', 'Start.'),
+    ];
+    expect(codex.extractCompactStart({ input: after })).toBe('Start.');
+    expect(codex.extractHook({ input: after })).toBe('');
+  });
+
+  it('Codex: a write row calls the freeform apply_patch tool only when the request offers it', () => {
+    const row = { write: 'pkg/new.ts' };
+    expect(
+      codex.toolCall({ tools: [{ type: 'custom', name: 'apply_patch' }] }, '/r/pkg/new.ts', row),
+    ).toEqual({
+      name: 'apply_patch',
+      custom: true,
+      input: '*** Begin Patch\n*** Add File: pkg/new.ts\n+export const added = 1;\n*** End Patch\n',
+    });
+    expect(
+      codex.toolCall({ tools: [{ type: 'function', name: 'exec_command' }] }, '/r/pkg/new.ts', row),
+    ).toBeNull();
+  });
+});
+
+describe('the model server', () => {
+  const post = async (port: number, url: string, body: object) => {
+    const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as any;
+  };
+
+  it('reports the usage a step gives, over its own, in each API', async () => {
+    const server = await startModelServer({
+      plan: () => ({ text: 'Hi.', usage: { input_tokens: 7, promptTokenCount: 9, total_tokens: 11 } }),
+    });
+    try {
+      const anthropic = await post(server.port, '/v1/messages', { stream: false });
+      expect(anthropic.usage).toMatchObject({ input_tokens: 7, output_tokens: 2 });
+      const responses = await post(server.port, '/v1/responses', { stream: false });
+      expect(responses.usage).toMatchObject({ total_tokens: 11, output_tokens: 2 });
+      const gemini = await post(server.port, '/v1beta/models/m:generateContent', {});
+      expect(gemini.usageMetadata).toMatchObject({ promptTokenCount: 9, candidatesTokenCount: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a freeform tool call with a custom_tool_call item holding the text input', async () => {
+    const server = await startModelServer({
+      plan: () => ({
+        call: { name: 'apply_patch', custom: true, input: '*** Begin Patch\n*** End Patch\n' },
+      }),
+    });
+    try {
+      const answer = await post(server.port, '/v1/responses', { stream: false });
+      expect(answer.output).toEqual([
+        {
+          type: 'custom_tool_call',
+          id: 'ctc_lab_1',
+          call_id: 'call_lab_1',
+          name: 'apply_patch',
+          input: '*** Begin Patch\n*** End Patch\n',
+          status: 'completed',
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -108,11 +108,12 @@ describe('compaction re-arms what the model lost', () => {
   });
 
   test.each([
-    ['gemini-cli', 'PreCompress', 'AfterTool', 'read_file'],
-    ['codex', 'PreCompact', 'PostToolUse', 'apply_patch'],
+    // Gemini CLI: only `/compress` (trigger manual) certainly compresses.
+    ['gemini-cli', 'PreCompress', 'manual', 'AfterTool', 'read_file'],
+    ['codex', 'PreCompact', 'auto', 'PostToolUse', 'apply_patch'],
   ])(
-    '%s: after %s the next tool call delivers the start and the nested files again, once',
-    async (agent, compact, after, tool) => {
+    '%s: after %s (%s) the next tool call delivers the start and the nested files again, once',
+    async (agent, compact, trigger, after, tool) => {
       const { root, hook } = setup(project);
       const call = {
         hook_event_name: after,
@@ -127,7 +128,7 @@ describe('compaction re-arms what the model lost', () => {
       expect(first).toContain('Always use tabs.');
       expect(await hook(agent, call)).toContain('svc rules');
       expect(await hook(agent, call)).toBe('');
-      expect(await hook(agent, { hook_event_name: compact, trigger: 'auto' })).toBe('');
+      expect(await hook(agent, { hook_event_name: compact, trigger })).toBe('');
       const again = await hook(agent, call);
       expect(again).toContain('Always use tabs.');
       expect(again).toContain('# Nested Context Files');
@@ -136,6 +137,27 @@ describe('compaction re-arms what the model lost', () => {
       expect(await hook(agent, call)).toBe('');
     },
   );
+});
+
+describe('a compaction event that does not mean a compaction', () => {
+  // Gemini CLI 0.61 fires PreCompress (auto) before every turn, before it decides whether to
+  // compress: re-arming then would repeat everything after each turn.
+  test('Gemini CLI: PreCompress with trigger auto changes nothing', async () => {
+    const { hook } = setup(project);
+    const call = {
+      hook_event_name: 'AfterTool',
+      tool_name: 'read_file',
+      tool_input: { file_path: 'svc/x.ts' },
+      tool_response: {},
+    };
+    await hook('gemini-cli', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(await hook('gemini-cli', call)).toContain('svc rules');
+    expect(await hook('gemini-cli', { hook_event_name: 'PreCompress', trigger: 'auto' })).toBe('');
+    expect(await hook('gemini-cli', call)).toBe('');
+    // Without a trigger the event is not known to compress either.
+    expect(await hook('gemini-cli', { hook_event_name: 'PreCompress' })).toBe('');
+    expect(await hook('gemini-cli', call)).toBe('');
+  });
 });
 
 describe('Claude Code reads one frame without tags per answer', () => {

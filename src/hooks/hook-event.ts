@@ -44,15 +44,22 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   const record = value as Record<string, unknown>;
   const eventName = record['hook_event_name'];
   if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
-  const names = hookProtocol(agent)?.events;
-  if (names === undefined) return { error: `"${agent}" has no hook protocol` };
+  const protocol = hookProtocol(agent);
+  if (protocol === undefined) return { error: `"${agent}" has no hook protocol` };
+  const names = protocol.events;
   if (eventName !== names.start && eventName !== names.afterTool && eventName !== names.compact)
     return { kind: 'other', eventName };
   const sessionId = record['session_id'];
   if (typeof sessionId !== 'string' || sessionId === '')
     return { error: 'the hook input has no "session_id"' };
   const cwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : undefined;
-  if (eventName === names.compact) return { kind: 'compact', sessionId, cwd };
+  if (eventName === names.compact) {
+    const trigger = record['trigger'];
+    const compacts =
+      protocol.compactTriggers === undefined ||
+      (typeof trigger === 'string' && protocol.compactTriggers.includes(trigger));
+    return compacts ? { kind: 'compact', sessionId, cwd } : { kind: 'other', eventName };
+  }
   if (eventName === names.start) {
     const source = typeof record['source'] === 'string' ? record['source'] : 'startup';
     return { kind: 'session-start', sessionId, cwd, source };

@@ -117,6 +117,12 @@ export interface HostFormat {
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */
 export interface HookProtocol {
   readonly events: { readonly start: string; readonly afterTool: string; readonly compact: string };
+  /**
+   * The values of the compaction event's `trigger` that mean the host really compacts; another
+   * value makes the event a no-op. Absent: every compaction event does (Gemini CLI 0.61 fires
+   * `PreCompress` with `auto` before each turn, before deciding whether to compress).
+   */
+  readonly compactTriggers?: readonly string[];
   /** What the hook prints when it has nothing to add; absent: nothing at all. */
   readonly emptyOutput?: string;
   /** Tool name → how it touches paths. Every tool not listed touches nothing. */

@@ -14,7 +14,8 @@
 // in the places of the first: what the host added after the first read is compared with the hook's
 // answer to it, and nothing may be added after the others, as each file and rule arrives once);
 // `hookStart` (a hook case without a read: what the hook added at session
-// start, compared with the hook's own answer to SessionStart).
+// start, compared with the hook's own answer to SessionStart); `write` (a hook case whose script
+// adds this file with the host's patch tool instead of reading); `compact` and `resume` (below).
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
 
@@ -441,7 +442,7 @@ export const CASES = [
     id: 'live-hook-once',
     about:
       'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
-    hosts: ['claude-code'],
+    hosts: ['claude-code', 'gemini-cli'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {
@@ -495,6 +496,94 @@ export const CASES = [
       'pkg/index.js': 'export {};\n',
     },
   },
+  // Codex with the hook as `ctxfiles init codex` writes it: the model adds a file with apply_patch,
+  // Codex's freeform tool, offered for the models of its catalog (hence `model`), so a patch
+  // under packages/app brings that directory's AGENTS.md and the Cursor rule whose glob matches.
+  {
+    id: 'live-hook-codex-patch',
+    about:
+      'the Codex hook after apply_patch adds a file in a nested directory: its AGENTS.md and the matching Cursor rule',
+    hosts: ['codex'],
+    hook: true,
+    hookConfig: { preset: 'codex', rules: { sources: ['cursor'] } },
+    hostConfig: { codex: { model: 'gpt-5.5' } },
+    repo: {
+      'AGENTS.md': 'Root agents.\n',
+      'packages/app/AGENTS.md': 'App agents.\n',
+      '.cursor/rules/app.mdc': '---\nglobs: packages/app/**\n---\nApp rule: no default exports.\n',
+      'packages/app/src/index.ts': 'export const x = 1;\n',
+    },
+    write: 'packages/app/src/new.ts',
+  },
+  // Compaction and resume, with the hook as `ctxfiles init` writes it (docs/hooks.md, "/clear and
+  // compaction"). `compact: { after: K }`: the model's answer that asks for read K reports a full
+  // context window, so the host compacts before its next turn, and the lab's model answers its
+  // request for a summary with a text of its own; before the compaction the first read brings
+  // the nested file and rule, after it they arrive once again (with the start's text), each from
+  // a fresh session of the hook. `resume: { reads }`: a second run resumes the first one's
+  // session and reads these; a place already shown adds nothing, a new one is disclosed.
+  {
+    id: 'live-hook-compact',
+    about:
+      'the host compacts the conversation between reads: the always rule, the nested RULES.md and the matching Cursor rule arrive once again',
+    hosts: ['claude-code', 'codex'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    compact: { after: 2 },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nAlways use tabs.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'pkg/c.js': 'export const c = 3;\n',
+      'pkg/d.js': 'export const d = 4;\n',
+    },
+    reads: ['pkg/a.js', 'pkg/b.js', 'pkg/c.js', 'pkg/d.js'],
+  },
+  {
+    id: 'live-hook-resume',
+    about:
+      'a second run resumes the session: a read where the first run worked adds nothing, a new place brings its RULES.md and rule',
+    hosts: ['claude-code', 'codex', 'gemini-cli'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      '.cursor/rules/lib.mdc': '---\nglobs: lib/**\n---\nLibrary code is pure.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'lib/RULES.md': 'Library rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'lib/c.js': 'export const c = 3;\n',
+    },
+    reads: ['pkg/a.js'],
+    resume: { reads: ['pkg/b.js', 'lib/c.js'] },
+  },
+  // Gemini CLI compresses only at a later prompt (a one-shot run's history has nothing to split
+  // at), so here the second run, resuming the first, reports the full window (`compact.run: 1`).
+  {
+    id: 'live-hook-compact-resumed',
+    about:
+      'a resumed session is compressed: the nested RULES.md and the matching Cursor rule, read before, arrive once again after',
+    hosts: ['gemini-cli'],
+    hook: true,
+    hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
+    compact: { after: 1, run: 1 },
+    repo: {
+      '{DOC}': 'Root.\n',
+      '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code has no default exports.\n',
+      'pkg/RULES.md': 'Package rules from the hook.\n',
+      'pkg/a.js': 'export const a = 1;\n',
+      'pkg/b.js': 'export const b = 2;\n',
+      'pkg/c.js': 'export const c = 3;\n',
+      'pkg/d.js': 'export const d = 4;\n',
+    },
+    reads: ['pkg/a.js'],
+    resume: { reads: ['pkg/b.js', 'pkg/c.js', 'pkg/d.js'] },
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */
@@ -513,6 +602,8 @@ export function caseFor(row, names) {
     home: tree(row.home),
     outside: tree(row.outside),
     read: row.read && fill(row.read),
+    write: row.write && fill(row.write),
     reads: row.reads && row.reads.map(fill),
+    resume: row.resume && { ...row.resume, reads: row.resume.reads.map(fill) },
   };
 }

@@ -10,7 +10,11 @@ export const FINAL_TEXT = 'Done.';
 
 /**
  * Starts the server. `plan(request)` returns `{ call: { name, args, namespace?, id? } }` for a tool
- * call (`id`: the Messages API's tool use id, for a script of more than one call), or `{ text }`; the default answers text. Resolves to `{ port, requests, close }`.
+ * call (`id`: the Messages API's tool use id, for a script of more than one call; `{ name, custom:
+ * true, input }`: a Responses API freeform tool call with a text input), or `{ text }`; the default answers text.
+ * `usage` in a step is merged over the token usage the answer reports (in the wire API's own
+ * field names): a script reports a full context window that way, and the host compacts.
+ * Resolves to `{ port, requests, close }`.
  */
 export async function startModelServer({ plan = () => ({ text: FINAL_TEXT }), timeoutMs = 120_000 } = {}) {
   const requests = [];
@@ -116,23 +120,33 @@ const USAGE_OPENAI = {
 };
 
 function responses(res, body, step) {
-  const item = step.call
+  const item = step.call?.custom
     ? {
-        type: 'function_call',
-        id: 'fc_lab_1',
+        // A freeform tool (Codex's `apply_patch`): its input is plain text, not JSON arguments.
+        type: 'custom_tool_call',
+        id: 'ctc_lab_1',
         call_id: 'call_lab_1',
-        ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
         name: step.call.name,
-        arguments: JSON.stringify(step.call.args),
+        input: step.call.input,
         status: 'completed',
       }
-    : {
-        type: 'message',
-        id: 'msg_lab_1',
-        role: 'assistant',
-        status: 'completed',
-        content: [{ type: 'output_text', text: step.text, annotations: [] }],
-      };
+    : step.call
+      ? {
+          type: 'function_call',
+          id: 'fc_lab_1',
+          call_id: 'call_lab_1',
+          ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
+          name: step.call.name,
+          arguments: JSON.stringify(step.call.args),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: 'msg_lab_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+        };
   const base = {
     id: 'resp_lab_1',
     object: 'response',
@@ -154,11 +168,36 @@ function responses(res, body, step) {
         type: 'response.output_item.added',
         sequence_number: 1,
         output_index: 0,
-        item: { ...item, status: 'in_progress', ...(step.call ? { arguments: '' } : { content: [] }) },
+        item: {
+          ...item,
+          status: 'in_progress',
+          ...(step.call?.custom ? { input: '' } : step.call ? { arguments: '' } : { content: [] }),
+        },
       },
     ],
   ];
-  if (step.call) {
+  if (step.call?.custom) {
+    events.push([
+      'response.custom_tool_call_input.delta',
+      {
+        type: 'response.custom_tool_call_input.delta',
+        sequence_number: 2,
+        item_id: item.id,
+        output_index: 0,
+        delta: item.input,
+      },
+    ]);
+    events.push([
+      'response.custom_tool_call_input.done',
+      {
+        type: 'response.custom_tool_call_input.done',
+        sequence_number: 3,
+        item_id: item.id,
+        output_index: 0,
+        input: item.input,
+      },
+    ]);
+  } else if (step.call) {
     events.push([
       'response.function_call_arguments.delta',
       {
@@ -235,11 +274,16 @@ function responses(res, body, step) {
     {
       type: 'response.completed',
       sequence_number: 7,
-      response: { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI },
+      response: { ...base, status: 'completed', output: [item], usage: { ...USAGE_OPENAI, ...step.usage } },
     },
   ]);
   if (body.stream === false)
-    return json(res, { ...base, status: 'completed', output: [item], usage: USAGE_OPENAI });
+    return json(res, {
+      ...base,
+      status: 'completed',
+      output: [item],
+      usage: { ...USAGE_OPENAI, ...step.usage },
+    });
   sse(res, events);
 }
 
@@ -250,7 +294,7 @@ function chat(res, body, step) {
     created: 1_700_000_000,
     model: body.model ?? 'lab-model',
   };
-  const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
+  const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, ...step.usage };
   const message = step.call
     ? {
         role: 'assistant',
@@ -290,6 +334,7 @@ function anthropic(res, body, step) {
     output_tokens: 2,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
+    ...step.usage,
   };
   const block = step.call
     ? { type: 'tool_use', id: step.call.id ?? 'toolu_lab_1', name: step.call.name, input: step.call.args }
@@ -333,7 +378,7 @@ function gemini(res, step, stream) {
     : { text: step.text };
   const chunk = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12, ...step.usage },
     modelVersion: 'lab-model',
   };
   if (!stream) return json(res, chunk);

@@ -88,65 +88,134 @@ async function layOut(dir, row) {
   return { home, repo, cwd: path.join(repo, row.cwd ?? '') };
 }
 
-/** The files a row's script reads, one per turn: `reads`, or the one `read`. */
-const readsOf = (row) => row.reads ?? (row.read ? [row.read] : []);
+/** The files a row's script reads, one per turn: `reads`, or the one `read` (or `write`). */
+const readsOf = (row) => row.reads ?? (row.read ? [row.read] : row.write ? [row.write] : []);
 
 /** Between what was added after each read of a `reads` row, on both sides of the comparison. */
 const READ_SEPARATOR = '\n--- (the next read) ---\n';
 
+/** In a `compact` row, where the host compacted, on both sides of the comparison. */
+const COMPACTED = '(the host compacted the conversation)';
+
+/** In a `resume` row, where the second run, resuming the first, starts. */
+const RESUMED = '(a second run resumes the session)';
+
+/** What the lab's model answers a host's request to summarize the conversation (`compact` rows). */
+const SUMMARY_TEXT = 'The user asked to follow the instructions; files were read.';
+
 /**
  * What the host added after each read of a `reads` row: the request after the k-th tool result
  * less what the one after the (k-1)-th already carried (a host may merge the turns of its history).
+ * `base`: the tool results the requests carry from before (a resumed run's history), and what
+ * the host had added there (`baseline`).
  */
-function addedPerRead(host, main, count) {
-  const seen = [''];
+function addedPerRead(host, main, count, { base = 0, baseline = '' } = {}) {
+  const seen = [baseline];
   for (let k = 1; k <= count; k += 1) {
-    const after = main.find((record) => host.toolResultCount(record.body) === k);
-    seen.push(after ? host.extractLive(after.body) : `(the host sent no request after read ${k})`);
+    const after = main.find((record) => host.toolResultCount(record.body) === base + k);
+    seen.push(after ? addedBy(host, after.body) : `(the host sent no request after read ${k})`);
   }
-  return seen.slice(1).map((text, k) => (text.startsWith(seen[k]) ? text.slice(seen[k].length) : text));
+  // A driver that joins the messages it extracts (`addedJoin`) puts that between the old and the new.
+  const join = host.addedJoin ?? '';
+  return seen.slice(1).map((text, k) => {
+    const before = seen[k] === '' ? '' : `${seen[k]}${join}`;
+    if (before !== '' && text.startsWith(before)) return text.slice(before.length);
+    return text.startsWith(seen[k]) ? text.slice(seen[k].length) : text;
+  });
 }
 
-/** One run of the host on a laid-out case; resolves to its requests and log. */
+/** What the host added to a request's tool results (a hook's answer where the driver tells it apart). */
+const addedBy = (host, body) => (host.extractAdded ?? host.extractHook ?? host.extractLive)(body);
+
+/**
+ * The script of one case: a tool call per turn, one read while fewer tool results than reads
+ * came back. It keeps two facts across requests, since a host's history no longer counts them:
+ * how many reads a compacted conversation had (`compactedAt`), and which run of a `resume` row
+ * is asking (`run`, with the tool results its history carries from the first, `base`).
+ */
+function scriptFor(host, row, dirs) {
+  const runs = [readsOf(row), row.resume?.reads ?? []].map((files) =>
+    files.map((file) => path.join(dirs.repo, file)),
+  );
+  const script = { run: 0, base: 0, asked: 0, compacted: false, compactions: [] };
+  // `base`: the tool results a resumed run's history carries, counted at its first request;
+  // `asked`: the reads this run asked for, which a compacted history no longer tells.
+  script.plan = ({ body, record }) => {
+    if (row.compact && host.isCompaction?.(record)) {
+      script.compacted = true;
+      script.compactions.push(record);
+      return { text: SUMMARY_TEXT };
+    }
+    // A row that searches first (`mcp.search`) leaves the steps to the driver.
+    if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
+      const call = host.mcpCall(body, row.mcp.path, row.mcp);
+      if (call) return { call };
+    }
+    const count = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
+    // A resumed run counts from what its first request carries (Gemini CLI repeats a result there).
+    if (script.run > 0 && script.base === null && host.isMain(record)) script.base = count;
+    const done = script.compacted ? script.asked : count - (script.base ?? 0);
+    const files = runs[script.run];
+    if (files.length > done && host.isMain(record)) {
+      const call = host.toolCall(body, files[done], row);
+      if (!call) return { text: FINAL_TEXT };
+      script.asked = done + 1;
+      const many = files.length > 1 || script.run > 0;
+      const id = `toolu_lab_${script.run === 0 ? '' : `r${script.run}_`}${done + 1}`;
+      // `compact`: the answer that asks for read `after` of run `run` says the context window is full.
+      const full =
+        row.compact?.after === done + 1 && (row.compact.run ?? 0) === script.run && !script.compacted;
+      return {
+        call: many ? { ...call, id } : call,
+        ...(full ? { usage: host.fullContextUsage } : {}),
+      };
+    }
+    return { text: FINAL_TEXT };
+  };
+  return script;
+}
+
+/** One run of the host on a laid-out case (two for a `resume` row); resolves to its requests and log. */
 async function runHost(host, installDir, row, dirs, traceFile) {
-  const readFiles = readsOf(row).map((file) => path.join(dirs.repo, file));
-  const server = await startModelServer({
-    timeoutMs: CASE_TIMEOUT_MS + 5_000,
-    plan: ({ body, record }) => {
-      // A row that searches first (`mcp.search`) leaves the steps to the driver.
-      if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
-        const call = host.mcpCall(body, row.mcp.path, row.mcp);
-        if (call) return { call };
-      }
-      // One read per turn: the next file while fewer tool results than reads came back.
-      const done = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
-      if (readFiles.length > done && host.isMain(record)) {
-        const call = host.toolCall(body, readFiles[done]);
-        if (call) return { call: readFiles.length > 1 ? { ...call, id: `toolu_lab_${done + 1}` } : call };
-      }
-      return { text: FINAL_TEXT };
-    },
-  });
+  const script = scriptFor(host, row, dirs);
+  const server = await startModelServer({ timeoutMs: CASE_TIMEOUT_MS * 2 + 5_000, plan: script.plan });
   try {
     const hookCommand = row.hook ? hookCommandFor(host, dirs, row) : null;
     const mcpServer = row.mcp ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
     const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
     const exe = path.join(installDir, host.bin);
-    const strace = [
+    const traced = (args, file) => [
       '-f',
       '--seccomp-bpf',
       '-qq',
       '-e',
       'trace=connect',
       '-o',
-      traceFile,
+      file,
       '--',
       exe,
-      ...setup.args,
+      ...args,
     ];
-    const result = await run('strace', strace, { cwd: dirs.cwd, env });
-    return { ...result, setup, requests: server.requests };
+    let result = await run('strace', traced(setup.args, traceFile), { cwd: dirs.cwd, env });
+    let resumedAt = null;
+    if (row.resume && !result.timedOut) {
+      // The second run resumes the first one's session in the same HOME (the driver's `resumeArgs`).
+      script.run = 1;
+      script.base = null;
+      script.asked = 0;
+      resumedAt = server.requests.length;
+      const second = await run('strace', traced(setup.resumeArgs, `${traceFile}.resume`), {
+        cwd: dirs.cwd,
+        env,
+      });
+      result = {
+        ...second,
+        stdout: `${result.stdout}\n${second.stdout}`,
+        stderr: `${result.stderr}\n${second.stderr}`,
+      };
+    }
+    return { ...result, setup, requests: server.requests, compactions: script.compactions, resumedAt };
   } finally {
     await server.close();
   }
@@ -166,16 +235,16 @@ function hookCommandFor(host, dirs, row) {
  * The hook's own answer to the event the host sends after the scripted read, or to its session
  * start when `file` is null.
  */
-async function hookAnswer(host, dirs, file) {
+async function hookAnswer(host, dirs, file, { session = 'lab-expected', row } = {}) {
   const event = {
-    session_id: 'lab-expected',
+    session_id: session,
     cwd: dirs.cwd,
     ...(file === null
       ? { hook_event_name: 'SessionStart', source: 'startup' }
       : {
           hook_event_name:
             host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
-          ...host.sessionEvent(file).hookFields,
+          ...host.sessionEvent(file, row).hookFields,
         }),
   };
   const env = {
@@ -245,10 +314,14 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     });
   } else if (row.hook && row.hookStart) {
     out.live = host.wrapHookStart(await hookAnswer(host, dirs, null));
+  } else if (row.hook && row.compact) {
+    out.live = await expectedCompacted(host, row, dirs);
+  } else if (row.hook && row.resume) {
+    out.live = await expectedResumed(host, row, dirs);
   } else if (row.hook) {
     // The hook's answer to the first read; a later read in the same places adds nothing (once).
     const [first, ...later] = readsOf(row);
-    const answer = host.wrapHook(await hookAnswer(host, dirs, path.join(dirs.repo, first)));
+    const answer = host.wrapHook(mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, first), { row })));
     out.live = [answer, ...later.map(() => '')].join(READ_SEPARATOR);
   } else if (row.read) {
     const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
@@ -268,6 +341,111 @@ async function ctxfiles(host, row, dirs, setup, captured) {
   return out;
 }
 
+/**
+ * A hook row is about what the hook adds: were its own answer to a first touch empty (a tool the
+ * hook does not map, a broken protocol), the host would add nothing too and both sides would agree
+ * on nothing; so an empty answer is a difference.
+ */
+const mustAdd = (text) => (text === '' ? '(the hook adds nothing to a first touch of this place)' : text);
+
+/**
+ * What a `compact` row must show: the first read's answer once before the compaction; after it,
+ * what the model lost comes back once: the start's text (a session start's answer) and what the
+ * next read brings a fresh session, each taken from a fresh session of the hook, never from the
+ * run's own state.
+ * A host whose compaction ends in a session start (`compactStart: 'session-start'`, Claude Code)
+ * shows the start's text there; the others with the next tool call, before what it touched
+ * (docs/hooks.md, "/clear and compaction").
+ */
+async function expectedCompacted(host, row, dirs) {
+  const run = row.compact.run ?? 0;
+  const reads = run === 0 ? row.reads : row.resume.reads;
+  const answer = async (file, session) =>
+    mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, file), { session, row }));
+  // A compaction in a resumed run: the reads before it as `expectedResumed` has them.
+  const before =
+    run === 0
+      ? [host.wrapHook(await answer(reads[0], 'lab-expected')), ...Array(row.compact.after - 2).fill('')]
+      : await expectedResumed(host, row, dirs, row.compact.after - 1);
+  // The first read after the compaction, as a fresh session's first read.
+  const read = await answer(reads[row.compact.after], 'lab-expected-after');
+  const start = await hookAnswer(host, dirs, null, { session: 'lab-expected-start' });
+  const rest = Array(reads.length - row.compact.after - 1).fill('');
+  const after =
+    host.compactStart === 'session-start'
+      ? [host.wrapCompactStart(start), host.wrapHook(read), ...rest]
+      : [host.wrapHook([start, read].filter((text) => text !== '').join('\n\n')), ...rest];
+  return [...before, COMPACTED, ...after].join(READ_SEPARATOR);
+}
+
+/**
+ * What a `resume` row must show: each read's answer from a fresh session of the hook when no
+ * earlier read of either run was in its directory, else nothing (the state survived the resume).
+ */
+async function expectedResumed(host, row, dirs, upTo = row.resume.reads.length) {
+  const files = [...readsOf(row), RESUMED, ...row.resume.reads.slice(0, upTo)];
+  const seen = new Set();
+  const parts = [];
+  for (const [index, file] of files.entries()) {
+    if (file === RESUMED) {
+      parts.push(RESUMED);
+      continue;
+    }
+    const dir = path.posix.dirname(file);
+    const fresh = seen.has(dir)
+      ? ''
+      : host.wrapHook(
+          mustAdd(
+            await hookAnswer(host, dirs, path.join(dirs.repo, file), { session: `lab-fresh-${index}`, row }),
+          ),
+        );
+    seen.add(dir);
+    parts.push(fresh);
+  }
+  return upTo === row.resume.reads.length ? parts.join(READ_SEPARATOR) : parts;
+}
+
+/** The main requests between two positions of the recorded ones, a compaction's own left out. */
+function mainBetween(host, attempt, from, to) {
+  return attempt.requests
+    .slice(from, to)
+    .filter((record) => host.isMain(record) && !attempt.compactions.includes(record));
+}
+
+/** What reached the model in a `compact` row, in the shape of {@link expectedCompacted}. */
+function actualCompacted(host, attempt, row) {
+  const at = attempt.requests.indexOf(attempt.compactions[0]);
+  if (at < 0) return '(the host did not ask for a summary: it never compacted)';
+  const run = row.compact.run ?? 0;
+  const reads = run === 0 ? row.reads : row.resume.reads;
+  const before =
+    run === 0
+      ? addedPerRead(host, mainBetween(host, attempt, 0, at), row.compact.after - 1)
+      : actualResumed(host, attempt, row, { to: at, upTo: row.compact.after - 1 });
+  // After the compaction, reads count from what the first request carries (a host keeps some).
+  const after = mainBetween(host, attempt, at + 1);
+  const parts = [...before, COMPACTED];
+  if (host.compactStart === 'session-start') parts.push(host.extractCompactStart(after[0]?.body));
+  const base = after[0] ? host.toolResultCount(after[0].body) : 0;
+  const baseline = after[0] ? addedBy(host, after[0].body) : '';
+  parts.push(...addedPerRead(host, after, reads.length - row.compact.after, { base, baseline }));
+  return parts.join(READ_SEPARATOR);
+}
+
+/** What reached the model in a `resume` row, in the shape of {@link expectedResumed}. */
+function actualResumed(host, attempt, row, { to = attempt.requests.length, upTo } = {}) {
+  const first = mainBetween(host, attempt, 0, attempt.resumedAt ?? to);
+  const second = mainBetween(host, attempt, attempt.resumedAt ?? to, to);
+  const base = second[0] ? host.toolResultCount(second[0].body) : 0;
+  const baseline = second[0] ? addedBy(host, second[0].body) : '';
+  const parts = [
+    ...addedPerRead(host, first, readsOf(row).length),
+    RESUMED,
+    ...addedPerRead(host, second, upTo ?? row.resume.reads.length, { base, baseline }),
+  ];
+  return upTo === undefined ? parts.join(READ_SEPARATOR) : parts;
+}
+
 async function runCase(host, installDir, row, work) {
   const dir = fs.mkdtempSync(path.join(work, `${row.id}-`));
   const dirs = await layOut(dir, row);
@@ -284,6 +462,8 @@ async function runCase(host, installDir, row, work) {
   const egress = fs.existsSync(traceFile)
     ? outsideConnects(fs.readFileSync(traceFile, 'utf8'))
     : ['(no connect trace written)'];
+  if (row.resume && fs.existsSync(`${traceFile}.resume`))
+    egress.push(...outsideConnects(fs.readFileSync(`${traceFile}.resume`, 'utf8')));
   const main = attempt.requests.filter((record) => host.isMain(record));
   const result = {
     host: host.id,
@@ -292,15 +472,20 @@ async function runCase(host, installDir, row, work) {
     egress,
     requests: attempt.requests.map((r) => `${r.method} ${r.url}`),
   };
+  fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
   const actual = { static: host.extractStatic(main[0].body, row) };
   if (row.hookStart) {
     actual.live = host.extractHookStart(main[0].body);
+  } else if (row.compact) {
+    actual.live = actualCompacted(host, attempt, row);
+  } else if (row.resume) {
+    actual.live = actualResumed(host, attempt, row);
   } else if (row.reads) {
     actual.live = addedPerRead(host, main, row.reads.length).join(READ_SEPARATOR);
-  } else if (row.read || row.mcp) {
+  } else if (row.read || row.write || row.mcp) {
     // After a search first (`mcp.search`), the last request: the one with the tool's answer.
     const withResult = main.filter((record) => host.hasToolResult(record.body));
     const after = row.mcp?.search ? withResult.at(-1) : withResult[0];
@@ -316,9 +501,8 @@ async function runCase(host, installDir, row, work) {
       ? { claudeCodeIntro: claudeIntro(actual.static) }
       : (host.wording?.(main[0].body, row) ?? null);
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });
-  const part = row.read || row.reads || row.mcp || row.hookStart ? 'live' : 'static';
+  const part = row.read || row.reads || row.write || row.mcp || row.hookStart ? 'live' : 'static';
   const same = expected[part] === actual[part];
-  fs.writeFileSync(path.join(dir, 'requests.json'), JSON.stringify(attempt.requests, null, 1));
   return {
     ...result,
     part,
@@ -342,6 +526,8 @@ async function main() {
     .filter((row) => !row.hook || host.hookAgent)
     .filter((row) => !row.hookStart || host.extractHookStart)
     .filter((row) => !row.reads || host.toolResultCount)
+    .filter((row) => !row.compact || host.isCompaction)
+    .filter((row) => !row.resume || host.resumes)
     .filter((row) => !row.mcp || host.mcpCall)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));

@@ -9,8 +9,9 @@ export const CLAUDE_HOOK_HEADER =
 
 /**
  * A hook answer for Claude Code in one readable frame without tags: Claude Code 2.1.332 escapes
- * `<` in a hook's additional context, so the model would read `&lt;system-reminder>` around each
- * file, and earlier versions wrap the context in a `<system-reminder>` of their own anyway. The
+ * the `<` of `<system-reminder>` and `</system-reminder>` tags in a hook's additional context
+ * (nothing else), so the model would read `&lt;system-reminder>` around each file, and earlier
+ * versions wrap the context in a `<system-reminder>` of their own anyway (docs/hooks.md). The
  * `claude-code` session frames (`<system-reminder>`, `Contents of <path>:`, the text, tags in the
  * text escaped) lose their tags and are joined by a blank line under {@link CLAUDE_HOOK_HEADER}.
  * Since the text of a frame cannot hold the tags, a frame boundary is found exactly. Text that is

@@ -33,7 +33,8 @@ export const claudeCodeHost: Host = frozen({
       Bash: { as: 'shell', pathKeys: ['command'] },
     },
     projectDirEnv: 'CLAUDE_PROJECT_DIR',
-    // 2.1.332 escapes `<` in a hook's additional context: the `claude-code` frames lose their tags.
+    // 2.1.332 escapes the `<` of system-reminder tags in a hook's additional context: the
+    // `claude-code` frames lose their tags.
     present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),
   },
 });

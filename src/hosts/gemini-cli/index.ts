@@ -20,6 +20,11 @@ export const geminiCliHost: Host = frozen({
   formats: [geminiFormat, geminiFullFormat],
   hook: {
     events: { start: 'SessionStart', afterTool: 'AfterTool', compact: 'PreCompress' },
+    // 0.61 fires PreCompress (`auto`) before every turn, before it checks whether the history is
+    // over its threshold, so only `/compress` (`manual`) certainly compresses
+    // (packages/core/src/services/chatCompressionService.ts `compress`, called from
+    // packages/core/src/core/client.ts `processTurn` through `tryCompressChat`).
+    compactTriggers: ['manual'],
     // Gemini CLI parses stderr when stdout is empty (packages/core/src/hooks/hookRunner.ts), so
     // "nothing to add" is an empty JSON object.
     emptyOutput: '{}\n',

@@ -2,6 +2,8 @@ declare const driver: {
   extractHookStart(body: any): string;
   wrapHookStart(text: string): string;
   toolResultCount(body: any): number;
+  isCompaction(record: any): boolean;
+  extractCompactStart(body: any): string;
   mcpCall(
     body: any,
     file: string,

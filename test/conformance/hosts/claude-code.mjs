@@ -8,6 +8,29 @@ const START_LABEL = 'SessionStart hook additional context: ';
 
 const MCP_TOOL = 'mcp__ctxfiles__instructions_for_path';
 
+/** The session id of a `resume` row's first run, which the second resumes. */
+const SESSION = '6c0ffee0-1ab0-4000-8000-000000000001';
+
+/** The instruction that opens Claude Code's request for a summary of the conversation. */
+const COMPACT_PROMPT = 'CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.';
+
+/** Where Claude Code's system message goes on after the SessionStart text (first turn, after a compaction). */
+const START_ENDS = ['\n\n# Environment\n', "\n\nToday's date is "];
+
+/** A SessionStart hook's text from its label up to Claude Code's next section; '' when none. */
+function startText(body) {
+  const texts = (body?.messages ?? [])
+    .filter((message) => message.role === 'system')
+    .flatMap((message) => contentTexts(message.content));
+  for (const text of texts) {
+    const at = text.indexOf(START_LABEL);
+    if (at < 0) continue;
+    const ends = START_ENDS.map((end) => text.indexOf(end, at)).filter((end) => end >= 0);
+    return text.slice(at, ends.length === 0 ? text.length : Math.min(...ends));
+  }
+  return '';
+}
+
 /** The tool result blocks of a request, in order. */
 const toolResults = (body) =>
   (body?.messages ?? [])
@@ -60,18 +83,28 @@ export default {
       // docs/hooks.md: a PostToolUse hook in the user's settings; with `hookStart`, the groups
       // `ctxfiles init claude-code` writes (src/cli/init-hosts.ts).
       const hook = [{ type: 'command', command: hookCommand, timeout: 30 }];
-      const hooks = row.hookStart
-        ? {
-            SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: hook }],
-            PostToolUse: [{ matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS', hooks: hook }],
-            PreCompact: [{ hooks: hook }],
-          }
-        : { PostToolUse: [{ matcher: 'Read', hooks: hook }] };
+      const hooks =
+        row.hookStart || row.compact || row.resume
+          ? {
+              SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: hook }],
+              PostToolUse: [{ matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS', hooks: hook }],
+              PreCompact: [{ hooks: hook }],
+            }
+          : { PostToolUse: [{ matcher: 'Read', hooks: hook }] };
       fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
       fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
     }
     return {
-      args: ['-p', prompt, '--model', 'lab-model', ...mcpArgs],
+      // A `resume` row names its session, and the second run resumes it (`--resume`).
+      args: [
+        '-p',
+        prompt,
+        '--model',
+        'lab-model',
+        ...mcpArgs,
+        ...(row.resume ? ['--session-id', SESSION] : []),
+      ],
+      resumeArgs: ['-p', prompt, '--model', 'lab-model', '--resume', SESSION],
       env: {
         ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
         ANTHROPIC_API_KEY: 'lab-key',
@@ -150,12 +183,24 @@ export default {
    * What the SessionStart hook added: 2.1.332 puts it, after its label, at the head of the system
    * message that follows the prompt, before its own `# Environment` section.
    */
-  extractHookStart(body) {
-    const texts = (body?.messages ?? [])
-      .filter((message) => message.role === 'system')
-      .flatMap((message) => contentTexts(message.content));
-    const text = texts.find((part) => part.startsWith(START_LABEL)) ?? '';
-    const end = text.indexOf('\n\n# Environment\n');
-    return end < 0 ? text : text.slice(0, end);
-  },
+  extractHookStart: startText,
+  /**
+   * Auto-compaction: Claude Code compacts before a turn when the last answer's usage fills the
+   * context window it assumes for a model it does not know (1M tokens; the warning
+   * `unrecognized_model` says so), then asks the model for a summary with {@link COMPACT_PROMPT}.
+   */
+  fullContextUsage: { input_tokens: 995_000 },
+  isCompaction: (record) =>
+    record.url.includes('/messages') &&
+    (record.body?.messages ?? [])
+      .filter((message) => message.role === 'user')
+      .at(-1)
+      ?.content?.some?.((part) => part.type === 'text' && part.text.startsWith(COMPACT_PROMPT)) === true,
+  /** After a compaction Claude Code starts the session again (SessionStart, source `compact`). */
+  compactStart: 'session-start',
+  /** The SessionStart text after a compaction: in the system message, after the model line. */
+  extractCompactStart: startText,
+  wrapCompactStart: (text) => (text === '' ? '' : `${START_LABEL}${text}`),
+  /** `claude -p --resume <session id>` continues a session, hooks and all. */
+  resumes: true,
 };

@@ -4,7 +4,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codexInstructions, fromMarker } from '../extract.mjs';
+import { codexInstructions, contentTexts, fromMarker } from '../extract.mjs';
+
+/** The items of a tool call and of its output in a Responses API request (a freeform tool's too). */
+const CALLS = ['function_call', 'custom_tool_call'];
+const CALL_OUTPUTS = ['function_call_output', 'custom_tool_call_output'];
+
+/** The patch of a `write` row: it adds the file (relative to the cwd) with one line. */
+const addFilePatch = (file) =>
+  `*** Begin Patch\n*** Add File: ${file}\n+export const added = 1;\n*** End Patch\n`;
+
+/** The auto-compaction limit of a `compact` row, and the usage that reaches it. */
+const COMPACT_LIMIT = 100_000;
+
+/** The opening words of Codex's request for a summary of the conversation. */
+const COMPACT_PROMPT = 'You are performing a CONTEXT CHECKPOINT COMPACTION.';
 
 export default {
   id: 'codex',
@@ -24,7 +38,9 @@ export default {
     const extra = row.hostConfig?.codex?.toml ?? '';
     const toml = [
       extra,
-      'model = "lab-model"',
+      `model = ${JSON.stringify(row.hostConfig?.codex?.model ?? 'lab-model')}`,
+      // A `compact` row: Codex compacts once a turn's usage reaches this many tokens.
+      ...(row.compact ? [`model_auto_compact_token_limit = ${COMPACT_LIMIT}`] : []),
       'model_provider = "lab"',
       'check_for_update_on_startup = false',
       '[model_providers.lab]',
@@ -38,6 +54,8 @@ export default {
       'enabled = false',
       '[features]',
       'plugins = false',
+      // `features`: more feature flags of a row (`apply_patch_freeform`: the patch tool).
+      ...Object.entries(row.hostConfig?.codex?.features ?? {}).map(([key, value]) => `${key} = ${value}`),
       '[otel]',
       'exporter = "none"',
     ].join('\n');
@@ -53,7 +71,16 @@ export default {
     fs.writeFileSync(configFile, `${toml}\n${mcp}\n${hooks}`);
     return {
       // `cdFlag`: the cwd named with `-C` as well, as the user spelled it (a symlink stays one).
-      args: ['exec', '--skip-git-repo-check', ...(row.hostConfig?.codex?.cdFlag ? ['-C', cwd] : []), prompt],
+      // A `write` row lets Codex write in the workspace (`codex exec` is read-only by default).
+      args: [
+        'exec',
+        '--skip-git-repo-check',
+        ...(row.hostConfig?.codex?.cdFlag ? ['-C', cwd] : []),
+        ...(row.write ? ['--sandbox', 'workspace-write'] : []),
+        prompt,
+      ],
+      // A `resume` row's second run: `codex exec resume --last` continues the newest session.
+      resumeArgs: ['exec', '--skip-git-repo-check', 'resume', '--last', prompt],
       env: { CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key' },
       ctxfilesEnv: { CODEX_HOME: codexHome },
       // Codex takes its cwd from the system (`getcwd`: the real path under a symlinked directory)
@@ -62,9 +89,16 @@ export default {
       ctxfilesCwd: row.hostConfig?.codex?.cdFlag ? cwd : fs.realpathSync(cwd),
     };
   },
-  /** Codex reads files through its shell tool. */
-  toolCall(body, file) {
+  /**
+   * Codex reads files through its shell tool; a `write` row adds its file with the freeform
+   * `apply_patch` tool, which Codex offers for the models of its catalog (`hostConfig.codex.model`).
+   */
+  toolCall(body, file, row) {
     const tools = (body?.tools ?? []).map((tool) => tool.name);
+    if (row?.write) {
+      const patch = (body?.tools ?? []).find((tool) => tool.type === 'custom' && tool.name === 'apply_patch');
+      return patch ? { name: 'apply_patch', custom: true, input: addFilePatch(row.write) } : null;
+    }
     if (!tools.includes('exec_command')) return null;
     return { name: 'exec_command', args: { cmd: `cat ${JSON.stringify(file)}` } };
   },
@@ -86,7 +120,41 @@ export default {
       .filter((text) => !/^Wall time: [\d.]+ seconds\nOutput:$/.test(text))
       .join('');
   },
-  hasToolResult: (body) => (body?.input ?? []).some((item) => item.type === 'function_call_output'),
+  fullContextUsage: { input_tokens: COMPACT_LIMIT * 2, total_tokens: COMPACT_LIMIT * 2 },
+  /**
+   * Codex compacts a conversation with a provider of its own (not OpenAI's) by asking the model,
+   * without tools, for a summary: the request ends with a user message that opens with
+   * {@link COMPACT_PROMPT}.
+   */
+  isCompaction: (record) => {
+    const last = (record.body?.input ?? []).at(-1);
+    return (
+      last?.type === 'message' &&
+      last.role === 'user' &&
+      contentTexts(last.content).some((text) => text.startsWith(COMPACT_PROMPT))
+    );
+  },
+  /**
+   * After compacting, Codex 0.171 runs the SessionStart hooks again (after PreCompact; its log says
+   * `hook: PreCompact`, `context compacted`, `hook: SessionStart`) and puts their answer, as a
+   * developer message, after the summary.
+   */
+  compactStart: 'session-start',
+  /** `extractHook` joins the developer messages it finds with a newline. */
+  addedJoin: '\n',
+  resumes: true,
+  extractCompactStart(body) {
+    const input = body?.input ?? [];
+    const last = input.findLastIndex((item) => item.type === 'message' && item.role === 'user');
+    return input
+      .slice(last + 1)
+      .filter((item) => item.type === 'message' && item.role === 'developer')
+      .flatMap((item) => contentTexts(item.content))
+      .join('\n');
+  },
+  wrapCompactStart: (text) => text,
+  toolResultCount: (body) => (body?.input ?? []).filter((item) => CALL_OUTPUTS.includes(item.type)).length,
+  hasToolResult: (body) => (body?.input ?? []).some((item) => CALL_OUTPUTS.includes(item.type)),
   isMain: (record) => record.url.includes('/responses') && Array.isArray(record.body?.tools),
   extractStatic: (body) => codexInstructions(body),
   /** Anything Codex adds to the tool output in its own AGENTS.md frame. */
@@ -97,17 +165,30 @@ export default {
       .join('\n');
     return fromMarker(text, '# AGENTS.md instructions');
   },
-  sessionEvent: (file) => ({
-    tool: 'exec_command',
-    input: { cmd: `cat ${JSON.stringify(file)}` },
-    ok: true,
-    // What Codex 0.171 sends a PostToolUse hook for the same call (docs/hooks.md, "Codex").
-    hookFields: {
-      tool_name: 'Bash',
-      tool_input: { command: `cat ${JSON.stringify(file)}` },
-      tool_response: '',
-    },
-  }),
+  sessionEvent: (file, row) =>
+    row?.write
+      ? {
+          tool: 'apply_patch',
+          input: { input: addFilePatch(row.write) },
+          ok: true,
+          // What Codex 0.171 sends a PostToolUse hook for a freeform apply_patch call.
+          hookFields: {
+            tool_name: 'apply_patch',
+            tool_input: { command: addFilePatch(row.write) },
+            tool_response: '',
+          },
+        }
+      : {
+          tool: 'exec_command',
+          input: { cmd: `cat ${JSON.stringify(file)}` },
+          ok: true,
+          // What Codex 0.171 sends a PostToolUse hook for the same call (docs/hooks.md, "Codex").
+          hookFields: {
+            tool_name: 'Bash',
+            tool_input: { command: `cat ${JSON.stringify(file)}` },
+            tool_response: '',
+          },
+        },
   /**
    * The hook's additional context as Codex 0.171 delivers it: a developer message of its own,
    * between the tool call and its output, the text as the hook wrote it.
@@ -129,7 +210,8 @@ export default {
   },
   extractHook(body) {
     const input = body?.input ?? [];
-    const after = input.findIndex((item) => item.type === 'function_call');
+    const after = input.findIndex((item) => CALLS.includes(item.type));
+    if (after < 0) return '';
     return input
       .slice(after + 1)
       .filter((item) => item.type === 'message' && item.role === 'developer')

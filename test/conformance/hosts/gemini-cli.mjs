@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   between,
+  contentTexts,
   fromMarker,
   geminiContextIntro,
   geminiInstructions,
@@ -50,12 +51,19 @@ export default {
       const hook = { name: 'ctxfiles-after-tool', type: 'command', command: hookCommand, timeout: 30000 };
       settings.hooks = { AfterTool: [{ matcher: '^(read_file)$', hooks: [hook] }] };
       if (row.hookStart) settings.hooks.SessionStart = [{ hooks: [{ ...hook, name: 'ctxfiles-start' }] }];
+      // A row of several turns: the groups `ctxfiles init gemini-cli` writes (src/cli/init-hosts.ts).
+      if (row.compact || row.resume || row.reads) {
+        settings.hooks.SessionStart = [{ matcher: '*', hooks: [{ ...hook, name: 'ctxfiles-start' }] }];
+        settings.hooks.PreCompress = [{ matcher: '*', hooks: [{ ...hook, name: 'ctxfiles-precompress' }] }];
+      }
     }
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2));
     return {
       ...(formatOf(row) ? { ctxfilesArgs: ['--format', formatOf(row)] } : {}),
       args: ['-p', prompt, '-m', 'gemini-2.5-flash'],
+      // A `resume` row's second run: `--resume latest` continues the newest session of the project.
+      resumeArgs: ['-p', prompt, '-m', 'gemini-2.5-flash', '--resume', 'latest'],
       env: {
         GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
         GEMINI_API_KEY: 'lab-key',
@@ -86,6 +94,19 @@ export default {
     toolOutputs(body)
       .map((text) => between(text, '<untrusted_context>\n', '\n</untrusted_context>') ?? text)
       .join('\n'),
+  /**
+   * Gemini CLI compresses the history before a turn when the last answer's prompt token count
+   * passes half the model's limit (packages/core/src/services/chatCompressionService.ts:
+   * DEFAULT_COMPRESSION_TOKEN_THRESHOLD 0.5 of tokenLimit, 1,048,576 for gemini-2.5-flash); it
+   * asks the model for a `<state_snapshot>` and then to check it, two requests with the
+   * compression prompt as system instruction.
+   */
+  resumes: true,
+  fullContextUsage: { promptTokenCount: 1_000_000, totalTokenCount: 1_000_000 },
+  isCompaction: (record) =>
+    contentTexts(record.body?.systemInstruction?.parts).some((text) => text.includes('<state_snapshot>')),
+  toolResultCount: (body) =>
+    (body?.contents ?? []).flatMap((c) => (c.parts ?? []).filter((part) => part.functionResponse)).length,
   hasToolResult: (body) =>
     (body?.contents ?? []).some((c) => (c.parts ?? []).some((part) => part.functionResponse)),
   isMain: (record) => record.url.includes(':streamGenerateContent') && declarations(record.body).length > 0,
@@ -107,6 +128,12 @@ export default {
   wrapHook: (text) =>
     text === '' ? '' : `<hook_context>${text.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</hook_context>`,
   extractHook: (body) => fromMarker(toolOutputs(body).join('\n'), '<hook_context>'),
+  /** Every `<hook_context>` of the request's tool results, in order, joined by a newline (`addedJoin`). */
+  extractAdded: (body) =>
+    toolOutputs(body)
+      .flatMap((text) => text.match(/<hook_context>[\s\S]*?<\/hook_context>/g) ?? [])
+      .join('\n'),
+  addedJoin: '\n',
   /**
    * At session start Gemini CLI's non-interactive mode puts the answer before the prompt, in
    * `<hook_context>` (packages/cli/src/gemini.tsx), `<` and `>` escaped as after a tool.
