@@ -160,6 +160,64 @@ describe('a compaction event that does not mean a compaction', () => {
   });
 });
 
+describe('Gemini CLI: a compression seen in BeforeModel re-arms', () => {
+  // Gemini CLI 0.61 runs no hook after an automatic compression; BeforeModel shows the request,
+  // where the compression left its summary followed by a fixed model reply.
+  const reply = 'Got it. Thanks for the additional context!';
+  const call = {
+    hook_event_name: 'AfterTool',
+    tool_name: 'read_file',
+    tool_input: { file_path: 'svc/x.ts' },
+    tool_response: {},
+  };
+  const beforeModel = (...messages: [string, string][]) => ({
+    hook_event_name: 'BeforeModel',
+    llm_request: {
+      model: 'gemini-2.5-flash',
+      messages: messages.map(([role, content]) => ({ role, content })),
+    },
+  });
+
+  test('a new summary re-arms once; the same summary again, or none, changes nothing', async () => {
+    const { hook } = setup(project);
+    await hook('gemini-cli', { hook_event_name: 'SessionStart', source: 'startup' });
+    expect(await hook('gemini-cli', call)).toContain('svc rules');
+    // No compression in view: the earlier copies are still there.
+    expect(await hook('gemini-cli', beforeModel(['user', 'Read svc/x.ts'], ['model', 'Done.']))).toBe('');
+    expect(await hook('gemini-cli', call)).toBe('');
+    const compressedRequest = beforeModel(
+      ['user', 'env'],
+      ['user', '<state_snapshot>one</state_snapshot>'],
+      ['model', reply],
+    );
+    expect(await hook('gemini-cli', compressedRequest)).toBe('');
+    const again = await hook('gemini-cli', call);
+    expect(again).toContain('Always use tabs.');
+    expect(again).toContain('svc rules');
+    expect(again.indexOf('Always use tabs.')).toBeLessThan(again.indexOf('svc rules'));
+    // Every later request carries the same summary: it was handled.
+    expect(await hook('gemini-cli', compressedRequest)).toBe('');
+    expect(await hook('gemini-cli', call)).toBe('');
+    // A second compression leaves a new summary.
+    expect(
+      await hook(
+        'gemini-cli',
+        beforeModel(['user', '<state_snapshot>two</state_snapshot>'], ['model', reply]),
+      ),
+    ).toBe('');
+    expect(await hook('gemini-cli', call)).toContain('svc rules');
+  });
+
+  test('a session that delivered nothing keeps no state for it', async () => {
+    const { hook } = setup(project);
+    expect(await hook('gemini-cli', beforeModel(['user', 'summary'], ['model', reply]))).toBe('');
+    // The first tool call delivers as usual, without the start's text (no start was delivered).
+    const first = await hook('gemini-cli', call);
+    expect(first).toContain('svc rules');
+    expect(first).not.toContain('Always use tabs.');
+  });
+});
+
 describe('Claude Code reads one frame without tags per answer', () => {
   test('a tool call that brings a nested file and a glob rule: one header, no tag Claude Code would escape', async () => {
     const { root, hook } = setup({

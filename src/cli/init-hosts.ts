@@ -77,6 +77,7 @@ const GEMINI_GROUPS: readonly HookGroup[] = [
       '^(read_file|write_file|replace|list_directory|glob|grep_search|search_file_content|read_many_files)$',
   },
   { event: 'PreCompress', matcher: '*' },
+  { event: 'BeforeModel', matcher: '*' },
 ];
 const CODEX_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact', args: ' --shell-paths' },

@@ -26,6 +26,13 @@ export type HookEvent =
       readonly sessionId: string;
       readonly cwd: string | undefined;
     }
+  | {
+      /** The host compressed the conversation: `summary` is the summary now in the model's view. */
+      readonly kind: 'compressed';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+      readonly summary: string;
+    }
   | { readonly kind: 'other'; readonly eventName: string };
 
 /**
@@ -47,12 +54,19 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   const protocol = hookProtocol(agent);
   if (protocol === undefined) return { error: `"${agent}" has no hook protocol` };
   const names = protocol.events;
-  if (eventName !== names.start && eventName !== names.afterTool && eventName !== names.compact)
-    return { kind: 'other', eventName };
+  const compression = protocol.compression?.event === eventName ? protocol.compression : undefined;
+  const known = [names.start, names.afterTool, names.compact].includes(eventName);
+  if (!known && compression === undefined) return { kind: 'other', eventName };
   const sessionId = record['session_id'];
   if (typeof sessionId !== 'string' || sessionId === '')
     return { error: 'the hook input has no "session_id"' };
   const cwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : undefined;
+  if (compression !== undefined) {
+    const summary = compressionSummary(record['llm_request'], compression.reply);
+    return summary === undefined
+      ? { kind: 'other', eventName }
+      : { kind: 'compressed', sessionId, cwd, summary };
+  }
   if (eventName === names.compact) {
     const trigger = record['trigger'];
     const compacts =
@@ -80,6 +94,24 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
     (response as Record<string, unknown>)['error'] !== undefined &&
     (response as Record<string, unknown>)['error'] !== null;
   return { kind: 'after-tool', sessionId, cwd, toolName, toolInput, ok: !failed };
+}
+
+/**
+ * The summary of the latest compression in a model request: the user message right before the
+ * last model message that is exactly `reply`; `undefined` when the request holds none.
+ */
+function compressionSummary(request: unknown, reply: string): string | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const messages = (request as Record<string, unknown>)['messages'];
+  if (!Array.isArray(messages)) return undefined;
+  const at = (index: number, role: string): string | undefined => {
+    const message = messages[index] as Record<string, unknown> | null | undefined;
+    if (typeof message !== 'object' || message === null || message['role'] !== role) return undefined;
+    return typeof message['content'] === 'string' ? message['content'] : undefined;
+  };
+  for (let index = messages.length - 1; index > 0; index--)
+    if (at(index, 'model') === reply) return at(index - 1, 'user');
+  return undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
@@ -105,9 +106,11 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
       return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
     }
-    if (event.kind === 'compact') {
+    if (event.kind === 'compact' || event.kind === 'compressed') {
       // Nothing can be added now: the session starts over and the next tool call delivers again.
-      await sessionStart(state, workDir, configFile, homeDir, options, 'compact', warnings, true);
+      const rearm = () =>
+        sessionStart(state, workDir, configFile, homeDir, options, 'compact', warnings, true);
+      await (event.kind === 'compact' ? rearm() : compressed(state, event.summary, rearm));
       return quiet();
     }
     const shell = options.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
@@ -170,6 +173,26 @@ async function sessionStart(
   // A resume keeps the transcript, and with it what the last start delivered.
   const block = source === 'resume' ? '' : await startText(opened.resolver, result, options, homeDir);
   return [block, result.manifest].filter((text) => text !== '').join('\n\n');
+}
+
+/**
+ * A model request that holds a compression's summary: when the session has delivered something
+ * (its state exists) and this summary is not the one seen last, the host compressed since, so the
+ * session re-arms as after a compaction. Cheap otherwise: a stat, and a read of the digest file.
+ */
+async function compressed(state: StateFile, summary: string, rearm: () => Promise<unknown>): Promise<void> {
+  if (!fs.existsSync(state.file)) return;
+  const seenFile = `${state.file}.seen`;
+  const digest = createHash('sha256').update(summary).digest('hex');
+  let seen = '';
+  try {
+    seen = fs.readFileSync(seenFile, 'utf8');
+  } catch {
+    // Never seen one: this is the first compression of the session.
+  }
+  if (seen === digest) return;
+  await rearm();
+  fs.writeFileSync(seenFile, digest, { mode: 0o600 });
 }
 
 /** The marker of a compaction not yet followed by a delivery (beside the state file). */

@@ -123,6 +123,13 @@ export interface HookProtocol {
    * `PreCompress` with `auto` before each turn, before deciding whether to compress).
    */
   readonly compactTriggers?: readonly string[];
+  /**
+   * An event the host fires before each model call with the request it is about to send
+   * (`llm_request.messages`, the text of each message), and the fixed reply that follows the summary
+   * a compression puts in the history: a summary the hook has not seen means the host compressed
+   * since, and what the hook disclosed before is gone. Absent: no such event.
+   */
+  readonly compression?: { readonly event: string; readonly reply: string };
   /** What the hook prints when it has nothing to add; absent: nothing at all. */
   readonly emptyOutput?: string;
   /** Tool name → how it touches paths. Every tool not listed touches nothing. */

@@ -25,6 +25,11 @@ export const geminiCliHost: Host = frozen({
     // (packages/core/src/services/chatCompressionService.ts `compress`, called from
     // packages/core/src/core/client.ts `processTurn` through `tryCompressChat`).
     compactTriggers: ['manual'],
+    // An automatic compression runs no hook, but BeforeModel carries the request's text: a
+    // compression replaces the older history with a user message (the summary) answered by this
+    // fixed model message (packages/core/src/services/chatCompressionService.ts `compress`;
+    // packages/core/src/hooks/hookTranslator.ts `toHookLLMRequest`).
+    compression: { event: 'BeforeModel', reply: 'Got it. Thanks for the additional context!' },
     // Gemini CLI parses stderr when stdout is empty (packages/core/src/hooks/hookRunner.ts), so
     // "nothing to add" is an empty JSON object.
     emptyOutput: '{}\n',

@@ -55,6 +55,7 @@ export default {
       if (row.compact || row.resume || row.reads) {
         settings.hooks.SessionStart = [{ matcher: '*', hooks: [{ ...hook, name: 'ctxfiles-start' }] }];
         settings.hooks.PreCompress = [{ matcher: '*', hooks: [{ ...hook, name: 'ctxfiles-precompress' }] }];
+        settings.hooks.BeforeModel = [{ matcher: '*', hooks: [{ ...hook, name: 'ctxfiles-beforemodel' }] }];
       }
     }
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
