@@ -19,7 +19,7 @@ import claudeCode from './conformance/hosts/claude-code.mjs';
 import codex from './conformance/hosts/codex.mjs';
 import { startModelServer } from './conformance/model-server.mjs';
 import { copilotInstructions } from './conformance/hosts/copilot.mjs';
-import { continueInstructions } from './conformance/hosts/continue.mjs';
+import continueHost, { continueInstructions } from './conformance/hosts/continue.mjs';
 import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
 import { judge, summarize } from './conformance/judge.mjs';
 
@@ -360,6 +360,28 @@ describe('continueInstructions', () => {
     );
     const none = '<context name="gitStatus">clean\n</context>';
     expect(continueInstructions({ messages: [{ role: 'system', content: none }] })).toBe('');
+  });
+});
+
+describe('Continue CLI MCP tool result', () => {
+  const withTool = (content: string) => ({ messages: [{ role: 'tool', content }] });
+  it("decodes the JSON of the result's content list Continue CLI hands the model", () => {
+    const content = JSON.stringify([
+      { type: 'text', text: 'A.\n' },
+      { type: 'text', text: 'B.' },
+    ]);
+    expect(continueHost.extractMcp(withTool(content))).toBe('A.\nB.');
+  });
+  it('keeps a result that is not that JSON as it is', () => {
+    expect(continueHost.extractMcp(withTool('Error: no such tool'))).toBe('Error: no such tool');
+  });
+  it('calls the tool only when it is listed, by its bare name', () => {
+    const listed = { tools: [{ function: { name: 'instructions_for_path' } }] };
+    expect(continueHost.mcpCall(listed, 'pkg/a.js')).toEqual({
+      name: 'instructions_for_path',
+      args: { path: 'pkg/a.js' },
+    });
+    expect(continueHost.mcpCall({ tools: [] }, 'pkg/a.js')).toBeNull();
   });
 });
 

@@ -1,3 +1,7 @@
 export function continueInstructions(body: any): string;
-declare const driver: Record<string, unknown>;
+declare const driver: {
+  mcpCall(body: any, file: string): { name: string; args: { path: string } } | null;
+  extractMcp(body: any): string;
+  [key: string]: unknown;
+};
 export default driver;

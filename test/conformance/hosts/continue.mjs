@@ -24,7 +24,7 @@ export default {
   version: VERSION,
   bin: 'node_modules/.bin/cn',
   names: { doc: 'AGENTS.md', user: '.continue/rules/user.md' },
-  prepare({ home, port, prompt }) {
+  prepare({ home, port, prompt, mcpServer }) {
     const dir = path.join(home, '.continue');
     fs.mkdirSync(dir, { recursive: true });
     const config = [
@@ -38,6 +38,15 @@ export default {
       `    apiBase: http://127.0.0.1:${port}/v1`,
       '    apiKey: lab-key',
       '    roles: [chat, edit, apply]',
+      // docs/mcp.md "Continue CLI": the ctxfiles MCP server, in config.yaml's mcpServers list.
+      ...(mcpServer
+        ? [
+            'mcpServers:',
+            '  - name: ctxfiles',
+            `    command: ${JSON.stringify(mcpServer.command)}`,
+            `    args: ${JSON.stringify(mcpServer.args)}`,
+          ]
+        : []),
     ].join('\n');
     const file = path.join(dir, 'lab-config.yaml');
     fs.writeFileSync(file, `${config}\n`);
@@ -60,6 +69,26 @@ export default {
       name: 'Read',
       args: { [paramKey(read.function.parameters, ['filepath', 'file_path', 'path'])]: file },
     };
+  },
+  /** Continue CLI lists an MCP server's tools by their bare names. */
+  mcpCall(body, file) {
+    const name = 'instructions_for_path';
+    const listed = (body?.tools ?? []).some((tool) => tool.function?.name === name);
+    return listed ? { name, args: { path: file } } : null;
+  },
+  /**
+   * The text of the MCP tool's result. Continue CLI hands the model the JSON of the result's
+   * content list (`JSON.stringify(result?.content)`, src/tools/index.tsx), so the text parts are
+   * decoded from it.
+   */
+  extractMcp(body) {
+    const text = chatToolText(body);
+    try {
+      const parts = JSON.parse(text);
+      return Array.isArray(parts) ? parts.map((part) => part.text ?? '').join('') : text;
+    } catch {
+      return text;
+    }
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
