@@ -313,7 +313,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
       toolArgs: { path: row.mcp.path },
     });
   } else if (row.hook && row.hookStart) {
-    out.live = host.wrapHookStart(await hookAnswer(host, dirs, null));
+    // A start row always resolves something the host does not load itself: nothing is a difference.
+    out.live = host.wrapHookStart(mustAdd(await hookAnswer(host, dirs, null)));
   } else if (row.hook && row.compact) {
     out.live = await expectedCompacted(host, row, dirs);
   } else if (row.hook && row.resume) {
