@@ -526,7 +526,7 @@ export const CASES = [
     id: 'live-hook-compact',
     about:
       'the host compacts the conversation between reads: the always rule, the nested RULES.md and the matching Cursor rule arrive once again',
-    hosts: ['claude-code', 'codex'],
+    hosts: ['claude-code', 'codex', 'qwen-code'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     compact: { after: 2 },

@@ -25,6 +25,15 @@ const hookParts = (body) =>
     )
     .filter((text) => text !== '');
 
+/** A SessionStart hook's text in the system message, with Qwen Code's wrapper; '' when none. */
+function startText(body) {
+  const system = (body?.messages ?? []).filter((message) => message.role === 'system');
+  const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
+  const start = text.lastIndexOf(START_OPEN);
+  const end = text.indexOf(START_CLOSE, start);
+  return start < 0 || end < 0 ? '' : text.slice(start, end + START_CLOSE.length);
+}
+
 const BLOCK = /^--- (Context|Rule) from: (.*) ---\n[\s\S]*?\n--- End of \1 from: \2 ---/;
 
 /**
@@ -110,6 +119,24 @@ export default {
     hookFields: { tool_name: 'read_file', tool_input: { file_path: file }, tool_response: {} },
   }),
   resumes: true,
+  /**
+   * Qwen Code compresses before a turn when the last answer's prompt token count passes its
+   * threshold (packages/core/src/services/chatCompressionService.ts, `computeThresholds`), asking
+   * the model for a `<state_snapshot>`; after it, SessionStart with source `compact`.
+   */
+  fullContextUsage: { prompt_tokens: 180_000, completion_tokens: 2, total_tokens: 180_002 },
+  isCompaction: (record) =>
+    (record.body?.messages ?? [])
+      .flatMap((message) => contentTexts(message.content))
+      .some((text) => text.includes('produce the <state_snapshot> XML')),
+  compactStart: 'session-start',
+  /** A summary without a non-empty `<state_snapshot>` fails the compression (`hasStateSnapshot`). */
+  summary: (text) => `<state_snapshot>\n${text}\n</state_snapshot>`,
+  /**
+   * Qwen Code takes the summary request's prompt tokens as the history it compressed away; with the
+   * default 10, the new history would count more than the full one and the compression is undone.
+   */
+  summaryUsage: { prompt_tokens: 180_000, completion_tokens: 20, total_tokens: 180_020 },
   toolResultCount: (body) => (body?.messages ?? []).filter((m) => m.role === 'tool').length,
   /** Qwen Code appends a PostToolUse hook's text to the tool result after a blank line, `<` and `>` escaped. */
   wrapHook: (text) => escaped(text),
@@ -118,11 +145,9 @@ export default {
   addedJoin: '\n',
   /** A SessionStart hook's text goes at the end of the system message, in Qwen Code's wrapper, escaped. */
   wrapHookStart: (text) => (text.trim() === '' ? '' : `${START_OPEN}${escaped(text.trim())}${START_CLOSE}`),
-  extractHookStart: (body) => {
-    const system = (body?.messages ?? []).filter((message) => message.role === 'system');
-    const text = system.flatMap((message) => contentTexts(message.content)).join('\n');
-    const start = text.lastIndexOf(START_OPEN);
-    const end = text.indexOf(START_CLOSE, start);
-    return start < 0 || end < 0 ? '' : text.slice(start, end + START_CLOSE.length);
-  },
+  /** After a compaction the start's text (source `compact`) replaces the first in the system message. */
+  wrapCompactStart: (text) =>
+    text.trim() === '' ? '' : `${START_OPEN}${escaped(text.trim())}${START_CLOSE}`,
+  extractCompactStart: startText,
+  extractHookStart: startText,
 };
