@@ -57,6 +57,40 @@ const jit = (...files: Array<[string, string]>) =>
 const manifest =
   "# Nested Context Files\\nThese instruction files govern subdirectories of the work dir. Their text is not loaded yet: a file's text is appended to a tool result once you first work in its directory.\\n- svc/AGENTS.md: Service\\n- svc/auth/AGENTS.md\\n- web/AGENTS.md";
 
+describe('ctxfiles hook qwen-code (inputs in the shape of Qwen Code 0.24.4)', () => {
+  const event = (root: string, extra: Record<string, unknown>) => ({
+    session_id: 'q1',
+    transcript_path: '/home/ana/.qwen/projects/x/chats/q1.jsonl',
+    cwd: root,
+    timestamp: '2026-12-03T08:00:00.000Z',
+    permission_mode: 'yolo',
+    ...extra,
+  });
+  const read = (root: string, file: string) =>
+    event(root, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'read_file',
+      tool_input: { file_path: `${root}/${file}` },
+      tool_response: {},
+      tool_use_id: 'call_1',
+    });
+
+  test('the frames carry no tag Qwen Code would escape; nothing to add is {}', async () => {
+    const { root, hook } = setup();
+    expect((await hook('qwen-code', read(root, 'svc/auth/login.ts'))).stdout).toBe(
+      `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"${jit(['svc/AGENTS.md', '# Service\\nsvc rules'], ['svc/auth/AGENTS.md', 'auth rules'])}"}}\n`,
+    );
+    expect(await hook('qwen-code', read(root, 'svc/auth/login.ts'))).toMatchObject({
+      code: 0,
+      stdout: '{}\n',
+    });
+    const compact = event(root, { hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+    expect(await hook('qwen-code', compact)).toMatchObject({ code: 0, stdout: '{}\n', stderr: '' });
+    // After the compaction the same place is disclosed again.
+    expect((await hook('qwen-code', read(root, 'svc/auth/login.ts'))).stdout).toContain('auth rules');
+  });
+});
+
 describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', () => {
   const base = (root: string) => ({
     session_id: '8c35adc1-4d1e-4b61-9d0a-2f6c0b1e7a10',
@@ -357,6 +391,22 @@ describe('the tool tables', () => {
       ],
     ],
     ['gemini-cli', 'run_shell_command', { command: 'ls', dir_path: 'src' }, []],
+    [
+      'qwen-code',
+      'read_file',
+      { file_path: '/p/a.ts', offset: 3 },
+      [{ tool: 'read', input: { file_path: '/p/a.ts' }, ok: true }],
+    ],
+    ['qwen-code', 'edit', { file_path: 'a.ts' }, [{ tool: 'edit', input: { file_path: 'a.ts' }, ok: true }]],
+    ['qwen-code', 'list_directory', { path: 'src' }, [{ tool: 'ls', input: { path: 'src' }, ok: true }]],
+    [
+      'qwen-code',
+      'glob',
+      { pattern: '*.ts', path: 'src' },
+      [{ tool: 'glob', input: { path: 'src', pattern: '*.ts' }, ok: true }],
+    ],
+    ['qwen-code', 'replace', { file_path: 'a.ts' }, []], // Gemini CLI's name, not Qwen Code's
+    ['qwen-code', 'run_shell_command', { command: 'cat a.ts' }, []],
   ] as const)('%s %s %j', (agent, name, input, events) => {
     expect(toToolEvents(agent, name, input, true)).toEqual(events);
     expect(toToolEvents(agent, name, input, false)).toEqual([]);
@@ -395,8 +445,11 @@ describe('faults never break the agent', () => {
   });
 
   test.each([
-    [['cursor'], 'expected one agent (codex, claude-code or gemini-cli), got "cursor"; nothing added'],
-    [[], 'expected one agent (codex, claude-code or gemini-cli), got ""; nothing added'],
+    [
+      ['cursor'],
+      'expected one agent (codex, claude-code, gemini-cli or qwen-code), got "cursor"; nothing added',
+    ],
+    [[], 'expected one agent (codex, claude-code, gemini-cli or qwen-code), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [

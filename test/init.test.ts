@@ -152,6 +152,40 @@ describe('ctxfiles init on real files', () => {
     expect(snapshot(root)).toEqual({ 'kilo.json': text });
   });
 
+  test('Qwen Code: .qwen/settings.json keeps its comments, gets the hooks and mcpServers once, --remove restores it', () => {
+    const text = '{\n  // my model\n  "model": { "name": "qwen3" },\n}\n';
+    const root = tempTree({ '.qwen/settings.json': text });
+    expect(init(root, 'qwen-code', { dryRun: true })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('+++ b/.qwen/settings.json'),
+    });
+    expect(snapshot(root)).toEqual({ '.qwen/settings.json': text });
+    expect(init(root, 'qwen-code')).toMatchObject({ code: 0, stderr: '' });
+    const after = snapshot(root)['.qwen/settings.json'] as string;
+    expect(after.startsWith('{\n  // my model\n  "model": { "name": "qwen3" },')).toBe(true);
+    const parsed = parseJsonc(after) as {
+      hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string; timeout: number }> }>>;
+      mcpServers: Record<string, unknown>;
+    };
+    expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact']);
+    expect(parsed.hooks['PostToolUse']?.[0]?.matcher).toBe(
+      '^(read_file|write_file|edit|list_directory|glob|grep_search)$',
+    );
+    expect(parsed.hooks['PreCompact']?.[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: `${process.execPath} ${BIN} hook qwen-code`,
+      timeout: 30,
+    });
+    expect(parsed.mcpServers['ctxfiles']).toEqual({ command: process.execPath, args: [BIN, 'mcp'] });
+    expect(init(root, 'qwen-code')).toMatchObject({
+      code: 0,
+      stdout: '.qwen/settings.json: nothing to change\n',
+    });
+    expect(snapshot(root)['.qwen/settings.json']).toBe(after);
+    expect(init(root, 'qwen-code', { remove: true }).code).toBe(0);
+    expect(snapshot(root)).toEqual({ '.qwen/settings.json': text });
+  });
+
   test('--dry-run prints a unified diff and writes nothing', () => {
     const root = tempTree({ '.gemini/settings.json': '{\n  "theme": "dark"\n}\n' });
     const before = snapshot(root);
@@ -193,6 +227,7 @@ describe('ctxfiles init on real files', () => {
     ],
     ['opencode', 'opencode.json', '{"mcp": [] // x\n}', /mcp is not an object/],
     ['kilo', 'kilo.json', '{"mcp": {"ctxfiles": 1,}', /not valid JSON at/],
+    ['qwen-code', '.qwen/settings.json', '{"hooks": {"PreCompact": 3}}', /hooks\.PreCompact is not a list/],
   ])('%s with a malformed %s: a clear error, and no file is written', (host, file, text, message) => {
     const root = tempTree({ [file]: text });
     const before = snapshot(root);
@@ -214,6 +249,8 @@ describe('ctxfiles init on real files', () => {
     expect(snapshot(home)).toHaveProperty(['.config/opencode/opencode.json']);
     expect(init(root, 'kilo', { user: true, home }).code).toBe(0);
     expect(snapshot(home)).toHaveProperty(['.config/kilo/kilo.json']);
+    expect(init(root, 'qwen-code', { user: true, home }).code).toBe(0);
+    expect(snapshot(home)).toHaveProperty(['.qwen/settings.json']);
   });
 
   test('an unknown host is a usage error', () => {

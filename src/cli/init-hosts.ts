@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /** The agents `ctxfiles init` configures. */
-export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo'] as const;
+export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo', 'qwen-code'] as const;
 export type InitHost = (typeof INIT_HOSTS)[number];
 
 /** How the agent starts ctxfiles: absolute paths, so nothing depends on the agent's PATH. */
@@ -79,6 +79,11 @@ const GEMINI_GROUPS: readonly HookGroup[] = [
   { event: 'PreCompress', matcher: '*' },
   { event: 'BeforeModel', matcher: '*' },
 ];
+const QWEN_GROUPS: readonly HookGroup[] = [
+  { event: 'SessionStart', matcher: '*' },
+  { event: 'PostToolUse', matcher: '^(read_file|write_file|edit|list_directory|glob|grep_search)$' },
+  { event: 'PreCompact' },
+];
 const CODEX_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact', args: ' --shell-paths' },
   { event: 'PostToolUse', matcher: '^(Bash|apply_patch)$', args: ' --shell-paths' },
@@ -88,7 +93,7 @@ const CODEX_GROUPS: readonly HookGroup[] = [
 /**
  * The files `ctxfiles init <host>` writes for a scope, and what goes in each. Project scope:
  * Claude Code `.claude/settings.json` (hooks) and `.mcp.json`, Gemini CLI `.gemini/settings.json`,
- * Codex `.codex/config.toml`, OpenCode `opencode.json`, Kilo CLI `kilo.json`; user scope: the same
+ * Codex `.codex/config.toml`, OpenCode `opencode.json`, Kilo CLI `kilo.json`, Qwen Code `.qwen/settings.json`; user scope: the same
  * under the home directory (Claude Code's user MCP servers live in `~/.claude.json`; Codex honours
  * `$CODEX_HOME`; OpenCode's is `~/.config/opencode/opencode.json`, Kilo's `~/.config/kilo/kilo.json`).
  * Never an instruction file.
@@ -121,6 +126,8 @@ export function initTargets(
     case 'opencode':
     case 'kilo':
       return [opencodeTarget(host, base, scope, launch)];
+    case 'qwen-code':
+      return [qwenTarget(base, launch)];
   }
 }
 
@@ -193,6 +200,26 @@ function geminiTarget(base: string, launch: Launch): InitTarget {
             timeout: 30_000,
           },
         ],
+      },
+    })),
+    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+  };
+}
+
+/**
+ * Qwen Code: hooks in Claude Code's shape (timeouts in seconds) and `mcpServers` in one
+ * `.qwen/settings.json` (user: `~/.qwen/settings.json`).
+ */
+function qwenTarget(base: string, launch: Launch): InitTarget {
+  return {
+    kind: 'json',
+    file: path.join(base, '.qwen', 'settings.json'),
+    agent: 'qwen-code',
+    hooks: QWEN_GROUPS.map((group) => ({
+      event: group.event,
+      group: {
+        ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
+        hooks: [{ type: 'command', command: hookCommand(launch, 'qwen-code'), timeout: 30 }],
       },
     })),
     mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },

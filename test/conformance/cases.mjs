@@ -380,7 +380,7 @@ export const CASES = [
     about:
       'the hook discloses a nested RULES.md and a Cursor rule whose glob matches the file read, in one frame',
     hook: true,
-    hosts: ['gemini-cli'],
+    hosts: ['gemini-cli', 'qwen-code'],
     repo: {
       '{DOC}': 'Root.\n',
       '.cursor/rules/pkg.mdc': '---\nglobs: pkg/**\n---\nPackage code uses tabs.\n',
@@ -395,7 +395,7 @@ export const CASES = [
       'the hook at session start: RULES.md and an always-on Cursor rule, which the host does not load itself',
     hook: true,
     hookStart: true,
-    hosts: ['gemini-cli'],
+    hosts: ['gemini-cli', 'qwen-code'],
     repo: {
       '{DOC}': 'Root.\n',
       'RULES.md': 'Root rules from the hook.\n',
@@ -442,7 +442,7 @@ export const CASES = [
     id: 'live-hook-once',
     about:
       'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
-    hosts: ['claude-code', 'gemini-cli'],
+    hosts: ['claude-code', 'gemini-cli', 'qwen-code'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {
@@ -526,7 +526,7 @@ export const CASES = [
     id: 'live-hook-compact',
     about:
       'the host compacts the conversation between reads: the always rule, the nested RULES.md and the matching Cursor rule arrive once again',
-    hosts: ['claude-code', 'codex'],
+    hosts: ['claude-code', 'codex', 'qwen-code'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     compact: { after: 2 },
@@ -546,7 +546,7 @@ export const CASES = [
     id: 'live-hook-resume',
     about:
       'a second run resumes the session: a read where the first run worked adds nothing, a new place brings its RULES.md and rule',
-    hosts: ['claude-code', 'codex', 'gemini-cli'],
+    hosts: ['claude-code', 'codex', 'gemini-cli', 'qwen-code'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {

@@ -144,7 +144,12 @@ function scriptFor(host, row, dirs) {
     if (row.compact && host.isCompaction?.(record)) {
       script.compacted = true;
       script.compactions.push(record);
-      return { text: SUMMARY_TEXT };
+      // A host that checks the summary's form wraps it (`summary`, Qwen Code's `<state_snapshot>`),
+      // and one that weighs it against the window reports the usage it expects (`summaryUsage`).
+      return {
+        text: host.summary?.(SUMMARY_TEXT) ?? SUMMARY_TEXT,
+        ...(host.summaryUsage ? { usage: host.summaryUsage } : {}),
+      };
     }
     // A row that searches first (`mcp.search`) leaves the steps to the driver.
     if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
@@ -313,7 +318,8 @@ async function ctxfiles(host, row, dirs, setup, captured) {
       toolArgs: { path: row.mcp.path },
     });
   } else if (row.hook && row.hookStart) {
-    out.live = host.wrapHookStart(await hookAnswer(host, dirs, null));
+    // A start row always resolves something the host does not load itself: nothing is a difference.
+    out.live = host.wrapHookStart(mustAdd(await hookAnswer(host, dirs, null)));
   } else if (row.hook && row.compact) {
     out.live = await expectedCompacted(host, row, dirs);
   } else if (row.hook && row.resume) {

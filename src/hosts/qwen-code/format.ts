@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { escapeHeaderPath } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import { GEMINI_HEADER, GEMINI_MARKERS } from '../gemini-cli/format.js';
+import { GEMINI_HEADER, GEMINI_MARKERS, geminiSessionFrame } from '../gemini-cli/format.js';
 import type { HostFormat } from '../host.js';
 
 /**
@@ -26,4 +26,10 @@ export function renderQwen(files: readonly RenderFile[], context: RenderContext,
   return [...(notice === undefined ? [] : [notice]), ...blocks].join('\n\n');
 }
 
-export const qwenFormat: HostFormat = { name: 'qwen', render: renderQwen };
+/**
+ * In a tool result (the hook's answers; Qwen Code discloses no file there itself) the frame is
+ * Gemini CLI's just-in-time wrapper around the same blocks: Qwen Code escapes `<` and `>` in a
+ * hook's additional context (packages/core/src/hooks/types.ts `getAdditionalContext`), so a tag
+ * frame would reach the model as `&lt;system-reminder&gt;`.
+ */
+export const qwenFormat: HostFormat = { name: 'qwen', render: renderQwen, sessionFrame: geminiSessionFrame };

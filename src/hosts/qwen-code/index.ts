@@ -12,7 +12,29 @@ export const qwenCodeHost: Host = frozen({
     '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/utils/memory-constants.ts: QWEN.md, AGENTS.md)',
     '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/core/prompts.ts: the memory after the base prompt)',
     'https://qwenlm.github.io/qwen-code-docs/en/users/configuration/settings/ (context.fileName)',
+    '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/hooks/: events, input, output, matchers)',
   ],
   presets: [qwenCode],
   formats: [qwenFormat],
+  hook: {
+    // Claude Code's shape (packages/core/src/hooks/types.ts `HookEventName`): PreCompact before a
+    // compression (`manual` or `auto`), then SessionStart with source `compact`
+    // (packages/core/src/core/client.ts, on `chat_compressed`).
+    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // With stdout empty Qwen Code reads stderr as the hook's answer (packages/core/src/hooks/
+    // hookRunner.ts), so "nothing to add" is an empty JSON object.
+    emptyOutput: '{}\n',
+    // packages/core/src/tools/tool-names.ts and each tool's schema.
+    tools: {
+      read_file: { as: 'read', pathKeys: ['file_path'] },
+      write_file: { as: 'write', pathKeys: ['file_path'] },
+      edit: { as: 'edit', pathKeys: ['file_path'] },
+      list_directory: { as: 'ls', pathKeys: ['path'] },
+      glob: { as: 'glob', pathKeys: ['path'] },
+      grep_search: { as: 'grep', pathKeys: ['path'] },
+      run_shell_command: { as: 'shell', pathKeys: ['command'] },
+    },
+    // Set (with CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR) to the session's work dir.
+    projectDirEnv: 'QWEN_PROJECT_DIR',
+  },
 });
