@@ -366,8 +366,9 @@ if (trees.large !== undefined) {
   const root = fs.realpathSync(trees.large.root);
   const empty = path.join(work, 'empty-config.json');
   fs.writeFileSync(empty, '{}');
-  // Every preset, as doctor compares every host by default (`ctxfiles presets` lists them).
-  const hosts = ['opencode', 'opencode-go', 'codex', 'claude-code', 'cursor', 'copilot', 'gemini-cli'];
+  // Every preset, as doctor compares every host by default: the schema's list of preset names.
+  const schema = JSON.parse(fs.readFileSync(path.join(repo, 'schema/config.schema.json'), 'utf8'));
+  const hosts = schema.properties.preset.enum;
   const resolves = hosts.map((preset) => [
     process.execPath,
     [bin, 'resolve', '--preset', preset, '--config', empty],
