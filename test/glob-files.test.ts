@@ -52,3 +52,19 @@ describe('instructions.globs: literal folders of a relative pattern', () => {
     expect(run(['.kilocode/rules/*.md'])).toMatchObject({ found: [], diagnostics: [] });
   });
 });
+
+describe('instructions.globs: a leading folder that is a link', () => {
+  test('is not stepped into, as the walk never descends into a link; an absent one lists nothing', () => {
+    const fs = createMemoryFileSystem({
+      '/p/AGENTS.md': 'root',
+      '/p/.kilo': { symlink: '/outside' },
+      '/outside/rules/secret.md': 'S',
+    });
+    const diagnostics: Diagnostic[] = [];
+    fs.calls.length = 0;
+    const found = globCandidates(fs, ['.kilo/rules/*.md', '.none/rules/*.md'], ['/p'], '/home', diagnostics);
+    expect(found.map((c) => c.path)).toEqual([]);
+    expect(fs.calls.filter((call) => call.op === 'readdir')).toEqual([]);
+    expect(diagnostics).toEqual([]);
+  });
+});

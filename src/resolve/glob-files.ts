@@ -31,7 +31,7 @@ export function globCandidates(
     const absolute = home ?? (path.isAbsolute(pattern) ? pattern : null);
     const places =
       absolute === null
-        ? dirs.map((dir) => relativePlace(dir, pattern))
+        ? dirs.flatMap((dir) => relativePlace(fs, dir, pattern) ?? [])
         : [{ dir: path.dirname(absolute), glob: path.basename(absolute), deep: false }];
     for (const { dir, glob, deep } of places) {
       const matcher = compileGlobMatcher(glob);
@@ -60,24 +60,28 @@ export function globCandidates(
  * Where a relative pattern is matched from `dir`: its leading folders without glob characters are
  * walked straight into (`.kilo/rules/*.md` lists `.kilo/rules` alone instead of walking the whole
  * tree), and a pattern whose rest is one segment lists that folder without descending. The files
- * found are the same, except that a linked folder named in the pattern is followed.
+ * found are those of the whole walk, which never descends into a link (it could lead out of the
+ * project): `null`, nothing to match, when a leading folder is absent, a file or a link.
  */
-function relativePlace(dir: string, pattern: string): { dir: string; glob: string; deep: boolean } {
+function relativePlace(
+  fs: FileSystem,
+  dir: string,
+  pattern: string,
+): { dir: string; glob: string; deep: boolean } | null {
   const segments = pattern.split('/');
   let literal = 0;
-  while (
-    literal < segments.length - 1 &&
-    /^[^*?[\]{}!\\]+$/.test(segments[literal] as string) &&
-    !['.', '..'].includes(segments[literal] as string) &&
-    !PRUNED.has(segments[literal] as string)
-  )
+  let at = dir;
+  while (literal < segments.length - 1) {
+    const segment = segments[literal] as string;
+    if (!/^[^*?[\]{}!\\]+$/.test(segment) || segment === '.' || segment === '..' || PRUNED.has(segment))
+      break;
+    const next = path.join(at, segment);
+    if (fs.probe(next)?.kind !== 'directory') return null;
+    at = next;
     literal += 1;
+  }
   const rest = segments.slice(literal);
-  return {
-    dir: path.join(dir, ...segments.slice(0, literal)),
-    glob: rest.join('/'),
-    deep: rest.length > 1 || (rest[0] as string).includes('**'),
-  };
+  return { dir: at, glob: rest.join('/'), deep: rest.length > 1 || (rest[0] as string).includes('**') };
 }
 
 /** Regular files below `dir` (only in it unless `deep`) whose POSIX path relative to `dir` matches. */
