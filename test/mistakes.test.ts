@@ -310,18 +310,17 @@ describe('output', () => {
     }
   });
 
-  test('stdout closed: one line on stderr, exit 1, nothing lost silently', () => {
+  test('stdout closed before the run (`>&-`): Node opens /dev/null there, as for stdio ignore: exit 0', () => {
     if (process.platform !== 'linux') return;
     const root = tempTree({ 'AGENTS.md': 'a' });
+    // Node cannot tell this from `stdio: 'ignore'` (test/stdio-ignore.test.ts): both leave /dev/null
+    // open read-write on fd 1, where every write succeeds.
     const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" resolve >&-`], {
       cwd: root,
       encoding: 'utf8',
       timeout: 20_000,
     });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toBe(
-      'ctxfiles: error: stdout is closed, so the output would be lost (use >/dev/null to discard it)\n',
-    );
+    expect([result.status, result.stderr]).toEqual([0, '']);
     // `> /dev/null` is a choice, not a fault.
     const discarded = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" resolve >/dev/null`], {
       cwd: root,
