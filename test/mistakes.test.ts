@@ -42,6 +42,17 @@ const MISTAKES: readonly Mistake[] = [
     stderr: ['; 3 GEMINI.md files here: try `--preset gemini-cli`'],
   },
   {
+    // Gemini CLI reads AGENTS.md once its settings name it: that is the fix, not another tool's preset.
+    name: 'resolve --preset gemini-cli in a repository of AGENTS.md files',
+    tree: { '.git/HEAD': 'x', 'AGENTS.md': 'root', 'sub/AGENTS.md': 'sub' },
+    argv: ['resolve', '--preset', 'gemini-cli'],
+    code: 0,
+    stdout: '',
+    stderr: [
+      'ctxfiles: nothing to print: no instruction file applies here (looked for GEMINI.md from the project down); 2 AGENTS.md files here: Gemini CLI reads them when .gemini/settings.json sets "context": { "fileName": ["AGENTS.md","GEMINI.md"] } (the preset reads that setting too)',
+    ],
+  },
+  {
     name: 'manifest in a repository of GEMINI.md files',
     tree: { '.git/HEAD': 'x', 'a/GEMINI.md': 'a', 'b/GEMINI.md': 'b' },
     argv: ['manifest'],
