@@ -51,7 +51,7 @@ function spawnIgnored(argv: readonly string[], stdio: 'ignore' | 'pipe') {
   });
 }
 
-describe("every command spawned with stdio: 'ignore' runs and exits 0", () => {
+describe("every command spawned with stdio: 'ignore' runs and exits 0", { timeout: 120_000 }, () => {
   test.each(COMMANDS.map((argv) => [argv.join(' '), argv] as const))('%s', (_name, argv) => {
     // The same command with pipes exits 0 too, so the status below is the command's own.
     const piped = spawnIgnored(argv, 'pipe');
