@@ -52,6 +52,13 @@ export interface HostSettings {
     file: HostSettingsFile & { readonly shown: string },
     preset: Readonly<Record<string, unknown>>,
   ): Promise<HostSettingsRead>;
+  /**
+   * How the host's own settings make it read instruction files of these other `names`, as a clause
+   * for the line `resolve` prints when it has nothing to print (docs/cli.md, "When nothing is
+   * printed"): said instead of suggesting another tool's preset, which would not change what this
+   * host loads.
+   */
+  readsNamesWhen?(names: readonly string[]): string;
 }
 
 /** Where a host's settings are looked for. */
