@@ -9,6 +9,7 @@ import { readContextFile } from '../resolve/read-context-file.js';
 import { shapeFiles } from '../resolve/shape-text.js';
 import { collectSources, type RulesSource } from '../resolve/collect-files.js';
 import { expandFileImports } from '../resolve/expand-file-imports.js';
+import { globRoot } from '../resolve/glob-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
@@ -179,7 +180,15 @@ export function collect(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir, env, layerRoot, rules, ceiling: context.trust.ceiling },
+      {
+        instructions: config.instructions,
+        homeDir,
+        env,
+        layerRoot,
+        rules,
+        ceiling: context.trust.ceiling,
+        projectGlobs: context.trust.projectGlobs,
+      },
       diagnostics,
     );
     const listed = inline
@@ -207,7 +216,9 @@ export function collect(
             ? workDir
             : file.source === 'chain'
               ? (collected.chainStart ?? workDir)
-              : layerRoot,
+              : file.source === 'glob'
+                ? globRoot(file.entry, collected.globScope)
+                : layerRoot,
         fileReferencesFrom: fileReferencesOf(rules),
         projectRootMarkers: config.instructions.projectRootMarkers,
       },
