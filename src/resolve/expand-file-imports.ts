@@ -64,11 +64,7 @@ export function expandFileImports(
       out.push(file); // Read a moment ago; a file gone since stays as it was read, unexpanded.
       continue;
     }
-    // The user's own files: the user file, its rules (`rules.userFolders`), the extra files and
-    // the matches of an absolute or `~/` glob (which only a trusted layer can set). A relative
-    // glob's matches are project files, contained like any other (docs/security.md, #35.1).
-    const own =
-      file.layer === 'user' || file.source === 'extra' || (file.source === 'glob' && isOwnGlob(file.entry));
+    const own = isOwnFile(file);
     const importer = importingFile(file, info, own ? path.dirname(file.path) : rootOf(file), options);
     const expansion = placeImport(
       fs,
@@ -107,6 +103,18 @@ export function expandFileImports(
     }
   }
   return out;
+}
+
+/**
+ * The user's own files, whose imports may leave the project: the user file, its rules
+ * (`rules.userFolders`), the extra files and the matches of an absolute or `~/` glob (which only a
+ * trusted layer can set). A relative glob's matches are project files, contained like any other
+ * (docs/security.md, "Trust tiers").
+ */
+function isOwnFile(file: ContextFile): boolean {
+  return (
+    file.layer === 'user' || file.source === 'extra' || (file.source === 'glob' && isOwnGlob(file.entry))
+  );
 }
 
 /**
