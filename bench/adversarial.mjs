@@ -247,6 +247,26 @@ for (let depth = 0; depth < 31; depth += 1) nestedChain[`i${depth}.md`] = `@i${d
 nestedChain['i31.md'] = Array.from({ length: 5000 }, (_, index) => `@z${index}.md`).join(' ');
 for (let index = 0; index < 5000; index += 1) nestedChain[`z${index}.md`] = 'z\n';
 const deep = (count) => Array.from({ length: count }, () => 'd').join('/');
+// Rule patterns from repository files (#35.3): 50 Continue rules with 22 long content patterns each
+// (1.25 MB), and 600 Cursor rules with 30 brace-heavy globs each (13 MB). Each pattern is distinct,
+// so no cache helps.
+const continueRules = { 'ctxfiles.config.json': '{"rules":{"sources":["continue"]}}' };
+for (let file = 0; file < 50; file += 1) {
+  const patterns = Array.from(
+    { length: 22 },
+    (_, index) => `    - "r${file}p${index}${'(?:\\\\w{1,100}\\\\s){1,9}'.repeat(48)}"`,
+  );
+  continueRules[`.continue/rules/r${file}.md`] = `---\nregex:\n${patterns.join('\n')}\n---\nRule ${file}.\n`;
+}
+const cursorRules = { 'ctxfiles.config.json': '{"rules":{"sources":["cursor"]}}' };
+const braces = `{${Array.from({ length: 150 }, (_, index) => `d${index}`).join(',')}}`;
+for (let file = 0; file < 600; file += 1) {
+  const globs = Array.from(
+    { length: 30 },
+    (_, index) => `  - "g${file}x${index}/{1..1500}/${braces}/**/*.ts"`,
+  );
+  cursorRules[`.cursor/rules/r${file}.mdc`] = `---\nglobs:\n${globs.join('\n')}\n---\nRule ${file}.\n`;
+}
 const cases = [
   {
     name: 'imports: 149k references back into a chain (#26.3)',
@@ -277,6 +297,16 @@ const cases = [
       [`x${'a'.repeat(29)}`]: 'x\n',
     }),
     args: ['resolve', '--paths', `x${'a'.repeat(29)}`],
+  },
+  {
+    name: '50 Continue rules, 22 long regex each (#35.3)',
+    cwd: tree('continue-regex', continueRules),
+    args: ['resolve'],
+  },
+  {
+    name: '600 Cursor rules, 30 brace-heavy globs (#35.3)',
+    cwd: tree('cursor-braces', cursorRules),
+    args: ['resolve', '--paths', 'g0x0/7/d5/a.ts'],
   },
   {
     name: '.opencode.json of 5,000 nested arrays (#26.5)',

@@ -148,8 +148,9 @@ function nothingNew(state: ConnectionState, target: ToolPath, result: ResolveRes
   const cap = state.session?.state().exhausted
     ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
     : '';
-  if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
-  return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(workDir, file)).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
+  const relative = oneLine(target.relative);
+  if (applying.length === 0) return `No instruction files apply to ${relative}.${cap}`;
+  return `Nothing new applies to ${relative}: the instruction files that govern it (${applying.map((file) => oneLine(shown(workDir, file))).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
 }
 
 async function explainTool(state: ConnectionState, args: Record<string, unknown>): Promise<ToolResult> {
@@ -174,7 +175,10 @@ async function explainTool(state: ConnectionState, args: Record<string, unknown>
     'Rules:',
     catalog.length === 0 ? `  ${rules.emptyNote}` : `  ${catalog.length} (see list_rules)`,
   );
-  return { content: [{ type: 'text', text: `${lines.join('\n')}\n` }] };
+  // Paths and messages name repository files: each line is escaped like a frame's path, so a
+  // directory named `</system-reminder>…` cannot close or open a frame (docs/security.md, #35.9).
+  const escaped = lines.join('\n').split('\n').map(modelLine);
+  return { content: [{ type: 'text', text: `${escaped.join('\n')}\n` }] };
 }
 
 /** `explain_instructions` for a path: what of the files that govern it this connection returned. */
@@ -299,12 +303,25 @@ function governing(nested: readonly NestedFile[], target: ToolPath): NestedFile[
 }
 
 function failure(message: string): ToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  // A refusal can name a link's target or a path as given: escaped like any other answer line.
+  return { content: [{ type: 'text', text: message.split('\n').map(modelLine).join('\n') }], isError: true };
 }
 
 function describeNotes(notes: readonly Diagnostic[]): string {
-  return `ctxfiles notes:\n${notes.map((note) => `- ${note.message} [${note.code}]`).join('\n')}`;
+  return `ctxfiles notes:\n${notes.map((note) => `- ${oneLine(note.message)} [${note.code}]`).join('\n')}`;
 }
+
+/**
+ * One line of an answer built by ctxfiles (explain) whose fields come from repository files: as
+ * {@link oneLine}, without joining lines (the line was split at LF already).
+ */
+function modelLine(line: string): string {
+  return escapeFramePath(line).replace(INVISIBLE, hexEscape);
+}
+
+/** Invisible, direction-changing and line-separating characters a model or a reader might act on. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/g;
+const hexEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * Text from a repository file on one line of a tool answer: line breaks become a space, control
@@ -313,8 +330,5 @@ function describeNotes(notes: readonly Diagnostic[]): string {
  * are written as `\uXXXX`.
  */
 function oneLine(text: string): string {
-  return escapeFramePath(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ').trim()).replace(
-    /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return modelLine(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ').trim());
 }

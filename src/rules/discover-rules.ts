@@ -6,6 +6,7 @@ import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
+import { createCompileBudget, type CompileBudget } from './compile-budget.js';
 import { parseRule } from './parse-rule.js';
 import { PARSE_CODES } from './rule-body.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
@@ -152,6 +153,8 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
+  // What the rules' globs and content patterns may compile to, for the whole discovery.
+  const budget = createCompileBudget();
   let total = 0;
   for (const ownerDir of owners) {
     const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
@@ -179,7 +182,8 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
         return freeze(rules, skipped, diagnostics);
       }
       total += 1;
-      readCandidate(fs, candidate, ownerDir, relativeOf(candidate), options, rules, skipped, diagnostics);
+      const into = { rules, skipped, diagnostics, budget };
+      readCandidate(fs, candidate, ownerDir, relativeOf(candidate), options, into);
     }
   }
   return freeze(rules, skipped, diagnostics);
@@ -192,10 +196,9 @@ function readCandidate(
   ownerDir: string,
   relativePath: string,
   options: Readonly<DiscoverRulesOptions>,
-  rules: Rule[],
-  skipped: SkippedRule[],
-  diagnostics: Diagnostic[],
+  into: { rules: Rule[]; skipped: SkippedRule[]; diagnostics: Diagnostic[]; budget: CompileBudget },
 ): void {
+  const { rules, skipped, diagnostics } = into;
   const skip = (reason: SkipReason, code: DiagnosticCode, problem: string) => {
     diagnostics.push({
       level: 'warn',
@@ -219,7 +222,7 @@ function readCandidate(
     if (read.fault === 'binary') return skip('binary', 'binary', 'looks binary (it holds a NUL byte)');
     return skip('unreadable', 'unreadable', `cannot be read (${read.code ?? 'error'})`);
   }
-  const parsed = parseRule(read.text, candidate.adapter, candidate.location);
+  const parsed = parseRule(read.text, candidate.adapter, candidate.location, into.budget);
   if (!parsed.ok) return skip(parsed.reason, PARSE_CODES[parsed.reason], parsed.problem);
   reportText(candidate, relativePath, parsed, read, diagnostics);
   rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
