@@ -45,20 +45,23 @@ export function chooseForm(
       `outside a git repository, ${host} has no way to find the project's ctxfiles from a sub-folder`,
     );
   const anchor = PROJECT_ANCHOR[host];
+  const bin = anchor === GIT_ROOT ? found.fromRoot : found.bin;
   return {
     form,
-    note: `Written with a command relative to the project (${anchor}/${found.fromRoot !== null && anchor.startsWith('the repository') ? found.fromRoot : found.bin}): these files can be committed.\n`,
+    note: `Written with a command relative to the project (${anchor}/${bin}): these files can be committed.\n`,
   };
 }
+
+const GIT_ROOT = '$(git rev-parse --show-toplevel)';
 
 /** How each host's project form finds the project (docs/hooks.md). */
 const PROJECT_ANCHOR: Record<InitHost, string> = {
   'claude-code': '$CLAUDE_PROJECT_DIR',
   'gemini-cli': '$GEMINI_PROJECT_DIR',
   'qwen-code': '$QWEN_PROJECT_DIR',
-  codex: 'the repository root by git',
-  opencode: 'the repository root by git',
-  kilo: 'the repository root by git',
+  codex: GIT_ROOT,
+  opencode: GIT_ROOT,
+  kilo: GIT_ROOT,
 };
 
 /**
