@@ -35,8 +35,8 @@ const ROOT = '"$(git rev-parse --show-toplevel)"';
 
 /**
  * How `host` starts ctxfiles in `form`, or `null` when that host cannot use it (a host without a
- * project variable outside a git repository). Project forms: Claude Code expands
- * `$CLAUDE_PROJECT_DIR` in hook commands and `${VAR:-default}` in `.mcp.json`; Gemini CLI replaces
+ * project variable outside a git repository). Project forms: Claude Code exports
+ * `$CLAUDE_PROJECT_DIR` to hook commands; Gemini CLI replaces
  * `$GEMINI_PROJECT_DIR` in a hook command with the quoted project dir (so it is written unquoted)
  * and reads its workspace settings from the folder it runs in, where its MCP servers start too;
  * Qwen Code exports `$QWEN_PROJECT_DIR` to its hooks (bash reads it) and starts servers as Gemini
@@ -50,12 +50,13 @@ export function starter(host: InitHost, form: LaunchForm): Starter | null {
   }
   const bin = shellWord(form.bin);
   switch (host) {
-    case 'claude-code':
-      return {
-        shell: `node "$CLAUDE_PROJECT_DIR"/${bin}`,
-        command: 'node',
-        args: [`\${CLAUDE_PROJECT_DIR:-.}/${form.bin}`],
-      };
+    case 'claude-code': {
+      // Its MCP config expands `${VAR:-default}` from Claude Code's own environment, which has no
+      // CLAUDE_PROJECT_DIR (the lab saw the default used): the server finds the root by git.
+      const shell = `node "$CLAUDE_PROJECT_DIR"/${bin}`;
+      if (form.fromRoot === null) return { shell, command: 'node', args: [form.bin] };
+      return { shell, ...gitRootStart(form.fromRoot) };
+    }
     case 'gemini-cli':
       return { shell: `node $GEMINI_PROJECT_DIR/${bin}`, command: 'node', args: [form.bin] };
     case 'qwen-code':
@@ -64,10 +65,14 @@ export function starter(host: InitHost, form: LaunchForm): Starter | null {
     case 'opencode':
     case 'kilo': {
       if (form.fromRoot === null) return null;
-      const shell = `node ${ROOT}/${shellWord(form.fromRoot)}`;
-      return { shell, command: 'sh', args: ['-c', `exec ${shell} "$@"`, 'sh'] };
+      return { shell: `node ${ROOT}/${shellWord(form.fromRoot)}`, ...gitRootStart(form.fromRoot) };
     }
   }
+}
+
+/** An MCP server started from the repository root git finds, whatever folder the host runs in. */
+function gitRootStart(fromRoot: string): Pick<Starter, 'command' | 'args'> {
+  return { command: 'sh', args: ['-c', `exec node ${ROOT}/${shellWord(fromRoot)} "$@"`, 'sh'] };
 }
 
 /** One hook group: the events it answers and what it matches. */
