@@ -25,7 +25,9 @@ import {
   StateStoreError,
   sweepStateDirectory,
   withStateLock,
+  writeSideFile,
   writeStateFile,
+  readSideFile,
   type StateFile,
 } from './state-store.js';
 import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
@@ -162,7 +164,7 @@ async function sessionStart(
         snapshot(options.agent, workDir, opened, result, session.state(), previous, [], scopes),
       );
       // A compaction re-arms the start's text for the next tool call; a start delivers it itself.
-      if (rearm) fs.writeFileSync(rearmFile(state), '', { mode: 0o600 });
+      if (rearm) writeSideFile(rearmFile(state), '');
       else if (source !== 'resume') fs.rmSync(rearmFile(state), { force: true });
     });
   } catch (error) {
@@ -184,15 +186,10 @@ async function compressed(state: StateFile, summary: string, rearm: () => Promis
   if (!fs.existsSync(state.file)) return;
   const seenFile = `${state.file}.seen`;
   const digest = createHash('sha256').update(summary).digest('hex');
-  let seen = '';
-  try {
-    seen = fs.readFileSync(seenFile, 'utf8');
-  } catch {
-    // Never seen one: this is the first compression of the session.
-  }
-  if (seen === digest) return;
+  // Never seen one (absent): this is the first compression of the session.
+  if (readSideFile(seenFile) === digest) return;
   await rearm();
-  fs.writeFileSync(seenFile, digest, { mode: 0o600 });
+  writeSideFile(seenFile, digest);
 }
 
 /** The marker of a compaction not yet followed by a delivery (beside the state file). */
