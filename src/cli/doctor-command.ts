@@ -3,7 +3,7 @@ import { homeDirectory } from '../fs/home-dir.js';
 import { atOrAbove, type Severity } from '../doctor/finding.js';
 import { formatDoctorGithub, formatDoctorSarif } from '../doctor/format-ci.js';
 import { formatDoctorText } from '../doctor/format-text.js';
-import { listHosts } from '../doctor/hosts.js';
+import { listHosts, type DoctorHost } from '../doctor/hosts.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import { CtxfilesError } from '../errors.js';
 import { EXIT, type CliIo } from './io.js';
@@ -36,8 +36,12 @@ export async function doctorCommand(
       'usage',
       `--host ${unknown.join(' ')}: not a host; the hosts are ${known.map((host) => host.name).join(', ')}`,
     );
-  const wanted = new Set(options.host ?? []);
-  const hosts = known.filter((host) => wanted.size === 0 || wanted.has(host.name));
+  // The order given on the command line is the order of the output.
+  const wanted = [...new Set(options.host ?? [])];
+  const hosts =
+    wanted.length === 0
+      ? known
+      : wanted.map((name) => known.find((host) => host.name === name) as DoctorHost);
   const home = io.env['HOME'];
   const report = await runDoctor({
     workDir: path.resolve(io.cwd, options.cwd ?? '.'),
@@ -51,5 +55,9 @@ export async function doctorCommand(
   else if (options.format === 'github') io.stdout.write(formatDoctorGithub(report));
   else io.stdout.write(formatDoctorText(report));
   const threshold = options.failOn ?? 'error';
-  return report.findings.some((item) => atOrAbove(item.severity, threshold)) ? EXIT.invalid : EXIT.ok;
+  const failing =
+    report.findings.some((item) => atOrAbove(item.severity, threshold)) ||
+    report.errorsLeftOut ||
+    (threshold === 'warn' && report.findingsLeftOut > 0);
+  return failing ? EXIT.invalid : EXIT.ok;
 }
