@@ -77,19 +77,26 @@ function compare(a: string, b: string): number {
 /** The most findings one report lists; the rest are counted (like the diagnostics of a resolution). */
 export const MAX_FINDINGS = 1_000;
 
-/** The first {@link MAX_FINDINGS} findings, how many more there were, and whether one was an error. */
+/**
+ * At most {@link MAX_FINDINGS} findings, errors kept first (then in the order given), how many more
+ * there were, and whether one left out was an error.
+ */
 export function capFindingList(findings: readonly Finding[]): {
   readonly findings: readonly Finding[];
   readonly leftOut: number;
   readonly errorsLeftOut: boolean;
 } {
   if (findings.length <= MAX_FINDINGS) return { findings, leftOut: 0, errorsLeftOut: false };
-  let errorsLeftOut = false;
-  for (let index = MAX_FINDINGS; index < findings.length && !errorsLeftOut; index += 1)
-    errorsLeftOut = findings[index]?.severity === 'error';
+  const kept = new Set<Finding>();
+  for (const severity of ['error', 'warn'] as const)
+    for (const item of findings) {
+      if (kept.size === MAX_FINDINGS) break;
+      if (item.severity === severity) kept.add(item);
+    }
+  const errorsLeftOut = findings.some((item) => item.severity === 'error' && !kept.has(item));
   return {
-    findings: findings.slice(0, MAX_FINDINGS),
-    leftOut: findings.length - MAX_FINDINGS,
+    findings: findings.filter((item) => kept.has(item)),
+    leftOut: findings.length - kept.size,
     errorsLeftOut,
   };
 }
