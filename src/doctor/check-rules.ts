@@ -24,7 +24,7 @@ export function checkRules(corpus: Corpus): Finding[] {
     const rule = file.rule;
     if (rule === undefined) continue;
     const keys = frontmatterKeys(file.text);
-    findings.push(...misreadKeys(file, rule.source, keys));
+    for (const item of misreadKeys(file, rule.source, keys)) findings.push(item);
     if (rule.kind !== 'glob') continue;
     const adapter = RULE_ADAPTERS.get(rule.source);
     if (adapter === undefined) continue;

@@ -6,6 +6,12 @@ import type { Corpus, CorpusFile } from './corpus.js';
 import { finding, type Finding } from './finding.js';
 import { positionOf } from './matrix.js';
 
+/**
+ * The most names (code spans and link targets) and `npm run` lines checked per file: past them the
+ * file is a list, not instructions, and checking the rest would only add findings past the cap.
+ */
+export const MAX_NAMES_PER_FILE = 2_000;
+
 /** Extensions that make a code span without a `/` read as a file name (`package.json`). */
 const FILE_EXTENSIONS = new Set(
   'md mdc markdown txt json jsonc yaml yml toml ts tsx mts cts js jsx mjs cjs py go rs rb java kt sh css scss html sql'.split(
@@ -23,9 +29,10 @@ export function checkText(corpus: Corpus): Finding[] {
   const scripts = scriptsLookup(corpus);
   for (const file of corpus.files.values()) {
     const body = bodyStart(file.text);
-    if (importing.has(file.path)) findings.push(...brokenImports(corpus, file, body));
-    findings.push(...danglingPaths(corpus, file, body));
-    findings.push(...missingScripts(corpus, file, body, scripts));
+    // Loops, not push(...list): a file may hold more names than a call has room for arguments.
+    if (importing.has(file.path)) for (const item of brokenImports(corpus, file, body)) findings.push(item);
+    for (const item of danglingPaths(corpus, file, body)) findings.push(item);
+    for (const item of missingScripts(corpus, file, body, scripts)) findings.push(item);
   }
   return findings;
 }
@@ -38,8 +45,10 @@ function bodyStart(text: string): number {
 
 function brokenImports(corpus: Corpus, file: CorpusFile, body: number): Finding[] {
   const findings: Finding[] = [];
+  let checked = 0;
   for (const reference of scanImports(file.text)) {
     if (reference.offset < body) continue;
+    if ((checked += 1) > MAX_NAMES_PER_FILE) break;
     const spelled = `@${reference.spelled}`;
     const at = { file: file.shown, ...positionOf(file.text, reference.offset) };
     const target =
@@ -188,8 +197,10 @@ function namedPaths(text: string, body: number): { offset: number; text: string;
       continue;
     }
     if (fence !== null) continue;
+    if (found.length >= MAX_NAMES_PER_FILE) break;
     for (const match of line.matchAll(/`([^`\n]+)`|\]\(([^)\s]+)\)/g)) {
       const inner = match[1] ?? match[2] ?? '';
+      if (found.length >= MAX_NAMES_PER_FILE) break;
       const link = match[1] === undefined;
       found.push({ offset: start + (match.index ?? 0) + (link ? 2 : 1), text: inner, link });
     }
@@ -222,7 +233,9 @@ function missingScripts(
 ): Finding[] {
   const findings: Finding[] = [];
   const text = file.text.slice(body);
+  let checked = 0;
   for (const match of text.matchAll(/\b(?:npm|pnpm|yarn) run(?:-script)? ([A-Za-z0-9:_.-]*[A-Za-z0-9_])/g)) {
+    if ((checked += 1) > MAX_NAMES_PER_FILE) break;
     const name = match[1] as string;
     const at = match.index ?? 0;
     // `cd core && npm run vitest` runs in core: the line's last `cd X &&` before the command.

@@ -43,6 +43,8 @@ export interface Corpus {
   readonly show: (absolute: string) => string;
   /** The repository's entries, for names a file mentions. */
   readonly index: RepoIndex;
+  /** True when something exists at the absolute path (asked once per path). */
+  readonly exists: (absolute: string) => boolean;
 }
 
 /**
@@ -91,7 +93,16 @@ export function gatherCorpus(
       });
     }
   }
-  return { fs, root, workDir, files, loads, show, index };
+  const probed = new Map<string, boolean>();
+  const exists = (absolute: string) => {
+    let found = probed.get(absolute);
+    if (found === undefined) {
+      found = fs.probe(absolute) !== null;
+      probed.set(absolute, found);
+    }
+    return found;
+  };
+  return { fs, root, workDir, files, loads, show, index, exists };
 }
 
 /** The nearest ancestor of the work dir holding `.git`, else the work dir. */
