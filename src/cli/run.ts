@@ -93,6 +93,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles doctor                                   # every host, at the work dir',
     'ctxfiles doctor --host codex claude-code --path packages/api',
     'ctxfiles doctor --format github --fail-on warn    # annotations in a workflow',
+    'ctxfiles doctor --html doctor.html                # the context map, one page',
   ],
   mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
   init: [
@@ -354,6 +355,7 @@ function registerDoctorCommand(cli: Cli, io: CliIo): void {
     .option('--path <path...>', 'also look from these directories (or files), relative to the work dir')
     .option('--json', 'print the matrix and the findings as JSON')
     .addOption(new Option('--format <format>', 'print the findings for CI').choices(['sarif', 'github']))
+    .option('--html [file]', 'write the context map, one self-contained page, to this .html file (or stdout)')
     .addOption(new Option('--fail-on <severity>', 'exit 1 on a finding this bad').choices(['error', 'warn']))
     .action(async (options: Record<string, unknown>) => {
       const { doctorCommand } = await import('./doctor-command.js');
