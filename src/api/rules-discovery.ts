@@ -3,7 +3,7 @@ import { walkChain } from '../discover/chain-walk.js';
 import { under, walkNested } from '../discover/nested-walk.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { DirEntry, FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
 import type { SharedListings } from '../discover/shared-listings.js';
 import { createRuleSet, type RuleSet } from '../rules/create-rule-set.js';
@@ -54,7 +54,7 @@ export function discoverAllRules(
   const { instructions, contextDiscovery } = config;
   const diagnostics: Diagnostic[] = createDiagnostics();
   const walk = { listThrough, ...(listings === undefined ? {} : { listings }) };
-  const ownerEntries = new Map<string, readonly string[]>();
+  const ownerEntries = new Map<string, readonly DirEntry[]>();
   const owners = ruleOwners(context, rules.nested && nested, diagnostics, walk, ownerEntries);
   const found = discoverRules(fs, {
     workDir,
@@ -186,7 +186,7 @@ function ruleOwners(
     readonly listThrough: (names: Iterable<string>) => FileSystem;
     readonly listings?: SharedListings;
   },
-  ownerEntries: Map<string, readonly string[]>,
+  ownerEntries: Map<string, readonly DirEntry[]>,
 ): string[] {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };
