@@ -142,28 +142,11 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
   let total = 0;
+  const scan = { adapters, options, projectOwners, root, symlinks, maxDepth, diagnostics };
   for (const ownerDir of owners) {
-    const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
+    const candidates = candidatesOf(fs, ownerDir, scan);
+    if (candidates.length === 0) continue;
     const relativeOf = relativeTo(options.workDir, ownerDir);
-    const candidates: Candidate[] = [];
-    const owner =
-      ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
-    const entries = options.ownerEntries?.get(ownerDir);
-    const listed = entries === undefined ? undefined : listedOwner(entries);
-    // A listed owner is a real directory: look-ups below it start there, not at the root.
-    const at = { ownerDir, root: ownerRoot, base: listed === undefined ? ownerRoot : ownerDir };
-    for (const adapter of adapters)
-      for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir)) {
-        if (!usable(location, owner, options.instructionNames)) continue;
-        const known = listed?.(location) ?? 'look-up';
-        if (known === 'absent') continue;
-        // Listed in another case only: absent on a case-sensitive volume, which one probe (no
-        // exception when absent) tells before the look-up.
-        if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
-        if (known === 'plain-file' && location.type === 'file')
-          candidates.push(listedFile(ownerDir, adapter, location));
-        else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
-      }
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
       // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
@@ -183,6 +166,44 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     }
   }
   return freeze(rules, skipped, diagnostics);
+}
+
+/** What {@link candidatesOf} needs of one discovery. */
+interface Scan {
+  readonly adapters: readonly RuleAdapter[];
+  readonly options: Readonly<DiscoverRulesOptions>;
+  readonly projectOwners: ReadonlySet<string>;
+  readonly root: string;
+  readonly symlinks: SymlinkPolicy;
+  readonly maxDepth: number;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** The rule files of every location of every source below one owner, unsorted. */
+function candidatesOf(fs: FileSystem, ownerDir: string, scan: Scan): Candidate[] {
+  const { options, symlinks, maxDepth, diagnostics } = scan;
+  const ownerRoot = isInside(scan.root, ownerDir) ? scan.root : ownerDir;
+  const candidates: Candidate[] = [];
+  const owner =
+    ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
+  const entries = options.ownerEntries?.get(ownerDir);
+  const listed = entries === undefined ? undefined : listedOwner(entries);
+  // A listed owner is a real directory: look-ups below it start there, not at the root.
+  const at = { ownerDir, root: ownerRoot, base: listed === undefined ? ownerRoot : ownerDir };
+  const isUser = ownerDir === options.userDir;
+  for (const adapter of scan.adapters)
+    for (const location of locationsOf(adapter, scan.projectOwners.has(ownerDir), isUser)) {
+      if (!usable(location, owner, options.instructionNames)) continue;
+      const known = listed?.(location) ?? 'look-up';
+      if (known === 'absent') continue;
+      // Listed in another case only: absent on a case-sensitive volume, which one probe (no
+      // exception when absent) tells before the look-up.
+      if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
+      if (known === 'plain-file' && location.type === 'file')
+        candidates.push(listedFile(ownerDir, adapter, location));
+      else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
+    }
+  return candidates;
 }
 
 /** Reads one rule file into `rules`, or records why it is skipped. */
