@@ -6,16 +6,11 @@
 // `--hash-seed=1` so that two runs of one build count the same. Skipped (null) when valgrind is
 // not installed; the bench installs nothing.
 import { spawnSync } from 'node:child_process';
+import { withoutExtraCerts } from './measure.mjs';
 
 /** True when `valgrind` runs here. */
 export function haveValgrind() {
   return spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).status === 0;
-}
-
-/** The environment of a counted process: `env` without NODE_EXTRA_CA_CERTS. */
-export function countedEnv(env = process.env) {
-  const { NODE_EXTRA_CA_CERTS: _unset, ...rest } = env;
-  return rest;
 }
 
 /**
@@ -26,7 +21,7 @@ export function countInstructions(nodeArgs, options = {}) {
   const result = spawnSync(
     'valgrind',
     ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--hash-seed=1', ...nodeArgs],
-    { encoding: 'utf8', maxBuffer: 1 << 28, ...options, env: countedEnv(options.env ?? process.env) },
+    { encoding: 'utf8', maxBuffer: 1 << 28, ...options, env: withoutExtraCerts(options.env ?? process.env) },
   );
   const collected = /Collected\s*:\s*(\d+)/.exec(result.stderr ?? '');
   if (result.status !== 0 || collected === null)
