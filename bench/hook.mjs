@@ -79,9 +79,16 @@ export function measureInitHook(runs, count) {
     if (count !== undefined) {
       // The command is `<node> <bin> hook claude-code` (checked above): run without the shell.
       const args = command.slice(process.execPath.length + 1).split(' ');
-      const direct = { cwd: root, env, input: read };
-      count(args, direct); // writes the compile cache for these Node options
-      instructions = { node: count(['-e', '0'], direct), hook: count(args, direct) };
+      // A compile cache of its own, written by the first counted run (these Node options), so that
+      // no cache another run wrote for another event is what V8 takes.
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-count-cache-'));
+      try {
+        const direct = { cwd: root, env: { ...env, XDG_CACHE_HOME: cache }, input: read };
+        count(args, direct);
+        instructions = { node: count(['-e', '0'], direct), hook: count(args, direct) };
+      } finally {
+        fs.rmSync(cache, { recursive: true, force: true });
+      }
     }
     return { node, hook, command, instructions };
   } finally {
