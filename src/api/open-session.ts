@@ -79,7 +79,7 @@ export async function openSession(
   const resumed =
     options.state === undefined
       ? null
-      : (await import('../session/session-state.js')).parseSessionState(options.state);
+      : await (await import('../session/session-state.js')).parseSessionState(options.state);
   const { disclosed, rendered, format } = await start();
   const [{ createDisclosure }, { toolTable }, { baselineRecords }] = await Promise.all([
     import('../session/disclosure.js'),

@@ -53,7 +53,7 @@ export interface RulesSource {
   /** The `rules` layer, in order. */
   readonly layer: readonly Rule[];
   /** Absolute rule folders the rules engine reads (`<owner>/.cursor/rules`, …): entries naming one are left out. */
-  readonly folders: ReadonlySet<string>;
+  readonly folders: { has(folder: string): boolean };
   /**
    * The `always` rules owned by one directory: for a chain candidate `@rules`, which places a chain
    * directory's rules inside the chain (they are then left out of `layer`).
