@@ -150,6 +150,11 @@ export default {
           "description": "Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.",
           "default": false,
           "type": "boolean"
+        },
+        "repeatHostFiles": {
+          "description": "Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.",
+          "default": false,
+          "type": "boolean"
         }
       },
       "additionalProperties": false,

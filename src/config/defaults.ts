@@ -38,6 +38,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     mode: 'manifest' as 'manifest' | 'inline' | 'off',
     respectGitignore: false,
     cache: false,
+    repeatHostFiles: false,
   }),
   flows: Object.freeze(['.ctxfiles/flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({

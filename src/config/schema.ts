@@ -91,6 +91,11 @@ export const contextDiscoverySchema = z.strictObject({
     'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
     DEFAULT_CONFIG.contextDiscovery.cache,
   ),
+  repeatHostFiles: doc(
+    z.boolean().optional(),
+    'Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.',
+    DEFAULT_CONFIG.contextDiscovery.repeatHostFiles,
+  ),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the

@@ -34,6 +34,11 @@ export interface ContextDiscoveryConfig {
    * Never changes what is found. Absent: false.
    */
   readonly cache?: boolean | undefined;
+  /**
+   * Inside a host (its hook, or `ctxfiles mcp --host`): deliver the files the host shows by itself
+   * as well (docs/hooks.md, "What the host shows itself"). Absent: false.
+   */
+  readonly repeatHostFiles?: boolean | undefined;
 }
 
 /** Chain discovery and change tracking (docs/chains.md). */
