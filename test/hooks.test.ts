@@ -480,7 +480,11 @@ describe('faults never break the agent', () => {
   });
 
   test('--cwd, --config and --state-dir (also as --flag=value) are honoured', async () => {
-    const root = tempTree({ ...tree, ...CLAUDE_PROJECT, 'alt.json': '{"contextDiscovery": {"enabled": false}}' });
+    const root = tempTree({
+      ...tree,
+      ...CLAUDE_PROJECT,
+      'alt.json': '{"contextDiscovery": {"enabled": false}}',
+    });
     const elsewhere = tempTree();
     const event = JSON.stringify({
       session_id: 's',

@@ -12,8 +12,25 @@ import { tempTree, type DiskTree } from './helpers/disk.js';
  * same twin in 10 directories, and 5 directories with an AGENTS.md only. Each text is unique, so
  * counting it counts copies.
  */
-const TWINS = ['tests', 'docs', 'examples', 'clai', 'pydantic_ai_slim', 'pydantic_evals', 'pydantic_graph', 'mcp-run-python', 'fasta2a', 'durable'];
-const ALONE = ['tests/models', 'docs/api', 'pydantic_ai_slim/pydantic_ai', 'pydantic_evals/reports', 'examples/chat'];
+const TWINS = [
+  'tests',
+  'docs',
+  'examples',
+  'clai',
+  'pydantic_ai_slim',
+  'pydantic_evals',
+  'pydantic_graph',
+  'mcp-run-python',
+  'fasta2a',
+  'durable',
+];
+const ALONE = [
+  'tests/models',
+  'docs/api',
+  'pydantic_ai_slim/pydantic_ai',
+  'pydantic_evals/reports',
+  'examples/chat',
+];
 
 function pydanticShaped(): DiskTree {
   const tree: DiskTree = {
@@ -79,7 +96,11 @@ describe('one copy per identity (DESIGN §13): a pydantic-ai shaped project', ()
     });
     expect(count(first, 'TWIN-TEXT-tests:')).toBe(1);
     expect(count(first, 'ALONE-TEXT-tests/models:')).toBe(1);
-    const again = await session.afterTool({ tool: 'read', input: { file_path: path.join(root, 'tests/src/x.py') }, ok: true });
+    const again = await session.afterTool({
+      tool: 'read',
+      input: { file_path: path.join(root, 'tests/src/x.py') },
+      ok: true,
+    });
     expect(again).toBe('');
   });
 

@@ -150,7 +150,7 @@ function opencodeTarget(
     hooks: [],
     mcp: {
       path: ['mcp', 'ctxfiles'],
-      value: { type: 'local', command: [launch.node, launch.bin, 'mcp'], enabled: true },
+      value: { type: 'local', command: [launch.node, launch.bin, 'mcp', '--host', host], enabled: true },
     },
   };
 }
@@ -176,7 +176,7 @@ function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Laun
       hooks: [],
       mcp: {
         path: ['mcpServers', 'ctxfiles'],
-        value: { type: 'stdio', command: launch.node, args: [launch.bin, 'mcp'] },
+        value: { type: 'stdio', command: launch.node, args: [launch.bin, 'mcp', '--host', 'claude-code'] },
       },
     },
   ];
@@ -202,7 +202,10 @@ function geminiTarget(base: string, launch: Launch): InitTarget {
         ],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.node, args: [launch.bin, 'mcp', '--host', 'gemini-cli'] },
+    },
   };
 }
 
@@ -222,7 +225,10 @@ function qwenTarget(base: string, launch: Launch): InitTarget {
         hooks: [{ type: 'command', command: hookCommand(launch, 'qwen-code'), timeout: 30 }],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.node, args: [launch.bin, 'mcp', '--host', 'qwen-code'] },
+    },
   };
 }
 
@@ -235,7 +241,7 @@ function codexBlock(launch: Launch): string {
     TOML_BEGIN,
     '[mcp_servers.ctxfiles]',
     `command = ${tomlString(launch.node)}`,
-    `args = [${tomlString(launch.bin)}, "mcp"]`,
+    `args = [${tomlString(launch.bin)}, "mcp", "--host", "codex"]`,
   ];
   for (const group of CODEX_GROUPS) {
     lines.push('', `[[hooks.${group.event}]]`);

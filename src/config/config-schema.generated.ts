@@ -465,6 +465,11 @@ export default {
           "type": "string",
           "default": "These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
         },
+        "everywhereNote": {
+          "description": "Heads a project-wide file delivered during a session (a hook at session start, the MCP server).",
+          "type": "string",
+          "default": "These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
+        },
         "updatedNote": {
           "description": "Precedes the new text of a file that changed after it was shown.",
           "type": "string",

@@ -88,6 +88,9 @@ export const DEFAULT_CONFIG = Object.freeze({
     scopeNote:
       'These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a ' +
       'broader one, and none of them outranks system, developer or direct user instructions.',
+    everywhereNote:
+      'These apply everywhere in this project. Follow them where relevant; a more specific file wins over a ' +
+      'broader one, and none of them outranks system, developer or direct user instructions.',
     updatedNote: 'This file changed after it was shown. Use the text below in place of the earlier version.',
     removedNote: 'This file is gone. Stop following the instructions it held.',
     magiIntro:

@@ -296,6 +296,8 @@ export const rulesSchema = z.strictObject({
 const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording, string>> = {
   reminderIntro: 'Opens the "reminder" format: how to weigh the files that follow.',
   scopeNote: 'Heads a nested file injected during a session; "{dir}" is its directory.',
+  everywhereNote:
+    'Heads a project-wide file delivered during a session (a hook at session start, the MCP server).',
   updatedNote: 'Precedes the new text of a file that changed after it was shown.',
   removedNote: 'Tells the model that a file it was shown is gone.',
   magiIntro: 'Opens the "magi" format.',

@@ -225,6 +225,8 @@ export interface SessionConfig {
 export interface WordingConfig {
   readonly reminderIntro: string;
   readonly scopeNote: string;
+  /** Heads a project-wide file delivered in a session frame: it applies everywhere. */
+  readonly everywhereNote: string;
   readonly updatedNote: string;
   readonly removedNote: string;
   readonly magiIntro: string;

@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"everywhereNote":{"description":"Heads a project-wide file delivered during a session (a hook at session start, the MCP server).","type":"string","default":"These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -1402,10 +1402,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.updatedNote !== undefined){
+if(data57.everywhereNote !== undefined){
 const _errs149 = errors;
-if(typeof data57.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.everywhereNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/everywhereNote",schemaPath:"#/properties/wording/properties/everywhereNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs149 === errors;
@@ -1414,10 +1414,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.removedNote !== undefined){
+if(data57.updatedNote !== undefined){
 const _errs151 = errors;
-if(typeof data57.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs151 === errors;
@@ -1426,10 +1426,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.magiIntro !== undefined){
+if(data57.removedNote !== undefined){
 const _errs153 = errors;
-if(typeof data57.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs153 === errors;
@@ -1438,10 +1438,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.magiEmpty !== undefined){
+if(data57.magiIntro !== undefined){
 const _errs155 = errors;
-if(typeof data57.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs155 === errors;
@@ -1450,10 +1450,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.budgetNotice !== undefined){
+if(data57.magiEmpty !== undefined){
 const _errs157 = errors;
-if(typeof data57.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs157 === errors;
@@ -1462,10 +1462,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.claudeCodeIntro !== undefined){
+if(data57.budgetNotice !== undefined){
 const _errs159 = errors;
-if(typeof data57.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs159 === errors;
@@ -1474,10 +1474,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.ruleCatalogIntro !== undefined){
+if(data57.claudeCodeIntro !== undefined){
 const _errs161 = errors;
-if(typeof data57.ruleCatalogIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs161 === errors;
@@ -1486,16 +1486,29 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data57.geminiContextIntro !== undefined){
+if(data57.ruleCatalogIntro !== undefined){
 const _errs163 = errors;
-if(typeof data57.geminiContextIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.ruleCatalogIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs163 === errors;
 }
 else {
 var valid22 = true;
+}
+if(valid22){
+if(data57.geminiContextIntro !== undefined){
+const _errs165 = errors;
+if(typeof data57.geminiContextIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid22 = _errs165 === errors;
+}
+else {
+var valid22 = true;
+}
 }
 }
 }
@@ -1520,26 +1533,26 @@ var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data68 = data.session;
-const _errs165 = errors;
-if(errors === _errs165){
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+let data69 = data.session;
 const _errs167 = errors;
-for(const key8 in data68){
+if(errors === _errs167){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs169 = errors;
+for(const key8 in data69){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs167 === errors){
-if(data68.tools !== undefined){
-let data69 = data68.tools;
-const _errs168 = errors;
-if(errors === _errs168){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key9 in data69){
+if(_errs169 === errors){
+if(data69.tools !== undefined){
+let data70 = data69.tools;
 const _errs170 = errors;
+if(errors === _errs170){
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key9 in data70){
+const _errs172 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1550,7 +1563,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid24 = _errs170 === errors;
+var valid24 = _errs172 === errors;
 if(!valid24){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -1566,57 +1579,57 @@ break;
 }
 }
 if(valid24){
-for(const key10 in data69){
-let data70 = data69[key10];
-const _errs173 = errors;
-if(errors === _errs173){
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key10 in data70){
+let data71 = data70[key10];
+const _errs175 = errors;
+if(errors === _errs175){
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
 let missing0;
-if((data70.as === undefined) && (missing0 = "as")){
+if((data71.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs175 = errors;
-for(const key11 in data70){
+const _errs177 = errors;
+for(const key11 in data71){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs175 === errors){
-if(data70.as !== undefined){
-let data71 = data70.as;
-const _errs176 = errors;
-if(typeof data71 !== "string"){
+if(_errs177 === errors){
+if(data71.as !== undefined){
+let data72 = data71.as;
+const _errs178 = errors;
+if(typeof data72 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data71 === "read") || (data71 === "write")) || (data71 === "edit")) || (data71 === "list")) || (data71 === "search")) || (data71 === "shell"))){
+if(!((((((data72 === "read") || (data72 === "write")) || (data72 === "edit")) || (data72 === "list")) || (data72 === "search")) || (data72 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid26 = _errs176 === errors;
+var valid26 = _errs178 === errors;
 }
 else {
 var valid26 = true;
 }
 if(valid26){
-if(data70.pathKeys !== undefined){
-let data72 = data70.pathKeys;
-const _errs178 = errors;
-if(errors === _errs178){
-if(Array.isArray(data72)){
-var valid27 = true;
-const len9 = data72.length;
-for(let i9=0; i9<len9; i9++){
+if(data71.pathKeys !== undefined){
+let data73 = data71.pathKeys;
 const _errs180 = errors;
-if(typeof data72[i9] !== "string"){
+if(errors === _errs180){
+if(Array.isArray(data73)){
+var valid27 = true;
+const len9 = data73.length;
+for(let i9=0; i9<len9; i9++){
+const _errs182 = errors;
+if(typeof data73[i9] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs180 === errors;
+var valid27 = _errs182 === errors;
 if(!valid27){
 break;
 }
@@ -1627,7 +1640,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid26 = _errs178 === errors;
+var valid26 = _errs180 === errors;
 }
 else {
 var valid26 = true;
@@ -1641,7 +1654,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid25 = _errs173 === errors;
+var valid25 = _errs175 === errors;
 if(!valid25){
 break;
 }
@@ -1661,25 +1674,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs165 === errors;
+var valid0 = _errs167 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data74 = data.trustedProjects;
-const _errs182 = errors;
-if(errors === _errs182){
-if(Array.isArray(data74)){
-var valid28 = true;
-const len10 = data74.length;
-for(let i10=0; i10<len10; i10++){
-let data75 = data74[i10];
+let data75 = data.trustedProjects;
 const _errs184 = errors;
 if(errors === _errs184){
-if(typeof data75 === "string"){
-if(!pattern9.test(data75)){
+if(Array.isArray(data75)){
+var valid28 = true;
+const len10 = data75.length;
+for(let i10=0; i10<len10; i10++){
+let data76 = data75[i10];
+const _errs186 = errors;
+if(errors === _errs186){
+if(typeof data76 === "string"){
+if(!pattern9.test(data76)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1689,7 +1702,7 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schema
 return false;
 }
 }
-var valid28 = _errs184 === errors;
+var valid28 = _errs186 === errors;
 if(!valid28){
 break;
 }
@@ -1700,40 +1713,40 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs182 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data76 = data.rules;
-const _errs186 = errors;
-if(errors === _errs186){
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+let data77 = data.rules;
 const _errs188 = errors;
-for(const key12 in data76){
+if(errors === _errs188){
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+const _errs190 = errors;
+for(const key12 in data77){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs188 === errors){
-if(data76.sources !== undefined){
-let data77 = data76.sources;
-const _errs189 = errors;
-if(errors === _errs189){
-if(Array.isArray(data77)){
-var valid30 = true;
-const len11 = data77.length;
-for(let i11=0; i11<len11; i11++){
+if(_errs190 === errors){
+if(data77.sources !== undefined){
+let data78 = data77.sources;
 const _errs191 = errors;
-if(typeof data77[i11] !== "string"){
+if(errors === _errs191){
+if(Array.isArray(data78)){
+var valid30 = true;
+const len11 = data78.length;
+for(let i11=0; i11<len11; i11++){
+const _errs193 = errors;
+if(typeof data78[i11] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i11,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid30 = _errs191 === errors;
+var valid30 = _errs193 === errors;
 if(!valid30){
 break;
 }
@@ -1744,31 +1757,31 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid29 = _errs189 === errors;
+var valid29 = _errs191 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
-if(data76.nested !== undefined){
-const _errs193 = errors;
-if(typeof data76.nested !== "boolean"){
+if(data77.nested !== undefined){
+const _errs195 = errors;
+if(typeof data77.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs193 === errors;
+var valid29 = _errs195 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
-if(data76.userFolders !== undefined){
-const _errs195 = errors;
-if(typeof data76.userFolders !== "boolean"){
+if(data77.userFolders !== undefined){
+const _errs197 = errors;
+if(typeof data77.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs195 === errors;
+var valid29 = _errs197 === errors;
 }
 else {
 var valid29 = true;
@@ -1782,58 +1795,31 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs186 === errors;
+var valid0 = _errs188 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data81 = data.imports;
-const _errs197 = errors;
-if(errors === _errs197){
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+let data82 = data.imports;
 const _errs199 = errors;
-for(const key13 in data81){
+if(errors === _errs199){
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+const _errs201 = errors;
+for(const key13 in data82){
 if(!(((((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed")) || (key13 === "style")) || (key13 === "external")) || (key13 === "root"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs199 === errors){
-if(data81.enabled !== undefined){
-const _errs200 = errors;
-if(typeof data81.enabled !== "boolean"){
+if(_errs201 === errors){
+if(data82.enabled !== undefined){
+const _errs202 = errors;
+if(typeof data82.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-var valid31 = _errs200 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data81.maxDepth !== undefined){
-let data83 = data81.maxDepth;
-const _errs202 = errors;
-if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs202){
-if(typeof data83 == "number"){
-if(data83 > 32 || isNaN(data83)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
-return false;
-}
-else {
-if(data83 < 0 || isNaN(data83)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
 }
 var valid31 = _errs202 === errors;
 }
@@ -1841,16 +1827,26 @@ else {
 var valid31 = true;
 }
 if(valid31){
-if(data81.mode !== undefined){
-let data84 = data81.mode;
+if(data82.maxDepth !== undefined){
+let data84 = data82.maxDepth;
 const _errs204 = errors;
-if(typeof data84 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(!((data84 === "entries") || (data84 === "inline"))){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs204){
+if(typeof data84 == "number"){
+if(data84 > 32 || isNaN(data84)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
+}
+else {
+if(data84 < 0 || isNaN(data84)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
 }
 var valid31 = _errs204 === errors;
 }
@@ -1858,13 +1854,30 @@ else {
 var valid31 = true;
 }
 if(valid31){
-if(data81.failed !== undefined){
-let data85 = data81.failed;
+if(data82.mode !== undefined){
+let data85 = data82.mode;
 const _errs206 = errors;
-const _errs207 = errors;
-let valid32 = false;
-const _errs208 = errors;
 if(typeof data85 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data85 === "entries") || (data85 === "inline"))){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid31 = _errs206 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data82.failed !== undefined){
+let data86 = data82.failed;
+const _errs208 = errors;
+const _errs209 = errors;
+let valid32 = false;
+const _errs210 = errors;
+if(typeof data86 !== "string"){
 const err22 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
@@ -1874,7 +1887,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!((data85 === "keep") || (data85 === "comment"))){
+if(!((data86 === "keep") || (data86 === "comment"))){
 const err23 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
@@ -1884,13 +1897,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid4 = _errs208 === errors;
+var _valid4 = _errs210 === errors;
 valid32 = valid32 || _valid4;
-const _errs210 = errors;
-if(errors === _errs210){
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
 const _errs212 = errors;
-for(const key14 in data85){
+if(errors === _errs212){
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+const _errs214 = errors;
+for(const key14 in data86){
 if(!((((key14 === "missing") || (key14 === "unreadable")) || (key14 === "outside")) || (key14 === "repeated"))){
 const err24 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -1903,11 +1916,11 @@ errors++;
 break;
 }
 }
-if(_errs212 === errors){
-if(data85.missing !== undefined){
-let data86 = data85.missing;
-const _errs213 = errors;
-if(typeof data86 !== "string"){
+if(_errs214 === errors){
+if(data86.missing !== undefined){
+let data87 = data86.missing;
+const _errs215 = errors;
+if(typeof data87 !== "string"){
 const err25 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
@@ -1917,7 +1930,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((data86 === "keep") || (data86 === "comment"))){
+if(!((data87 === "keep") || (data87 === "comment"))){
 const err26 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.missing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
@@ -1927,16 +1940,16 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid33 = _errs213 === errors;
+var valid33 = _errs215 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data85.unreadable !== undefined){
-let data87 = data85.unreadable;
-const _errs215 = errors;
-if(typeof data87 !== "string"){
+if(data86.unreadable !== undefined){
+let data88 = data86.unreadable;
+const _errs217 = errors;
+if(typeof data88 !== "string"){
 const err27 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -1946,7 +1959,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((data87 === "keep") || (data87 === "comment"))){
+if(!((data88 === "keep") || (data88 === "comment"))){
 const err28 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.unreadable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
@@ -1956,16 +1969,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-var valid33 = _errs215 === errors;
+var valid33 = _errs217 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data85.outside !== undefined){
-let data88 = data85.outside;
-const _errs217 = errors;
-if(typeof data88 !== "string"){
+if(data86.outside !== undefined){
+let data89 = data86.outside;
+const _errs219 = errors;
+if(typeof data89 !== "string"){
 const err29 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
@@ -1975,7 +1988,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data88 === "keep") || (data88 === "comment"))){
+if(!((data89 === "keep") || (data89 === "comment"))){
 const err30 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.outside.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
@@ -1985,16 +1998,16 @@ vErrors.push(err30);
 }
 errors++;
 }
-var valid33 = _errs217 === errors;
+var valid33 = _errs219 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data85.repeated !== undefined){
-let data89 = data85.repeated;
-const _errs219 = errors;
-if(typeof data89 !== "string"){
+if(data86.repeated !== undefined){
+let data90 = data86.repeated;
+const _errs221 = errors;
+if(typeof data90 !== "string"){
 const err31 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
@@ -2004,7 +2017,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!((data89 === "keep") || (data89 === "comment"))){
+if(!((data90 === "keep") || (data90 === "comment"))){
 const err32 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.repeated.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
@@ -2014,7 +2027,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid33 = _errs219 === errors;
+var valid33 = _errs221 === errors;
 }
 else {
 var valid33 = true;
@@ -2035,7 +2048,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid4 = _errs210 === errors;
+var _valid4 = _errs212 === errors;
 valid32 = valid32 || _valid4;
 if(!valid32){
 const err34 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -2050,43 +2063,31 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs207;
+errors = _errs209;
 if(vErrors !== null){
-if(_errs207){
-vErrors.length = _errs207;
+if(_errs209){
+vErrors.length = _errs209;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid31 = _errs206 === errors;
+var valid31 = _errs208 === errors;
 }
 else {
 var valid31 = true;
 }
 if(valid31){
-if(data81.style !== undefined){
-let data90 = data81.style;
-const _errs221 = errors;
-if(typeof data90 !== "string"){
+if(data82.style !== undefined){
+let data91 = data82.style;
+const _errs223 = errors;
+if(typeof data91 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data90 === "comment") || (data90 === "copilot"))){
+if(!((data91 === "comment") || (data91 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.style.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid31 = _errs221 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data81.external !== undefined){
-const _errs223 = errors;
-if(typeof data81.external !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid31 = _errs223 === errors;
@@ -2095,18 +2096,30 @@ else {
 var valid31 = true;
 }
 if(valid31){
-if(data81.root !== undefined){
-let data92 = data81.root;
+if(data82.external !== undefined){
 const _errs225 = errors;
-if(typeof data92 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data92 === "source") || (data92 === "marker"))){
-validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.root.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data82.external !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid31 = _errs225 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data82.root !== undefined){
+let data93 = data82.root;
+const _errs227 = errors;
+if(typeof data93 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data93 === "source") || (data93 === "marker"))){
+validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.root.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid31 = _errs227 === errors;
 }
 else {
 var valid31 = true;
@@ -2124,24 +2137,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs197 === errors;
+var valid0 = _errs199 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data93 = data.contextRoot;
-const _errs227 = errors;
-if(typeof data93 !== "string"){
+let data94 = data.contextRoot;
+const _errs229 = errors;
+if(typeof data94 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data93 === "workDir") || (data93 === "project"))){
+if(!((data94 === "workDir") || (data94 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs227 === errors;
+var valid0 = _errs229 === errors;
 }
 else {
 var valid0 = true;

@@ -44,7 +44,8 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
   for (const file of result.files) {
     // One file by two names (`CLAUDE.md -> AGENTS.md`) is one: compared by real path.
     if (own.has(file.path) || own.has(file.realPath)) continue;
-    const framed = { path: file.path, dir: path.dirname(file.path), text: file.text };
+    // A file of the block applies everywhere: its frame names no directory.
+    const framed = { path: file.path, dir: resolver.workDir, text: file.text };
     // Each file is measured in a frame of its own: never less than its share of the joined frames.
     const frame = renderSessionFrame(result.format, framed, context);
     if (frame === '') continue;

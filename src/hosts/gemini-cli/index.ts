@@ -20,7 +20,10 @@ export const geminiCliHost: Host = frozen({
   // touch, up to the project root (0.61 bundle: `discoverJitContext` in the LS, ReadFile,
   // ReadManyFiles, Edit and WriteFile tool invocations; packages/core/src/tools/jit-context.ts).
   view: {
-    nested: { tools: ['read_file', 'read_many_files', 'list_directory', 'replace', 'write_file'], names: 'candidates' },
+    nested: {
+      tools: ['read_file', 'read_many_files', 'list_directory', 'replace', 'write_file'],
+      names: 'candidates',
+    },
   },
   presets: [geminiCli],
   formats: [geminiFormat, geminiFullFormat],
