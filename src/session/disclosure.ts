@@ -177,13 +177,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     skipped,
     noticed: new Set<string>(),
     done: new Set<string>([...injected.map((record) => record.path), ...skipped]),
-    identities: shownIdentities(
-      fs,
-      workDir,
-      injected.map((record) => record.path),
-      options.index,
-      rules?.set.rules ?? [],
-    ),
+    identities: resumedIdentities(options, injected),
     tracker,
     budget: { bytes: initial.bytes, exhausted: initial.exhausted },
     nestedRules: rules === undefined ? new Map() : nestedRulesByOwner(rules.set),
@@ -207,6 +201,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
       };
     },
   };
+}
+
+/** The identities of the files a resumed state injected (DESIGN §13, "Identity"). */
+function resumedIdentities(options: DisclosureOptions, injected: readonly InjectedRecord[]): ShownIdentities {
+  const paths = injected.map((record) => record.path);
+  return shownIdentities(options.fs, options.workDir, paths, options.index, options.rules?.set.rules ?? []);
 }
 
 /** The state one disclosure engine shares between its tool calls. */
