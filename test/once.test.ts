@@ -174,3 +174,74 @@ describe('wanted − already in view: the hooks as `init` writes them', () => {
     expect(nested).not.toContain('CLAUDE.md');
   });
 });
+
+describe('the MCP server inside a host', () => {
+  test('any preset (continue): every rule that applies at the path, glob rules too, and no note in the answer', async () => {
+    const root = tempTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': 'ROOT-TEXT\n',
+      '.continue/rules/always.md': '---\nname: always\n---\nALWAYS-RULE\n',
+      '.continue/rules/gui.md': '---\nname: gui\nglobs: gui/**\n---\nGUI-RULE\n',
+      'gui/src/components/Foo.tsx': 'export {};\n',
+    });
+    const { loadConfig } = await import('../src/config/load-config.js');
+    const config = await loadConfig({ cwd: root, preset: 'continue', userConfig: null, hostSettings: false });
+    const resolver = await createResolver({ workDir: root, homeDir: root, config });
+    const notes: string[] = [];
+    const connection = createMcpConnection({
+      resolver,
+      fs: createNodeFileSystem(),
+      homeDir: root,
+      onNote: (line) => notes.push(line),
+    });
+    const answer = await connection.callTool('instructions_for_path', { path: 'gui/src/components/Foo.tsx' });
+    const text = answer.content.map((part) => part.text).join('\n');
+    expect(count(text, 'GUI-RULE')).toBe(1);
+    expect(count(text, 'ALWAYS-RULE')).toBe(1);
+    expect(text).not.toContain('tool-input-unread');
+    expect(text).not.toContain('ctxfiles notes');
+    // Project-wide files: "everywhere", never a folder or an absolute path.
+    expect(text).not.toContain('These apply to work under');
+    expect(text).not.toContain(root);
+  });
+
+  test('with --host, the server and the hook share one once-only state', async () => {
+    const root = tempTree(pydanticShaped());
+    const stateDir = path.join(tempTree(), 'sessions');
+    const hook = hookOf(root, 'claude-code', stateDir);
+    const read = (file: string) =>
+      hook({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: path.join(root, file) },
+        tool_response: {},
+      });
+    await hook({ hook_event_name: 'SessionStart', source: 'startup' });
+    expect(count(await read('tests/models/x.py'), 'ALONE-TEXT-tests/models:')).toBe(1);
+    const [{ hookHostView }, { sharedSession }] = await Promise.all([
+      import('../src/hooks/host-view.js'),
+      import('../src/hooks/shared-session.js'),
+    ]);
+    const resolver = await createResolver({ workDir: root, homeDir: root, config: {} });
+    const view = await hookHostView('claude-code', resolver, {}, root);
+    const connection = createMcpConnection({
+      resolver,
+      fs: createNodeFileSystem(),
+      homeDir: root,
+      ...(view === undefined ? {} : { view }),
+      shared: sharedSession('claude-code', root, stateDir, Date.now()),
+    });
+    const ask = async (file: string) =>
+      (await connection.callTool('instructions_for_path', { path: file })).content
+        .map((part) => part.text)
+        .join('\n');
+    // What the hook delivered, and what Claude Code shows itself (the root AGENTS.md, a twin), is not returned.
+    const first = await ask('tests/models/x.py');
+    expect(count(first, 'ALONE-TEXT-tests/models:')).toBe(0);
+    expect(count(first, 'ROOT-TEXT')).toBe(0);
+    expect(count(first, 'TWIN-TEXT-tests:')).toBe(0);
+    // What the server returns, the hook does not deliver again.
+    expect(count(await ask('docs/api/x.py'), 'ALONE-TEXT-docs/api:')).toBe(1);
+    expect(await read('docs/api/x.py')).toBe('');
+  });
+});
