@@ -143,7 +143,12 @@ describe('--remove gives back exactly what was there', () => {
 describe('the project-relative commands run as each host runs them', () => {
   /** A repository whose node_modules/ctxfiles is this checkout (built), with nested instructions. */
   function project(): string {
-    const root = tempTree({ 'AGENTS.md': 'root', 'svc/AGENTS.md': 'svc rules', 'svc/a.ts': '' });
+    const root = tempTree({
+      'AGENTS.md': 'root',
+      'svc/AGENTS.md': 'svc rules',
+      'svc/a.ts': '',
+      '.cursor/rules/svc.mdc': '---\nglobs: svc/**\n---\nsvc cursor rule\n',
+    });
     fs.mkdirSync(path.join(root, 'node_modules'));
     fs.symlinkSync(path.resolve(BIN, '../../..'), path.join(root, 'node_modules/ctxfiles'));
     spawnSync('git', ['init', '-q', root]);
@@ -160,12 +165,14 @@ describe('the project-relative commands run as each host runs them', () => {
     });
 
   posixOnly.each([
-    // [host, its hook event and tool, the settings file, how the host runs the command]
-    ['claude-code', 'PostToolUse', 'Read', 'file_path', '.claude/settings.json', 'env'],
+    // [host, its hook event and tool, the settings file, how the host runs the command, a text the
+    // hook delivers there]. Claude Code reads svc/AGENTS.md itself on Read (no CLAUDE.md there), so
+    // its hook delivers only the Cursor rule it does not show.
+    ['claude-code', 'PostToolUse', 'Read', 'file_path', '.claude/settings.json', 'env', 'svc cursor rule'],
     // Gemini CLI replaces $GEMINI_PROJECT_DIR with the quoted project dir itself.
-    ['gemini-cli', 'AfterTool', 'read_file', 'file_path', '.gemini/settings.json', 'replace'],
-    ['qwen-code', 'PostToolUse', 'read_file', 'file_path', '.qwen/settings.json', 'env'],
-  ] as const)('%s, from a sub-folder', (host, name, tool, key, file, how) => {
+    ['gemini-cli', 'AfterTool', 'read_file', 'file_path', '.gemini/settings.json', 'replace', 'svc rules'],
+    ['qwen-code', 'PostToolUse', 'read_file', 'file_path', '.qwen/settings.json', 'env', 'svc rules'],
+  ] as const)('%s, from a sub-folder', (host, name, tool, key, file, how, expected) => {
     const root = project();
     expect(init(root, host).stdout).toContain('Written with a command relative to the project');
     const settings = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as {
@@ -187,7 +194,9 @@ describe('the project-relative commands run as each host runs them', () => {
       timeout: 20_000,
     });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('svc rules');
+    expect(result.stdout).toContain(expected);
+    // Exactly once: what Claude Code shows itself is not sent again.
+    if (host === 'claude-code') expect(result.stdout).not.toContain('svc rules');
   });
 
   posixOnly('codex: the hook finds the repository root by git from a sub-folder', () => {

@@ -24,13 +24,14 @@ const tree = {
 async function connect(
   files: Record<string, string | { symlink: string }> = tree,
   config: unknown = {},
-  rules?: RuleSource,
+  rules?: RuleSource | ((line: string) => void),
 ) {
   const { resolver, fs } = await memoryResolver(files, config, {
     outside: { '/outside/AGENTS.md': 'secret' },
   });
+  const extra = rules === undefined ? {} : typeof rules === 'function' ? { onNote: rules } : { rules };
   return {
-    connection: createMcpConnection({ resolver, fs, homeDir: '/home/u', ...(rules ? { rules } : {}) }),
+    connection: createMcpConnection({ resolver, fs, homeDir: '/home/u', ...extra }),
     fs,
   };
 }
@@ -112,15 +113,19 @@ describe('instructions_for_path', () => {
     expect(text(await connection.callTool('instructions_for_path', { path: 'svc/x.ts' }))).toBe(expected);
   });
 
-  test('maxSessionBytes bounds the connection, and the answer says so', async () => {
+  test('maxSessionBytes bounds the connection, and the answer says so (the note goes to onNote)', async () => {
+    const notes: string[] = [];
     const { connection } = await connect(
       { 'AGENTS.md': 'root', 'big/AGENTS.md': 'x'.repeat(300) },
       { contextDiscovery: { maxSessionBytes: 200 } },
+      (line) => notes.push(line),
     );
     const answer = await connection.callTool('instructions_for_path', { path: 'big/a' });
     expect(text(answer)).toContain(frame('/w/AGENTS.md', 'root'));
     expect(text(answer)).not.toContain('xxx');
-    expect(text(answer)).toContain('[session-budget-exhausted]');
+    // Notes about ctxfiles itself never reach the model.
+    expect(text(answer)).not.toContain('session-budget-exhausted');
+    expect(notes.join('\n')).toContain('[session-budget-exhausted]');
     expect(text(await connection.callTool('instructions_for_path', { path: 'big/b' }))).toContain(
       'reached contextDiscovery.maxSessionBytes (200 bytes)',
     );

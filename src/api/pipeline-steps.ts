@@ -458,8 +458,10 @@ function manifestEntries(
     label: file.label,
   }));
   if (rules === undefined) return entries;
+  // A rule source that reads a nested file (windsurf and a nested AGENTS.md) lists it once.
+  const listed = new Set(kept.map((file) => file.realPath ?? file.path));
   for (const rule of rules.nested())
-    if (!inlined.has(rule.realPath))
+    if (!inlined.has(rule.realPath) && !listed.has(rule.realPath))
       entries.push({
         path: rule.relativePath,
         label: rule.description || `${rule.source} rule ${rule.name}`,

@@ -129,7 +129,8 @@ function hookCommand(start: Starter, agent: string, args = ''): string {
   return `${start.shell} hook ${agent}${args}`;
 }
 
-const mcpArgs = (start: Starter) => [...start.args, 'mcp'];
+/** The server's arguments: `--host` keeps out what the host shows by itself (docs/mcp.md). */
+const mcpArgs = (start: Starter, host: InitHost) => [...start.args, 'mcp', '--host', host];
 
 const CLAUDE_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
@@ -217,7 +218,7 @@ function opencodeTarget(
     hooks: [],
     mcp: {
       path: ['mcp', 'ctxfiles'],
-      value: { type: 'local', command: [launch.command, ...mcpArgs(launch)], enabled: true },
+      value: { type: 'local', command: [launch.command, ...mcpArgs(launch, host)], enabled: true },
     },
   };
 }
@@ -243,7 +244,7 @@ function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Star
       hooks: [],
       mcp: {
         path: ['mcpServers', 'ctxfiles'],
-        value: { type: 'stdio', command: launch.command, args: mcpArgs(launch) },
+        value: { type: 'stdio', command: launch.command, args: mcpArgs(launch, 'claude-code') },
       },
     },
   ];
@@ -269,7 +270,10 @@ function geminiTarget(base: string, launch: Starter): InitTarget {
         ],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.command, args: mcpArgs(launch) } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.command, args: mcpArgs(launch, 'gemini-cli') },
+    },
   };
 }
 
@@ -289,7 +293,10 @@ function qwenTarget(base: string, launch: Starter): InitTarget {
         hooks: [{ type: 'command', command: hookCommand(launch, 'qwen-code'), timeout: 30 }],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.command, args: mcpArgs(launch) } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.command, args: mcpArgs(launch, 'qwen-code') },
+    },
   };
 }
 
@@ -302,7 +309,7 @@ function codexBlock(launch: Starter): string {
     TOML_BEGIN,
     '[mcp_servers.ctxfiles]',
     `command = ${tomlString(launch.command)}`,
-    `args = [${mcpArgs(launch).map(tomlString).join(', ')}]`,
+    `args = [${mcpArgs(launch, 'codex').map(tomlString).join(', ')}]`,
   ];
   for (const group of CODEX_GROUPS) {
     lines.push('', `[[hooks.${group.event}]]`);

@@ -339,10 +339,17 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
     .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
     .addOption(presetOption())
     .option('--agent <id>', 'serve the instructions and rules of this agent')
-    .action(async (options: CommonOptions) => {
+    .option(
+      '--host <id>',
+      "the agent the server runs in: return only what it does not show itself, sharing its hook's session",
+    )
+    .action(async (options: CommonOptions & { host?: string }) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      const { cwd, config, userConfig, preset, agent } = options;
-      cli.exitCode = await mcpCommand({ cwd, config, userConfig, preset, agent, version: cli.version }, io);
+      const { cwd, config, userConfig, preset, agent, host } = options;
+      cli.exitCode = await mcpCommand(
+        { cwd, config, userConfig, preset, agent, host, version: cli.version },
+        io,
+      );
     });
 }
 

@@ -150,6 +150,11 @@ export default {
           "description": "Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.",
           "default": false,
           "type": "boolean"
+        },
+        "repeatHostFiles": {
+          "description": "Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.",
+          "default": false,
+          "type": "boolean"
         }
       },
       "additionalProperties": false,
@@ -459,6 +464,11 @@ export default {
           "description": "Heads a nested file injected during a session; \"{dir}\" is its directory.",
           "type": "string",
           "default": "These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
+        },
+        "everywhereNote": {
+          "description": "Heads a project-wide file delivered during a session (a hook at session start, the MCP server).",
+          "type": "string",
+          "default": "These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
         },
         "updatedNote": {
           "description": "Precedes the new text of a file that changed after it was shown.",

@@ -91,6 +91,11 @@ export const contextDiscoverySchema = z.strictObject({
     'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
     DEFAULT_CONFIG.contextDiscovery.cache,
   ),
+  repeatHostFiles: doc(
+    z.boolean().optional(),
+    'Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.',
+    DEFAULT_CONFIG.contextDiscovery.repeatHostFiles,
+  ),
 });
 
 // Constraints are regular expressions, not refinements, so that the published JSON Schema (and the
@@ -291,6 +296,8 @@ export const rulesSchema = z.strictObject({
 const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording, string>> = {
   reminderIntro: 'Opens the "reminder" format: how to weigh the files that follow.',
   scopeNote: 'Heads a nested file injected during a session; "{dir}" is its directory.',
+  everywhereNote:
+    'Heads a project-wide file delivered during a session (a hook at session start, the MCP server).',
   updatedNote: 'Precedes the new text of a file that changed after it was shown.',
   removedNote: 'Tells the model that a file it was shown is gone.',
   magiIntro: 'Opens the "magi" format.',

@@ -34,6 +34,11 @@ export interface ContextDiscoveryConfig {
    * Never changes what is found. Absent: false.
    */
   readonly cache?: boolean | undefined;
+  /**
+   * Inside a host (its hook, or `ctxfiles mcp --host`): deliver the files the host shows by itself
+   * as well (docs/hooks.md, "What the host shows itself"). Absent: false.
+   */
+  readonly repeatHostFiles?: boolean | undefined;
 }
 
 /** Chain discovery and change tracking (docs/chains.md). */
@@ -220,6 +225,8 @@ export interface SessionConfig {
 export interface WordingConfig {
   readonly reminderIntro: string;
   readonly scopeNote: string;
+  /** Heads a project-wide file delivered in a session frame: it applies everywhere. */
+  readonly everywhereNote: string;
   readonly updatedNote: string;
   readonly removedNote: string;
   readonly magiIntro: string;

@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"everywhereNote":{"description":"Heads a project-wide file delivered during a session (a hook at session start, the MCP server).","type":"string","default":"These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
@@ -433,6 +433,19 @@ var valid7 = _errs48 === errors;
 else {
 var valid7 = true;
 }
+if(valid7){
+if(data11.repeatHostFiles !== undefined){
+const _errs50 = errors;
+if(typeof data11.repeatHostFiles !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/repeatHostFiles",schemaPath:"#/properties/contextDiscovery/properties/repeatHostFiles/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid7 = _errs50 === errors;
+}
+else {
+var valid7 = true;
+}
+}
 }
 }
 }
@@ -455,19 +468,19 @@ var valid0 = true;
 }
 if(valid0){
 if(data.flows !== undefined){
-let data21 = data.flows;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data21)){
-var valid8 = true;
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
+let data22 = data.flows;
 const _errs52 = errors;
-if(typeof data21[i2] !== "string"){
+if(errors === _errs52){
+if(Array.isArray(data22)){
+var valid8 = true;
+const len2 = data22.length;
+for(let i2=0; i2<len2; i2++){
+const _errs54 = errors;
+if(typeof data22[i2] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid8 = _errs52 === errors;
+var valid8 = _errs54 === errors;
 if(!valid8){
 break;
 }
@@ -478,56 +491,56 @@ validate20.errors = [{instancePath:instancePath+"/flows",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs50 === errors;
+var valid0 = _errs52 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.instructions !== undefined){
-let data23 = data.instructions;
-const _errs54 = errors;
-if(errors === _errs54){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+let data24 = data.instructions;
 const _errs56 = errors;
-for(const key5 in data23){
+if(errors === _errs56){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+const _errs58 = errors;
+for(const key5 in data24){
 if(!(func1.call(schema31.properties.instructions.properties, key5))){
 validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs56 === errors){
-if(data23.walk !== undefined){
-let data24 = data23.walk;
-const _errs57 = errors;
-if(typeof data24 !== "string"){
+if(_errs58 === errors){
+if(data24.walk !== undefined){
+let data25 = data24.walk;
+const _errs59 = errors;
+if(typeof data25 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data24 === "off") || (data24 === "root")) || (data24 === "project"))){
+if(!(((data25 === "off") || (data25 === "root")) || (data25 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walk.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs57 === errors;
+var valid9 = _errs59 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.projectRootMarkers !== undefined){
-let data25 = data23.projectRootMarkers;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data25)){
-var valid10 = true;
-const len3 = data25.length;
-for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
+if(data24.projectRootMarkers !== undefined){
+let data26 = data24.projectRootMarkers;
 const _errs61 = errors;
 if(errors === _errs61){
-if(typeof data26 === "string"){
-if(!pattern4.test(data26)){
+if(Array.isArray(data26)){
+var valid10 = true;
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data27 === "string"){
+if(!pattern4.test(data27)){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarkers/" + i3,schemaPath:"#/properties/instructions/properties/projectRootMarkers/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -537,7 +550,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid10 = _errs61 === errors;
+var valid10 = _errs63 === errors;
 if(!valid10){
 break;
 }
@@ -548,25 +561,25 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid9 = _errs59 === errors;
+var valid9 = _errs61 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.candidates !== undefined){
-let data27 = data23.candidates;
-const _errs63 = errors;
-if(errors === _errs63){
-if(Array.isArray(data27)){
-var valid11 = true;
-const len4 = data27.length;
-for(let i4=0; i4<len4; i4++){
-let data28 = data27[i4];
+if(data24.candidates !== undefined){
+let data28 = data24.candidates;
 const _errs65 = errors;
 if(errors === _errs65){
-if(typeof data28 === "string"){
-if(!pattern5.test(data28)){
+if(Array.isArray(data28)){
+var valid11 = true;
+const len4 = data28.length;
+for(let i4=0; i4<len4; i4++){
+let data29 = data28[i4];
+const _errs67 = errors;
+if(errors === _errs67){
+if(typeof data29 === "string"){
+if(!pattern5.test(data29)){
 validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
@@ -576,7 +589,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4
 return false;
 }
 }
-var valid11 = _errs65 === errors;
+var valid11 = _errs67 === errors;
 if(!valid11){
 break;
 }
@@ -587,38 +600,21 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates",schem
 return false;
 }
 }
-var valid9 = _errs63 === errors;
+var valid9 = _errs65 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.select !== undefined){
-let data29 = data23.select;
-const _errs67 = errors;
-if(typeof data29 !== "string"){
+if(data24.select !== undefined){
+let data30 = data24.select;
+const _errs69 = errors;
+if(typeof data30 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data29 === "first") || (data29 === "all"))){
+if(!((data30 === "first") || (data30 === "all"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.select.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid9 = _errs67 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data23.symlinks !== undefined){
-let data30 = data23.symlinks;
-const _errs69 = errors;
-if(typeof data30 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data30 === "inside") || (data30 === "reject")) || (data30 === "follow"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.symlinks.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs69 === errors;
@@ -627,15 +623,15 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.workDirPath !== undefined){
-let data31 = data23.workDirPath;
+if(data24.symlinks !== undefined){
+let data31 = data24.symlinks;
 const _errs71 = errors;
 if(typeof data31 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data31 === "as-given") || (data31 === "real"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.workDirPath.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data31 === "inside") || (data31 === "reject")) || (data31 === "follow"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.symlinks.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs71 === errors;
@@ -644,19 +640,36 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.fallbackCandidates !== undefined){
-let data32 = data23.fallbackCandidates;
+if(data24.workDirPath !== undefined){
+let data32 = data24.workDirPath;
 const _errs73 = errors;
-if(errors === _errs73){
-if(Array.isArray(data32)){
-var valid12 = true;
-const len5 = data32.length;
-for(let i5=0; i5<len5; i5++){
-let data33 = data32[i5];
+if(typeof data32 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data32 === "as-given") || (data32 === "real"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.workDirPath.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs73 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data24.fallbackCandidates !== undefined){
+let data33 = data24.fallbackCandidates;
 const _errs75 = errors;
 if(errors === _errs75){
-if(typeof data33 === "string"){
-if(!pattern5.test(data33)){
+if(Array.isArray(data33)){
+var valid12 = true;
+const len5 = data33.length;
+for(let i5=0; i5<len5; i5++){
+let data34 = data33[i5];
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data34 === "string"){
+if(!pattern5.test(data34)){
 validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
@@ -666,7 +679,7 @@ validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidate
 return false;
 }
 }
-var valid12 = _errs75 === errors;
+var valid12 = _errs77 === errors;
 if(!valid12){
 break;
 }
@@ -677,38 +690,21 @@ validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidate
 return false;
 }
 }
-var valid9 = _errs73 === errors;
+var valid9 = _errs75 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.order !== undefined){
-let data34 = data23.order;
-const _errs77 = errors;
-if(typeof data34 !== "string"){
+if(data24.order !== undefined){
+let data35 = data24.order;
+const _errs79 = errors;
+if(typeof data35 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data34 === "root-first") || (data34 === "closest-first"))){
+if(!((data35 === "root-first") || (data35 === "closest-first"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid9 = _errs77 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data23.candidateScope !== undefined){
-let data35 = data23.candidateScope;
-const _errs79 = errors;
-if(typeof data35 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data35 === "directory") || (data35 === "walk"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs79 === errors;
@@ -717,15 +713,15 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.projectRootFallback !== undefined){
-let data36 = data23.projectRootFallback;
+if(data24.candidateScope !== undefined){
+let data36 = data24.candidateScope;
 const _errs81 = errors;
 if(typeof data36 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data36 === "workDir") || (data36 === "root")) || (data36 === "homeParent"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
+if(!((data36 === "directory") || (data36 === "walk"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs81 === errors;
@@ -734,15 +730,15 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.walkFrom !== undefined){
-let data37 = data23.walkFrom;
+if(data24.projectRootFallback !== undefined){
+let data37 = data24.projectRootFallback;
 const _errs83 = errors;
 if(typeof data37 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data37 === "projectRoot") || (data37 === "projectRootParent"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walkFrom.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data37 === "workDir") || (data37 === "root")) || (data37 === "homeParent"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs83 === errors;
@@ -751,15 +747,15 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.skipBlank !== undefined){
-let data38 = data23.skipBlank;
+if(data24.walkFrom !== undefined){
+let data38 = data24.walkFrom;
 const _errs85 = errors;
 if(typeof data38 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data38 === "whitespace") || (data38 === "empty")) || (data38 === "none"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
+if(!((data38 === "projectRoot") || (data38 === "projectRootParent"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walkFrom.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid9 = _errs85 === errors;
@@ -768,20 +764,37 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.globs !== undefined){
-let data39 = data23.globs;
+if(data24.skipBlank !== undefined){
+let data39 = data24.skipBlank;
 const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data39)){
-var valid13 = true;
-const len6 = data39.length;
-for(let i6=0; i6<len6; i6++){
+if(typeof data39 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data39 === "whitespace") || (data39 === "empty")) || (data39 === "none"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs87 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data24.globs !== undefined){
+let data40 = data24.globs;
 const _errs89 = errors;
-if(typeof data39[i6] !== "string"){
+if(errors === _errs89){
+if(Array.isArray(data40)){
+var valid13 = true;
+const len6 = data40.length;
+for(let i6=0; i6<len6; i6++){
+const _errs91 = errors;
+if(typeof data40[i6] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i6,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid13 = _errs89 === errors;
+var valid13 = _errs91 === errors;
 if(!valid13){
 break;
 }
@@ -792,24 +805,24 @@ validate20.errors = [{instancePath:instancePath+"/instructions/globs",schemaPath
 return false;
 }
 }
-var valid9 = _errs87 === errors;
+var valid9 = _errs89 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.userFile !== undefined){
-let data41 = data23.userFile;
-const _errs91 = errors;
-const _errs92 = errors;
-let valid14 = false;
+if(data24.userFile !== undefined){
+let data42 = data24.userFile;
 const _errs93 = errors;
 const _errs94 = errors;
-let valid15 = false;
+let valid14 = false;
 const _errs95 = errors;
-if(errors === _errs95){
-if(typeof data41 === "string"){
-if(!pattern7.test(data41)){
+const _errs96 = errors;
+let valid15 = false;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data42 === "string"){
+if(!pattern7.test(data42)){
 const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -831,19 +844,19 @@ vErrors.push(err3);
 errors++;
 }
 }
-var _valid1 = _errs95 === errors;
+var _valid1 = _errs97 === errors;
 valid15 = valid15 || _valid1;
-const _errs97 = errors;
-if(errors === _errs97){
-if(Array.isArray(data41)){
-var valid16 = true;
-const len7 = data41.length;
-for(let i7=0; i7<len7; i7++){
-let data42 = data41[i7];
 const _errs99 = errors;
 if(errors === _errs99){
-if(typeof data42 === "string"){
-if(!pattern7.test(data42)){
+if(Array.isArray(data42)){
+var valid16 = true;
+const len7 = data42.length;
+for(let i7=0; i7<len7; i7++){
+let data43 = data42[i7];
+const _errs101 = errors;
+if(errors === _errs101){
+if(typeof data43 === "string"){
+if(!pattern7.test(data43)){
 const err4 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -865,7 +878,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-var valid16 = _errs99 === errors;
+var valid16 = _errs101 === errors;
 if(!valid16){
 break;
 }
@@ -882,7 +895,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs97 === errors;
+var _valid1 = _errs99 === errors;
 valid15 = valid15 || _valid1;
 if(!valid15){
 const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -895,20 +908,20 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs94;
+errors = _errs96;
 if(vErrors !== null){
-if(_errs94){
-vErrors.length = _errs94;
+if(_errs96){
+vErrors.length = _errs96;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs93 === errors;
+var _valid0 = _errs95 === errors;
 valid14 = valid14 || _valid0;
-const _errs101 = errors;
-if(data41 !== null){
+const _errs103 = errors;
+if(data42 !== null){
 const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -918,7 +931,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs101 === errors;
+var _valid0 = _errs103 === errors;
 valid14 = valid14 || _valid0;
 if(!valid14){
 const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -933,55 +946,55 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs92;
+errors = _errs94;
 if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
+if(_errs94){
+vErrors.length = _errs94;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs91 === errors;
+var valid9 = _errs93 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.extraFiles !== undefined){
-let data43 = data23.extraFiles;
-const _errs103 = errors;
-if(errors === _errs103){
-if(Array.isArray(data43)){
-var valid17 = true;
-const len8 = data43.length;
-for(let i8=0; i8<len8; i8++){
-let data44 = data43[i8];
+if(data24.extraFiles !== undefined){
+let data44 = data24.extraFiles;
 const _errs105 = errors;
-if(typeof data44 !== "string"){
+if(errors === _errs105){
+if(Array.isArray(data44)){
+var valid17 = true;
+const len8 = data44.length;
+for(let i8=0; i8<len8; i8++){
+let data45 = data44[i8];
+const _errs107 = errors;
+if(typeof data45 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs107 = errors;
-if(typeof data44 === "string"){
-if(!pattern9.test(data44)){
+const _errs109 = errors;
+if(typeof data45 === "string"){
+if(!pattern9.test(data45)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid18 = _errs107 === errors;
+var valid18 = _errs109 === errors;
 if(valid18){
-const _errs108 = errors;
-if(typeof data44 === "string"){
-if(!pattern10.test(data44)){
+const _errs110 = errors;
+if(typeof data45 === "string"){
+if(!pattern10.test(data45)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid18 = _errs108 === errors;
+var valid18 = _errs110 === errors;
 }
-var valid17 = _errs105 === errors;
+var valid17 = _errs107 === errors;
 if(!valid17){
 break;
 }
@@ -992,28 +1005,16 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs103 === errors;
+var valid9 = _errs105 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.trackChanges !== undefined){
-const _errs109 = errors;
-if(typeof data23.trackChanges !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid9 = _errs109 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data23.keepBom !== undefined){
+if(data24.trackChanges !== undefined){
 const _errs111 = errors;
-if(typeof data23.keepBom !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data24.trackChanges !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs111 === errors;
@@ -1022,10 +1023,10 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.trim !== undefined){
+if(data24.keepBom !== undefined){
 const _errs113 = errors;
-if(typeof data23.trim !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data24.keepBom !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs113 === errors;
@@ -1034,18 +1035,30 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data23.htmlComments !== undefined){
-let data48 = data23.htmlComments;
+if(data24.trim !== undefined){
 const _errs115 = errors;
-if(typeof data48 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data48 === "keep") || (data48 === "strip"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data24.trim !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs115 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data24.htmlComments !== undefined){
+let data49 = data24.htmlComments;
+const _errs117 = errors;
+if(typeof data49 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data49 === "keep") || (data49 === "strip"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid9 = _errs117 === errors;
 }
 else {
 var valid9 = true;
@@ -1075,50 +1088,50 @@ validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs56 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data49 = data.format;
-const _errs117 = errors;
-if(typeof data49 !== "string"){
+let data50 = data.format;
+const _errs119 = errors;
+if(typeof data50 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((data49 === "opencode") || (data49 === "xml")) || (data49 === "reminder")) || (data49 === "magi")) || (data49 === "codex")) || (data49 === "claude-code")) || (data49 === "claude-code-2.1.197")) || (data49 === "gemini")) || (data49 === "gemini-full")) || (data49 === "opencode-cli")) || (data49 === "continue")) || (data49 === "qwen")) || (data49 === "copilot"))){
+if(!(((((((((((((data50 === "opencode") || (data50 === "xml")) || (data50 === "reminder")) || (data50 === "magi")) || (data50 === "codex")) || (data50 === "claude-code")) || (data50 === "claude-code-2.1.197")) || (data50 === "gemini")) || (data50 === "gemini-full")) || (data50 === "opencode-cli")) || (data50 === "continue")) || (data50 === "qwen")) || (data50 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs117 === errors;
+var valid0 = _errs119 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data50 = data.budget;
-const _errs119 = errors;
-if(errors === _errs119){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+let data51 = data.budget;
 const _errs121 = errors;
-for(const key6 in data50){
+if(errors === _errs121){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+const _errs123 = errors;
+for(const key6 in data51){
 if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs121 === errors){
-if(data50.maxBytes !== undefined){
-let data51 = data50.maxBytes;
-const _errs122 = errors;
-const _errs123 = errors;
-let valid20 = false;
+if(_errs123 === errors){
+if(data51.maxBytes !== undefined){
+let data52 = data51.maxBytes;
 const _errs124 = errors;
-if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
+const _errs125 = errors;
+let valid20 = false;
+const _errs126 = errors;
+if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))){
 const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1128,9 +1141,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(errors === _errs124){
-if(typeof data51 == "number"){
-if(data51 > 9007199254740991 || isNaN(data51)){
+if(errors === _errs126){
+if(typeof data52 == "number"){
+if(data52 > 9007199254740991 || isNaN(data52)){
 const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err11];
@@ -1141,7 +1154,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data51 < 0 || isNaN(data51)){
+if(data52 < 0 || isNaN(data52)){
 const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1154,10 +1167,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs124 === errors;
+var _valid2 = _errs126 === errors;
 valid20 = valid20 || _valid2;
-const _errs126 = errors;
-if(data51 !== null){
+const _errs128 = errors;
+if(data52 !== null){
 const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
@@ -1167,7 +1180,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs126 === errors;
+var _valid2 = _errs128 === errors;
 valid20 = valid20 || _valid2;
 if(!valid20){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1182,29 +1195,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs123;
+errors = _errs125;
 if(vErrors !== null){
-if(_errs123){
-vErrors.length = _errs123;
+if(_errs125){
+vErrors.length = _errs125;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid19 = _errs122 === errors;
+var valid19 = _errs124 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data50.maxTokens !== undefined){
-let data52 = data50.maxTokens;
-const _errs128 = errors;
-const _errs129 = errors;
-let valid21 = false;
+if(data51.maxTokens !== undefined){
+let data53 = data51.maxTokens;
 const _errs130 = errors;
-if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))){
+const _errs131 = errors;
+let valid21 = false;
+const _errs132 = errors;
+if(!((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53)))){
 const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1214,9 +1227,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs130){
-if(typeof data52 == "number"){
-if(data52 > 9007199254740991 || isNaN(data52)){
+if(errors === _errs132){
+if(typeof data53 == "number"){
+if(data53 > 9007199254740991 || isNaN(data53)){
 const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1227,7 +1240,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data52 < 0 || isNaN(data52)){
+if(data53 < 0 || isNaN(data53)){
 const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1240,10 +1253,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs130 === errors;
+var _valid3 = _errs132 === errors;
 valid21 = valid21 || _valid3;
-const _errs132 = errors;
-if(data52 !== null){
+const _errs134 = errors;
+if(data53 !== null){
 const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1253,7 +1266,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs132 === errors;
+var _valid3 = _errs134 === errors;
 valid21 = valid21 || _valid3;
 if(!valid21){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1268,48 +1281,31 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs129;
+errors = _errs131;
 if(vErrors !== null){
-if(_errs129){
-vErrors.length = _errs129;
+if(_errs131){
+vErrors.length = _errs131;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid19 = _errs128 === errors;
+var valid19 = _errs130 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data50.strategy !== undefined){
-let data53 = data50.strategy;
-const _errs134 = errors;
-if(typeof data53 !== "string"){
+if(data51.strategy !== undefined){
+let data54 = data51.strategy;
+const _errs136 = errors;
+if(typeof data54 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data53 === "specific-first") || (data53 === "root-first"))){
+if(!((data54 === "specific-first") || (data54 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid19 = _errs134 === errors;
-}
-else {
-var valid19 = true;
-}
-if(valid19){
-if(data50.counts !== undefined){
-let data54 = data50.counts;
-const _errs136 = errors;
-if(typeof data54 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data54 === "rendered") || (data54 === "content"))){
-validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid19 = _errs136 === errors;
@@ -1318,18 +1314,35 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data50.scope !== undefined){
-let data55 = data50.scope;
+if(data51.counts !== undefined){
+let data55 = data51.counts;
 const _errs138 = errors;
 if(typeof data55 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data55 === "all") || (data55 === "project"))){
-validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+if(!((data55 === "rendered") || (data55 === "content"))){
+validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid19 = _errs138 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data51.scope !== undefined){
+let data56 = data51.scope;
+const _errs140 = errors;
+if(typeof data56 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data56 === "all") || (data56 === "project"))){
+validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid19 = _errs140 === errors;
 }
 else {
 var valid19 = true;
@@ -1345,42 +1358,30 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs119 === errors;
+var valid0 = _errs121 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data56 = data.wording;
-const _errs140 = errors;
-if(errors === _errs140){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+let data57 = data.wording;
 const _errs142 = errors;
-for(const key7 in data56){
+if(errors === _errs142){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+const _errs144 = errors;
+for(const key7 in data57){
 if(!(func1.call(schema31.properties.wording.properties, key7))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs142 === errors){
-if(data56.reminderIntro !== undefined){
-const _errs143 = errors;
-if(typeof data56.reminderIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid22 = _errs143 === errors;
-}
-else {
-var valid22 = true;
-}
-if(valid22){
-if(data56.scopeNote !== undefined){
+if(_errs144 === errors){
+if(data57.reminderIntro !== undefined){
 const _errs145 = errors;
-if(typeof data56.scopeNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.reminderIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs145 === errors;
@@ -1389,10 +1390,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.updatedNote !== undefined){
+if(data57.scopeNote !== undefined){
 const _errs147 = errors;
-if(typeof data56.updatedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.scopeNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs147 === errors;
@@ -1401,10 +1402,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.removedNote !== undefined){
+if(data57.everywhereNote !== undefined){
 const _errs149 = errors;
-if(typeof data56.removedNote !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.everywhereNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/everywhereNote",schemaPath:"#/properties/wording/properties/everywhereNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs149 === errors;
@@ -1413,10 +1414,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.magiIntro !== undefined){
+if(data57.updatedNote !== undefined){
 const _errs151 = errors;
-if(typeof data56.magiIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.updatedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs151 === errors;
@@ -1425,10 +1426,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.magiEmpty !== undefined){
+if(data57.removedNote !== undefined){
 const _errs153 = errors;
-if(typeof data56.magiEmpty !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.removedNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs153 === errors;
@@ -1437,10 +1438,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.budgetNotice !== undefined){
+if(data57.magiIntro !== undefined){
 const _errs155 = errors;
-if(typeof data56.budgetNotice !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.magiIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs155 === errors;
@@ -1449,10 +1450,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.claudeCodeIntro !== undefined){
+if(data57.magiEmpty !== undefined){
 const _errs157 = errors;
-if(typeof data56.claudeCodeIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.magiEmpty !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs157 === errors;
@@ -1461,10 +1462,10 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.ruleCatalogIntro !== undefined){
+if(data57.budgetNotice !== undefined){
 const _errs159 = errors;
-if(typeof data56.ruleCatalogIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.budgetNotice !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs159 === errors;
@@ -1473,16 +1474,41 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data56.geminiContextIntro !== undefined){
+if(data57.claudeCodeIntro !== undefined){
 const _errs161 = errors;
-if(typeof data56.geminiContextIntro !== "string"){
-validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data57.claudeCodeIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid22 = _errs161 === errors;
 }
 else {
 var valid22 = true;
+}
+if(valid22){
+if(data57.ruleCatalogIntro !== undefined){
+const _errs163 = errors;
+if(typeof data57.ruleCatalogIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid22 = _errs163 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data57.geminiContextIntro !== undefined){
+const _errs165 = errors;
+if(typeof data57.geminiContextIntro !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid22 = _errs165 === errors;
+}
+else {
+var valid22 = true;
+}
 }
 }
 }
@@ -1500,33 +1526,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs140 === errors;
+var valid0 = _errs142 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data67 = data.session;
-const _errs163 = errors;
-if(errors === _errs163){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-const _errs165 = errors;
-for(const key8 in data67){
+let data69 = data.session;
+const _errs167 = errors;
+if(errors === _errs167){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs169 = errors;
+for(const key8 in data69){
 if(!(key8 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs165 === errors){
-if(data67.tools !== undefined){
-let data68 = data67.tools;
-const _errs166 = errors;
-if(errors === _errs166){
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key9 in data68){
-const _errs168 = errors;
+if(_errs169 === errors){
+if(data69.tools !== undefined){
+let data70 = data69.tools;
+const _errs170 = errors;
+if(errors === _errs170){
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key9 in data70){
+const _errs172 = errors;
 if(typeof key9 !== "string"){
 const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
@@ -1537,7 +1563,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid24 = _errs168 === errors;
+var valid24 = _errs172 === errors;
 if(!valid24){
 const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -1553,57 +1579,57 @@ break;
 }
 }
 if(valid24){
-for(const key10 in data68){
-let data69 = data68[key10];
-const _errs171 = errors;
-if(errors === _errs171){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key10 in data70){
+let data71 = data70[key10];
+const _errs175 = errors;
+if(errors === _errs175){
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
 let missing0;
-if((data69.as === undefined) && (missing0 = "as")){
+if((data71.as === undefined) && (missing0 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs173 = errors;
-for(const key11 in data69){
+const _errs177 = errors;
+for(const key11 in data71){
 if(!((key11 === "as") || (key11 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs173 === errors){
-if(data69.as !== undefined){
-let data70 = data69.as;
-const _errs174 = errors;
-if(typeof data70 !== "string"){
+if(_errs177 === errors){
+if(data71.as !== undefined){
+let data72 = data71.as;
+const _errs178 = errors;
+if(typeof data72 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data70 === "read") || (data70 === "write")) || (data70 === "edit")) || (data70 === "list")) || (data70 === "search")) || (data70 === "shell"))){
+if(!((((((data72 === "read") || (data72 === "write")) || (data72 === "edit")) || (data72 === "list")) || (data72 === "search")) || (data72 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid26 = _errs174 === errors;
+var valid26 = _errs178 === errors;
 }
 else {
 var valid26 = true;
 }
 if(valid26){
-if(data69.pathKeys !== undefined){
-let data71 = data69.pathKeys;
-const _errs176 = errors;
-if(errors === _errs176){
-if(Array.isArray(data71)){
+if(data71.pathKeys !== undefined){
+let data73 = data71.pathKeys;
+const _errs180 = errors;
+if(errors === _errs180){
+if(Array.isArray(data73)){
 var valid27 = true;
-const len9 = data71.length;
+const len9 = data73.length;
 for(let i9=0; i9<len9; i9++){
-const _errs178 = errors;
-if(typeof data71[i9] !== "string"){
+const _errs182 = errors;
+if(typeof data73[i9] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs178 === errors;
+var valid27 = _errs182 === errors;
 if(!valid27){
 break;
 }
@@ -1614,7 +1640,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid26 = _errs176 === errors;
+var valid26 = _errs180 === errors;
 }
 else {
 var valid26 = true;
@@ -1628,7 +1654,7 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replac
 return false;
 }
 }
-var valid25 = _errs171 === errors;
+var valid25 = _errs175 === errors;
 if(!valid25){
 break;
 }
@@ -1648,25 +1674,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs163 === errors;
+var valid0 = _errs167 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data73 = data.trustedProjects;
-const _errs180 = errors;
-if(errors === _errs180){
-if(Array.isArray(data73)){
+let data75 = data.trustedProjects;
+const _errs184 = errors;
+if(errors === _errs184){
+if(Array.isArray(data75)){
 var valid28 = true;
-const len10 = data73.length;
+const len10 = data75.length;
 for(let i10=0; i10<len10; i10++){
-let data74 = data73[i10];
-const _errs182 = errors;
-if(errors === _errs182){
-if(typeof data74 === "string"){
-if(!pattern9.test(data74)){
+let data76 = data75[i10];
+const _errs186 = errors;
+if(errors === _errs186){
+if(typeof data76 === "string"){
+if(!pattern9.test(data76)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1676,7 +1702,7 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schema
 return false;
 }
 }
-var valid28 = _errs182 === errors;
+var valid28 = _errs186 === errors;
 if(!valid28){
 break;
 }
@@ -1687,40 +1713,40 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs180 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data75 = data.rules;
-const _errs184 = errors;
-if(errors === _errs184){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-const _errs186 = errors;
-for(const key12 in data75){
+let data77 = data.rules;
+const _errs188 = errors;
+if(errors === _errs188){
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+const _errs190 = errors;
+for(const key12 in data77){
 if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs186 === errors){
-if(data75.sources !== undefined){
-let data76 = data75.sources;
-const _errs187 = errors;
-if(errors === _errs187){
-if(Array.isArray(data76)){
+if(_errs190 === errors){
+if(data77.sources !== undefined){
+let data78 = data77.sources;
+const _errs191 = errors;
+if(errors === _errs191){
+if(Array.isArray(data78)){
 var valid30 = true;
-const len11 = data76.length;
+const len11 = data78.length;
 for(let i11=0; i11<len11; i11++){
-const _errs189 = errors;
-if(typeof data76[i11] !== "string"){
+const _errs193 = errors;
+if(typeof data78[i11] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i11,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid30 = _errs189 === errors;
+var valid30 = _errs193 === errors;
 if(!valid30){
 break;
 }
@@ -1731,31 +1757,31 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid29 = _errs187 === errors;
-}
-else {
-var valid29 = true;
-}
-if(valid29){
-if(data75.nested !== undefined){
-const _errs191 = errors;
-if(typeof data75.nested !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 var valid29 = _errs191 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
-if(data75.userFolders !== undefined){
-const _errs193 = errors;
-if(typeof data75.userFolders !== "boolean"){
+if(data77.nested !== undefined){
+const _errs195 = errors;
+if(typeof data77.nested !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid29 = _errs195 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data77.userFolders !== undefined){
+const _errs197 = errors;
+if(typeof data77.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs193 === errors;
+var valid29 = _errs197 === errors;
 }
 else {
 var valid29 = true;
@@ -1769,74 +1795,30 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs184 === errors;
+var valid0 = _errs188 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data80 = data.imports;
-const _errs195 = errors;
-if(errors === _errs195){
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-const _errs197 = errors;
-for(const key13 in data80){
+let data82 = data.imports;
+const _errs199 = errors;
+if(errors === _errs199){
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+const _errs201 = errors;
+for(const key13 in data82){
 if(!(((((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed")) || (key13 === "style")) || (key13 === "external")) || (key13 === "root"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs197 === errors){
-if(data80.enabled !== undefined){
-const _errs198 = errors;
-if(typeof data80.enabled !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid31 = _errs198 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data80.maxDepth !== undefined){
-let data82 = data80.maxDepth;
-const _errs200 = errors;
-if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs200){
-if(typeof data82 == "number"){
-if(data82 > 32 || isNaN(data82)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
-return false;
-}
-else {
-if(data82 < 0 || isNaN(data82)){
-validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid31 = _errs200 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data80.mode !== undefined){
-let data83 = data80.mode;
+if(_errs201 === errors){
+if(data82.enabled !== undefined){
 const _errs202 = errors;
-if(typeof data83 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data83 === "entries") || (data83 === "inline"))){
-validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data82.enabled !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid31 = _errs202 === errors;
@@ -1845,13 +1827,57 @@ else {
 var valid31 = true;
 }
 if(valid31){
-if(data80.failed !== undefined){
-let data84 = data80.failed;
+if(data82.maxDepth !== undefined){
+let data84 = data82.maxDepth;
 const _errs204 = errors;
-const _errs205 = errors;
-let valid32 = false;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs204){
+if(typeof data84 == "number"){
+if(data84 > 32 || isNaN(data84)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
+return false;
+}
+else {
+if(data84 < 0 || isNaN(data84)){
+validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid31 = _errs204 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data82.mode !== undefined){
+let data85 = data82.mode;
 const _errs206 = errors;
-if(typeof data84 !== "string"){
+if(typeof data85 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data85 === "entries") || (data85 === "inline"))){
+validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid31 = _errs206 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data82.failed !== undefined){
+let data86 = data82.failed;
+const _errs208 = errors;
+const _errs209 = errors;
+let valid32 = false;
+const _errs210 = errors;
+if(typeof data86 !== "string"){
 const err22 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
@@ -1861,7 +1887,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!((data84 === "keep") || (data84 === "comment"))){
+if(!((data86 === "keep") || (data86 === "comment"))){
 const err23 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
@@ -1871,13 +1897,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid4 = _errs206 === errors;
+var _valid4 = _errs210 === errors;
 valid32 = valid32 || _valid4;
-const _errs208 = errors;
-if(errors === _errs208){
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-const _errs210 = errors;
-for(const key14 in data84){
+const _errs212 = errors;
+if(errors === _errs212){
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+const _errs214 = errors;
+for(const key14 in data86){
 if(!((((key14 === "missing") || (key14 === "unreadable")) || (key14 === "outside")) || (key14 === "repeated"))){
 const err24 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -1890,11 +1916,11 @@ errors++;
 break;
 }
 }
-if(_errs210 === errors){
-if(data84.missing !== undefined){
-let data85 = data84.missing;
-const _errs211 = errors;
-if(typeof data85 !== "string"){
+if(_errs214 === errors){
+if(data86.missing !== undefined){
+let data87 = data86.missing;
+const _errs215 = errors;
+if(typeof data87 !== "string"){
 const err25 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
@@ -1904,7 +1930,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((data85 === "keep") || (data85 === "comment"))){
+if(!((data87 === "keep") || (data87 === "comment"))){
 const err26 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.missing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
@@ -1914,16 +1940,16 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid33 = _errs211 === errors;
+var valid33 = _errs215 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data84.unreadable !== undefined){
-let data86 = data84.unreadable;
-const _errs213 = errors;
-if(typeof data86 !== "string"){
+if(data86.unreadable !== undefined){
+let data88 = data86.unreadable;
+const _errs217 = errors;
+if(typeof data88 !== "string"){
 const err27 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -1933,7 +1959,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((data86 === "keep") || (data86 === "comment"))){
+if(!((data88 === "keep") || (data88 === "comment"))){
 const err28 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.unreadable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
@@ -1943,16 +1969,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-var valid33 = _errs213 === errors;
+var valid33 = _errs217 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data84.outside !== undefined){
-let data87 = data84.outside;
-const _errs215 = errors;
-if(typeof data87 !== "string"){
+if(data86.outside !== undefined){
+let data89 = data86.outside;
+const _errs219 = errors;
+if(typeof data89 !== "string"){
 const err29 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
@@ -1962,7 +1988,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data87 === "keep") || (data87 === "comment"))){
+if(!((data89 === "keep") || (data89 === "comment"))){
 const err30 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.outside.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
@@ -1972,16 +1998,16 @@ vErrors.push(err30);
 }
 errors++;
 }
-var valid33 = _errs215 === errors;
+var valid33 = _errs219 === errors;
 }
 else {
 var valid33 = true;
 }
 if(valid33){
-if(data84.repeated !== undefined){
-let data88 = data84.repeated;
-const _errs217 = errors;
-if(typeof data88 !== "string"){
+if(data86.repeated !== undefined){
+let data90 = data86.repeated;
+const _errs221 = errors;
+if(typeof data90 !== "string"){
 const err31 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
@@ -1991,7 +2017,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!((data88 === "keep") || (data88 === "comment"))){
+if(!((data90 === "keep") || (data90 === "comment"))){
 const err32 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.repeated.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
@@ -2001,7 +2027,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid33 = _errs217 === errors;
+var valid33 = _errs221 === errors;
 }
 else {
 var valid33 = true;
@@ -2022,7 +2048,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid4 = _errs208 === errors;
+var _valid4 = _errs212 === errors;
 valid32 = valid32 || _valid4;
 if(!valid32){
 const err34 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -2037,63 +2063,63 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs205;
+errors = _errs209;
 if(vErrors !== null){
-if(_errs205){
-vErrors.length = _errs205;
+if(_errs209){
+vErrors.length = _errs209;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid31 = _errs204 === errors;
+var valid31 = _errs208 === errors;
 }
 else {
 var valid31 = true;
 }
 if(valid31){
-if(data80.style !== undefined){
-let data89 = data80.style;
-const _errs219 = errors;
-if(typeof data89 !== "string"){
+if(data82.style !== undefined){
+let data91 = data82.style;
+const _errs223 = errors;
+if(typeof data91 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data89 === "comment") || (data89 === "copilot"))){
+if(!((data91 === "comment") || (data91 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.style.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs219 === errors;
+var valid31 = _errs223 === errors;
 }
 else {
 var valid31 = true;
 }
 if(valid31){
-if(data80.external !== undefined){
-const _errs221 = errors;
-if(typeof data80.external !== "boolean"){
+if(data82.external !== undefined){
+const _errs225 = errors;
+if(typeof data82.external !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid31 = _errs221 === errors;
+var valid31 = _errs225 === errors;
 }
 else {
 var valid31 = true;
 }
 if(valid31){
-if(data80.root !== undefined){
-let data91 = data80.root;
-const _errs223 = errors;
-if(typeof data91 !== "string"){
+if(data82.root !== undefined){
+let data93 = data82.root;
+const _errs227 = errors;
+if(typeof data93 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data91 === "source") || (data91 === "marker"))){
+if(!((data93 === "source") || (data93 === "marker"))){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.root.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs223 === errors;
+var valid31 = _errs227 === errors;
 }
 else {
 var valid31 = true;
@@ -2111,24 +2137,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs195 === errors;
+var valid0 = _errs199 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data92 = data.contextRoot;
-const _errs225 = errors;
-if(typeof data92 !== "string"){
+let data94 = data.contextRoot;
+const _errs229 = errors;
+if(typeof data94 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data92 === "workDir") || (data92 === "project"))){
+if(!((data94 === "workDir") || (data94 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs225 === errors;
+var valid0 = _errs229 === errors;
 }
 else {
 var valid0 = true;

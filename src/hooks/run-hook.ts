@@ -32,6 +32,8 @@ import {
 } from './state-store.js';
 import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
 import { startBlock } from './start-block.js';
+import { hookHostView } from './host-view.js';
+import type { HostView } from '../api/host-view.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 import { hookProtocol } from '../hosts/index.js';
@@ -157,7 +159,7 @@ async function sessionStart(
       // After /clear or a compaction the model no longer sees what was injected: start over.
       const keep = source !== 'clear' && source !== 'compact';
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
-      const session = await resume(opened.resolver, previous, warnings, requestOf(options));
+      const session = await resume(opened, previous, warnings, requestOf(options));
       const scopes = await ruleScopes(opened.resolver, result);
       writeStateFile(
         state,
@@ -173,7 +175,7 @@ async function sessionStart(
   }
   if (rearm) return '';
   // A resume keeps the transcript, and with it what the last start delivered.
-  const block = source === 'resume' ? '' : await startText(opened.resolver, result, options, homeDir);
+  const block = source === 'resume' ? '' : await startText(opened, result, options, homeDir);
   return [block, result.manifest].filter((text) => text !== '').join('\n\n');
 }
 
@@ -197,14 +199,16 @@ function rearmFile(state: StateFile): string {
   return `${state.file}.due`;
 }
 
-function startText(
-  resolver: Resolver,
+async function startText(
+  { resolver, view }: Opened,
   result: ResolveResult,
   options: Readonly<RunHookOptions>,
   homeDir: string,
 ): Promise<string> {
   const present = (text: string) => presentFor(options.agent, resolver, text);
-  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present });
+  // What the host loads itself is not repeated (none of it with contextDiscovery.repeatHostFiles).
+  const own = view === undefined ? new Set<string>() : await view.start();
+  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present, own });
 }
 
 /** Session frames as the agent reads them best, as its hook protocol says (Claude Code: no tags, B1). */
@@ -227,12 +231,12 @@ async function afterTool(
   ensureStateDirectory(state.dir);
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
-    const session = await resume(opened.resolver, previous, warnings, requestOf(options));
+    const session = await resume(opened, previous, warnings, requestOf(options));
     const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
     if (fs.existsSync(rearmFile(state))) {
-      const start = await startText(opened.resolver, result, options, homeDir);
+      const start = await startText(opened, result, options, homeDir);
       starts.push(...[start, result.manifest].filter((text) => text !== ''));
       fs.rmSync(rearmFile(state), { force: true });
     }
@@ -255,6 +259,8 @@ async function afterTool(
 interface Opened {
   readonly resolver: Resolver;
   readonly fingerprint: readonly string[];
+  /** What the host shows by itself; `undefined` with `contextDiscovery.repeatHostFiles`. */
+  readonly view: HostView | undefined;
 }
 
 async function openResolver(
@@ -290,7 +296,8 @@ async function openResolver(
       ? loaded
       : { ...loaded, config: { ...loaded.config, format: format as typeof loaded.config.format } };
   const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
-  return { resolver, fingerprint };
+  const view = await hookHostView(options.agent, resolver, options.env, homeDir);
+  return { resolver, fingerprint, view };
 }
 
 /** The config files' signatures, and the preset named on the command line. */
@@ -309,19 +316,21 @@ function fingerprintOf(
 }
 
 async function resume(
-  resolver: Resolver,
+  { resolver, view }: Opened,
   previous: HookState | null,
   warnings: string[],
   request: ReturnType<typeof requestOf>,
 ) {
+  // What the host shows by itself is never injected (DESIGN §13, "A host's own view").
+  const own = view === undefined ? request : { ...request, inView: view.test };
   if (previous !== null) {
     try {
-      return await resolver.openSession({ ...request, state: previous.disclosure });
+      return await resolver.openSession({ ...own, state: previous.disclosure });
     } catch (error) {
       warnings.push(`the session state is not usable (${describe(error)}); a fresh session starts`);
     }
   }
-  return resolver.openSession(request);
+  return resolver.openSession(own);
 }
 
 /** The request of `--agent`: the ctxfiles agent to resolve for, if any. */

@@ -30,6 +30,37 @@ export interface Host {
    * one of its presets is in use and layered over it (docs/presets.md, "Host settings").
    */
   readonly settings?: HostSettings;
+  /**
+   * What the host shows by itself after tool calls (DESIGN §13, "A host's own view"). What it
+   * loads at start is always what its main preset resolves (with its settings files). Absent: the
+   * host adds nothing by itself after a tool call (Codex, Qwen Code, Copilot CLI, Continue CLI).
+   */
+  readonly view?: HostView;
+}
+
+/**
+ * The instruction files a host adds by itself while it works: a hook or an MCP server started for
+ * the host delivers only what is not in this view (docs/hooks.md, "What the host shows itself").
+ * Checked in the conformance lab.
+ */
+export interface HostView {
+  /** Nested instruction files the host adds when a tool works in their directory or below. */
+  readonly nested?: {
+    /** The host's tools that add them (documentation: the hook never repeats such a file). */
+    readonly tools: readonly string[];
+    /**
+     * Their names: `candidates` for the names its main preset's `instructions.candidates` give
+     * (after its settings files: Gemini CLI's `context.fileName`), or a list.
+     */
+    readonly names: 'candidates' | readonly string[];
+    /**
+     * The preset's `instructions.fallbackCandidates` count too when no directory from the work dir
+     * up holds one of `names` (Claude Code reads AGENTS.md in a project with no CLAUDE.md).
+     */
+    readonly fallback?: boolean;
+  };
+  /** Rules the host applies by itself after tool calls: every rule of these `rules.sources`. */
+  readonly rules?: { readonly tools: readonly string[]; readonly sources: readonly string[] };
 }
 
 /**
