@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
-import { createMcpConnection } from '../mcp/mcp-connection.js';
+import { createScopedConnection } from '../mcp/scoped-connection.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { serveStdio, type McpOutput } from '../mcp/stdio-server.js';
 import { escapeControl } from '../render/escape.js';
@@ -58,7 +58,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
-  const connection = createMcpConnection({
+  const connection = createScopedConnection({
     resolver,
     fs,
     rules: rulesOfResolver(resolver, request),
