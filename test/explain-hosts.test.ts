@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { cli } from './helpers/cli.js';
+import { tempTree } from './helpers/disk.js';
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/subagents');
 
@@ -31,4 +32,18 @@ test('explain --hosts: each context of the example and the files it gets (docs/e
   });
   expect(json.delivery.hook).toEqual(expect.arrayContaining(['claude-code', 'codex', 'qwen-code']));
   expect(json.delivery.mcp).toContain('gemini-cli');
+});
+
+test('doctor prints the same section for a project that maps subagents or modes, nothing otherwise', async () => {
+  const { hostAgentsSection } = await import('../src/doctor/host-agents.js');
+  const section = await hostAgentsSection({ workDir: example, env: {}, homeDir: '/nonexistent-home' });
+  expect(section).toContain("Hosts' agents and modes (docs/subagents.md)");
+  expect(section).toContain('  subagent Explore → agent explorer (mapped): docs/explore.md');
+  expect(section).toContain('  mode plan → flow work, step plan: RULES.md, docs/plan.md');
+  const plain = await hostAgentsSection({
+    workDir: tempTree({ 'AGENTS.md': 'rules' }),
+    env: {},
+    homeDir: '/nonexistent-home',
+  });
+  expect(plain).toBe('');
 });
