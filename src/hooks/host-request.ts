@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import { hostLayers, type HostContext } from '../api/host-layers.js';
 import type { ResolveRequest } from '../api/select-request.js';
+import type { Flow } from '../config/types.js';
 import type { StateFile } from './state-store.js';
 
 /**
@@ -50,10 +51,22 @@ export async function hookRequest(
   const mapped =
     context.agentType !== undefined || (context.mode !== undefined && resolver.config.modes !== undefined);
   if (!mapped) return requestAgent === undefined ? {} : { agent: requestAgent };
-  const layers = hostLayers(resolver.config, await resolver.flows(), context, requestAgent);
+  const layers = hostLayers(resolver.config, await flowsOrNone(resolver, warnings), context, requestAgent);
   for (const diagnostic of layers.diagnostics) warnings.push(`${diagnostic.message} [${diagnostic.code}]`);
   const { agent, flow, step } = layers;
   return { ...(agent === undefined ? {} : { agent }), ...(flow === undefined ? {} : { flow, step }) };
+}
+
+/** The resolver's flows; a broken flow file is a warning and no flows, never a failed hook. */
+async function flowsOrNone(resolver: Resolver, warnings: string[]): Promise<ReadonlyMap<string, Flow>> {
+  try {
+    return await resolver.flows();
+  } catch (error) {
+    warnings.push(
+      `the flows cannot be read (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
+    return new Map();
+  }
 }
 
 /** A signature line of the context's layers for the quick check: a new subagent or mode reloads. */
