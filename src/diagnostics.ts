@@ -23,6 +23,8 @@ export const DIAGNOSTICS = [
   { code: 'glob-entry', level: 'warn', meaning: 'A context entry looks like a glob (*, ? or {a,b}); entries are matched literally, so it names nothing.', action: 'List the files, or name their directory with a trailing "/".' },
   { code: 'flows-unmatched', level: 'warn', meaning: 'The configured flow globs match no file (ctxfiles validate).', action: 'Fix the globs (relative to the config file) or remove the flows key.' },
   { code: 'unknown-mode', level: 'warn', meaning: 'A layer names a mode other than replace or append; it acts as append.', action: 'Use "replace" or "append".' },
+  { code: 'unknown-subagent', level: 'warn', meaning: 'A subagents entry maps a host subagent to an agent the config does not know; the subagent gets no agent layer.', action: 'Fix the agent id, or declare the agent under agents (docs/subagents.md).' },
+  { code: 'unknown-mode-step', level: 'warn', meaning: 'A modes entry maps a host mode to a flow or step that does not exist; the mode selects no step.', action: 'Fix the flow or step id (docs/subagents.md).' },
   { code: 'unknown-token', level: 'warn', meaning: 'An entry uses a ${...} token that does not exist; the entry is skipped (debug at resolution, warn from lint).', action: 'See docs/tokens-and-containment.md for the tokens.' },
   { code: 'empty-token', level: 'debug', meaning: 'A token in an entry expanded to nothing (an unset variable); the entry is skipped.', action: 'Set the variable, or accept that the entry applies only when it is set.' },
   { code: 'invalid-entry', level: 'warn', meaning: 'An entry is refused before any file access (absolute, climbs out, reserved name).', action: 'Write entries relative to the work dir; see docs/tokens-and-containment.md.' },

@@ -13,7 +13,13 @@ import { tempTree } from './helpers/disk.js';
 const posixOnly = test.skipIf(process.platform === 'win32');
 
 function setup() {
-  const root = tempTree({ 'AGENTS.md': 'root', 'svc/AGENTS.md': 'svc rules', 'svc/x.ts': '' });
+  // Claude Code reads svc/AGENTS.md itself; the Cursor rule is what its hook delivers on a Read there.
+  const root = tempTree({
+    'AGENTS.md': 'root',
+    'svc/AGENTS.md': 'svc rules',
+    'svc/x.ts': '',
+    '.cursor/rules/svc.mdc': '---\nglobs: svc/**\n---\nsvc cursor rule\n',
+  });
   const stateDir = path.join(tempTree(), 'sessions');
   fs.mkdirSync(stateDir, { recursive: true });
   const victim = path.join(tempTree({ 'victim.txt': 'keep me' }), 'victim.txt');
@@ -43,7 +49,7 @@ describe("a hook's .due and .seen files are never written through a link", () =>
       tool_name: 'Read',
       tool_input: { file_path: 'svc/x.ts' },
     });
-    expect(next.stdout).toContain('svc rules');
+    expect(next.stdout).toContain('svc cursor rule');
   });
 
   posixOnly("Gemini CLI's BeforeModel replaces a link planted at .json.seen", async () => {
@@ -95,7 +101,7 @@ describe('a stale lock that is not a regular file', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     if (answers) {
       // A link is no hook's lock: removed (never its target), and the call goes on.
-      expect(result.stdout).toContain('svc rules');
+      expect(result.stdout).toContain('svc cursor rule');
       expect(fs.existsSync(lock)).toBe(false);
     } else expect(result.stderr).toContain('is not a regular file; it is not used');
   });

@@ -158,7 +158,7 @@ describe('instructions_for_path', () => {
   test.each([
     [{}, '"path" is required: a file or directory path (a string)'],
     [{ path: 3 }, '"path" is required: a file or directory path (a string)'],
-    [{ path: 'a', extra: 1 }, 'instructions_for_path takes path; unknown: "extra"'],
+    [{ path: 'a', extra: 1 }, 'instructions_for_path takes path, agent, flow, step; unknown: "extra"'],
     ['a string', 'the arguments must be a JSON object'],
   ])('bad arguments %j are an error result', async (args, message) => {
     const { connection } = await connect();

@@ -57,7 +57,18 @@ export async function doctorCommand(
   else if (options.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (options.format === 'sarif') io.stdout.write(formatDoctorSarif(report, version));
   else if (options.format === 'github') io.stdout.write(formatDoctorGithub(report));
-  else io.stdout.write(formatDoctorText(report));
+  else {
+    io.stdout.write(formatDoctorText(report));
+    // What each host's agents and modes would see here (src/doctor/host-agents.ts, docs/subagents.md).
+    const { hostAgentsSection } = await import('../doctor/host-agents.js');
+    io.stdout.write(
+      await hostAgentsSection({
+        workDir: path.resolve(io.cwd, options.cwd ?? '.'),
+        env: io.env,
+        homeDir: home !== undefined && home !== '' ? home : homeDirectory(),
+      }),
+    );
+  }
   const threshold = options.failOn ?? 'error';
   const failing =
     report.findings.some((item) => atOrAbove(item.severity, threshold)) ||

@@ -3,7 +3,8 @@ import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { realpathSync } from 'node:fs';
 import type { Resolver } from '../api/create-resolver.js';
 import { CtxfilesError } from '../errors.js';
-import { createMcpConnection, type McpConnectionOptions } from '../mcp/mcp-connection.js';
+import type { McpConnectionOptions } from '../mcp/mcp-connection.js';
+import { createScopedConnection } from '../mcp/scoped-connection.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { serveStdio, type McpOutput } from '../mcp/stdio-server.js';
 import { escapeControl } from '../render/escape.js';
@@ -68,7 +69,7 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
   const note = (line: string) => io.stderr.write(`ctxfiles mcp: ${escapeControl(line.slice(0, 2000))}\n`);
-  const connection = createMcpConnection({
+  const connection = createScopedConnection({
     resolver,
     fs,
     rules: rulesOfResolver(resolver, request),

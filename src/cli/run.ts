@@ -245,7 +245,7 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
     ['prompt', 'print the assembled system prompt for runners in other languages'],
     ['explain', "show each prompt section's size, every context file's outcome, and all diagnostics"],
   ] as const) {
-    cli
+    const command = cli
       .command(name, description)
       .option(
         '--input <file>',
@@ -260,13 +260,20 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
       .option('--mcp <file|json>', 'the MCP servers: a JSON file, or the JSON itself (starting with [ or {)')
       .option('--base <file>', 'a file whose text replaces the bundled base')
       .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
-      .option('--date <date>', 'the date shown in the environment section')
-      .action(async (options: CommonOptions & Record<string, unknown>) => {
-        const commands = await import('./prompt-command.js');
-        const { resolver, request } = await openResolver(options, io);
-        const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
-        cli.exitCode = await run(options, resolver, request, io);
-      });
+      .option('--date <date>', 'the date shown in the environment section');
+    if (name === 'explain')
+      command.option('--hosts', "what each host's agents and modes would see here (docs/subagents.md)");
+    command.action(async (options: CommonOptions & Record<string, unknown>) => {
+      const commands = await import('./prompt-command.js');
+      const { resolver, request } = await openResolver(options, io);
+      if (name === 'explain' && options['hosts'] === true) {
+        const { explainHostsCommand } = await import('./explain-hosts.js');
+        cli.exitCode = await explainHostsCommand(resolver, request.agent, options['json'] === true, io);
+        return;
+      }
+      const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
+      cli.exitCode = await run(options, resolver, request, io);
+    });
   }
 }
 

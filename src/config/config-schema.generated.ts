@@ -87,6 +87,45 @@ export default {
       },
       "default": {}
     },
+    "subagents": {
+      "description": "A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).",
+      "type": "object",
+      "propertyNames": {
+        "type": "string"
+      },
+      "additionalProperties": {
+        "type": "string",
+        "pattern": "^[\\s\\S]"
+      }
+    },
+    "modes": {
+      "description": "A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).",
+      "type": "object",
+      "propertyNames": {
+        "type": "string"
+      },
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "flow": {
+            "type": "string",
+            "pattern": "^[\\s\\S]",
+            "description": "The flow id."
+          },
+          "step": {
+            "type": "string",
+            "pattern": "^[\\s\\S]",
+            "description": "The step id in that flow."
+          }
+        },
+        "required": [
+          "flow",
+          "step"
+        ],
+        "additionalProperties": false,
+        "description": "The flow step a host mode selects."
+      }
+    },
     "contextDiscovery": {
       "description": "Progressive disclosure of nested instruction files and its caps.",
       "type": "object",

@@ -164,5 +164,7 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'rules',
   'imports',
   'contextRoot',
+  'subagents',
+  'modes',
   ...OPENCODE_KEYS,
 ]);

@@ -46,6 +46,17 @@ export const agentSchema = z
   .looseObject({ context: contextLayerSchema.optional() })
   .describe('One agent: its context layer; other keys (model, ...) pass through.');
 
+/** A non-empty id (a pattern, not a length: the fast validator needs no runtime helper for it). */
+const id = z.string().regex(/^[\s\S]/, { message: 'must not be empty' });
+
+/** One `modes` entry: the flow step a host mode selects (docs/subagents.md). */
+export const modeStepSchema = z
+  .strictObject({
+    flow: id.describe('The flow id.'),
+    step: id.describe('The step id in that flow.'),
+  })
+  .describe('The flow step a host mode selects.');
+
 const cap = z.number().int().min(0);
 
 /** The `contextDiscovery` object. */
@@ -416,6 +427,18 @@ export const configSchema = z
       .record(z.string(), agentSchema)
       .optional()
       .describe("Agents by id; an agent's context layer sits above the global one."),
+    subagents: z
+      .record(z.string(), id)
+      .optional()
+      .describe(
+        "A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).",
+      ),
+    modes: z
+      .record(z.string(), modeStepSchema)
+      .optional()
+      .describe(
+        "A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).",
+      ),
     contextDiscovery: contextDiscoverySchema
       .optional()
       .describe('Progressive disclosure of nested instruction files and its caps.'),

@@ -260,6 +260,16 @@ export interface Config {
   readonly imports?: ImportsConfig | undefined;
   /** What `contextPaths` resolve against (docs/config.md). Absent: `workDir`. */
   readonly contextRoot?: 'workDir' | 'project' | undefined;
+  /** A host subagent's name → the ctxfiles agent it is (docs/subagents.md). Absent: none mapped. */
+  readonly subagents?: Readonly<Record<string, string>> | undefined;
+  /** A host mode → the flow step it selects (docs/subagents.md). Absent: none mapped. */
+  readonly modes?: Readonly<Record<string, ModeStep>> | undefined;
+}
+
+/** The flow step a host mode selects. */
+export interface ModeStep {
+  readonly flow: string;
+  readonly step: string;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

@@ -276,7 +276,7 @@ function isAlive(pid: number): boolean {
  */
 export function sweepStateDirectory(dir: string, now: number): void {
   sweepDirectory(dir, now, (name) =>
-    name.endsWith('.json') || name.endsWith('.json.due') || name.endsWith('.json.seen')
+    /\.json(\.due|\.seen|\.steps|\.type)?$/.test(name)
       ? SESSION_MAX_AGE_MS
       : name.endsWith('.tmp') || name.endsWith('.lock')
         ? LOCK_STALE_MS * 4

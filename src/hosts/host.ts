@@ -154,7 +154,22 @@ export interface HostFormat {
 
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */
 export interface HookProtocol {
-  readonly events: { readonly start: string; readonly afterTool: string; readonly compact: string };
+  readonly events: {
+    readonly start: string;
+    readonly afterTool: string;
+    readonly compact: string;
+    /**
+     * The event the host fires when it starts a subagent, before the subagent's first request,
+     * whose `hookSpecificOutput.additionalContext` the subagent reads (docs/subagents.md). Absent:
+     * the pinned version has none.
+     */
+    readonly subagentStart?: string;
+    /**
+     * The event the host fires for each user prompt, carrying the mode (`permission_mode`), whose
+     * `additionalContext` the model reads with the prompt: where a mode's flow step is delivered.
+     */
+    readonly prompt?: string;
+  };
   /**
    * The values of the compaction event's `trigger` that mean the host really compacts; another
    * value makes the event a no-op. Absent: every compaction event does (Gemini CLI 0.61 fires

@@ -26,7 +26,14 @@ export const claudeCodeHost: Host = frozen({
     rules: { tools: ['Read'], sources: ['claude'] },
   },
   hook: {
-    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // SubagentStart and UserPromptSubmit: checked in the pinned version's code (docs/subagents.md).
+    events: {
+      start: 'SessionStart',
+      afterTool: 'PostToolUse',
+      compact: 'PreCompact',
+      subagentStart: 'SubagentStart',
+      prompt: 'UserPromptSubmit',
+    },
     // `MultiEdit` and `LS` are older tools, kept for older versions.
     tools: {
       Read: { as: 'read', pathKeys: ['file_path'] },
