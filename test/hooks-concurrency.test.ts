@@ -24,7 +24,12 @@ function hookProcess(args: readonly string[], input: string, env: Record<string,
 
 test(`${COUNT} hook processes of one session at once: every nested file injected exactly once`, async () => {
   // Every process touches its own directory, and all of them share the parent's file.
-  const files: Record<string, string> = { 'AGENTS.md': 'root', 'pkgs/AGENTS.md': 'marker-parent' };
+  // The root CLAUDE.md: Claude Code loads no AGENTS.md itself then, so its hook delivers them all.
+  const files: Record<string, string> = {
+    'AGENTS.md': 'root',
+    'CLAUDE.md': 'claude root',
+    'pkgs/AGENTS.md': 'marker-parent',
+  };
   for (let index = 0; index < COUNT; index += 1) {
     files[`pkgs/d${index}/AGENTS.md`] = `marker-${index}-end`;
     files[`pkgs/d${index}/src/x.ts`] = '';

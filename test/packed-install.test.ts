@@ -28,6 +28,8 @@ beforeAll(() => {
   for (const [file, text] of Object.entries({
     '.git/HEAD': 'ref: refs/heads/main\n',
     'AGENTS.md': 'Root rules: run the tests.\n',
+    // With a CLAUDE.md, Claude Code loads no AGENTS.md itself, so its hook delivers pkg/AGENTS.md.
+    'CLAUDE.md': 'Claude rules.\n',
     'pkg/AGENTS.md': 'Package rules: no default exports.\n',
     'pkg/a.ts': 'export const a = 1;\n',
   })) {

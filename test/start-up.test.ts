@@ -442,6 +442,8 @@ describe('what a cold run loads', () => {
   test('an MCP instructions_for_path call and a hook that delivers load no dependency: no zod', () => {
     const root = temp();
     fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    // Claude Code loads no AGENTS.md itself beside a CLAUDE.md: its hook delivers pkg/AGENTS.md.
+    fs.writeFileSync(path.join(root, 'CLAUDE.md'), '# Claude\n');
     fs.mkdirSync(path.join(root, 'pkg'));
     fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), '# Package rules\n');
     const probe = path.join(temp(), 'probe.cjs');

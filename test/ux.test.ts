@@ -304,6 +304,9 @@ describe('the CLI feels finished', () => {
       '.agents.*.context.paths',
       '.session.tools.*.as',
       '.session.tools.*.pathKeys',
+      // A mode names both, always: there is nothing to default to.
+      '.modes.*.flow',
+      '.modes.*.step',
       ...[
         'data',
         'wd',

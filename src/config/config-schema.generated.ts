@@ -96,7 +96,8 @@ export default {
       "additionalProperties": {
         "type": "string",
         "pattern": "^[\\s\\S]"
-      }
+      },
+      "default": {}
     },
     "modes": {
       "description": "A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).",
@@ -124,7 +125,8 @@ export default {
         ],
         "additionalProperties": false,
         "description": "The flow step a host mode selects."
-      }
+      },
+      "default": {}
     },
     "contextDiscovery": {
       "description": "Progressive disclosure of nested instruction files and its caps.",

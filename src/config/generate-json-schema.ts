@@ -32,7 +32,9 @@ export function generateConfigJsonSchema(): Record<string, unknown> {
       property['default'] = {};
     } else property['default'] = structuredClone(value);
   }
-  if (properties['agents'] !== undefined) properties['agents']['default'] = {};
+  // Maps that are empty unless the user fills them: none mapped.
+  for (const key of ['agents', 'subagents', 'modes'])
+    if (properties[key] !== undefined) properties[key]['default'] = {};
   return {
     $schema: generated['$schema'],
     $id: CONFIG_SCHEMA_ID,
