@@ -17,6 +17,7 @@ export default {
         "opencode-go",
         "codex",
         "claude-code",
+        "claude-code-2.1.197",
         "cursor",
         "copilot",
         "gemini-cli",

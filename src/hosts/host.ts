@@ -102,6 +102,11 @@ export interface Preset {
   readonly summary: string;
   /** The config values, written with the config keys of docs/config.md. Deeply frozen. */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * The host version the lab checked this preset against, when it is not the host's
+   * (`verified` of {@link Host}): a preset for an older version of the host.
+   */
+  readonly verified?: { readonly version: string; readonly package: string };
 }
 
 /** An output format of a host (docs/formats.md): the block, and the frame for nested files. */
