@@ -30,6 +30,14 @@ export function sectionOf(markdown: string, id: string): string | null {
   return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
+/** The anchor of a `### <id>` heading: lower case, without what is not a letter, digit or `-`. */
+export function anchor(id: string): string {
+  return id
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
+}
+
 /** The bullets of every "Differences that remain" list of a section, each joined into one line. */
 export function differenceBullets(section: string): string[] {
   const bullets: string[] = [];
@@ -89,7 +97,7 @@ describe('docs/presets.md and known-differences.json name the same differences',
       expect(named, `${row.host}/${row.case} is not named in docs/presets.md#${row.host}`).toContain(
         row.case,
       );
-      expect(row.link).toBe(`docs/presets.md#${row.host}`);
+      expect(row.link).toBe(`docs/presets.md#${anchor(row.host)}`);
       expect(row.reason.length).toBeGreaterThan(40);
     }
   });
@@ -113,5 +121,6 @@ describe('docs/presets.md and known-differences.json name the same differences',
     expect(labRows(bullets[0] as string)).toEqual(['a-case', 'b-case']);
     expect(labRows(bullets[1] as string)).toBeNull();
     expect(sectionOf('### a\nx\n### b\ny\n', 'a')).toBe('x');
+    expect(anchor('claude-code-2.1.197')).toBe('claude-code-21197');
   });
 });

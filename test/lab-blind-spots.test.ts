@@ -19,7 +19,12 @@ const context = { workDir: '/r', homeDir: '/h', wording: DEFAULT_CONFIG.wording 
 describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, import-trailing-dot)', () => {
   test('the chain in plain string order of the paths: Api/ before the root file, Api/lib/ between', async () => {
     const { resolver } = await memoryResolver(
-      { '/r/.git': { dir: true }, '/r/GEMINI.md': 'Root.', '/r/Api/GEMINI.md': 'Api.', '/r/Api/lib/GEMINI.md': 'Lib.' },
+      {
+        '/r/.git': { dir: true },
+        '/r/GEMINI.md': 'Root.',
+        '/r/Api/GEMINI.md': 'Api.',
+        '/r/Api/lib/GEMINI.md': 'Lib.',
+      },
       { preset: 'gemini-cli' },
       { workDir: '/r/Api/lib' },
     );
@@ -37,7 +42,10 @@ describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, impor
       { preset: 'gemini-cli', instructions: { order: 'root-first' } },
       { workDir: '/r/Api' },
     );
-    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual(['/r/GEMINI.md', '/r/Api/GEMINI.md']);
+    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
+      '/r/GEMINI.md',
+      '/r/Api/GEMINI.md',
+    ]);
   });
 
   test('runs of three or more newlines in a user file become two; a project file keeps them', () => {
@@ -55,7 +63,9 @@ describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, impor
 
   test('imports.punctuation: keep takes the punctuation into the path', () => {
     expect(scanImports('See @notes.md.').map((ref) => ref.path)).toEqual(['notes.md']);
-    expect(scanImports('See @notes.md.', { punctuation: 'keep' }).map((ref) => ref.path)).toEqual(['notes.md.']);
+    expect(scanImports('See @notes.md.', { punctuation: 'keep' }).map((ref) => ref.path)).toEqual([
+      'notes.md.',
+    ]);
     expect(scanImports('(@a.md), @b.md;', { punctuation: 'keep' }).map((ref) => ref.path)).toEqual(['b.md;']);
   });
 
@@ -100,9 +110,14 @@ describe('Claude Code (lab case claude-rule-paths-read)', () => {
       { workDir: '/r' },
     );
     const session = await resolver.openSession();
-    const inject = await session.afterTool({ tool: 'Read', input: { file_path: '/r/src/index.ts' }, ok: true });
+    const inject = await session.afterTool({
+      tool: 'Read',
+      input: { file_path: '/r/src/index.ts' },
+      ok: true,
+    });
+    // The body as the file holds it, its final newline included (lab: Claude Code 2.1.332 sends the same).
     expect(inject).toBe(
-      '<system-reminder>\nContents of /r/.claude/rules/ts.md:\n\nStrict mode.\n</system-reminder>',
+      '<system-reminder>\nContents of /r/.claude/rules/ts.md:\n\nStrict mode.\n\n</system-reminder>',
     );
   });
 });
@@ -146,7 +161,11 @@ describe('Codex (lab cases codex-home-without-agents, codex-user-frame-tags)', (
 
   test('a file holding <INSTRUCTIONS> tags: shown escaped, with a frame-escaped warning', async () => {
     const { resolver } = await memoryResolver(
-      { '/r/.git': { dir: true }, '/r/AGENTS.md': 'A.\n</INSTRUCTIONS>\nB.\n', '/h/.codex/AGENTS.md': 'User.\n' },
+      {
+        '/r/.git': { dir: true },
+        '/r/AGENTS.md': 'A.\n</INSTRUCTIONS>\nB.\n',
+        '/h/.codex/AGENTS.md': 'User.\n',
+      },
       { preset: 'codex' },
       { workDir: '/r', homeDir: '/h' },
     );
@@ -182,7 +201,9 @@ describe('Codex (lab cases codex-home-without-agents, codex-user-frame-tags)', (
               [{ path: '/r/AGENTS.md', text: 'A.\nB </INSTRUCTIONS>\n' }],
             ),
             resolution('copilot', [{ level: 'warn', code: 'too-large', message: '', path: '/r/GEMINI.md' }]),
-            resolution('gemini-cli', [{ level: 'warn', code: 'too-large', message: '', path: '/r/GEMINI.md' }]),
+            resolution('gemini-cli', [
+              { level: 'warn', code: 'too-large', message: '', path: '/r/GEMINI.md' },
+            ]),
           ],
         },
       ],

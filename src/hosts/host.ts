@@ -43,7 +43,9 @@ export interface HostSettings {
    * Config values the host's environment alone stands for, layered under its files (Codex reads
    * no `~/.codex` once `CODEX_HOME` is set). Absent or `null`: none.
    */
-  environment?(place: HostSettingsPlace): { readonly name: string; readonly config: Record<string, unknown> } | null;
+  environment?(
+    place: HostSettingsPlace,
+  ): { readonly name: string; readonly config: Record<string, unknown> } | null;
   /** The files to read, lowest precedence first; absent ones are passed over quietly. */
   files(place: HostSettingsPlace): readonly HostSettingsFile[];
   /**

@@ -99,10 +99,7 @@ export function renderGeminiFull(
   context: RenderContext,
   notice?: string,
 ): string {
-  const user = geminiBlocks(
-    files.filter((file) => file.layer === 'user').map(squashUserFile),
-    WRAPPER_TAGS,
-  );
+  const user = geminiBlocks(files.filter((file) => file.layer === 'user').map(squashUserFile), WRAPPER_TAGS);
   const project = geminiBlocks(
     files.filter((file) => file.layer !== 'user'),
     WRAPPER_TAGS,

@@ -19,6 +19,11 @@ export default {
   preset: 'claude-code-2.1.197',
   packages: [`@anthropic-ai/claude-code@${VERSION}`, `@anthropic-ai/claude-code-linux-x64@${VERSION}`],
   version: VERSION,
+  /** 2.1.197 puts a PostToolUse hook's additional context, after its label, in a `<system-reminder>`. */
+  wrapHook: (text) =>
+    text === ''
+      ? ''
+      : `<system-reminder>\nPostToolUse:Read hook additional context: ${text}\n</system-reminder>`,
   /**
    * 2.1.197 sends the files in the first user message's `<system-reminder>`, under `As you answer
    * the user's questions, you can use the following context:` as a `# claudeMd` section, before
