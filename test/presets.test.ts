@@ -644,7 +644,9 @@ describe('the preset key and --preset', () => {
     const root = tempTree();
     const result = await cli(['resolve', '--preset', 'vim'], { cwd: root });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli');
+    expect(result.stderr).toContain(
+      'opencode, opencode-go, codex, claude-code, claude-code-2.1.197, cursor, copilot, gemini-cli',
+    );
   });
 
   test('loadConfig refuses an unknown preset option', async () => {

@@ -19,6 +19,9 @@ export default {
   preset: 'claude-code-2.1.197',
   packages: [`@anthropic-ai/claude-code@${VERSION}`, `@anthropic-ai/claude-code-linux-x64@${VERSION}`],
   version: VERSION,
+  // The MCP rows run against the newest Claude Code only: 2.1.197 answered before the ctxfiles MCP
+  // server had started on a loaded machine (its tool missing from the first request), once in two.
+  mcpCall: undefined,
   /** 2.1.197 puts a PostToolUse hook's additional context, after its label, in a `<system-reminder>`. */
   wrapHook: (text) =>
     text === ''

@@ -9,4 +9,14 @@ import qwenCode from './qwen-code.mjs';
 import continueCli from './continue.mjs';
 import kilo from './kilo.mjs';
 
-export const HOSTS = [codex, claudeCode, claudeCode2197, geminiCli, opencode, copilot, qwenCode, continueCli, kilo];
+export const HOSTS = [
+  codex,
+  claudeCode,
+  claudeCode2197,
+  geminiCli,
+  opencode,
+  copilot,
+  qwenCode,
+  continueCli,
+  kilo,
+];
