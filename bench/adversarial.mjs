@@ -247,6 +247,26 @@ for (let depth = 0; depth < 31; depth += 1) nestedChain[`i${depth}.md`] = `@i${d
 nestedChain['i31.md'] = Array.from({ length: 5000 }, (_, index) => `@z${index}.md`).join(' ');
 for (let index = 0; index < 5000; index += 1) nestedChain[`z${index}.md`] = 'z\n';
 const deep = (count) => Array.from({ length: count }, () => 'd').join('/');
+// Rule patterns from repository files (#35.3): 50 Continue rules with 22 long content patterns each
+// (1.25 MB), and 600 Cursor rules with 30 brace-heavy globs each (13 MB). Each pattern is distinct,
+// so no cache helps.
+const continueRules = { 'ctxfiles.config.json': '{"rules":{"sources":["continue"]}}' };
+for (let file = 0; file < 50; file += 1) {
+  const patterns = Array.from(
+    { length: 22 },
+    (_, index) => `    - "r${file}p${index}${'(?:\\\\w{1,100}\\\\s){1,9}'.repeat(48)}"`,
+  );
+  continueRules[`.continue/rules/r${file}.md`] = `---\nregex:\n${patterns.join('\n')}\n---\nRule ${file}.\n`;
+}
+const cursorRules = { 'ctxfiles.config.json': '{"rules":{"sources":["cursor"]}}' };
+const braces = `{${Array.from({ length: 150 }, (_, index) => `d${index}`).join(',')}}`;
+for (let file = 0; file < 600; file += 1) {
+  const globs = Array.from(
+    { length: 30 },
+    (_, index) => `  - "g${file}x${index}/{1..1500}/${braces}/**/*.ts"`,
+  );
+  cursorRules[`.cursor/rules/r${file}.mdc`] = `---\nglobs:\n${globs.join('\n')}\n---\nRule ${file}.\n`;
+}
 const cases = [
   {
     name: 'imports: 149k references back into a chain (#26.3)',
@@ -279,6 +299,16 @@ const cases = [
     args: ['resolve', '--paths', `x${'a'.repeat(29)}`],
   },
   {
+    name: '50 Continue rules, 22 long regex each (#35.3)',
+    cwd: tree('continue-regex', continueRules),
+    args: ['resolve'],
+  },
+  {
+    name: '600 Cursor rules, 30 brace-heavy globs (#35.3)',
+    cwd: tree('cursor-braces', cursorRules),
+    args: ['resolve', '--paths', 'g0x0/7/d5/a.ts'],
+  },
+  {
     name: '.opencode.json of 5,000 nested arrays (#26.5)',
     cwd: tree('nested-json', { '.opencode.json': `${'['.repeat(5000)}${']'.repeat(5000)}` }),
     args: ['resolve'],
@@ -294,9 +324,52 @@ const cases = [
     args: ['resolve'],
   },
 ];
-for (const { name, cwd, args } of cases) {
+/**
+ * `doctor` on what a repository can hold (#35.6): every row bounded by BOUND_MS and 200 MB of peak
+ * memory; findings capped at 1,000, the text view without recursion or spread.
+ */
+function doctorCases() {
+  const spans = Array.from({ length: 120_000 }, (_, index) => `\`d/${index}.md\``).join(' ');
+  const rule = (index) =>
+    `---\nalwaysApply: true\n---\n${`Rule ${index}: see \`src/${index}.ts\` and run npm run x${index}.\n\n`.repeat(20_000)}`.slice(
+      0,
+      1_000_000,
+    );
+  return [
+    {
+      name: 'doctor: 1 MiB AGENTS.md of code spans (#35.6)',
+      cwd: tree('doctor-spans', { '.git/HEAD': 'ref: refs/heads/main\n', 'AGENTS.md': spans.slice(0, MIB) }),
+      args: ['doctor'],
+      bounded: true,
+    },
+    {
+      name: 'doctor --format sarif, the same file (#35.6)',
+      cwd: path.join(home, 'doctor-spans'),
+      args: ['doctor', '--format', 'sarif'],
+      bounded: true,
+    },
+    {
+      name: 'doctor: 40 Cursor rules of 1 MB each (#35.6)',
+      cwd: tree('doctor-rules', {
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        'package.json': '{"scripts":{}}',
+        ...Object.fromEntries(
+          Array.from({ length: 40 }, (_, index) => [`.cursor/rules/r${index}.mdc`, rule(index)]),
+        ),
+      }),
+      args: ['doctor'],
+      bounded: true,
+    },
+  ];
+}
+
+for (const { name, cwd, args, bounded } of [...cases, ...doctorCases()]) {
   const { elapsed, cpu, rss, outcome } = runCli(cwd, args);
-  const ok = elapsed <= CASE_TIMEOUT_MS - 1 && !outcome.startsWith('killed');
+  const ok =
+    elapsed <= CASE_TIMEOUT_MS - 1 &&
+    !outcome.startsWith('killed') &&
+    // CPU time, not wall time: on a shared machine the wall clock measures the neighbours.
+    (bounded !== true || ((cpu ?? elapsed) <= BOUND_MS && (rss ?? 0) <= 200));
   failed ||= !ok;
   console.log(
     `${name.padEnd(52)} ${elapsed.toFixed(0).padStart(7)} ms ${cpu === undefined ? '      ?' : String(cpu).padStart(7)} ms cpu ${rss === undefined ? '     ?' : rss.toFixed(0).padStart(6)} MB  ${outcome}`,

@@ -13,7 +13,7 @@ import { generate, SIZES } from './generate.mjs';
 import { cacheEnv, runCommand, timeCommands } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'dist/bin/ctxfiles.cjs');
+const bin = process.env.BENCH_BIN ?? path.join(here, '..', 'dist/bin/ctxfiles.cjs');
 const work = path.join(here, '.work');
 
 /** A small project: two AGENTS.md, a Cursor always rule and a glob rule, no config (rules on by default). */
@@ -31,9 +31,12 @@ const SMALL_PROJECT = {
  * The PostToolUse hook command `ctxfiles init claude-code` writes into a small project's
  * `.claude/settings.json` (absolute node and bin), run through `/bin/sh -c` as Claude Code runs it,
  * for a `Read` with nothing due (the file's nested AGENTS.md and glob rule were added by the read
- * before), against `node -e 0` started the same way. Returns the medians and the command.
+ * before), against `node -e 0` started the same way. Returns the medians and the command. With
+ * `count` (bench/instructions.mjs's countInstructions), also the instructions of one such hook
+ * process and of `node -e 0`, both run directly (not through the shell), with the same input and
+ * environment: `instructions: { node, hook }`.
  */
-export function measureInitHook(runs) {
+export function measureInitHook(runs, count) {
   const root = path.join(work, 'init-hook');
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(path.join(root, '.git'), { recursive: true });
@@ -72,7 +75,22 @@ export function measureInitHook(runs) {
           throw new Error(`the hook answered: ${result.stdout}${result.stderr}`);
       },
     });
-    return { node, hook, command };
+    let instructions;
+    if (count !== undefined) {
+      // The command is `<node> <bin> hook claude-code` (checked above): run without the shell.
+      const args = command.slice(process.execPath.length + 1).split(' ');
+      // A compile cache of its own, written by the first counted run (these Node options), so that
+      // no cache another run wrote for another event is what V8 takes.
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-count-cache-'));
+      try {
+        const direct = { cwd: root, env: { ...env, XDG_CACHE_HOME: cache }, input: read };
+        count(args, direct);
+        instructions = { node: count(['-e', '0'], direct), hook: count(args, direct) };
+      } finally {
+        fs.rmSync(cache, { recursive: true, force: true });
+      }
+    }
+    return { node, hook, command, instructions };
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }

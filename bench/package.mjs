@@ -4,8 +4,10 @@
 // dependencies and ctxfiles itself take on disk) and the packages, against the target of ≤ 12 MB
 // (issue 27). Then runs the installed bin, `npx ctxfiles resolve`, in trees shaped like five real
 // repositories (bench/five-repositories.mjs): each must print its always rules and no glob rule.
-// Alone, it writes bench/package-report.json. A benchmark, not a test: `npm install` needs the
-// registry or a warm npm cache (it runs with --prefer-offline, so a warm cache is enough).
+// Alone, it packs a clean copy of the checkout (no dist/: `prepack` builds it, as for a clone) and
+// writes bench/package-report.json. The install is offline: the empty project gets a lock file made
+// from this repository's (its production entries), so the npm cache that `npm ci` filled is enough.
+// test/packed-install.test.ts uses the same steps.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +23,67 @@ function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 600_000 });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.error}`);
   return result.stdout;
+}
+
+/**
+ * Copies the checkout as a clone would hold it (the files git tracks, and new ones it does not
+ * ignore: no dist/, no node_modules/) to `dest`, and links this checkout's node_modules there so
+ * the build that `npm pack` runs (`prepack`) finds its tools without a second install.
+ */
+export function cleanCopy(dest) {
+  const listed = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], repo);
+  for (const file of listed.split('\0')) {
+    if (file === '' || !fs.existsSync(path.join(repo, file))) continue;
+    fs.mkdirSync(path.join(dest, path.dirname(file)), { recursive: true });
+    fs.copyFileSync(path.join(repo, file), path.join(dest, file));
+  }
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dest, 'node_modules'), 'dir');
+  return dest;
+}
+
+/**
+ * `npm pack` of the package in `from` into `to`; with `build: false` the lifecycle scripts are
+ * skipped (the caller built dist/ already). Returns npm's record of the tarball.
+ */
+export function packPackage({ from = repo, to, build = true }) {
+  const args = ['pack', '--json', '--pack-destination', to, ...(build ? [] : ['--ignore-scripts'])];
+  const out = run('npm', args, from);
+  // The build's own output may come first; npm's JSON is the array at the end.
+  return JSON.parse(out.slice(out.lastIndexOf('\n[') + 1))[0];
+}
+
+/**
+ * Installs a packed tarball into a new empty project `project`, offline: its lock file holds the
+ * tarball and this repository's production entries, so `npm ci --offline` needs only the npm cache.
+ */
+export function installTarball(packed, tarballDir, project) {
+  fs.mkdirSync(project, { recursive: true });
+  const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8'));
+  const self = lock.packages[''];
+  const spec = `file:${path.relative(project, path.join(tarballDir, packed.filename))}`;
+  const manifest = { name: 'empty', version: '1.0.0', private: true, dependencies: { ctxfiles: spec } };
+  const packages = {
+    '': { name: 'empty', version: '1.0.0', dependencies: { ctxfiles: spec } },
+    'node_modules/ctxfiles': {
+      version: packed.version,
+      resolved: spec,
+      integrity: packed.integrity,
+      ...Object.fromEntries(
+        ['license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta']
+          .filter((key) => self[key] !== undefined)
+          .map((key) => [key, self[key]]),
+      ),
+    },
+  };
+  for (const [key, entry] of Object.entries(lock.packages))
+    if (key !== '' && entry.dev !== true && entry.devOptional !== true) packages[key] = entry;
+  fs.writeFileSync(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(project, 'package-lock.json'),
+    `${JSON.stringify({ name: 'empty', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
+  run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], project);
+  return path.join(project, 'node_modules');
 }
 
 /** Apparent bytes of every file below `dir` (symlinks counted as links, not followed). */
@@ -48,25 +111,17 @@ function packagesIn(modules) {
 }
 
 /**
- * Packs the built package, installs the tarball in a new empty project (a temp dir, removed
- * afterwards), measures it and runs `resolve` in the five repository shapes. Returns the figures.
+ * Packs the package, installs the tarball in a new empty project (a temp dir, removed afterwards),
+ * measures it and runs `resolve` in the five repository shapes. Returns the figures. With `clean`,
+ * packs a clean copy of the checkout, which `prepack` builds; else packs the checkout as built.
  */
-export async function measurePackage() {
+export async function measurePackage({ clean = false } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-package-'));
   try {
-    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], repo));
-    const project = path.join(work, 'project');
-    fs.mkdirSync(project);
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      '{"name":"empty","version":"1.0.0","private":true}\n',
-    );
-    run(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed.filename)],
-      project,
-    );
-    const modules = path.join(project, 'node_modules');
+    const packed = clean
+      ? packPackage({ from: cleanCopy(path.join(work, 'clone')), to: work })
+      : packPackage({ to: work, build: false });
+    const modules = installTarball(packed, work, path.join(work, 'project'));
     const packages = packagesIn(modules);
     const installed = bytesBelow(modules);
     const bin = path.join(modules, '.bin', 'ctxfiles');
@@ -95,7 +150,7 @@ export async function measurePackage() {
 export const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = await measurePackage();
+  const figures = await measurePackage({ clean: true });
   const { tarball, installed, packages, repositories } = figures;
   console.log(`tarball ${tarball.name}: ${mb(tarball.bytes)} packed, ${tarball.files} files`);
   console.log(

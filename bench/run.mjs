@@ -9,12 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
 import { measureInitHook } from './hook.mjs';
+import { countInstructions, haveValgrind, millions } from './instructions.mjs';
+import { measureMcp } from './mcp.mjs';
+import { measureNested, nestedLines } from './nested.mjs';
 import { cacheEnv, median, runCommand, timeCommands } from './measure.mjs';
 import { mb, measurePackage } from './package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const bin = path.join(repo, 'dist/bin/ctxfiles.cjs');
+// BENCH_BIN: another build's bin for the whole-process rows (a before/after comparison).
+const bin = process.env.BENCH_BIN ?? path.join(repo, 'dist/bin/ctxfiles.cjs');
 const work = path.join(here, '.work');
 const sizes = process.argv.slice(2).filter((arg) => arg in SIZES);
 const runs = Number(process.env.BENCH_RUNS ?? 9);
@@ -176,7 +180,7 @@ if (fd === undefined) console.log('(fd is not installed: its baseline and target
 const example = path.join(repo, 'examples/monorepo');
 const [nodeStart, cold, uncached, explain] = timeCommands(
   [
-    [process.execPath, ['-e', '0']],
+    [process.execPath, ['-e', '0'], { env: cacheEnv }],
     [process.execPath, [bin, 'resolve'], { cwd: example, env: cacheEnv }],
     [process.execPath, [bin, 'resolve'], { cwd: example, env: { ...cacheEnv, CTXFILES_NO_CACHE: '1' } }],
     // explain counts the tokens of each prompt section: it pays for loading the token encoder.
@@ -204,16 +208,61 @@ report.figures.nodeStart = nodeStart;
 report.figures.coldExplain = explain;
 report.figures.coldResolve = cold;
 report.figures.coldResolveUncached = uncached;
+// Start-up in instructions (bench/instructions.mjs: callgrind, deterministic on a loaded machine),
+// every process without NODE_EXTRA_CA_CERTS: what ctxfiles adds to `node -e 0`. Target (issue 42):
+// at most 1.2× `node -e 0`.
+const counting = haveValgrind();
+if (counting) {
+  const options = { cwd: example, env: cacheEnv };
+  countInstructions([bin, 'resolve'], options); // writes the compile cache for these Node options
+  const node = countInstructions(['-e', '0'], options);
+  const resolve = countInstructions([bin, 'resolve'], options);
+  line('instructions: node -e 0', millions(node));
+  line(
+    'instructions: cold resolve on examples/monorepo',
+    millions(resolve),
+    `+${millions(resolve - node)}, ${(resolve / node).toFixed(2)}× node -e 0 (wall ${(cold / nodeStart).toFixed(2)}×), target ≤ 1.2×: ${verdict('coldResolveInstructions', resolve / node, 1.2)}`,
+  );
+  report.figures.instructions = { node, resolve };
+} else line('instructions', 'skipped: valgrind is not installed');
 {
   // The hook command exactly as `ctxfiles init claude-code` writes it (absolute node and bin, run
   // through a shell), in a small project with rules on by default, with nothing due (bench/hook.mjs).
-  const { node, hook } = measureInitHook(runs);
+  const { node, hook, instructions } = measureInitHook(runs, counting ? countInstructions : undefined);
   line(
     'hook as `init claude-code` writes it, nothing due (small)',
     ms(hook),
     `${(hook / node).toFixed(2)}× node -e 0 (${ms(node)}, through the same shell), target ≤ 1.3×: ${verdict('initHookVsNode', hook / node, 1.3)}`,
   );
-  report.figures.initHook = { node, hook };
+  if (instructions !== undefined) {
+    const ratio = instructions.hook / instructions.node;
+    line(
+      'instructions: the same hook, nothing due',
+      millions(instructions.hook),
+      `+${millions(instructions.hook - instructions.node)}, ${ratio.toFixed(2)}× node -e 0 (${millions(instructions.node)}), target ≤ 1.2×: ${verdict('initHookInstructions', ratio, 1.2)}`,
+    );
+  }
+  report.figures.initHook = { node, hook, instructions };
+}
+{
+  // The MCP server on a pipe (bench/mcp.mjs): the first instructions_for_path call, and warm calls
+  // that return nothing new, against a JSON-RPC ping.
+  const { first, warm, ping } = await measureMcp();
+  line('MCP instructions_for_path, first call', ms(first / 1000));
+  line(
+    'MCP instructions_for_path, warm call (nothing new)',
+    `${warm.wall.toFixed(0)} µs`,
+    `server CPU ${warm.cpu.toFixed(0)} µs; ping ${ping.wall.toFixed(0)} µs (CPU ${ping.cpu.toFixed(0)} µs); target ≤ 150 µs: ${verdict('mcpWarmCall', warm.wall, 150)}`,
+  );
+  report.figures.mcp = { first, warm, ping };
+}
+{
+  // 10,000 nested AGENTS.md, one per directory (bench/nested.mjs): rules on against rules off.
+  const nested = measureNested(Math.min(runs, 5));
+  for (const [label, value, extra] of nestedLines(nested)) line(label, value, extra);
+  report.figures.nested10k = nested;
+  verdict('nested10kWall', nested.on.wall, 900);
+  verdict('nested10kRss', nested.on.rss, 70);
 }
 {
   // What a user installs: the packed tarball in an empty project (bench/package.mjs).

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateConfigJsonSchemaText } from '../dist/config/generate-json-schema.js';
-import { fastValidatorSource, schemaModuleSource } from './fast-validator.mjs';
+import { sessionStateJsonSchema } from '../dist/session/session-state-schema.js';
+import { fastValidatorSource, schemaModuleSource, SESSION_STATE_ABOUT } from './fast-validator.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemaText = generateConfigJsonSchemaText();
@@ -15,6 +16,10 @@ fs.writeFileSync(
   fastValidatorSource(JSON.parse(schemaText)),
 );
 fs.writeFileSync(path.join(repo, 'src/config/config-schema.generated.ts'), schemaModuleSource(schemaText));
+fs.writeFileSync(
+  path.join(repo, 'src/session/validate-session-state.generated.ts'),
+  fastValidatorSource(sessionStateJsonSchema(), SESSION_STATE_ABOUT),
+);
 console.log(
-  'wrote schema/config.schema.json, src/config/config-schema.generated.ts and src/config/validate-config.generated.ts',
+  'wrote schema/config.schema.json, src/config/config-schema.generated.ts, src/config/validate-config.generated.ts and src/session/validate-session-state.generated.ts',
 );

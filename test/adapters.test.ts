@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool as agentsTool } from '@openai/agents';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { FakeChatModel } from '@langchain/core/utils/testing';
@@ -60,12 +60,12 @@ function checkScenario(
   ]);
 }
 
-describe('ctxfiles/ai-sdk with MockLanguageModelV4', () => {
+describe('ctxfiles/ai-sdk with MockLanguageModelV3', () => {
   test('read then answer: block and manifest in the system prompt, the nested file once, a throw reported as failed', async () => {
     const { result, session, events } = await openScenario();
     const prompts: unknown[][] = [];
     const script = [...CALLS];
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         prompts.push(options.prompt as unknown[]);
         const call = script.shift();

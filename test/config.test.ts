@@ -38,6 +38,7 @@ describe('config search', () => {
       mode: 'manifest',
       respectGitignore: false,
       cache: false,
+      repeatHostFiles: false,
     });
     expect(loaded.config.imports).toEqual({
       enabled: false,

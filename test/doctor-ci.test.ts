@@ -101,15 +101,19 @@ describe('ctxfiles doctor for CI', () => {
     );
     const message = ANNOTATION.exec(lines[1] as string)?.[6] ?? '';
     expect(unescapeData(message)).toBe(
-      'docs/100%:old.md does not exist (relative to this file or to the project root). Fix: fix the path or remove it: a model told to read it wastes a tool call.',
+      'docs/100%:old.md does not exist (beside this file, at the root, or anywhere in the repository). Fix: fix the path or remove it: a model told to read it wastes a tool call.',
     );
   });
 
   test('property values escape : and , and data escapes %, CR and LF', () => {
     const report: DoctorReport = {
+      root: '/r',
       workDir: '/r',
       hosts: [],
       sites: [],
+      placesLeftOut: 0,
+      findingsLeftOut: 0,
+      errorsLeftOut: false,
       findings: [
         {
           code: 'dangling-path',

@@ -147,10 +147,10 @@ describe('doctor findings: each code, and a close case that must not report it',
     expect(
       findings
         .filter((item) => item.code === 'broken-import')
-        .map((item) => `${item.line}:${item.column} ${item.message}`),
+        .map((item) => `${item.line}:${item.column} ${item.severity} ${item.message}`),
     ).toEqual([
-      '3:5 @docs/missing.md names no file',
-      '3:26 @../outside.md leaves the project: hosts that keep imports inside it do not read it, others read a file no one else has',
+      '3:5 warn @docs/missing.md names no file: the host leaves the text as written',
+      '3:26 error @../outside.md leaves the project: hosts that keep imports inside it do not read it, others read a file no one else has',
     ]);
   });
 

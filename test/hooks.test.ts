@@ -23,6 +23,12 @@ const tree = {
   'web/AGENTS.md': 'web rules',
 };
 
+/**
+ * A root CLAUDE.md makes the tree a Claude project: Claude Code 2.1.332 then loads no AGENTS.md by
+ * itself (nested ones included), so its hook delivers them (docs/hooks.md, "What the host shows itself").
+ */
+const CLAUDE_PROJECT = { 'CLAUDE.md': 'claude root' };
+
 /** A project and a state dir; `hook(agent, event)` runs `ctxfiles hook` in-process on one event. */
 function setup(extra: Record<string, string> = {}) {
   const root = tempTree({ ...tree, ...extra });
@@ -108,13 +114,13 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('session start, then read, edit, write, shell, outside, unknown: exact stdout', async () => {
-    const { root, outside, hook } = setup();
+    const { root, outside, hook } = setup(CLAUDE_PROJECT);
     const steps: Array<[Record<string, unknown>, string]> = [
       [
         { ...base(root), hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' },
-        // The root AGENTS.md is one Claude Code 2.1.332 loads itself (the project has no CLAUDE.md):
-        // only the manifest.
-        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${manifest}"}}\n`,
+        // A Claude project (a root CLAUDE.md): Claude Code 2.1.332 loads CLAUDE.md itself, not the
+        // root AGENTS.md, which the hook delivers before the manifest.
+        `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"${claudeFrame(['AGENTS.md', 'root'])}\\n\\n${manifest}"}}\n`,
       ],
       [
         tool(root, 'Read', { file_path: `${root}/svc/auth/login.ts` }),
@@ -143,7 +149,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('the hook state survives between processes and is per session', async () => {
-    const { root, hook } = setup();
+    const { root, hook } = setup(CLAUDE_PROJECT);
     const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });
     expect((await hook('claude-code', read)).stdout).toContain('web rules');
     expect((await hook('claude-code', read)).stdout).toBe('');
@@ -151,7 +157,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('a nested file created after the session start is injected (the stored index is never trusted blindly)', async () => {
-    const { root, hook } = setup();
+    const { root, hook } = setup(CLAUDE_PROJECT);
     await hook('claude-code', { ...base(root), hook_event_name: 'SessionStart', source: 'startup' });
     expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/api/x.ts` }))).stdout).toBe(
       '',
@@ -189,7 +195,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('a config created or changed after the session start is read', async () => {
-    const { root, hook } = setup();
+    const { root, hook } = setup(CLAUDE_PROJECT);
     await hook('claude-code', { ...base(root), hook_event_name: 'SessionStart', source: 'startup' });
     writeTree(root, { 'ctxfiles.config.json': '{"contextDiscovery": {"enabled": false}}' });
     expect((await hook('claude-code', tool(root, 'Read', { file_path: `${root}/web/x.ts` }))).stdout).toBe(
@@ -211,7 +217,10 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('with trackChanges, an edited nested file is reported on the next call in its subtree', async () => {
-    const { root, hook } = setup({ 'ctxfiles.config.json': '{"instructions": {"trackChanges": true}}' });
+    const { root, hook } = setup({
+      ...CLAUDE_PROJECT,
+      'ctxfiles.config.json': '{"instructions": {"trackChanges": true}}',
+    });
     const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });
     expect((await hook('claude-code', read)).stdout).toContain('web rules');
     expect((await hook('claude-code', read)).stdout).toBe('');
@@ -221,7 +230,7 @@ describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', 
   });
 
   test('after /clear or a compaction the files may be injected again; after resume they are not', async () => {
-    const { root, hook } = setup();
+    const { root, hook } = setup(CLAUDE_PROJECT);
     const read = tool(root, 'Read', { file_path: `${root}/web/a.ts` });
     const start = (source: string) =>
       hook('claude-code', { ...base(root), hook_event_name: 'SessionStart', source });
@@ -297,11 +306,20 @@ describe('ctxfiles hook gemini-cli (recorded inputs of the documented shape)', (
     );
   });
 
-  test('--preset: the preset applies (its files, its format)', async () => {
+  test("--preset: the preset applies (its files, its format); the host's own files only when asked to repeat them", async () => {
     const { root, stateDir } = setup({ 'GEMINI.md': 'root gemini', 'svc/GEMINI.md': 'svc gemini' });
-    const result = await cli(['hook', 'gemini-cli', '--preset', 'gemini-cli'], {
+    // The gemini-cli preset wants exactly what Gemini CLI shows itself: nothing is left to add.
+    const own = await cli(['hook', 'gemini-cli', '--preset', 'gemini-cli'], {
       cwd: root,
       env: { CTXFILES_STATE_DIR: stateDir },
+      stdin: Readable.from([JSON.stringify(tool(root, 'read_file', { file_path: 'svc/x.ts' }))]),
+    });
+    expect(own).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    // Asked to repeat them (a new session: the first one settled svc/GEMINI.md as the host's).
+    writeTree(root, { 'ctxfiles.config.json': '{"contextDiscovery": {"repeatHostFiles": true}}' });
+    const result = await cli(['hook', 'gemini-cli', '--preset', 'gemini-cli'], {
+      cwd: root,
+      env: { CTXFILES_STATE_DIR: `${stateDir}-repeat` },
       stdin: Readable.from([JSON.stringify(tool(root, 'read_file', { file_path: 'svc/x.ts' }))]),
     });
     expect({ ...result, stdout: result.stdout.split(root).join('<root>') }).toEqual({
@@ -462,7 +480,11 @@ describe('faults never break the agent', () => {
   });
 
   test('--cwd, --config and --state-dir (also as --flag=value) are honoured', async () => {
-    const root = tempTree({ ...tree, 'alt.json': '{"contextDiscovery": {"enabled": false}}' });
+    const root = tempTree({
+      ...tree,
+      ...CLAUDE_PROJECT,
+      'alt.json': '{"contextDiscovery": {"enabled": false}}',
+    });
     const elsewhere = tempTree();
     const event = JSON.stringify({
       session_id: 's',
@@ -537,7 +559,7 @@ describe('faults never break the agent', () => {
   });
 
   test('a corrupt state file: a fresh session with one warning, then a state that parses', async () => {
-    const { root, stateDir, hook } = setup();
+    const { root, stateDir, hook } = setup(CLAUDE_PROJECT);
     const file = path.join(stateDir, sessionFileName('claude-code', 's1', root));
     writeTree(stateDir, { [path.basename(file)]: '{"version": 1, "injected": [' });
     const result = await hook('claude-code', read(root, 'web/x.ts'));
@@ -561,7 +583,7 @@ describe('faults never break the agent', () => {
   });
 
   test('a lock left by a process that died is taken over; a fresh one is waited for', async () => {
-    const { root, stateDir, hook } = setup();
+    const { root, stateDir, hook } = setup(CLAUDE_PROJECT);
     const lock = path.join(stateDir, `${sessionFileName('claude-code', 's1', root)}.lock`);
     fs.mkdirSync(stateDir, { recursive: true });
     fs.writeFileSync(lock, '2147483646 dead');
@@ -611,7 +633,7 @@ describe('faults never break the agent', () => {
   });
 
   test('a session id like ../../x names no path: the state stays inside the state dir', async () => {
-    const { root, stateDir, hook } = setup();
+    const { root, stateDir, hook } = setup(CLAUDE_PROJECT);
     const parent = path.dirname(stateDir);
     const before = [...fs.readdirSync(parent), 'sessions'];
     for (const id of ['../../x', '/etc/passwd', 'a/b\0c', '..']) {

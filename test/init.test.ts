@@ -90,7 +90,9 @@ describe('ctxfiles init on real files', () => {
     expect(written).toContain(`"command": "${process.execPath} ${BIN} hook claude-code"`);
     const mcp = JSON.parse(fs.readFileSync(path.join(root, '.mcp.json'), 'utf8')) as Record<string, unknown>;
     expect(mcp).toEqual({
-      mcpServers: { ctxfiles: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp'] } },
+      mcpServers: {
+        ctxfiles: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp', '--host', 'claude-code'] },
+      },
     });
     const before = snapshot(root);
     expect(init(root, 'claude-code').stdout).toBe(
@@ -115,7 +117,10 @@ describe('ctxfiles init on real files', () => {
       mcp_servers: Record<string, { command: string; args: string[] }>;
       hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string }> }>>;
     };
-    expect(parsed.mcp_servers['ctxfiles']).toEqual({ command: process.execPath, args: [BIN, 'mcp'] });
+    expect(parsed.mcp_servers['ctxfiles']).toEqual({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--host', 'codex'],
+    });
     expect(parsed.mcp_servers['other']).toEqual({ command: 'x' });
     expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact']);
     expect(parsed.hooks['PostToolUse']?.[0]?.hooks[0]?.command).toBe(
@@ -143,7 +148,7 @@ describe('ctxfiles init on real files', () => {
     const entry = parseJsonc(after) as { mcp: Record<string, unknown> };
     expect(entry.mcp['ctxfiles']).toEqual({
       type: 'local',
-      command: [launch.node, launch.bin, 'mcp'],
+      command: [launch.node, launch.bin, 'mcp', '--host', 'kilo'],
       enabled: true,
     });
     expect(init(root, 'kilo')).toMatchObject({ code: 0, stdout: 'kilo.json: nothing to change\n' });
@@ -176,7 +181,10 @@ describe('ctxfiles init on real files', () => {
       command: `${process.execPath} ${BIN} hook qwen-code`,
       timeout: 30,
     });
-    expect(parsed.mcpServers['ctxfiles']).toEqual({ command: process.execPath, args: [BIN, 'mcp'] });
+    expect(parsed.mcpServers['ctxfiles']).toEqual({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--host', 'qwen-code'],
+    });
     expect(init(root, 'qwen-code')).toMatchObject({
       code: 0,
       stdout: '.qwen/settings.json: nothing to change\n',
@@ -262,7 +270,8 @@ describe('ctxfiles init on real files', () => {
   });
 
   test('the hook command it writes runs as the agent runs it (through a shell) and answers', () => {
-    const root = tempTree({ 'AGENTS.md': 'root', 'svc/AGENTS.md': 'svc rules', 'svc/a.ts': '' });
+    // A Claude project: Claude Code loads CLAUDE.md itself, the hook the nested AGENTS.md it does not.
+    const root = tempTree({ 'CLAUDE.md': 'root', 'svc/AGENTS.md': 'svc rules', 'svc/a.ts': '' });
     init(root, 'claude-code');
     const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')) as {
       hooks: { PostToolUse: Array<{ hooks: Array<{ command: string }> }> };

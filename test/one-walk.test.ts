@@ -6,7 +6,7 @@ import { createResolver } from '../src/api/create-resolver.js';
 import type { ConfigInput } from '../src/config/schema.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { walkNested, type WalkLimits, type WalkOptions } from '../src/discover/nested-walk.js';
-import { shareListings } from '../src/discover/shared-listings.js';
+import { keepUsable, shareListings } from '../src/discover/shared-listings.js';
 import type { FileSystem } from '../src/fs/file-system.js';
 import {
   createMemoryFileSystem,
@@ -254,6 +254,72 @@ describe('owners the walk listed', () => {
     ).toEqual([]);
   });
 
+  test('an owner holding only its AGENTS.md costs no call: no one-file location is probed', () => {
+    const memory = createMemoryFileSystem({}, { root: W });
+    memory.set(`${W}/p/q/AGENTS.md`, '# q');
+    memory.set(`${W}/r/AGENTS.md`, '---\ntrigger: always_on\n---\nr as a Windsurf rule');
+    const walk = walkNested(memory, W, new Set(), { maxDepth: 8, maxFiles: UNCAPPED }, { markers: MARKERS });
+    const ownerDirs = [W, ...walk.marked.map((dir) => `${W}/${dir}`)];
+    const ownerEntries = new Map([...walk.markedBy].map(([dir, entries]) => [`${W}/${dir}`, entries]));
+    for (const names of [instructionNames, new Set<string>()]) {
+      const options = {
+        workDir: W,
+        ownerDirs,
+        sources: [...RULE_SOURCES],
+        maxFileBytes: 65536,
+        instructionNames: names,
+      };
+      const whole = discoverRules(memory, options);
+      const start = memory.calls.length;
+      const hinted = discoverRules(memory, { ...options, ownerEntries });
+      expect(hinted).toEqual(whole);
+      // .clinerules and the like are absent from the listing: never looked up, and no segment above
+      // the owner is looked up again. Without instruction names the AGENTS.md is a Windsurf rule,
+      // read as listed (its open checks it is a regular file), and agents.md, listed in another case
+      // only, costs one probe (a case-insensitive volume would find it).
+      const below = memory.calls
+        .slice(start)
+        .filter((call) => call.path.startsWith(`${W}/p/`) || call.path.startsWith(`${W}/r/`));
+      expect(below).toEqual(
+        names.size === 0
+          ? [
+              { op: 'probe', path: `${W}/p/q/agents.md` },
+              { op: 'readFile', path: `${W}/p/q/AGENTS.md` },
+              { op: 'probe', path: `${W}/r/agents.md` },
+              { op: 'readFile', path: `${W}/r/AGENTS.md` },
+            ]
+          : [],
+      );
+      expect(hinted.rules.map((rule) => rule.relativePath)).toEqual(
+        names.size === 0 ? ['p/q/AGENTS.md', 'r/AGENTS.md'] : [],
+      );
+    }
+  });
+
+  test('a marker file named in another case is still found on a case-insensitive volume', () => {
+    const memory = createMemoryFileSystem({}, { caseInsensitive: true });
+    memory.set(`${W}/p/.cursor/rules/p.mdc`, '---\nalwaysApply: true\n---\np');
+    memory.set(`${W}/p/Agents.md`, '---\ntrigger: always_on\n---\nWindsurf reads agents.md');
+    memory.set(`${W}/p/.ClineRules`, 'cline file in another case');
+    const walk = walkNested(memory, W, new Set(), { maxDepth: 8, maxFiles: UNCAPPED }, { markers: MARKERS });
+    expect(walk.marked).toEqual(['p']);
+    const options = {
+      workDir: W,
+      ownerDirs: [W, `${W}/p`],
+      sources: [...RULE_SOURCES],
+      maxFileBytes: 65536,
+      instructionNames: new Set(['AGENTS.md']),
+    };
+    const ownerEntries = new Map([...walk.markedBy].map(([dir, entries]) => [`${W}/${dir}`, entries]));
+    const hinted = discoverRules(memory, { ...options, ownerEntries });
+    expect(hinted).toEqual(discoverRules(memory, options));
+    expect(hinted.rules.map((rule) => rule.relativePath)).toEqual([
+      'p/.clinerules',
+      'p/.cursor/rules/p.mdc',
+      'p/agents.md',
+    ]);
+  });
+
   test('on disk, symlinked rule folders and files are found as without the listings', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-one-walk-')));
     try {
@@ -296,5 +362,21 @@ describe('owners the walk listed', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the walk index keeps marker files in another case', () => {
+  test('keepUsable keeps a plain file named like a wanted name ignoring case, and no other', () => {
+    const listing = [
+      { name: 'Agents.md', kind: 'file' as const },
+      { name: 'AGENTS.md', kind: 'file' as const },
+      { name: 'README.md', kind: 'file' as const },
+      { name: 'src', kind: 'directory' as const },
+    ];
+    expect(keepUsable(listing, new Set(['AGENTS.md'])).map((entry) => entry.name)).toEqual([
+      'Agents.md',
+      'AGENTS.md',
+      'src',
+    ]);
   });
 });

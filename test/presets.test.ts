@@ -820,6 +820,15 @@ describe('ctxfiles presets', () => {
     expect(result.stdout.endsWith('}\n')).toBe(true);
   });
 
+  test.each([[['presets']], [['presets', '--json']], [['presets', 'show', 'codex']]])(
+    '%j piped ends with one newline (issue 41)',
+    (argv) => {
+      const result = spawnBin(argv, { cwd: tempTree() });
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(result.stdout).toMatch(/[^\n]\n$/);
+    },
+  );
+
   test.each([
     [['presets', 'show', 'vim'], '"vim" is not a preset'],
     [['presets', 'show'], 'name a preset'],

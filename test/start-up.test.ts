@@ -439,6 +439,64 @@ describe('what a cold run loads', () => {
     expect(builtins).not.toContain('NativeModule module');
   });
 
+  test('an MCP instructions_for_path call and a hook that delivers load no dependency: no zod', () => {
+    const root = temp();
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');
+    fs.mkdirSync(path.join(root, 'pkg'));
+    fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), '# Package rules\n');
+    const probe = path.join(temp(), 'probe.cjs');
+    fs.writeFileSync(
+      probe,
+      "process.on('exit', () => require('fs').writeSync(2, '\\nLOADED ' + JSON.stringify(Object.keys(require.cache))));",
+    );
+    const call = (id: number, file: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'instructions_for_path', arguments: { path: file } },
+      });
+    const mcpInput = [
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+      call(2, 'pkg/a.ts'),
+      call(3, 'pkg/b.ts'),
+      '',
+    ].join('\n');
+    const state = path.join(root, '.state');
+    const hook = (event: Record<string, unknown>) =>
+      spawnSync(process.execPath, ['--require', probe, BIN, 'hook', 'claude-code', '--state-dir', state], {
+        cwd: root,
+        encoding: 'utf8',
+        input: JSON.stringify({ session_id: 's1', cwd: root, ...event }),
+      });
+    expect(hook({ hook_event_name: 'SessionStart' }).status).toBe(0);
+    const runs = [
+      spawnSync(process.execPath, ['--require', probe, BIN, 'mcp'], {
+        cwd: root,
+        encoding: 'utf8',
+        input: mcpInput,
+      }),
+      hook({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: path.join(root, 'pkg', 'a.ts') },
+      }),
+    ];
+    expect(runs[0]?.stdout).toContain('Package rules');
+    expect(runs[1]?.stdout).toContain('Package rules');
+    for (const result of runs) {
+      expect(result.status).toBe(0);
+      const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
+      const files = JSON.parse((line as string).slice('LOADED '.length)) as string[];
+      expect(files.map((file) => path.basename(file))).toEqual(['probe.cjs', 'ctxfiles.cjs']);
+    }
+  });
+
   test('resolve --json still prints every digest', () => {
     const root = temp();
     fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Rules\n');

@@ -99,15 +99,50 @@ describe('replaceFile', () => {
     expect(fs.readFileSync(target, 'utf8')).toBe('keep');
   });
 
-  posixOnly('a temp name taken by another file is EEXIST, and that file is not deleted', () => {
+  posixOnly('temp names are unpredictable (64 random bits), opened O_CREAT|O_EXCL|O_NOFOLLOW', () => {
+    const dir = tempTree();
+    const file = path.join(dir, 'state.json');
+    const calls: Array<[string, number]> = [];
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((at, flags, mode) => {
+      calls.push([String(at), Number(flags)]);
+      return open(at, flags, mode);
+    });
+    replaceFile(file, 'one');
+    replaceFile(file, 'two');
+    const names = calls.map(([at]) => path.basename(at));
+    for (const name of names)
+      expect(name).toMatch(new RegExp(`^state\\.json\\.${process.pid}\\.[0-9a-f]{16}\\.tmp$`));
+    expect(names[0]).not.toBe(names[1]);
+    const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = fs.constants;
+    for (const [, flags] of calls) expect(flags).toBe(O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW);
+  });
+
+  posixOnly('a link planted at the temp name is EEXIST: neither it nor its target is touched', () => {
+    const target = path.join(tempTree({ 'target.txt': 'keep' }), 'target.txt');
     const dir = tempTree({ 'state.json': 'old' });
     const file = path.join(dir, 'state.json');
-    vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    const temp = `${file}.${process.pid}.${(0.5).toString(36).slice(2, 10)}.tmp`;
-    fs.writeFileSync(temp, 'another writer');
+    const open = fs.openSync;
+    let planted = '';
+    vi.spyOn(fs, 'openSync').mockImplementation((at, flags, mode) => {
+      planted = String(at);
+      fs.symlinkSync(target, planted);
+      return open(at, flags, mode);
+    });
     expect(replaceFile(file, 'new')).toBe('EEXIST');
-    expect(fs.readFileSync(temp, 'utf8')).toBe('another writer');
+    expect(fs.lstatSync(planted).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe('keep');
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
+  });
+
+  posixOnly("mode 'keep': the replaced file's mode, or 0666 less the umask for a new one", () => {
+    const dir = tempTree({ 'shared.json': 'old' });
+    fs.chmodSync(path.join(dir, 'shared.json'), 0o640);
+    expect(replaceFile(path.join(dir, 'shared.json'), 'new', { mode: 'keep' })).toBeUndefined();
+    expect(fs.statSync(path.join(dir, 'shared.json')).mode & 0o777).toBe(0o640);
+    expect(replaceFile(path.join(dir, 'new.json'), 'x', { mode: 'keep' })).toBeUndefined();
+    const umask = process.umask();
+    expect(fs.statSync(path.join(dir, 'new.json')).mode & 0o777).toBe(0o666 & ~umask);
   });
 
   posixOnly('a failed rename returns its code and deletes the temp file it created', () => {

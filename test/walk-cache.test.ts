@@ -224,9 +224,10 @@ describe('contextDiscovery.cache through the CLI', () => {
     settle();
     const run = async (session: string, event: Record<string, unknown>, env: Record<string, string> = {}) => {
       const input = { session_id: session, cwd: workDir, ...event };
-      const result = await cli(['hook', 'claude-code'], {
+      // Gemini CLI: it loads no CLAUDE.md or AGENTS.md of its own, so the hook delivers them.
+      const result = await cli(['hook', 'gemini-cli'], {
         cwd: workDir,
-        env: { CTXFILES_STATE_DIR: stateDir, XDG_CACHE_HOME: cacheHome, ...env },
+        env: { CTXFILES_STATE_DIR: stateDir, XDG_CACHE_HOME: cacheHome, HOME: cacheHome, ...env },
         stdin: Readable.from([JSON.stringify(input)]),
       });
       return { ...result, stdout: result.stdout.split(workDir).join('<root>') };
@@ -234,10 +235,10 @@ describe('contextDiscovery.cache through the CLI', () => {
     const events = [
       { hook_event_name: 'SessionStart', source: 'startup' },
       {
-        hook_event_name: 'PostToolUse',
-        tool_name: 'Read',
+        hook_event_name: 'AfterTool',
+        tool_name: 'read_file',
         tool_input: { file_path: `${workDir}/svc/auth/login.ts` },
-        tool_response: { success: true },
+        tool_response: { llmContent: 'x' },
       },
     ];
     const off = [];

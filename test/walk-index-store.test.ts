@@ -149,11 +149,16 @@ describe('walk index store: reading and writing', () => {
   posixOnly('a save that cannot write leaves the old index and no temp file', () => {
     const { store, dir } = storeIn();
     expect(store.save('{"old":1}')).toBeUndefined();
-    // A directory where the temp file would go makes the write fail whoever runs the test.
-    vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    const temp = `${store.file}.${process.pid}.${(0.5).toString(36).slice(2, 10)}.tmp`;
-    fs.mkdirSync(temp);
+    // A directory where the temp file goes (its name is random: planted as it is opened) makes
+    // the write fail whoever runs the test.
+    let temp = '';
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((file, flags, mode) => {
+      if (String(file).endsWith('.tmp')) fs.mkdirSync((temp = String(file)));
+      return open(file, flags, mode);
+    });
     expect(store.save('{"new":1}')).toMatch(/cannot be written \(EEXIST\)$/);
+    vi.restoreAllMocks();
     expect(store.load()).toEqual({ text: '{"old":1}' });
     fs.rmdirSync(temp);
     expect(fs.readdirSync(dir)).toEqual([path.basename(store.file)]);

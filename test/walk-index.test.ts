@@ -328,7 +328,11 @@ describe('walk index: loading', () => {
     ['not JSON', '{"version":1,', 'it is not valid JSON'],
     ['truncated', valid([row]).slice(0, -3), 'it is not valid JSON'],
     ['not an object', 'null', 'it is not an index'],
-    ['another version', valid([row], { version: WALK_INDEX_VERSION + 1 }), 'it has version 2'],
+    [
+      'another version',
+      valid([row], { version: WALK_INDEX_VERSION + 1 }),
+      `it has version ${WALK_INDEX_VERSION + 1}`,
+    ],
     ['another key', valid([row], { key: '/elsewhere' }), 'it belongs to another work dir'],
     ['names not strings', valid([row], { names: [1] }), 'its names are malformed'],
     ['dirs not a list', valid([row], { dirs: {} }), 'its directories are malformed'],

@@ -2,7 +2,7 @@
  * ctxfiles/ai-sdk: a Vercel AI SDK `ToolSet` whose tools report each call to a ctxfiles session
  * (docs/embedding.md, "AI SDK"). Only types come from `ai`; nothing of it is loaded here.
  */
-import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import type { Tool, ToolSet } from 'ai';
 import type { Session } from '../api/open-session.js';
 import {
   APPENDED,
@@ -21,6 +21,9 @@ export { contextPrompt } from '../prompt/context-prompt.js';
 const PENDING_KEPT = 256;
 
 type ModelOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+
+/** The options `execute` gets, named as AI SDK 6 and 7 both type them (7 made the type generic). */
+type ExecutionOptions = Parameters<NonNullable<Tool['execute']>>[1];
 
 /**
  * Wraps every tool of `tools` that has an `execute`: each call is reported to `session` (`ok`
@@ -60,7 +63,7 @@ function reportingTool(session: Session, name: string, tool: Tool, options: Read
   };
   return {
     ...tool,
-    execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
+    execute(input: unknown, execution: ExecutionOptions) {
       const call: ToolCall = { session, name, input, options };
       let output: unknown;
       try {

@@ -56,7 +56,12 @@ export interface ResolverContext {
    * Whether the project's config is trusted (docs/security.md, "Trust tiers"). `untrusted` for a
    * plain {@link Config} object: the object's keys are trusted, the project's files are not.
    */
-  readonly trust: { readonly project: 'trusted' | 'untrusted'; readonly ceiling?: string | undefined };
+  readonly trust: {
+    readonly project: 'trusted' | 'untrusted';
+    readonly ceiling?: string | undefined;
+    /** Glob patterns a project-tier layer set, with their files' directories (ConfigTrust). */
+    readonly projectGlobs?: Readonly<Record<string, string>> | undefined;
+  };
   /** What loading the config noticed; the first diagnostics of every result. */
   readonly configDiagnostics: readonly Diagnostic[];
   /** The flows, read on first call when the config was loaded with `lazyFlows`. */

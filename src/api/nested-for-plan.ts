@@ -23,7 +23,9 @@ export function nestedBasenames(plan: ResolutionPlan, instructions: Instructions
 
 /**
  * The nested files a plan discloses: in chain mode only the first existing candidate of each
- * directory; never a file that a layer already inlines (`inlined` holds real paths).
+ * directory; never a file that a layer already inlines (`inlined` holds real paths); and each file
+ * once (DESIGN §13, "Identity"): of the names that lead to one file (`CLAUDE.md -> AGENTS.md`),
+ * the one that is no link is kept, else the first.
  */
 export function nestedForPlan(
   files: readonly NestedFile[],
@@ -34,7 +36,22 @@ export function nestedForPlan(
     instructions.walk === 'off' || instructions.select === 'all'
       ? files
       : firstCandidatePerDirectory(files, instructions.candidates);
-  return chosen.filter((file) => !inlined.has(file.path) && !inlined.has(file.realPath ?? file.path));
+  const open = chosen.filter((file) => !inlined.has(file.path) && !inlined.has(file.realPath ?? file.path));
+  return oncePerFile(open);
+}
+
+/** One nested file per real path: the one that is no link, else the first. */
+export function oncePerFile(files: readonly NestedFile[]): NestedFile[] {
+  const kept = new Map<string, NestedFile>();
+  for (const file of files) {
+    const real = file.realPath ?? file.path;
+    const current = kept.get(real);
+    if (current === undefined || (current.realPath !== undefined && file.realPath === undefined))
+      kept.set(real, file);
+  }
+  if (kept.size === files.length) return [...files];
+  const chosen = new Set(kept.values());
+  return files.filter((file) => chosen.has(file));
 }
 
 function firstCandidatePerDirectory(

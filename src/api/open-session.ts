@@ -1,6 +1,6 @@
 import type { Format, SessionToolConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import type { Disclosure, DisclosureOptions, DisclosureState } from '../session/disclosure.js';
+import type { Disclosure, DisclosureOptions, DisclosureState, InViewTest } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
@@ -24,6 +24,12 @@ export interface SessionOptions extends ResolveRequest {
    * shown; the files of the new prompt are tracked as they are now.
    */
   readonly newPrompt?: boolean;
+  /**
+   * What the host the session runs in shows by itself (DESIGN §13, "A host's own view"): a nested
+   * file or rule for which it returns true is never injected (it is `skipped`). The hooks and the
+   * MCP server pass their host's view (docs/hooks.md, "What the host shows itself").
+   */
+  readonly inView?: InViewTest;
 }
 
 /** What one tool call brought: the text to append, and the diagnostics of this call. */
@@ -79,7 +85,7 @@ export async function openSession(
   const resumed =
     options.state === undefined
       ? null
-      : (await import('../session/session-state.js')).parseSessionState(options.state);
+      : await (await import('../session/session-state.js')).parseSessionState(options.state);
   const { disclosed, rendered, format } = await start();
   const [{ createDisclosure }, { toolTable }, { baselineRecords }] = await Promise.all([
     import('../session/disclosure.js'),
@@ -106,6 +112,7 @@ export async function openSession(
       order: instructions.order,
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
+      inView: options.inView,
     },
     resumed,
   );

@@ -7,8 +7,9 @@ import { isInside } from '../fs/contain.js';
 import { identityOf } from '../resolve/expand-entries.js';
 import { readContextFile } from '../resolve/read-context-file.js';
 import { shapeFiles } from '../resolve/shape-text.js';
-import { collectSources, type RulesSource } from '../resolve/collect-files.js';
+import { collectSources, type CollectedSources, type RulesSource } from '../resolve/collect-files.js';
 import { expandFileImports } from '../resolve/expand-file-imports.js';
+import { globRoot } from '../resolve/glob-files.js';
 import { planResolution, type ResolutionPlan, type Selection } from '../resolve/plan-resolution.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { RuleSet } from '../rules/create-rule-set.js';
@@ -179,7 +180,15 @@ export function collect(
       fs,
       workDir,
       plan,
-      { instructions: config.instructions, homeDir, env, layerRoot, rules, ceiling: context.trust.ceiling },
+      {
+        instructions: config.instructions,
+        homeDir,
+        env,
+        layerRoot,
+        rules,
+        ceiling: context.trust.ceiling,
+        projectGlobs: context.trust.projectGlobs,
+      },
       diagnostics,
     );
     const listed = inline
@@ -202,12 +211,7 @@ export function collect(
         // `imports.external: false`: a project file imports only from inside the work dir.
         trustOutside: context.trusted && config.imports?.external !== false,
         homeDir,
-        rootOf: (file) =>
-          config.imports?.external === false
-            ? workDir
-            : file.source === 'chain'
-              ? (collected.chainStart ?? workDir)
-              : layerRoot,
+        rootOf: importRoots(context, collected, layerRoot),
         fileReferencesFrom: fileReferencesOf(rules),
         projectRootMarkers: config.instructions.projectRootMarkers,
       },
@@ -217,6 +221,24 @@ export function collect(
     const withBom = config.instructions.keepBom === true ? keptBom : (file: ContextFile) => file;
     return { files: Object.freeze(shaped.map(spelledPath(context)).map(withBom)), diagnostics };
   });
+}
+
+/**
+ * The containment root of each file's imports: the work dir with `imports.external: false`, else
+ * the root of its source (the chain's start, its glob pattern's root, the contextPaths root).
+ */
+function importRoots(
+  context: ResolverContext,
+  collected: CollectedSources,
+  layerRoot: string,
+): (file: ContextFile) => string {
+  const { workDir, config } = context;
+  return (file) => {
+    if (config.imports?.external === false) return workDir;
+    if (file.source === 'chain') return collected.chainStart ?? workDir;
+    if (file.source === 'glob') return globRoot(file.entry, collected.globScope);
+    return layerRoot;
+  };
 }
 
 /**
@@ -436,8 +458,10 @@ function manifestEntries(
     label: file.label,
   }));
   if (rules === undefined) return entries;
+  // A rule source that reads a nested file (windsurf and a nested AGENTS.md) lists it once.
+  const listed = new Set(kept.map((file) => file.realPath ?? file.path));
   for (const rule of rules.nested())
-    if (!inlined.has(rule.realPath))
+    if (!inlined.has(rule.realPath) && !listed.has(rule.realPath))
       entries.push({
         path: rule.relativePath,
         label: rule.description || `${rule.source} rule ${rule.name}`,

@@ -3,7 +3,7 @@ import { walkChain } from '../discover/chain-walk.js';
 import { under, walkNested } from '../discover/nested-walk.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { DirEntry, FileSystem } from '../fs/file-system.js';
 import { readInstruction } from '../fs/read-instruction.js';
 import type { SharedListings } from '../discover/shared-listings.js';
 import { createRuleSet, type RuleSet } from '../rules/create-rule-set.js';
@@ -25,7 +25,7 @@ export interface Rules {
    */
   alwaysRulesOf(dir: string): readonly Rule[];
   /** Absolute rule folders (`<owner>/.cursor/rules`, …) the engine reads: one per owner and source folder. */
-  readonly folders: ReadonlySet<string>;
+  readonly folders: RuleFolders;
   /**
    * The rules of a request for `agent` (none: `undefined`): rules scoped to other agents leave the
    * set and are listed as skipped (`other agent`). Itself when no rule is agent-scoped; memoized.
@@ -54,7 +54,7 @@ export function discoverAllRules(
   const { instructions, contextDiscovery } = config;
   const diagnostics: Diagnostic[] = createDiagnostics();
   const walk = { listThrough, ...(listings === undefined ? {} : { listings }) };
-  const ownerEntries = new Map<string, readonly string[]>();
+  const ownerEntries = new Map<string, readonly DirEntry[]>();
   const owners = ruleOwners(context, rules.nested && nested, diagnostics, walk, ownerEntries);
   const found = discoverRules(fs, {
     workDir,
@@ -68,11 +68,7 @@ export function discoverAllRules(
     ownerEntries,
   });
   diagnostics.push(...found.diagnostics);
-  const folders = new Set<string>();
-  for (const source of rules.sources)
-    for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
-      if (location.type === 'folder' && location.agentPrefix === undefined)
-        for (const owner of owners) folders.add(path.join(owner, location.path));
+  const folders = ruleFolders(rules.sources, owners);
   // Content patterns (Continue `regex`) test a file's text as the reader gives it: bounded by the cap.
   const maxBytes = contextDiscovery.maxFileBytes;
   const contentOf = (file: string) => {
@@ -97,12 +93,42 @@ export function discoverAllRules(
   return rulesOf(shared, found.rules, found.skipped, agentScoped);
 }
 
+/** Membership in the rule folders of every owner (asked once per `contextPaths` entry). */
+export interface RuleFolders {
+  has(folder: string): boolean;
+}
+
+/**
+ * The folders of `sources` (agent families aside) below each owner, as a membership test: a path is
+ * one when it ends with a folder location and what precedes it is an owner. Nothing is made per
+ * owner: a tree with 10,000 walk-marked owners would otherwise hold a path per owner and location.
+ */
+function ruleFolders(sources: readonly string[], owners: readonly string[]): RuleFolders {
+  const locations = new Set<string>();
+  for (const source of sources)
+    for (const location of RULE_ADAPTERS.get(source)?.locations ?? [])
+      if (location.type === 'folder' && location.agentPrefix === undefined)
+        locations.add(path.normalize(location.path));
+  const ownerSet = new Set(owners);
+  return {
+    has(folder) {
+      for (const location of locations) {
+        if (!folder.endsWith(location)) continue;
+        // `<owner><sep><location>`, or `<root><location>` for an owner that is a filesystem root.
+        const head = folder.slice(0, folder.length - location.length);
+        if (head.endsWith(path.sep) && (ownerSet.has(head.slice(0, -1)) || ownerSet.has(head))) return true;
+      }
+      return false;
+    },
+  };
+}
+
 /** What every view of one discovery shares: the found rules and what was said and read around them. */
 interface Discovery {
   readonly workDir: string;
   readonly contentOf: (file: string) => string | null;
   readonly diagnostics: readonly Diagnostic[];
-  readonly folders: ReadonlySet<string>;
+  readonly folders: RuleFolders;
   readonly fileReferences: ReadonlyMap<string, string>;
   readonly found: { readonly rules: readonly Rule[]; readonly skipped: readonly SkippedRule[] };
 }
@@ -186,7 +212,7 @@ function ruleOwners(
     readonly listThrough: (names: Iterable<string>) => FileSystem;
     readonly listings?: SharedListings;
   },
-  ownerEntries: Map<string, readonly string[]>,
+  ownerEntries: Map<string, readonly DirEntry[]>,
 ): string[] {
   const { fs, workDir, config } = context;
   const rules = config.rules ?? { sources: [], nested: true };

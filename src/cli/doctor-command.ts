@@ -3,8 +3,8 @@ import { homeDirectory } from '../fs/home-dir.js';
 import { atOrAbove, type Severity } from '../doctor/finding.js';
 import { formatDoctorGithub, formatDoctorSarif } from '../doctor/format-ci.js';
 import { formatDoctorText } from '../doctor/format-text.js';
-import { listHosts } from '../doctor/hosts.js';
-import { runDoctor } from '../doctor/run-doctor.js';
+import { listHosts, type DoctorHost } from '../doctor/hosts.js';
+import { runDoctor, type DoctorReport } from '../doctor/run-doctor.js';
 import { CtxfilesError } from '../errors.js';
 import { EXIT, type CliIo } from './io.js';
 
@@ -15,6 +15,8 @@ export interface DoctorCommandOptions {
   readonly path?: readonly string[];
   readonly json?: boolean;
   readonly format?: 'sarif' | 'github';
+  /** `true` for the page on stdout, or the file to write it to. */
+  readonly html?: boolean | string;
   readonly failOn?: Severity;
 }
 
@@ -27,8 +29,9 @@ export async function doctorCommand(
   io: CliIo,
   version: string,
 ): Promise<number> {
-  if (options.json === true && options.format !== undefined)
-    throw new CtxfilesError('usage', '--json and --format cannot be used together');
+  const outputs = [options.json === true, options.format !== undefined, options.html !== undefined];
+  if (outputs.filter(Boolean).length > 1)
+    throw new CtxfilesError('usage', '--json, --format and --html cannot be used together');
   const known = listHosts();
   const unknown = (options.host ?? []).filter((name) => !known.some((host) => host.name === name));
   if (unknown.length > 0)
@@ -36,8 +39,12 @@ export async function doctorCommand(
       'usage',
       `--host ${unknown.join(' ')}: not a host; the hosts are ${known.map((host) => host.name).join(', ')}`,
     );
-  const wanted = new Set(options.host ?? []);
-  const hosts = known.filter((host) => wanted.size === 0 || wanted.has(host.name));
+  // The order given on the command line is the order of the output.
+  const wanted = [...new Set(options.host ?? [])];
+  const hosts =
+    wanted.length === 0
+      ? known
+      : wanted.map((name) => known.find((host) => host.name === name) as DoctorHost);
   const home = io.env['HOME'];
   const report = await runDoctor({
     workDir: path.resolve(io.cwd, options.cwd ?? '.'),
@@ -46,10 +53,45 @@ export async function doctorCommand(
     env: io.env,
     homeDir: home !== undefined && home !== '' ? home : homeDirectory(),
   });
-  if (options.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (options.html !== undefined) await writeHtml(report, options.html, io);
+  else if (options.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (options.format === 'sarif') io.stdout.write(formatDoctorSarif(report, version));
   else if (options.format === 'github') io.stdout.write(formatDoctorGithub(report));
-  else io.stdout.write(formatDoctorText(report));
+  else {
+    io.stdout.write(formatDoctorText(report));
+    // What each host's agents and modes would see here (src/doctor/host-agents.ts, docs/subagents.md).
+    const { hostAgentsSection } = await import('../doctor/host-agents.js');
+    io.stdout.write(
+      await hostAgentsSection({
+        workDir: path.resolve(io.cwd, options.cwd ?? '.'),
+        env: io.env,
+        homeDir: home !== undefined && home !== '' ? home : homeDirectory(),
+      }),
+    );
+  }
   const threshold = options.failOn ?? 'error';
-  return report.findings.some((item) => atOrAbove(item.severity, threshold)) ? EXIT.invalid : EXIT.ok;
+  const failing =
+    report.findings.some((item) => atOrAbove(item.severity, threshold)) ||
+    report.errorsLeftOut ||
+    (threshold === 'warn' && report.findingsLeftOut > 0);
+  return failing ? EXIT.invalid : EXIT.ok;
+}
+
+/** The context map on stdout, or in a new or replaced file (never one a host reads: see the docs). */
+async function writeHtml(report: DoctorReport, target: boolean | string, io: CliIo): Promise<void> {
+  const { formatDoctorHtml } = await import('../doctor/format-html.js');
+  const page = formatDoctorHtml(report);
+  if (target === true) {
+    io.stdout.write(page);
+    return;
+  }
+  const file = path.resolve(io.cwd, String(target));
+  if (!/\.html?$/i.test(file))
+    throw new CtxfilesError(
+      'usage',
+      `--html ${String(target)}: the page is written only to a file ending in .html`,
+    );
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(file, page);
+  io.stderr.write(`wrote ${file}\n`);
 }

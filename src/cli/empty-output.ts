@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ResolveResult } from '../api/create-resolver.js';
 import type { Config } from '../config/types.js';
+import { hostOfPreset } from '../hosts/index.js';
 import { escapeControl } from '../render/escape.js';
 
 /**
@@ -104,11 +105,15 @@ async function presetHint(input: Readonly<EmptyOutputInput>): Promise<string> {
       best = { name, files, names };
   }
   if (best === undefined) return '';
-  const names = new Set(best.files.map((file) => path.basename(file)));
+  const names = [...new Set(best.files.map((file) => path.basename(file)))].sort();
   const what =
-    names.size === 1
-      ? count(best.files.length, `${[...names][0] as string} file`)
+    names.length === 1
+      ? count(best.files.length, `${names[0] as string} file`)
       : count(best.files.length, 'instruction file');
+  // A host whose own settings can name other files (Gemini CLI's `context.fileName`) is told how;
+  // another tool's preset would not change what this host loads.
+  const settings = input.preset === undefined ? undefined : hostOfPreset(input.preset)?.settings;
+  if (settings?.readsNamesWhen !== undefined) return `${what} here: ${settings.readsNamesWhen(names)}`;
   return `${what} here: try \`--preset ${best.name}\``;
 }
 

@@ -1,4 +1,4 @@
-import { fdWriter, guardStream, stdoutIsTerminal, stdoutWasClosed } from './fd-writer.js';
+import { fdWriter, guardStream, stdoutIsTerminal } from './fd-writer.js';
 import { run } from './run.js';
 
 /**
@@ -6,14 +6,8 @@ import { run } from './run.js';
  * descriptors. The bin (src/cli/bin.ts) loads this bundle and sets the exit code it returns.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  // An answer printed to a closed stdout would be lost without a word; `--help` and `--version`
-  // print there too. Checked only when stdout is /dev/null, so an ordinary run pays one fstat.
-  if (stdoutWasClosed()) {
-    fdWriter(2).write(
-      'ctxfiles: error: stdout is closed, so the output would be lost (use >/dev/null to discard it)\n',
-    );
-    return 1;
-  }
+  // Output is never refused up front: a descriptor that only discards (`stdio: 'ignore'` and `>&-`
+  // both leave /dev/null open read-write on fd 1) is a choice; only a write that fails is a fault.
   // `mcp` hands stdout to the MCP SDK, which needs a stream; every other command only writes.
   const streams = argv[0] === 'mcp';
   return run(argv, {

@@ -74,22 +74,6 @@ function reportWriteFault(system: Pick<WriterSystem, 'writeSync'>, code: string 
 }
 
 /**
- * True when stdout was closed when the process started (`ctxfiles resolve >&-`): Node then opens
- * `/dev/null` on the descriptor, read-write, where a shell's `> /dev/null` opens it write-only.
- * Linux only (`/proc/self/fdinfo`); elsewhere, false.
- */
-export function stdoutWasClosed(): boolean {
-  try {
-    const stat = fs.fstatSync(1);
-    if (!stat.isCharacterDevice() || stat.rdev !== fs.statSync('/dev/null').rdev) return false;
-    const flags = /^flags:\s+([0-7]+)$/m.exec(fs.readFileSync('/proc/self/fdinfo/1', 'utf8'))?.[1];
-    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * True when stdout is a terminal: a character device other than /dev/null, told from one fstat
  * (node:tty would cost every run its load). A serial line or another device counts too: harmless,
  * as the answer only gains a final newline there.

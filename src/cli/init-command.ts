@@ -1,9 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CtxfilesError } from '../errors.js';
 import { homeDirectory } from '../fs/home-dir.js';
+import { escapeControl } from '../render/escape.js';
 import { editJson, editToml, type InitMode } from './init-edit.js';
-import { INIT_HOSTS, initTargets, type InitHost, type InitTarget, type Launch } from './init-hosts.js';
+import { deleteHostConfig, readHostConfig, writeHostConfig, type InitPlace } from './init-files.js';
+import { chooseForm } from './init-form.js';
+import {
+  INIT_HOSTS,
+  initTargets,
+  starter,
+  type InitHost,
+  type InitTarget,
+  type Launch,
+  type LaunchForm,
+  type Starter,
+} from './init-hosts.js';
 import type { CliIo } from './io.js';
 import { unifiedDiff } from './text-diff.js';
 
@@ -19,10 +30,9 @@ export interface InitOptions {
   readonly launch?: Launch;
   /** Default: the user's home directory. */
   readonly homeDir?: string;
+  /** Default: `process.platform`. */
+  readonly platform?: NodeJS.Platform;
 }
-
-/** Host config files larger than this are refused (16 MiB). */
-const MAX_HOST_CONFIG_BYTES = 16_777_216;
 
 /** The running node and the real path of the running bin. */
 export function currentLaunch(): Launch {
@@ -36,63 +46,117 @@ export function currentLaunch(): Launch {
   return { node: process.execPath, bin };
 }
 
+/** One file's change: its text before and after, or its deletion. */
+interface Edit {
+  readonly target: InitTarget;
+  readonly before: string;
+  readonly after: string;
+  /** `--remove` of a file that holds exactly what init writes into a new one: it is deleted. */
+  readonly drop: boolean;
+}
+
 /**
  * `ctxfiles init <host>`: writes the host's hook and MCP server configuration (docs/hooks.md,
- * docs/mcp.md), merged into what is there. Every file is edited in memory first; when one cannot
- * be (malformed, a value of another type), nothing is written. `--dry-run` prints the diffs,
- * `--remove` takes ctxfiles' entries out. Returns 0, or 2 for an unknown host.
+ * docs/mcp.md), merged into what is there, in the form a team can commit when the host and the
+ * project allow it ({@link chooseForm}). Every file is read, checked and edited in memory first;
+ * when one cannot be (malformed, a value of another type, a link in a project), nothing is
+ * written. `--dry-run` prints the diffs, `--remove` takes ctxfiles' entries out (and deletes a file
+ * that held nothing else). Returns 0, or 2 for an unknown host.
  * @throws CtxfilesError for a host config that cannot be edited.
  */
 export function initCommand(options: Readonly<InitOptions>, io: CliIo): number {
   if (!(INIT_HOSTS as readonly string[]).includes(options.host)) {
-    io.stderr.write(`ctxfiles: error: unknown host "${options.host}" (${INIT_HOSTS.join(', ')})\n`);
+    io.stderr.write(
+      `ctxfiles: error: unknown host "${escapeControl(options.host)}" (${INIT_HOSTS.join(', ')})\n`,
+    );
     return 2;
   }
   const host = options.host as InitHost;
-  const launch = options.launch ?? currentLaunch();
   const workDir = path.resolve(io.cwd, options.cwd ?? '.');
   const homeDir = options.homeDir ?? homeDirectory();
-  const targets = initTargets(host, options.scope, launch, { workDir, homeDir, env: io.env });
+  const chosen = chooseForm(host, options, workDir, () => options.launch ?? currentLaunch());
+  const start = starter(host, chosen.form) as Starter;
+  const targets = initTargets(host, options.scope, start, { workDir, homeDir, env: io.env });
+  const place: InitPlace = {
+    base: options.scope === 'project' ? workDir : homeDir,
+    followLinks: options.scope === 'user',
+  };
   const mode: InitMode = options.remove ? 'remove' : 'add';
-  const edits = targets.map((target) => {
-    const before = readHostConfig(target.file);
-    return { target, before, after: edit(before, target, mode) };
+  const edits = targets.map((target): Edit => {
+    const found = readHostConfig(target.file, place);
+    const after = edit(found.text, target, mode);
+    const drop = found.exists && mode === 'remove' && found.text === edit('', target, 'add');
+    return { target, before: found.text, after, drop };
   });
   const shown = (file: string) => {
     const relative = path.relative(io.cwd, file);
-    return relative.startsWith('..') ? file : relative;
+    return escapeControl(relative.startsWith('..') ? file : relative);
   };
-  for (const { target, before, after } of edits) {
-    if (before === after) {
-      io.stdout.write(`${shown(target.file)}: nothing to change\n`);
-      continue;
-    }
-    if (options.dryRun) io.stdout.write(unifiedDiff(shown(target.file), before, after));
-    else {
-      writeHostConfig(target.file, after);
-      io.stdout.write(`${shown(target.file)}: ${options.remove ? 'ctxfiles removed' : 'updated'}\n`);
-    }
+  for (const change of edits) applyEdit(change, shown(change.target.file), options, place, io);
+  if (!options.remove && edits.some((change) => change.before !== change.after)) {
+    io.stdout.write(chosen.note);
+    if (!options.dryRun) notes(host, chosen.form, io);
   }
-  if (!options.remove && !options.dryRun) notes(host, launch, io);
   return 0;
 }
 
-/** The paths the documentation's snippets show for node and the bin. */
-export const DOC_LAUNCH: Launch = {
-  node: '/usr/local/bin/node',
-  bin: '/home/you/project/node_modules/ctxfiles/dist/bin/ctxfiles.cjs',
+/** Writes (or with `--dry-run` shows) one file's change. */
+function applyEdit(
+  change: Edit,
+  name: string,
+  options: Readonly<InitOptions>,
+  place: InitPlace,
+  io: CliIo,
+): void {
+  const { target, before, after, drop } = change;
+  if (before === after && !drop) {
+    io.stdout.write(`${name}: nothing to change\n`);
+    return;
+  }
+  if (options.dryRun) {
+    io.stdout.write(escapeTerminal(unifiedDiff(name, before, drop ? '' : after)));
+    if (drop) io.stdout.write(`${name}: would be deleted (init had created it)\n`);
+    return;
+  }
+  if (drop) deleteHostConfig(target.file, place);
+  else writeHostConfig(target.file, after, place);
+  io.stdout.write(
+    `${name}: ${drop ? 'deleted (init had created it)' : options.remove ? 'ctxfiles removed' : 'updated'}\n`,
+  );
+}
+
+/**
+ * Text of a settings file shown on a terminal (`--dry-run`): C0 and C1 controls and DEL as
+ * `\uXXXX`, but line ends, tabs and the CR of a CRLF line kept, so a comment cannot send escape
+ * sequences (clear the screen, set a title, hide a line).
+ */
+export function escapeTerminal(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * The form the documentation's snippets show: ctxfiles installed in the project, which is the
+ * repository's root.
+ */
+const DOC_FORM: LaunchForm = {
+  kind: 'project',
+  bin: 'node_modules/ctxfiles/dist/bin/ctxfiles.cjs',
+  fromRoot: 'node_modules/ctxfiles/dist/bin/ctxfiles.cjs',
 };
 
 /**
- * What `ctxfiles init <host>` writes into a new project, keyed `<host> <file>`: the snippets of
- * docs/hooks.md and docs/mcp.md, each after a `<!-- ctxfiles init: <key> -->` line (test/init.test.ts
- * checks they match).
+ * What `ctxfiles init <host>` writes into a new project where ctxfiles is installed, keyed
+ * `<host> <file>`: the snippets of docs/hooks.md and docs/mcp.md, each after a
+ * `<!-- ctxfiles init: <key> -->` line (test/init.test.ts checks they match).
  */
 export function initSnippets(): Record<string, string> {
   const snippets: Record<string, string> = {};
   const places = { workDir: '/home/you/project', homeDir: '/home/you', env: {} };
   for (const host of INIT_HOSTS)
-    for (const target of initTargets(host, 'project', DOC_LAUNCH, places))
+    for (const target of initTargets(host, 'project', starter(host, DOC_FORM) as Starter, places))
       snippets[`${host} ${path.relative(places.workDir, target.file)}`] =
         target.kind === 'toml' ? target.block : edit('', target, 'add');
   return snippets;
@@ -103,41 +167,13 @@ function edit(before: string, target: InitTarget, mode: InitMode): string {
 }
 
 /** What the user should know after a write. */
-function notes(host: InitHost, launch: Launch, io: CliIo): void {
-  if (launch.bin.split(path.sep).includes('_npx'))
+function notes(host: InitHost, form: LaunchForm, io: CliIo): void {
+  if (form.kind === 'absolute' && form.bin.split(path.sep).includes('_npx'))
     io.stderr.write(
-      `ctxfiles: warning: ctxfiles runs from npx's cache (${launch.bin}); install it (npm install --save-dev ctxfiles) and run init again, so the path stays\n`,
+      `ctxfiles: warning: ctxfiles runs from npx's cache (${escapeControl(form.bin)}); install it (npm install --save-dev ctxfiles) and run init again, so the path stays\n`,
     );
   if (host === 'codex')
     io.stdout.write(
       'Codex runs a new or changed hook only once you trust it: start codex and accept the ctxfiles hooks when it asks (an untrusted hook is skipped without a word).\n',
     );
-}
-
-/** The file's text, or '' when it does not exist. Only a regular file (or a link to one) is read. */
-function readHostConfig(file: string): string {
-  let info: fs.Stats;
-  try {
-    info = fs.statSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw new CtxfilesError('usage', `${file}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
-  }
-  if (!info.isFile()) throw new CtxfilesError('usage', `${file}: not a regular file; it is left as it is`);
-  if (info.size > MAX_HOST_CONFIG_BYTES)
-    throw new CtxfilesError(
-      'usage',
-      `${file}: ${info.size} bytes, over ${MAX_HOST_CONFIG_BYTES}; it is left as it is`,
-    );
-  return fs.readFileSync(file, 'utf8');
-}
-
-/** Replaces the file through a temp file and a rename, keeping its mode; creates its directory. */
-function writeHostConfig(file: string, text: string): void {
-  const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const mode = fs.existsSync(target) ? fs.statSync(target).mode & 0o777 : 0o644;
-  const temp = `${target}.${process.pid}.ctxfiles.tmp`;
-  fs.writeFileSync(temp, text, { mode });
-  fs.renameSync(temp, target);
 }

@@ -8,6 +8,7 @@ import {
 } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { CtxfilesError } from '../errors.js';
+import { checkSettingsJson } from './init-json-check.js';
 import { TOML_BEGIN, TOML_END, type JsonTarget, type TomlTarget } from './init-hosts.js';
 
 /** Adds ctxfiles' entries, or removes them. */
@@ -44,6 +45,8 @@ function formatting(text: string): FormattingOptions {
  * @throws CtxfilesError when the file is not JSON(C) or a value on the way has another type.
  */
 export function editJson(text: string, target: JsonTarget, mode: InitMode): string {
+  const fault = checkSettingsJson(text);
+  if (fault !== null) throw refuse(target.file, `${fault.message} (${position(text, fault.offset)})`);
   const errors: ParseError[] = [];
   const tree = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true });
   const first = errors[0];
@@ -223,10 +226,12 @@ export function editToml(text: string, target: TomlTarget, mode: InitMode): stri
     throw refuse(target.file, `ctxfiles' block has no end line (${TOML_END})`);
   const block = target.block.split('\n').join(eol);
   let next: string;
+  let outside = text;
   if (begin !== -1) {
     let after = endAt + TOML_END.length;
     if (text.startsWith(eol, after)) after += eol.length;
     const replacement = mode === 'add' ? block : '';
+    outside = text.slice(0, begin) + text.slice(after);
     next = text.slice(0, begin) + replacement + text.slice(after);
     if (mode === 'remove') next = next.replace(new RegExp(`(?:${eol})+$`), eol === '\r\n' ? '\r\n' : '\n');
     if (next.trim() === '') next = '';
@@ -234,19 +239,54 @@ export function editToml(text: string, target: TomlTarget, mode: InitMode): stri
     const separator = text === '' ? '' : text.endsWith(eol) ? eol : `${eol}${eol}`;
     next = `${text}${separator}${block}`;
   } else next = text;
-  if (mode === 'add') {
-    const outside = begin === -1 ? text : text.slice(0, begin) + text.slice(endAt);
-    for (const table of target.tables)
-      if (new RegExp(`^\\s*\\[\\s*${table.replace(/\./g, '\\s*\\.\\s*')}\\s*\\]`, 'm').test(outside))
-        throw refuse(target.file, `[${table}] is already defined outside ctxfiles' block`);
-    checkToml(next, target.file, 'the edited file');
-  }
+  if (mode === 'add') checkOwnTables(next, outside, target);
   return next;
 }
 
-function checkToml(text: string, file: string, what = 'it'): void {
+/**
+ * After an edit: the edited file, as the host parses it, must give ctxfiles' tables exactly what
+ * the block says. A table defined elsewhere (`[mcp_servers.ctxfiles]`, or
+ * `[mcp_servers.ctxfiles.env]`, which the host would merge into ctxfiles' server) is refused.
+ */
+function checkOwnTables(text: string, outside: string, target: TomlTarget): void {
+  let others: unknown;
   try {
-    parseToml(text);
+    others = parseToml(outside);
+  } catch {
+    // Judged below, on the whole edited file.
+  }
+  const own = parseToml(target.block);
+  const outsideBlock = (table: string) =>
+    refuse(
+      target.file,
+      `[${table}] is already defined outside ctxfiles' block (a table or key below it is merged into ctxfiles' own)`,
+    );
+  for (const table of target.tables) if (valueAt(others, table) !== undefined) throw outsideBlock(table);
+  const edited = checkToml(text, target.file, 'the edited file');
+  for (const table of target.tables)
+    if (JSON.stringify(valueAt(edited, table)) !== JSON.stringify(valueAt(own, table)))
+      throw outsideBlock(table);
+  // A `[[hooks.<event>.hooks]]` after the block would add its command to ctxfiles' last group.
+  const ownHooks = (valueAt(own, 'hooks') ?? {}) as Record<string, unknown[]>;
+  for (const [event, groups] of Object.entries(ownHooks)) {
+    const found = valueAt(edited, `hooks.${event}`);
+    const there = Array.isArray(found) ? found.map((group) => JSON.stringify(group)) : [];
+    if (!groups.every((group) => there.includes(JSON.stringify(group))))
+      throw refuse(target.file, `a table after ctxfiles' block adds to its [[hooks.${event}]] group`);
+  }
+}
+
+/** The value at a dotted table name (`mcp_servers.ctxfiles`) of a parsed TOML document. */
+function valueAt(document: unknown, table: string): unknown {
+  let node = document;
+  for (const key of table.split('.'))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
+}
+
+function checkToml(text: string, file: string, what = 'it'): Record<string, unknown> {
+  try {
+    return parseToml(text);
   } catch (error) {
     const found = error as { line?: number; column?: number; message?: string };
     const where = found.line === undefined ? '' : ` at ${found.line}:${found.column ?? 0}`;

@@ -4,10 +4,75 @@ import path from 'node:path';
 export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo', 'qwen-code'] as const;
 export type InitHost = (typeof INIT_HOSTS)[number];
 
-/** How the agent starts ctxfiles: absolute paths, so nothing depends on the agent's PATH. */
+/** This machine's node and ctxfiles bin, as absolute paths. */
 export interface Launch {
   readonly node: string;
   readonly bin: string;
+}
+
+/**
+ * How the agent starts ctxfiles. `absolute`: this machine's node and bin (nothing depends on the
+ * agent's PATH, but the file holds paths of this machine). `project`: `node` and the bin installed
+ * in the project, named relative to the project (`bin`, from the project directory) or to the
+ * repository's root (`fromRoot`, from the folder holding `.git`; `null` outside a repository), so
+ * a team can commit the file (docs/hooks.md, "Setting it up").
+ */
+export type LaunchForm =
+  | ({ readonly kind: 'absolute' } & Launch)
+  | { readonly kind: 'project'; readonly bin: string; readonly fromRoot: string | null };
+
+/** The shell words and the argv that start ctxfiles, before its command (`hook …`, `mcp`). */
+export interface Starter {
+  /** For a hook: one shell command line. */
+  readonly shell: string;
+  /** For an MCP server: the program and its first arguments. */
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** The repository root, found by git: hooks and servers of these hosts may start in a sub-folder. */
+const ROOT = '"$(git rev-parse --show-toplevel)"';
+
+/**
+ * How `host` starts ctxfiles in `form`, or `null` when that host cannot use it (a host without a
+ * project variable outside a git repository). Project forms: Claude Code exports
+ * `$CLAUDE_PROJECT_DIR` to hook commands; Gemini CLI replaces
+ * `$GEMINI_PROJECT_DIR` in a hook command with the quoted project dir (so it is written unquoted)
+ * and reads its workspace settings from the folder it runs in, where its MCP servers start too;
+ * Qwen Code exports `$QWEN_PROJECT_DIR` to its hooks (bash reads it) and starts servers as Gemini
+ * CLI does; Codex, OpenCode and Kilo CLI find their project config up to the repository's root
+ * and run hooks and servers in the session's folder, so the bin is named from the root git gives.
+ */
+export function starter(host: InitHost, form: LaunchForm): Starter | null {
+  if (form.kind === 'absolute') {
+    const shell = `${shellWord(form.node)} ${shellWord(form.bin)}`;
+    return { shell, command: form.node, args: [form.bin] };
+  }
+  const bin = shellWord(form.bin);
+  switch (host) {
+    case 'claude-code': {
+      // Its MCP config expands `${VAR:-default}` from Claude Code's own environment, which has no
+      // CLAUDE_PROJECT_DIR (the lab saw the default used): the server finds the root by git.
+      const shell = `node "$CLAUDE_PROJECT_DIR"/${bin}`;
+      if (form.fromRoot === null) return { shell, command: 'node', args: [form.bin] };
+      return { shell, ...gitRootStart(form.fromRoot) };
+    }
+    case 'gemini-cli':
+      return { shell: `node $GEMINI_PROJECT_DIR/${bin}`, command: 'node', args: [form.bin] };
+    case 'qwen-code':
+      return { shell: `node "$QWEN_PROJECT_DIR"/${bin}`, command: 'node', args: [form.bin] };
+    case 'codex':
+    case 'opencode':
+    case 'kilo': {
+      if (form.fromRoot === null) return null;
+      return { shell: `node ${ROOT}/${shellWord(form.fromRoot)}`, ...gitRootStart(form.fromRoot) };
+    }
+  }
+}
+
+/** An MCP server started from the repository root git finds, whatever folder the host runs in. */
+function gitRootStart(fromRoot: string): Pick<Starter, 'command' | 'args'> {
+  return { command: 'sh', args: ['-c', `exec node ${ROOT}/${shellWord(fromRoot)} "$@"`, 'sh'] };
 }
 
 /** One hook group: the events it answers and what it matches. */
@@ -60,9 +125,12 @@ export function shellWord(word: string): string {
   return process.platform === 'win32' ? `"${word.replace(/"/g, '""')}"` : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
-function hookCommand(launch: Launch, agent: string, args = ''): string {
-  return `${shellWord(launch.node)} ${shellWord(launch.bin)} hook ${agent}${args}`;
+function hookCommand(start: Starter, agent: string, args = ''): string {
+  return `${start.shell} hook ${agent}${args}`;
 }
+
+/** The server's arguments: `--host` keeps out what the host shows by itself (docs/mcp.md). */
+const mcpArgs = (start: Starter, host: InitHost) => [...start.args, 'mcp', '--host', host];
 
 const CLAUDE_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
@@ -101,7 +169,7 @@ const CODEX_GROUPS: readonly HookGroup[] = [
 export function initTargets(
   host: InitHost,
   scope: 'project' | 'user',
-  launch: Launch,
+  launch: Starter,
   places: InitPlaces,
 ): InitTarget[] {
   const base = scope === 'project' ? places.workDir : places.homeDir;
@@ -139,7 +207,7 @@ function opencodeTarget(
   host: 'opencode' | 'kilo',
   base: string,
   scope: 'project' | 'user',
-  launch: Launch,
+  launch: Starter,
 ): InitTarget {
   return {
     kind: 'json',
@@ -150,13 +218,13 @@ function opencodeTarget(
     hooks: [],
     mcp: {
       path: ['mcp', 'ctxfiles'],
-      value: { type: 'local', command: [launch.node, launch.bin, 'mcp'], enabled: true },
+      value: { type: 'local', command: [launch.command, ...mcpArgs(launch, host)], enabled: true },
     },
   };
 }
 
 /** Claude Code: hooks in `settings.json`; the MCP server in `.mcp.json` (user: `~/.claude.json`). */
-function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Launch): InitTarget[] {
+function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Starter): InitTarget[] {
   return [
     {
       kind: 'json',
@@ -176,14 +244,14 @@ function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Laun
       hooks: [],
       mcp: {
         path: ['mcpServers', 'ctxfiles'],
-        value: { type: 'stdio', command: launch.node, args: [launch.bin, 'mcp'] },
+        value: { type: 'stdio', command: launch.command, args: mcpArgs(launch, 'claude-code') },
       },
     },
   ];
 }
 
 /** Gemini CLI: hooks (timeouts in milliseconds) and `mcpServers` in one `settings.json`. */
-function geminiTarget(base: string, launch: Launch): InitTarget {
+function geminiTarget(base: string, launch: Starter): InitTarget {
   return {
     kind: 'json',
     file: path.join(base, '.gemini', 'settings.json'),
@@ -202,7 +270,10 @@ function geminiTarget(base: string, launch: Launch): InitTarget {
         ],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.command, args: mcpArgs(launch, 'gemini-cli') },
+    },
   };
 }
 
@@ -210,7 +281,7 @@ function geminiTarget(base: string, launch: Launch): InitTarget {
  * Qwen Code: hooks in Claude Code's shape (timeouts in seconds) and `mcpServers` in one
  * `.qwen/settings.json` (user: `~/.qwen/settings.json`).
  */
-function qwenTarget(base: string, launch: Launch): InitTarget {
+function qwenTarget(base: string, launch: Starter): InitTarget {
   return {
     kind: 'json',
     file: path.join(base, '.qwen', 'settings.json'),
@@ -222,7 +293,10 @@ function qwenTarget(base: string, launch: Launch): InitTarget {
         hooks: [{ type: 'command', command: hookCommand(launch, 'qwen-code'), timeout: 30 }],
       },
     })),
-    mcp: { path: ['mcpServers', 'ctxfiles'], value: { command: launch.node, args: [launch.bin, 'mcp'] } },
+    mcp: {
+      path: ['mcpServers', 'ctxfiles'],
+      value: { command: launch.command, args: mcpArgs(launch, 'qwen-code') },
+    },
   };
 }
 
@@ -230,12 +304,12 @@ function qwenTarget(base: string, launch: Launch): InitTarget {
 const tomlString = (value: string) => JSON.stringify(value);
 
 /** ctxfiles' block of a Codex `config.toml`: the MCP server and the hooks, between the markers. */
-function codexBlock(launch: Launch): string {
+function codexBlock(launch: Starter): string {
   const lines = [
     TOML_BEGIN,
     '[mcp_servers.ctxfiles]',
-    `command = ${tomlString(launch.node)}`,
-    `args = [${tomlString(launch.bin)}, "mcp"]`,
+    `command = ${tomlString(launch.command)}`,
+    `args = [${mcpArgs(launch, 'codex').map(tomlString).join(', ')}]`,
   ];
   for (const group of CODEX_GROUPS) {
     lines.push('', `[[hooks.${group.event}]]`);

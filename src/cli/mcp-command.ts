@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
-import { createMcpConnection } from '../mcp/mcp-connection.js';
+import { realpathSync } from 'node:fs';
+import type { Resolver } from '../api/create-resolver.js';
+import { CtxfilesError } from '../errors.js';
+import type { McpConnectionOptions } from '../mcp/mcp-connection.js';
+import { createScopedConnection } from '../mcp/scoped-connection.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { serveStdio, type McpOutput } from '../mcp/stdio-server.js';
 import { escapeControl } from '../render/escape.js';
@@ -16,6 +20,12 @@ export interface McpCommandOptions {
   readonly agent?: string | undefined;
   /** The trusted user config (`--user-config`); default: the usual place (docs/config.md). */
   readonly userConfig?: string | undefined;
+  /**
+   * The host the server runs in (`--host`, as `ctxfiles init <host>` writes it): what the host shows
+   * by itself is not returned, and with a host that has hooks the once-only state is the hook's
+   * (docs/mcp.md, "Inside a host").
+   */
+  readonly host?: string | undefined;
   /** The CLI's version, reported to clients. */
   readonly version: string;
   /** How often tracked files are checked, in ms (a test shortens it). Default: 1000. */
@@ -58,11 +68,15 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
-  const connection = createMcpConnection({
+  const note = (line: string) => io.stderr.write(`ctxfiles mcp: ${escapeControl(line.slice(0, 2000))}\n`);
+  const connection = createScopedConnection({
     resolver,
     fs,
     rules: rulesOfResolver(resolver, request),
     request,
+    ...(await insideHost(options.host, resolver, io)),
+    // Notes about ctxfiles itself go to stderr, one line each, never into a tool result.
+    onNote: (text) => text.split('\n').forEach(note),
   });
   await serveStdio({
     connection,
@@ -74,4 +88,37 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
       io.stderr.write(`ctxfiles mcp: ${escapeControl(message.split('\n')[0]?.slice(0, 500) ?? '')}\n`),
   });
   return 0;
+}
+
+/**
+ * With `--host`: the host's view, and the hook's once-only state when the host has hooks.
+ * @throws CtxfilesError for a host ctxfiles does not know.
+ */
+async function insideHost(
+  host: string | undefined,
+  resolver: Resolver,
+  io: CliIo,
+): Promise<Pick<McpConnectionOptions, 'view' | 'shared'>> {
+  if (host === undefined) return {};
+  const [{ hostById }, { hookHostView }, { sharedSession }, { stateDirectory }, { homeDirectory }] =
+    await Promise.all([
+      import('../hosts/index.js'),
+      import('../hooks/host-view.js'),
+      import('../hooks/shared-session.js'),
+      import('../hooks/state-store.js'),
+      import('../fs/home-dir.js'),
+    ]);
+  const known = hostById(host);
+  if (known === undefined)
+    throw new CtxfilesError(
+      'usage',
+      `--host: unknown host ${JSON.stringify(host)}; \`ctxfiles presets\` lists the hosts`,
+    );
+  const homeDir = homeDirectory();
+  const view = await hookHostView(host, resolver, io.env, homeDir);
+  const shared =
+    known.hook === undefined
+      ? undefined
+      : sharedSession(host, realpathSync(resolver.workDir), stateDirectory(io.env, homeDir), Date.now());
+  return { ...(view === undefined ? {} : { view }), ...(shared === undefined ? {} : { shared }) };
 }

@@ -93,6 +93,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctxfiles doctor                                   # every host, at the work dir',
     'ctxfiles doctor --host codex claude-code --path packages/api',
     'ctxfiles doctor --format github --fail-on warn    # annotations in a workflow',
+    'ctxfiles doctor --html doctor.html                # the context map, one page',
   ],
   mcp: ['ctxfiles mcp', 'ctxfiles mcp --cwd ~/src/project --config ~/.config/ctxfiles/mcp.json'],
   init: [
@@ -244,7 +245,7 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
     ['prompt', 'print the assembled system prompt for runners in other languages'],
     ['explain', "show each prompt section's size, every context file's outcome, and all diagnostics"],
   ] as const) {
-    cli
+    const command = cli
       .command(name, description)
       .option(
         '--input <file>',
@@ -259,13 +260,20 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
       .option('--mcp <file|json>', 'the MCP servers: a JSON file, or the JSON itself (starting with [ or {)')
       .option('--base <file>', 'a file whose text replaces the bundled base')
       .option('--fragments <dir>', 'a directory of fragment overrides (<name>.md)')
-      .option('--date <date>', 'the date shown in the environment section')
-      .action(async (options: CommonOptions & Record<string, unknown>) => {
-        const commands = await import('./prompt-command.js');
-        const { resolver, request } = await openResolver(options, io);
-        const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
-        cli.exitCode = await run(options, resolver, request, io);
-      });
+      .option('--date <date>', 'the date shown in the environment section');
+    if (name === 'explain')
+      command.option('--hosts', "what each host's agents and modes would see here (docs/subagents.md)");
+    command.action(async (options: CommonOptions & Record<string, unknown>) => {
+      const commands = await import('./prompt-command.js');
+      const { resolver, request } = await openResolver(options, io);
+      if (name === 'explain' && options['hosts'] === true) {
+        const { explainHostsCommand } = await import('./explain-hosts.js');
+        cli.exitCode = await explainHostsCommand(resolver, request.agent, options['json'] === true, io);
+        return;
+      }
+      const run = name === 'prompt' ? commands.promptCommand : commands.explainCommand;
+      cli.exitCode = await run(options, resolver, request, io);
+    });
   }
 }
 
@@ -338,10 +346,17 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
     .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')
     .addOption(presetOption())
     .option('--agent <id>', 'serve the instructions and rules of this agent')
-    .action(async (options: CommonOptions) => {
+    .option(
+      '--host <id>',
+      "the agent the server runs in: return only what it does not show itself, sharing its hook's session",
+    )
+    .action(async (options: CommonOptions & { host?: string }) => {
       const { mcpCommand } = await import('./mcp-command.js');
-      const { cwd, config, userConfig, preset, agent } = options;
-      cli.exitCode = await mcpCommand({ cwd, config, userConfig, preset, agent, version: cli.version }, io);
+      const { cwd, config, userConfig, preset, agent, host } = options;
+      cli.exitCode = await mcpCommand(
+        { cwd, config, userConfig, preset, agent, host, version: cli.version },
+        io,
+      );
     });
 }
 
@@ -354,6 +369,7 @@ function registerDoctorCommand(cli: Cli, io: CliIo): void {
     .option('--path <path...>', 'also look from these directories (or files), relative to the work dir')
     .option('--json', 'print the matrix and the findings as JSON')
     .addOption(new Option('--format <format>', 'print the findings for CI').choices(['sarif', 'github']))
+    .option('--html [file]', 'write the context map, one self-contained page, to this .html file (or stdout)')
     .addOption(new Option('--fail-on <severity>', 'exit 1 on a finding this bad').choices(['error', 'warn']))
     .action(async (options: Record<string, unknown>) => {
       const { doctorCommand } = await import('./doctor-command.js');

@@ -88,6 +88,45 @@ export default {
       },
       "default": {}
     },
+    "subagents": {
+      "description": "A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).",
+      "type": "object",
+      "propertyNames": {
+        "type": "string"
+      },
+      "additionalProperties": {
+        "type": "string",
+        "pattern": "^[\\s\\S]"
+      }
+    },
+    "modes": {
+      "description": "A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).",
+      "type": "object",
+      "propertyNames": {
+        "type": "string"
+      },
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "flow": {
+            "type": "string",
+            "pattern": "^[\\s\\S]",
+            "description": "The flow id."
+          },
+          "step": {
+            "type": "string",
+            "pattern": "^[\\s\\S]",
+            "description": "The step id in that flow."
+          }
+        },
+        "required": [
+          "flow",
+          "step"
+        ],
+        "additionalProperties": false,
+        "description": "The flow step a host mode selects."
+      }
+    },
     "contextDiscovery": {
       "description": "Progressive disclosure of nested instruction files and its caps.",
       "type": "object",
@@ -149,6 +188,11 @@ export default {
         },
         "cache": {
           "description": "Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.",
+          "default": false,
+          "type": "boolean"
+        },
+        "repeatHostFiles": {
+          "description": "Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.",
           "default": false,
           "type": "boolean"
         }
@@ -461,6 +505,11 @@ export default {
           "description": "Heads a nested file injected during a session; \"{dir}\" is its directory.",
           "type": "string",
           "default": "These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
+        },
+        "everywhereNote": {
+          "description": "Heads a project-wide file delivered during a session (a hook at session start, the MCP server).",
+          "type": "string",
+          "default": "These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."
         },
         "updatedNote": {
           "description": "Precedes the new text of a file that changed after it was shown.",

@@ -38,6 +38,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     mode: 'manifest' as 'manifest' | 'inline' | 'off',
     respectGitignore: false,
     cache: false,
+    repeatHostFiles: false,
   }),
   flows: Object.freeze(['.ctxfiles/flows/**/*.{yaml,yml}', '.opencode/flows/**/*.{yaml,yml}']),
   instructions: Object.freeze({
@@ -86,6 +87,9 @@ export const DEFAULT_CONFIG = Object.freeze({
       'or direct user instructions.',
     scopeNote:
       'These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a ' +
+      'broader one, and none of them outranks system, developer or direct user instructions.',
+    everywhereNote:
+      'These apply everywhere in this project. Follow them where relevant; a more specific file wins over a ' +
       'broader one, and none of them outranks system, developer or direct user instructions.',
     updatedNote: 'This file changed after it was shown. Use the text below in place of the earlier version.',
     removedNote: 'This file is gone. Stop following the instructions it held.',
@@ -160,5 +164,7 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   'rules',
   'imports',
   'contextRoot',
+  'subagents',
+  'modes',
   ...OPENCODE_KEYS,
 ]);

@@ -20,6 +20,11 @@ export const MAX_GLOB_STATES = 20_000;
 export interface GlobMatchOptions {
   /** Case-insensitive. Default false. */
   readonly nocase?: boolean;
+  /**
+   * Most automaton states the glob may compile to; past it the glob is refused while it is read,
+   * before the rest is built. Default and most: {@link MAX_GLOB_STATES}.
+   */
+  readonly maxStates?: number;
 }
 
 /** A compiled glob. */
@@ -35,7 +40,9 @@ export interface GlobMatcher {
 
 /** The outcome of {@link compileGlobMatcher}. */
 export type CompiledGlobMatcher =
-  { readonly ok: true; readonly matcher: GlobMatcher } | { readonly ok: false; readonly problem: string };
+  | { readonly ok: true; readonly matcher: GlobMatcher }
+  /** `overStates` when the glob was refused for the states it needs (its `maxStates`). */
+  | { readonly ok: false; readonly problem: string; readonly overStates?: true };
 
 /** Compiles `pattern` (no leading `!`: negation is the caller's). Never throws. */
 export function compileGlobMatcher(pattern: string, options: GlobMatchOptions = {}): CompiledGlobMatcher {
@@ -46,12 +53,16 @@ export function compileGlobMatcher(pattern: string, options: GlobMatchOptions = 
   let body = pattern;
   while (body.startsWith('./')) body = body.slice(2);
   try {
-    const node = new GlobParser(nocase ? body.toLowerCase() : body, nocase).parse();
+    const maxStates = Math.max(0, Math.min(options.maxStates ?? MAX_GLOB_STATES, MAX_GLOB_STATES));
+    const node = new GlobParser(nocase ? body.toLowerCase() : body, nocase, maxStates).parse();
     const automaton = new Builder();
     const start = automaton.build(node, MATCH);
     return { ok: true, matcher: new Automaton(automaton.states, start, nocase) };
   } catch (error) {
-    if (error instanceof GlobRefusal) return { ok: false, problem: error.message };
+    if (error instanceof GlobRefusal)
+      return error.overStates
+        ? { ok: false, problem: error.message, overStates: true }
+        : { ok: false, problem: error.message };
     throw error;
   }
 }
@@ -81,7 +92,10 @@ function exact(code: number): Node {
 const SLASH_NODE: Node = exact(SLASH);
 
 class GlobRefusal {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly overStates = false,
+  ) {}
 }
 
 /** The characters that end the text of an alternative in braces or an extglob. */
@@ -90,12 +104,15 @@ type Stop = ',' | '|' | null;
 // Long because a recursive-descent parser reads best as one class: each syntax form is a method.
 class GlobParser {
   #index = 0;
-  #budget = MAX_GLOB_STATES;
+  #budget: number;
 
   constructor(
     readonly pattern: string,
     readonly nocase: boolean,
-  ) {}
+    readonly maxStates: number,
+  ) {
+    this.#budget = maxStates;
+  }
 
   parse(): Node {
     const node = this.#sequence(null, null);
@@ -205,7 +222,7 @@ class GlobParser {
     const last = numeric ? Number(to) : to.charCodeAt(0);
     const count = Math.abs(last - first) + 1;
     if (!numeric && /\d/.test(from + to)) return this.#charged(literal(`{${from}..${to}}`));
-    if (count * 4 > this.#budget) this.#refuse('a brace range has too many values');
+    if (count * 4 > this.#budget) this.#refuse('a brace range has too many values', true);
     const step = first <= last ? 1 : -1;
     const options: Node[] = [];
     for (let value = first; value !== last + step; value += step) {
@@ -262,12 +279,12 @@ class GlobParser {
   /** Counts a node's states against the budget. */
   #charged(node: Node, states = 2): Node {
     this.#budget -= states;
-    if (this.#budget < 0) this.#refuse(`the glob compiles to more than ${MAX_GLOB_STATES} states`);
+    if (this.#budget < 0) this.#refuse(`the glob compiles to more than ${this.maxStates} states`, true);
     return node;
   }
 
-  #refuse(message: string): never {
-    throw new GlobRefusal(message);
+  #refuse(message: string, overStates = false): never {
+    throw new GlobRefusal(message, overStates);
   }
 }
 

@@ -25,6 +25,15 @@ export interface HostSettingsLayers {
   readonly files: ReadonlyArray<{ readonly source: string; readonly keys: readonly string[] }>;
   /** Keys a project-tier file may not set (DESIGN §12), dropped. */
   readonly dropped: readonly DroppedKey[];
+  /**
+   * The `instructions.globs` patterns each file added to the ones before it, with its path and
+   * tier: a project-tier file's patterns match only in its directory and below (src/config/trust.ts).
+   */
+  readonly globs: ReadonlyArray<{
+    readonly pattern: string;
+    readonly file: string;
+    readonly tier: 'user' | 'project';
+  }>;
 }
 
 /**
@@ -43,7 +52,8 @@ export async function readHostSettings(
   let value: Record<string, unknown> = {};
   const files: Array<{ source: string; keys: string[] }> = [];
   const dropped: DroppedKey[] = [];
-  if (settings === undefined) return { value, files, dropped };
+  const globs: Array<{ pattern: string; file: string; tier: 'user' | 'project' }> = [];
+  if (settings === undefined) return { value, files, dropped, globs };
   const { cwd, homeDir, env, display, diagnostics } = context;
   // The environment is the user's: its values are user-tier, as a file in the home is.
   const fromEnvironment = settings.environment?.({ preset, cwd, homeDir, env }) ?? null;
@@ -65,9 +75,18 @@ export async function readHostSettings(
     }
     if (Object.keys(config).length === 0) continue;
     files.push({ source: file.path, keys: Object.keys(config) });
+    const before = new Set(globsOf(mergeLayers(presetConfig, value)));
+    for (const pattern of globsOf(config))
+      if (!before.has(pattern)) globs.push({ pattern, file: file.path, tier: file.tier });
     value = mergeLayers(value, config);
   }
-  return { value, files, dropped };
+  return { value, files, dropped, globs };
+}
+
+/** The `instructions.globs` strings of a config value (none when it sets no list). */
+export function globsOf(value: Readonly<Record<string, unknown>>): string[] {
+  const globs = (value['instructions'] as { globs?: unknown } | undefined)?.globs;
+  return Array.isArray(globs) ? globs.filter((glob): glob is string => typeof glob === 'string') : [];
 }
 
 /** The text of a settings file; `null` when it is absent, or unreadable (with a warning). */

@@ -27,7 +27,7 @@ import type { SourceText } from './source-text.js';
 import type { Config, Flow } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
-import { readHostSettings } from './host-settings.js';
+import { globsOf, readHostSettings } from './host-settings.js';
 import { CONFIG_SEARCH_PLACES } from './search-places.js';
 import { homeDirectory } from '../fs/home-dir.js';
 
@@ -105,6 +105,13 @@ export interface ConfigTrust {
    * never climb above it.
    */
   readonly ceiling?: string;
+  /**
+   * The `instructions.globs` patterns that only a project-tier layer set (an untrusted project's
+   * config, a preset it names, a host's project settings file), each with the directory of the
+   * file that set it (real path): such a pattern matches only there and below, and its matches
+   * are contained there (docs/security.md, "Trust tiers").
+   */
+  readonly projectGlobs?: Readonly<Record<string, string>>;
 }
 
 /** A validated config, its flows, and what loading noticed. */
@@ -164,6 +171,7 @@ export async function loadConfig(
     diagnostics: [],
     layers: [],
     dropped: [],
+    globs: [],
   };
 
   const userFile = findUserConfig(fs, options, homeDir, display);
@@ -186,9 +194,11 @@ export async function loadConfig(
     tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
       ? realDir(fs, path.dirname(filepath))
       : undefined;
+  const projectGlobs = trusted ? {} : tieredGlobs(loading, user);
   const trust: ConfigTrust = {
     project: trusted ? 'trusted' : 'untrusted',
     ...(ceiling === undefined ? {} : { ceiling }),
+    ...(Object.keys(projectGlobs).length === 0 ? {} : { projectGlobs }),
   };
   const { diagnostics, layers, dropped } = loading;
   const common = { filepath, config, diagnostics, layers, dropped, trust };
@@ -207,6 +217,30 @@ interface Loading {
   readonly diagnostics: Diagnostic[];
   readonly layers: ConfigLayer[];
   readonly dropped: DroppedKey[];
+  /** `instructions.globs` patterns by the tier of the layer that set them, with that layer's file. */
+  readonly globs: Array<{ pattern: string; file: string | null; tier: 'trusted' | 'project' }>;
+}
+
+/**
+ * The patterns only project-tier layers set, each with its file's directory (real path); a pattern
+ * a trusted layer (the user config, `--config`, a preset it or a flag names, the user's host
+ * settings) also set is the user's choice and matches as documented.
+ */
+function tieredGlobs(loading: Loading, user: Readonly<Record<string, unknown>>): Record<string, string> {
+  const trusted = new Set(globsOf(user));
+  for (const { pattern, tier } of loading.globs) if (tier === 'trusted') trusted.add(pattern);
+  const roots: Record<string, string> = {};
+  const cwd = realDir(loading.fs, loading.cwd);
+  for (const { pattern, file, tier } of loading.globs) {
+    if (tier !== 'project' || file === null || trusted.has(pattern) || Object.hasOwn(roots, pattern))
+      continue;
+    // A file in a config folder of the project (`.kilo/kilo.jsonc`) speaks for the directory
+    // holding that folder: the nearest directory at or above the file's that holds the work dir.
+    let dir = realDir(loading.fs, path.dirname(file));
+    while (!isInside(dir, cwd) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    roots[pattern] = dir;
+  }
+  return roots;
 }
 
 /** The project or explicit config file (`null`: none found) and its keys after its tier's sanitizing. */
@@ -254,6 +288,9 @@ async function readProjectLayer(
         : { value: own, dropped: [] };
   loading.dropped.push(...sanitized.dropped);
   loading.layers.push({ tier, source: filepath, keys: Object.keys(sanitized.value) });
+  const globTier = tier === 'project' && !trusted ? 'project' : 'trusted';
+  for (const pattern of globsOf(sanitized.value))
+    loading.globs.push({ pattern, file: filepath, tier: globTier });
   return { filepath, tier, own: sanitized.value };
 }
 
@@ -289,6 +326,8 @@ async function mergeOverPreset(
     loading.dropped.push(...sanitized.dropped);
     presetScope = setsScope(preset);
   }
+  const presetTier = presetFromProject ? 'project' : 'trusted';
+  for (const pattern of globsOf(preset)) loading.globs.push({ pattern, file: filepath, tier: presetTier });
   // The preset's host settings files (Codex's config.toml, …) sit between the preset and the configs.
   const host =
     options.hostSettings === false
@@ -304,6 +343,8 @@ async function mergeOverPreset(
         });
   if (host !== undefined) {
     loading.dropped.push(...host.dropped);
+    for (const { pattern, file, tier } of host.globs)
+      loading.globs.push({ pattern, file, tier: tier === 'project' && !trusted ? 'project' : 'trusted' });
     loading.layers.unshift(
       ...host.files.map(({ source, keys }) => ({ tier: 'host' as const, source, keys })),
     );

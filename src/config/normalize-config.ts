@@ -37,6 +37,8 @@ export function normalizeConfig(data: ConfigInput): Config {
       ...stripUndefined(structuredClone(data.imports ?? {})),
     }),
     contextRoot: data.contextRoot ?? DEFAULT_CONFIG.contextRoot,
+    ...(data.subagents === undefined ? {} : { subagents: deepFreeze({ ...data.subagents }) }),
+    ...(data.modes === undefined ? {} : { modes: deepFreeze(structuredClone(data.modes)) }),
   });
 }
 

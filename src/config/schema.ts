@@ -46,6 +46,17 @@ export const agentSchema = z
   .looseObject({ context: contextLayerSchema.optional() })
   .describe('One agent: its context layer; other keys (model, ...) pass through.');
 
+/** A non-empty id (a pattern, not a length: the fast validator needs no runtime helper for it). */
+const id = z.string().regex(/^[\s\S]/, { message: 'must not be empty' });
+
+/** One `modes` entry: the flow step a host mode selects (docs/subagents.md). */
+export const modeStepSchema = z
+  .strictObject({
+    flow: id.describe('The flow id.'),
+    step: id.describe('The step id in that flow.'),
+  })
+  .describe('The flow step a host mode selects.');
+
 const cap = z.number().int().min(0);
 
 /** The `contextDiscovery` object. */
@@ -90,6 +101,11 @@ export const contextDiscoverySchema = z.strictObject({
     z.boolean().optional(),
     'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
     DEFAULT_CONFIG.contextDiscovery.cache,
+  ),
+  repeatHostFiles: doc(
+    z.boolean().optional(),
+    'Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.',
+    DEFAULT_CONFIG.contextDiscovery.repeatHostFiles,
   ),
 });
 
@@ -291,6 +307,8 @@ export const rulesSchema = z.strictObject({
 const WORDING_DESCRIPTIONS: Readonly<Record<keyof typeof DEFAULT_CONFIG.wording, string>> = {
   reminderIntro: 'Opens the "reminder" format: how to weigh the files that follow.',
   scopeNote: 'Heads a nested file injected during a session; "{dir}" is its directory.',
+  everywhereNote:
+    'Heads a project-wide file delivered during a session (a hook at session start, the MCP server).',
   updatedNote: 'Precedes the new text of a file that changed after it was shown.',
   removedNote: 'Tells the model that a file it was shown is gone.',
   magiIntro: 'Opens the "magi" format.',
@@ -415,6 +433,18 @@ export const configSchema = z
       .record(z.string(), agentSchema)
       .optional()
       .describe("Agents by id; an agent's context layer sits above the global one."),
+    subagents: z
+      .record(z.string(), id)
+      .optional()
+      .describe(
+        "A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).",
+      ),
+    modes: z
+      .record(z.string(), modeStepSchema)
+      .optional()
+      .describe(
+        "A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).",
+      ),
     contextDiscovery: contextDiscoverySchema
       .optional()
       .describe('Progressive disclosure of nested instruction files and its caps.'),

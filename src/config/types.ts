@@ -34,6 +34,11 @@ export interface ContextDiscoveryConfig {
    * Never changes what is found. Absent: false.
    */
   readonly cache?: boolean | undefined;
+  /**
+   * Inside a host (its hook, or `ctxfiles mcp --host`): deliver the files the host shows by itself
+   * as well (docs/hooks.md, "What the host shows itself"). Absent: false.
+   */
+  readonly repeatHostFiles?: boolean | undefined;
 }
 
 /** Chain discovery and change tracking (docs/chains.md). */
@@ -228,6 +233,8 @@ export interface SessionConfig {
 export interface WordingConfig {
   readonly reminderIntro: string;
   readonly scopeNote: string;
+  /** Heads a project-wide file delivered in a session frame: it applies everywhere. */
+  readonly everywhereNote: string;
   readonly updatedNote: string;
   readonly removedNote: string;
   readonly magiIntro: string;
@@ -261,6 +268,16 @@ export interface Config {
   readonly imports?: ImportsConfig | undefined;
   /** What `contextPaths` resolve against (docs/config.md). Absent: `workDir`. */
   readonly contextRoot?: 'workDir' | 'project' | undefined;
+  /** A host subagent's name → the ctxfiles agent it is (docs/subagents.md). Absent: none mapped. */
+  readonly subagents?: Readonly<Record<string, string>> | undefined;
+  /** A host mode → the flow step it selects (docs/subagents.md). Absent: none mapped. */
+  readonly modes?: Readonly<Record<string, ModeStep>> | undefined;
+}
+
+/** The flow step a host mode selects. */
+export interface ModeStep {
+  readonly flow: string;
+  readonly step: string;
 }
 
 /** A flow step after `extends` was applied. Keys other than these pass through. */

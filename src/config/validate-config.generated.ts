@@ -4,13 +4,14 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","claude-code-2.1.197","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first; \"path\": by absolute path as a plain string (code-unit order).","type":"string","enum":["root-first","closest-first","path"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"punctuation":{"description":"\"cut\" (default): sentence punctuation at the end of a reference is not part of its path (\"@a.md.\" names a.md); \"keep\": the path runs to the next whitespace (\"@a.md.\" names \"a.md.\", as Gemini CLI and Qwen Code read it).","type":"string","enum":["cut","keep"]},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","cursor","copilot","gemini-cli","continue","qwen-code","kilo"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"subagents":{"description":"A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","pattern":"^[\\s\\S]"}},"modes":{"description":"A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"flow":{"type":"string","pattern":"^[\\s\\S]","description":"The flow id."},"step":{"type":"string","pattern":"^[\\s\\S]","description":"The step id in that flow."}},"required":["flow","step"],"additionalProperties":false,"description":"The flow step a host mode selects."}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.","type":"string","enum":["root-first","closest-first"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"everywhereNote":{"description":"Heads a project-wide file delivered during a session (a hook at session start, the MCP server).","type":"string","default":"These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
-const pattern5 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
-const pattern7 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
-const pattern9 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
-const pattern10 = new RegExp("\\.[mM][dD]$", "u");
+const pattern4 = new RegExp("^[\\s\\S]", "u");
+const pattern7 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
+const pattern8 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
+const pattern10 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
+const pattern12 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
+const pattern13 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json" */;
@@ -53,7 +54,7 @@ if(typeof data1 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((data1 === "opencode") || (data1 === "opencode-go")) || (data1 === "codex")) || (data1 === "claude-code")) || (data1 === "claude-code-2.1.197")) || (data1 === "cursor")) || (data1 === "copilot")) || (data1 === "gemini-cli")) || (data1 === "continue")) || (data1 === "qwen-code")) || (data1 === "kilo"))){
+if(!((((((((((data1 === "opencode") || (data1 === "opencode-go")) || (data1 === "codex")) || (data1 === "claude-code")) || (data1 === "cursor")) || (data1 === "copilot")) || (data1 === "gemini-cli")) || (data1 === "continue")) || (data1 === "qwen-code")) || (data1 === "kilo"))){
 validate20.errors = [{instancePath:instancePath+"/preset",schemaPath:"#/properties/preset/enum",keyword:"enum",params:{allowedValues: schema31.properties.preset.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -232,206 +233,406 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contextDiscovery !== undefined){
-let data11 = data.contextDiscovery;
+if(data.subagents !== undefined){
+let data11 = data.subagents;
 const _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-const _errs31 = errors;
 for(const key4 in data11){
-if(!(func1.call(schema31.properties.contextDiscovery.properties, key4))){
-validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+const _errs31 = errors;
+if(typeof key4 !== "string"){
+const err2 = {instancePath:instancePath+"/subagents",schemaPath:"#/properties/subagents/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid7 = _errs31 === errors;
+if(!valid7){
+const err3 = {instancePath:instancePath+"/subagents",schemaPath:"#/properties/subagents/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate20.errors = vErrors;
 return false;
 break;
 }
 }
-if(_errs31 === errors){
-if(data11.enabled !== undefined){
-const _errs32 = errors;
-if(typeof data11.enabled !== "boolean"){
+if(valid7){
+for(const key5 in data11){
+let data12 = data11[key5];
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+validate20.errors = [{instancePath:instancePath+"/subagents/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/subagents/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[\\s\\S]"},message:"must match pattern \""+"^[\\s\\S]"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/subagents/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/subagents/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid8 = _errs34 === errors;
+if(!valid8){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/subagents",schemaPath:"#/properties/subagents/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.modes !== undefined){
+let data13 = data.modes;
+const _errs36 = errors;
+if(errors === _errs36){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key6 in data13){
+const _errs38 = errors;
+if(typeof key6 !== "string"){
+const err4 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid9 = _errs38 === errors;
+if(!valid9){
+const err5 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid9){
+for(const key7 in data13){
+let data14 = data13[key7];
+const _errs41 = errors;
+if(errors === _errs41){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing0;
+if(((data14.flow === undefined) && (missing0 = "flow")) || ((data14.step === undefined) && (missing0 = "step"))){
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/modes/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs43 = errors;
+for(const key8 in data14){
+if(!((key8 === "flow") || (key8 === "step"))){
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/modes/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs43 === errors){
+if(data14.flow !== undefined){
+let data15 = data14.flow;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/flow",schemaPath:"#/properties/modes/additionalProperties/properties/flow/pattern",keyword:"pattern",params:{pattern: "^[\\s\\S]"},message:"must match pattern \""+"^[\\s\\S]"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/flow",schemaPath:"#/properties/modes/additionalProperties/properties/flow/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid11 = _errs44 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data14.step !== undefined){
+let data16 = data14.step;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data16 === "string"){
+if(!pattern4.test(data16)){
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/step",schemaPath:"#/properties/modes/additionalProperties/properties/step/pattern",keyword:"pattern",params:{pattern: "^[\\s\\S]"},message:"must match pattern \""+"^[\\s\\S]"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/step",schemaPath:"#/properties/modes/additionalProperties/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid11 = _errs46 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/modes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/modes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid10 = _errs41 === errors;
+if(!valid10){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs36 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contextDiscovery !== undefined){
+let data17 = data.contextDiscovery;
+const _errs48 = errors;
+if(errors === _errs48){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+const _errs50 = errors;
+for(const key9 in data17){
+if(!(func1.call(schema31.properties.contextDiscovery.properties, key9))){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"#/properties/contextDiscovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs50 === errors){
+if(data17.enabled !== undefined){
+const _errs51 = errors;
+if(typeof data17.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/enabled",schemaPath:"#/properties/contextDiscovery/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs32 === errors;
+var valid12 = _errs51 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.maxFiles !== undefined){
-let data13 = data11.maxFiles;
-const _errs34 = errors;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+if(valid12){
+if(data17.maxFiles !== undefined){
+let data19 = data17.maxFiles;
+const _errs53 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs34){
-if(typeof data13 == "number"){
-if(data13 > 9007199254740991 || isNaN(data13)){
+if(errors === _errs53){
+if(typeof data19 == "number"){
+if(data19 > 9007199254740991 || isNaN(data19)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data13 < 0 || isNaN(data13)){
+if(data19 < 0 || isNaN(data19)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFiles",schemaPath:"#/properties/contextDiscovery/properties/maxFiles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid7 = _errs34 === errors;
+var valid12 = _errs53 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.maxDepth !== undefined){
-let data14 = data11.maxDepth;
-const _errs36 = errors;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+if(valid12){
+if(data17.maxDepth !== undefined){
+let data20 = data17.maxDepth;
+const _errs55 = errors;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs36){
-if(typeof data14 == "number"){
-if(data14 > 9007199254740991 || isNaN(data14)){
+if(errors === _errs55){
+if(typeof data20 == "number"){
+if(data20 > 9007199254740991 || isNaN(data20)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data14 < 0 || isNaN(data14)){
+if(data20 < 0 || isNaN(data20)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxDepth",schemaPath:"#/properties/contextDiscovery/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid7 = _errs36 === errors;
+var valid12 = _errs55 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.maxFileBytes !== undefined){
-let data15 = data11.maxFileBytes;
-const _errs38 = errors;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+if(valid12){
+if(data17.maxFileBytes !== undefined){
+let data21 = data17.maxFileBytes;
+const _errs57 = errors;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs38){
-if(typeof data15 == "number"){
-if(data15 > 9007199254740991 || isNaN(data15)){
+if(errors === _errs57){
+if(typeof data21 == "number"){
+if(data21 > 9007199254740991 || isNaN(data21)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data15 < 0 || isNaN(data15)){
+if(data21 < 0 || isNaN(data21)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxFileBytes",schemaPath:"#/properties/contextDiscovery/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid7 = _errs38 === errors;
+var valid12 = _errs57 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.maxSessionBytes !== undefined){
-let data16 = data11.maxSessionBytes;
-const _errs40 = errors;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+if(valid12){
+if(data17.maxSessionBytes !== undefined){
+let data22 = data17.maxSessionBytes;
+const _errs59 = errors;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs40){
-if(typeof data16 == "number"){
-if(data16 > 9007199254740991 || isNaN(data16)){
+if(errors === _errs59){
+if(typeof data22 == "number"){
+if(data22 > 9007199254740991 || isNaN(data22)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data16 < 0 || isNaN(data16)){
+if(data22 < 0 || isNaN(data22)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxSessionBytes",schemaPath:"#/properties/contextDiscovery/properties/maxSessionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid7 = _errs40 === errors;
+var valid12 = _errs59 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.maxManifestBytes !== undefined){
-let data17 = data11.maxManifestBytes;
-const _errs42 = errors;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+if(valid12){
+if(data17.maxManifestBytes !== undefined){
+let data23 = data17.maxManifestBytes;
+const _errs61 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs42){
-if(typeof data17 == "number"){
-if(data17 > 9007199254740991 || isNaN(data17)){
+if(errors === _errs61){
+if(typeof data23 == "number"){
+if(data23 > 9007199254740991 || isNaN(data23)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data17 < 0 || isNaN(data17)){
+if(data23 < 0 || isNaN(data23)){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/maxManifestBytes",schemaPath:"#/properties/contextDiscovery/properties/maxManifestBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid7 = _errs42 === errors;
+var valid12 = _errs61 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.mode !== undefined){
-let data18 = data11.mode;
-const _errs44 = errors;
-if(typeof data18 !== "string"){
+if(valid12){
+if(data17.mode !== undefined){
+let data24 = data17.mode;
+const _errs63 = errors;
+if(typeof data24 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data18 === "manifest") || (data18 === "inline")) || (data18 === "off"))){
+if(!(((data24 === "manifest") || (data24 === "inline")) || (data24 === "off"))){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/mode",schemaPath:"#/properties/contextDiscovery/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextDiscovery.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid7 = _errs44 === errors;
+var valid12 = _errs63 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.respectGitignore !== undefined){
-const _errs46 = errors;
-if(typeof data11.respectGitignore !== "boolean"){
+if(valid12){
+if(data17.respectGitignore !== undefined){
+const _errs65 = errors;
+if(typeof data17.respectGitignore !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/respectGitignore",schemaPath:"#/properties/contextDiscovery/properties/respectGitignore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs46 === errors;
+var valid12 = _errs65 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
 }
-if(valid7){
-if(data11.cache !== undefined){
-const _errs48 = errors;
-if(typeof data11.cache !== "boolean"){
+if(valid12){
+if(data17.cache !== undefined){
+const _errs67 = errors;
+if(typeof data17.cache !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/contextDiscovery/cache",schemaPath:"#/properties/contextDiscovery/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs48 === errors;
+var valid12 = _errs67 === errors;
 }
 else {
-var valid7 = true;
+var valid12 = true;
+}
+if(valid12){
+if(data17.repeatHostFiles !== undefined){
+const _errs69 = errors;
+if(typeof data17.repeatHostFiles !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/contextDiscovery/repeatHostFiles",schemaPath:"#/properties/contextDiscovery/properties/repeatHostFiles/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid12 = _errs69 === errors;
+}
+else {
+var valid12 = true;
+}
 }
 }
 }
@@ -448,27 +649,27 @@ validate20.errors = [{instancePath:instancePath+"/contextDiscovery",schemaPath:"
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs48 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.flows !== undefined){
-let data21 = data.flows;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data21)){
-var valid8 = true;
-const len2 = data21.length;
+let data28 = data.flows;
+const _errs71 = errors;
+if(errors === _errs71){
+if(Array.isArray(data28)){
+var valid13 = true;
+const len2 = data28.length;
 for(let i2=0; i2<len2; i2++){
-const _errs52 = errors;
-if(typeof data21[i2] !== "string"){
+const _errs73 = errors;
+if(typeof data28[i2] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid8 = _errs52 === errors;
-if(!valid8){
+var valid13 = _errs73 === errors;
+if(!valid13){
 break;
 }
 }
@@ -478,56 +679,56 @@ validate20.errors = [{instancePath:instancePath+"/flows",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs50 === errors;
+var valid0 = _errs71 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.instructions !== undefined){
-let data23 = data.instructions;
-const _errs54 = errors;
-if(errors === _errs54){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-const _errs56 = errors;
-for(const key5 in data23){
-if(!(func1.call(schema31.properties.instructions.properties, key5))){
-validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+let data30 = data.instructions;
+const _errs75 = errors;
+if(errors === _errs75){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+const _errs77 = errors;
+for(const key10 in data30){
+if(!(func1.call(schema31.properties.instructions.properties, key10))){
+validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs56 === errors){
-if(data23.walk !== undefined){
-let data24 = data23.walk;
-const _errs57 = errors;
-if(typeof data24 !== "string"){
+if(_errs77 === errors){
+if(data30.walk !== undefined){
+let data31 = data30.walk;
+const _errs78 = errors;
+if(typeof data31 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data24 === "off") || (data24 === "root")) || (data24 === "project"))){
+if(!(((data31 === "off") || (data31 === "root")) || (data31 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walk",schemaPath:"#/properties/instructions/properties/walk/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walk.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs57 === errors;
+var valid14 = _errs78 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.projectRootMarkers !== undefined){
-let data25 = data23.projectRootMarkers;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data25)){
-var valid10 = true;
-const len3 = data25.length;
+if(valid14){
+if(data30.projectRootMarkers !== undefined){
+let data32 = data30.projectRootMarkers;
+const _errs80 = errors;
+if(errors === _errs80){
+if(Array.isArray(data32)){
+var valid15 = true;
+const len3 = data32.length;
 for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data26 === "string"){
-if(!pattern4.test(data26)){
+let data33 = data32[i3];
+const _errs82 = errors;
+if(errors === _errs82){
+if(typeof data33 === "string"){
+if(!pattern7.test(data33)){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarkers/" + i3,schemaPath:"#/properties/instructions/properties/projectRootMarkers/items/pattern",keyword:"pattern",params:{pattern: "^(?!\\.{1,2}$)[^/\\\\]+$"},message:"must match pattern \""+"^(?!\\.{1,2}$)[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -537,8 +738,8 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid10 = _errs61 === errors;
-if(!valid10){
+var valid15 = _errs82 === errors;
+if(!valid15){
 break;
 }
 }
@@ -548,25 +749,25 @@ validate20.errors = [{instancePath:instancePath+"/instructions/projectRootMarker
 return false;
 }
 }
-var valid9 = _errs59 === errors;
+var valid14 = _errs80 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.candidates !== undefined){
-let data27 = data23.candidates;
-const _errs63 = errors;
-if(errors === _errs63){
-if(Array.isArray(data27)){
-var valid11 = true;
-const len4 = data27.length;
+if(valid14){
+if(data30.candidates !== undefined){
+let data34 = data30.candidates;
+const _errs84 = errors;
+if(errors === _errs84){
+if(Array.isArray(data34)){
+var valid16 = true;
+const len4 = data34.length;
 for(let i4=0; i4<len4; i4++){
-let data28 = data27[i4];
-const _errs65 = errors;
-if(errors === _errs65){
-if(typeof data28 === "string"){
-if(!pattern5.test(data28)){
+let data35 = data34[i4];
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data35 === "string"){
+if(!pattern8.test(data35)){
 validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4,schemaPath:"#/properties/instructions/properties/candidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
@@ -576,8 +777,8 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates/" + i4
 return false;
 }
 }
-var valid11 = _errs65 === errors;
-if(!valid11){
+var valid16 = _errs86 === errors;
+if(!valid16){
 break;
 }
 }
@@ -587,76 +788,76 @@ validate20.errors = [{instancePath:instancePath+"/instructions/candidates",schem
 return false;
 }
 }
-var valid9 = _errs63 === errors;
+var valid14 = _errs84 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.select !== undefined){
-let data29 = data23.select;
-const _errs67 = errors;
-if(typeof data29 !== "string"){
+if(valid14){
+if(data30.select !== undefined){
+let data36 = data30.select;
+const _errs88 = errors;
+if(typeof data36 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data29 === "first") || (data29 === "all"))){
+if(!((data36 === "first") || (data36 === "all"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/select",schemaPath:"#/properties/instructions/properties/select/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.select.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs67 === errors;
+var valid14 = _errs88 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.symlinks !== undefined){
-let data30 = data23.symlinks;
-const _errs69 = errors;
-if(typeof data30 !== "string"){
+if(valid14){
+if(data30.symlinks !== undefined){
+let data37 = data30.symlinks;
+const _errs90 = errors;
+if(typeof data37 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data30 === "inside") || (data30 === "reject")) || (data30 === "follow"))){
+if(!(((data37 === "inside") || (data37 === "reject")) || (data37 === "follow"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/symlinks",schemaPath:"#/properties/instructions/properties/symlinks/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.symlinks.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs69 === errors;
+var valid14 = _errs90 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.workDirPath !== undefined){
-let data31 = data23.workDirPath;
-const _errs71 = errors;
-if(typeof data31 !== "string"){
+if(valid14){
+if(data30.workDirPath !== undefined){
+let data38 = data30.workDirPath;
+const _errs92 = errors;
+if(typeof data38 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data31 === "as-given") || (data31 === "real"))){
+if(!((data38 === "as-given") || (data38 === "real"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/workDirPath",schemaPath:"#/properties/instructions/properties/workDirPath/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.workDirPath.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs71 === errors;
+var valid14 = _errs92 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.fallbackCandidates !== undefined){
-let data32 = data23.fallbackCandidates;
-const _errs73 = errors;
-if(errors === _errs73){
-if(Array.isArray(data32)){
-var valid12 = true;
-const len5 = data32.length;
+if(valid14){
+if(data30.fallbackCandidates !== undefined){
+let data39 = data30.fallbackCandidates;
+const _errs94 = errors;
+if(errors === _errs94){
+if(Array.isArray(data39)){
+var valid17 = true;
+const len5 = data39.length;
 for(let i5=0; i5<len5; i5++){
-let data33 = data32[i5];
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data33 === "string"){
-if(!pattern5.test(data33)){
+let data40 = data39[i5];
+const _errs96 = errors;
+if(errors === _errs96){
+if(typeof data40 === "string"){
+if(!pattern8.test(data40)){
 validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
 return false;
 }
@@ -666,8 +867,8 @@ validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidate
 return false;
 }
 }
-var valid12 = _errs75 === errors;
-if(!valid12){
+var valid17 = _errs96 === errors;
+if(!valid17){
 break;
 }
 }
@@ -677,112 +878,112 @@ validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidate
 return false;
 }
 }
-var valid9 = _errs73 === errors;
+var valid14 = _errs94 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.order !== undefined){
-let data34 = data23.order;
-const _errs77 = errors;
-if(typeof data34 !== "string"){
+if(valid14){
+if(data30.order !== undefined){
+let data41 = data30.order;
+const _errs98 = errors;
+if(typeof data41 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data34 === "root-first") || (data34 === "closest-first")) || (data34 === "path"))){
+if(!((data41 === "root-first") || (data41 === "closest-first"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs77 === errors;
+var valid14 = _errs98 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.candidateScope !== undefined){
-let data35 = data23.candidateScope;
-const _errs79 = errors;
-if(typeof data35 !== "string"){
+if(valid14){
+if(data30.candidateScope !== undefined){
+let data42 = data30.candidateScope;
+const _errs100 = errors;
+if(typeof data42 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data35 === "directory") || (data35 === "walk"))){
+if(!((data42 === "directory") || (data42 === "walk"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs79 === errors;
+var valid14 = _errs100 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.projectRootFallback !== undefined){
-let data36 = data23.projectRootFallback;
-const _errs81 = errors;
-if(typeof data36 !== "string"){
+if(valid14){
+if(data30.projectRootFallback !== undefined){
+let data43 = data30.projectRootFallback;
+const _errs102 = errors;
+if(typeof data43 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data36 === "workDir") || (data36 === "root")) || (data36 === "homeParent"))){
+if(!(((data43 === "workDir") || (data43 === "root")) || (data43 === "homeParent"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs81 === errors;
+var valid14 = _errs102 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.walkFrom !== undefined){
-let data37 = data23.walkFrom;
-const _errs83 = errors;
-if(typeof data37 !== "string"){
+if(valid14){
+if(data30.walkFrom !== undefined){
+let data44 = data30.walkFrom;
+const _errs104 = errors;
+if(typeof data44 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data37 === "projectRoot") || (data37 === "projectRootParent"))){
+if(!((data44 === "projectRoot") || (data44 === "projectRootParent"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walkFrom.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs83 === errors;
+var valid14 = _errs104 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.skipBlank !== undefined){
-let data38 = data23.skipBlank;
-const _errs85 = errors;
-if(typeof data38 !== "string"){
+if(valid14){
+if(data30.skipBlank !== undefined){
+let data45 = data30.skipBlank;
+const _errs106 = errors;
+if(typeof data45 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data38 === "whitespace") || (data38 === "empty")) || (data38 === "none"))){
+if(!(((data45 === "whitespace") || (data45 === "empty")) || (data45 === "none"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs85 === errors;
+var valid14 = _errs106 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.globs !== undefined){
-let data39 = data23.globs;
-const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data39)){
-var valid13 = true;
-const len6 = data39.length;
+if(valid14){
+if(data30.globs !== undefined){
+let data46 = data30.globs;
+const _errs108 = errors;
+if(errors === _errs108){
+if(Array.isArray(data46)){
+var valid18 = true;
+const len6 = data46.length;
 for(let i6=0; i6<len6; i6++){
-const _errs89 = errors;
-if(typeof data39[i6] !== "string"){
+const _errs110 = errors;
+if(typeof data46[i6] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i6,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid13 = _errs89 === errors;
-if(!valid13){
+var valid18 = _errs110 === errors;
+if(!valid18){
 break;
 }
 }
@@ -792,87 +993,25 @@ validate20.errors = [{instancePath:instancePath+"/instructions/globs",schemaPath
 return false;
 }
 }
-var valid9 = _errs87 === errors;
+var valid14 = _errs108 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.userFile !== undefined){
-let data41 = data23.userFile;
-const _errs91 = errors;
-const _errs92 = errors;
-let valid14 = false;
-const _errs93 = errors;
-const _errs94 = errors;
-let valid15 = false;
-const _errs95 = errors;
-if(errors === _errs95){
-if(typeof data41 === "string"){
-if(!pattern7.test(data41)){
-const err2 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var _valid1 = _errs95 === errors;
-valid15 = valid15 || _valid1;
-const _errs97 = errors;
-if(errors === _errs97){
-if(Array.isArray(data41)){
-var valid16 = true;
-const len7 = data41.length;
-for(let i7=0; i7<len7; i7++){
-let data42 = data41[i7];
-const _errs99 = errors;
-if(errors === _errs99){
-if(typeof data42 === "string"){
-if(!pattern7.test(data42)){
-const err4 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var valid16 = _errs99 === errors;
-if(!valid16){
-break;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(valid14){
+if(data30.userFile !== undefined){
+let data48 = data30.userFile;
+const _errs112 = errors;
+const _errs113 = errors;
+let valid19 = false;
+const _errs114 = errors;
+const _errs115 = errors;
+let valid20 = false;
+const _errs116 = errors;
+if(errors === _errs116){
+if(typeof data48 === "string"){
+if(!pattern10.test(data48)){
+const err6 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -882,10 +1021,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid1 = _errs97 === errors;
-valid15 = valid15 || _valid1;
-if(!valid15){
-const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+const err7 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -894,22 +1031,21 @@ vErrors.push(err7);
 }
 errors++;
 }
-else {
-errors = _errs94;
-if(vErrors !== null){
-if(_errs94){
-vErrors.length = _errs94;
 }
-else {
-vErrors = null;
-}
-}
-}
-var _valid0 = _errs93 === errors;
-valid14 = valid14 || _valid0;
-const _errs101 = errors;
-if(data41 !== null){
-const err8 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid1 = _errs116 === errors;
+valid20 = valid20 || _valid1;
+const _errs118 = errors;
+if(errors === _errs118){
+if(Array.isArray(data48)){
+var valid21 = true;
+const len7 = data48.length;
+for(let i7=0; i7<len7; i7++){
+let data49 = data48[i7];
+const _errs120 = errors;
+if(errors === _errs120){
+if(typeof data49 === "string"){
+if(!pattern10.test(data49)){
+const err8 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -918,10 +1054,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs101 === errors;
-valid14 = valid14 || _valid0;
-if(!valid14){
-const err9 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err9 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -929,60 +1064,126 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
+}
+}
+var valid21 = _errs120 === errors;
+if(!valid21){
+break;
+}
+}
 }
 else {
-errors = _errs92;
+const err10 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid1 = _errs118 === errors;
+valid20 = valid20 || _valid1;
+if(!valid20){
+const err11 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs115;
 if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
+if(_errs115){
+vErrors.length = _errs115;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs91 === errors;
+var _valid0 = _errs114 === errors;
+valid19 = valid19 || _valid0;
+const _errs122 = errors;
+if(data48 !== null){
+const err12 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
 }
 else {
-var valid9 = true;
+vErrors.push(err12);
 }
-if(valid9){
-if(data23.extraFiles !== undefined){
-let data43 = data23.extraFiles;
-const _errs103 = errors;
-if(errors === _errs103){
-if(Array.isArray(data43)){
-var valid17 = true;
-const len8 = data43.length;
+errors++;
+}
+var _valid0 = _errs122 === errors;
+valid19 = valid19 || _valid0;
+if(!valid19){
+const err13 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+else {
+errors = _errs113;
+if(vErrors !== null){
+if(_errs113){
+vErrors.length = _errs113;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid14 = _errs112 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data30.extraFiles !== undefined){
+let data50 = data30.extraFiles;
+const _errs124 = errors;
+if(errors === _errs124){
+if(Array.isArray(data50)){
+var valid22 = true;
+const len8 = data50.length;
 for(let i8=0; i8<len8; i8++){
-let data44 = data43[i8];
-const _errs105 = errors;
-if(typeof data44 !== "string"){
+let data51 = data50[i8];
+const _errs126 = errors;
+if(typeof data51 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs107 = errors;
-if(typeof data44 === "string"){
-if(!pattern9.test(data44)){
+const _errs128 = errors;
+if(typeof data51 === "string"){
+if(!pattern12.test(data51)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid18 = _errs107 === errors;
-if(valid18){
-const _errs108 = errors;
-if(typeof data44 === "string"){
-if(!pattern10.test(data44)){
+var valid23 = _errs128 === errors;
+if(valid23){
+const _errs129 = errors;
+if(typeof data51 === "string"){
+if(!pattern13.test(data51)){
 validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
 return false;
 }
 }
-var valid18 = _errs108 === errors;
+var valid23 = _errs129 === errors;
 }
-var valid17 = _errs105 === errors;
-if(!valid17){
+var valid22 = _errs126 === errors;
+if(!valid22){
 break;
 }
 }
@@ -992,63 +1193,63 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid9 = _errs103 === errors;
+var valid14 = _errs124 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.trackChanges !== undefined){
-const _errs109 = errors;
-if(typeof data23.trackChanges !== "boolean"){
+if(valid14){
+if(data30.trackChanges !== undefined){
+const _errs130 = errors;
+if(typeof data30.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs109 === errors;
+var valid14 = _errs130 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.keepBom !== undefined){
-const _errs111 = errors;
-if(typeof data23.keepBom !== "boolean"){
+if(valid14){
+if(data30.keepBom !== undefined){
+const _errs132 = errors;
+if(typeof data30.keepBom !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs111 === errors;
+var valid14 = _errs132 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.trim !== undefined){
-const _errs113 = errors;
-if(typeof data23.trim !== "boolean"){
+if(valid14){
+if(data30.trim !== undefined){
+const _errs134 = errors;
+if(typeof data30.trim !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs113 === errors;
+var valid14 = _errs134 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data23.htmlComments !== undefined){
-let data48 = data23.htmlComments;
-const _errs115 = errors;
-if(typeof data48 !== "string"){
+if(valid14){
+if(data30.htmlComments !== undefined){
+let data55 = data30.htmlComments;
+const _errs136 = errors;
+if(typeof data55 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data48 === "keep") || (data48 === "strip"))){
+if(!((data55 === "keep") || (data55 === "strip"))){
 validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid9 = _errs115 === errors;
+var valid14 = _errs136 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
 }
 }
@@ -1075,102 +1276,51 @@ validate20.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs75 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data49 = data.format;
-const _errs117 = errors;
-if(typeof data49 !== "string"){
+let data56 = data.format;
+const _errs138 = errors;
+if(typeof data56 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((data49 === "opencode") || (data49 === "xml")) || (data49 === "reminder")) || (data49 === "magi")) || (data49 === "codex")) || (data49 === "claude-code")) || (data49 === "claude-code-2.1.197")) || (data49 === "gemini")) || (data49 === "gemini-full")) || (data49 === "opencode-cli")) || (data49 === "continue")) || (data49 === "qwen")) || (data49 === "copilot"))){
+if(!(((((((((((((data56 === "opencode") || (data56 === "xml")) || (data56 === "reminder")) || (data56 === "magi")) || (data56 === "codex")) || (data56 === "claude-code")) || (data56 === "claude-code-2.1.197")) || (data56 === "gemini")) || (data56 === "gemini-full")) || (data56 === "opencode-cli")) || (data56 === "continue")) || (data56 === "qwen")) || (data56 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs117 === errors;
+var valid0 = _errs138 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data50 = data.budget;
-const _errs119 = errors;
-if(errors === _errs119){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-const _errs121 = errors;
-for(const key6 in data50){
-if(!(((((key6 === "maxBytes") || (key6 === "maxTokens")) || (key6 === "strategy")) || (key6 === "counts")) || (key6 === "scope"))){
-validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+let data57 = data.budget;
+const _errs140 = errors;
+if(errors === _errs140){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+const _errs142 = errors;
+for(const key11 in data57){
+if(!(((((key11 === "maxBytes") || (key11 === "maxTokens")) || (key11 === "strategy")) || (key11 === "counts")) || (key11 === "scope"))){
+validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs121 === errors){
-if(data50.maxBytes !== undefined){
-let data51 = data50.maxBytes;
-const _errs122 = errors;
-const _errs123 = errors;
-let valid20 = false;
-const _errs124 = errors;
-if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
-const err10 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(errors === _errs124){
-if(typeof data51 == "number"){
-if(data51 > 9007199254740991 || isNaN(data51)){
-const err11 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-if(data51 < 0 || isNaN(data51)){
-const err12 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-}
-var _valid2 = _errs124 === errors;
-valid20 = valid20 || _valid2;
-const _errs126 = errors;
-if(data51 !== null){
-const err13 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid2 = _errs126 === errors;
-valid20 = valid20 || _valid2;
-if(!valid20){
-const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(_errs142 === errors){
+if(data57.maxBytes !== undefined){
+let data58 = data57.maxBytes;
+const _errs143 = errors;
+const _errs144 = errors;
+let valid25 = false;
+const _errs145 = errors;
+if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1178,34 +1328,11 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate20.errors = vErrors;
-return false;
 }
-else {
-errors = _errs123;
-if(vErrors !== null){
-if(_errs123){
-vErrors.length = _errs123;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid19 = _errs122 === errors;
-}
-else {
-var valid19 = true;
-}
-if(valid19){
-if(data50.maxTokens !== undefined){
-let data52 = data50.maxTokens;
-const _errs128 = errors;
-const _errs129 = errors;
-let valid21 = false;
-const _errs130 = errors;
-if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))){
-const err15 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(errors === _errs145){
+if(typeof data58 == "number"){
+if(data58 > 9007199254740991 || isNaN(data58)){
+const err15 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1214,10 +1341,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs130){
-if(typeof data52 == "number"){
-if(data52 > 9007199254740991 || isNaN(data52)){
-const err16 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+else {
+if(data58 < 0 || isNaN(data58)){
+const err16 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1226,9 +1352,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-else {
-if(data52 < 0 || isNaN(data52)){
-const err17 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+var _valid2 = _errs145 === errors;
+valid25 = valid25 || _valid2;
+const _errs147 = errors;
+if(data58 !== null){
+const err17 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1237,14 +1368,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-}
-var _valid3 = _errs130 === errors;
-valid21 = valid21 || _valid3;
-const _errs132 = errors;
-if(data52 !== null){
-const err18 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid2 = _errs147 === errors;
+valid25 = valid25 || _valid2;
+if(!valid25){
+const err18 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1252,11 +1379,34 @@ else {
 vErrors.push(err18);
 }
 errors++;
+validate20.errors = vErrors;
+return false;
 }
-var _valid3 = _errs132 === errors;
-valid21 = valid21 || _valid3;
-if(!valid21){
-const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+errors = _errs144;
+if(vErrors !== null){
+if(_errs144){
+vErrors.length = _errs144;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid24 = _errs143 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data57.maxTokens !== undefined){
+let data59 = data57.maxTokens;
+const _errs149 = errors;
+const _errs150 = errors;
+let valid26 = false;
+const _errs151 = errors;
+if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
+const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1264,75 +1414,126 @@ else {
 vErrors.push(err19);
 }
 errors++;
+}
+if(errors === _errs151){
+if(typeof data59 == "number"){
+if(data59 > 9007199254740991 || isNaN(data59)){
+const err20 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+if(data59 < 0 || isNaN(data59)){
+const err21 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs151 === errors;
+valid26 = valid26 || _valid3;
+const _errs153 = errors;
+if(data59 !== null){
+const err22 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+var _valid3 = _errs153 === errors;
+valid26 = valid26 || _valid3;
+if(!valid26){
+const err23 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
 validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs129;
+errors = _errs150;
 if(vErrors !== null){
-if(_errs129){
-vErrors.length = _errs129;
+if(_errs150){
+vErrors.length = _errs150;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid19 = _errs128 === errors;
+var valid24 = _errs149 === errors;
 }
 else {
-var valid19 = true;
+var valid24 = true;
 }
-if(valid19){
-if(data50.strategy !== undefined){
-let data53 = data50.strategy;
-const _errs134 = errors;
-if(typeof data53 !== "string"){
+if(valid24){
+if(data57.strategy !== undefined){
+let data60 = data57.strategy;
+const _errs155 = errors;
+if(typeof data60 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data53 === "specific-first") || (data53 === "root-first"))){
+if(!((data60 === "specific-first") || (data60 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid19 = _errs134 === errors;
+var valid24 = _errs155 === errors;
 }
 else {
-var valid19 = true;
+var valid24 = true;
 }
-if(valid19){
-if(data50.counts !== undefined){
-let data54 = data50.counts;
-const _errs136 = errors;
-if(typeof data54 !== "string"){
+if(valid24){
+if(data57.counts !== undefined){
+let data61 = data57.counts;
+const _errs157 = errors;
+if(typeof data61 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data54 === "rendered") || (data54 === "content"))){
+if(!((data61 === "rendered") || (data61 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid19 = _errs136 === errors;
+var valid24 = _errs157 === errors;
 }
 else {
-var valid19 = true;
+var valid24 = true;
 }
-if(valid19){
-if(data50.scope !== undefined){
-let data55 = data50.scope;
-const _errs138 = errors;
-if(typeof data55 !== "string"){
+if(valid24){
+if(data57.scope !== undefined){
+let data62 = data57.scope;
+const _errs159 = errors;
+if(typeof data62 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data55 === "all") || (data55 === "project"))){
+if(!((data62 === "all") || (data62 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid19 = _errs138 === errors;
+var valid24 = _errs159 === errors;
 }
 else {
-var valid19 = true;
+var valid24 = true;
 }
 }
 }
@@ -1345,144 +1546,157 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs119 === errors;
+var valid0 = _errs140 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data56 = data.wording;
-const _errs140 = errors;
-if(errors === _errs140){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-const _errs142 = errors;
-for(const key7 in data56){
-if(!(func1.call(schema31.properties.wording.properties, key7))){
-validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+let data63 = data.wording;
+const _errs161 = errors;
+if(errors === _errs161){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+const _errs163 = errors;
+for(const key12 in data63){
+if(!(func1.call(schema31.properties.wording.properties, key12))){
+validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs142 === errors){
-if(data56.reminderIntro !== undefined){
-const _errs143 = errors;
-if(typeof data56.reminderIntro !== "string"){
+if(_errs163 === errors){
+if(data63.reminderIntro !== undefined){
+const _errs164 = errors;
+if(typeof data63.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs143 === errors;
+var valid27 = _errs164 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.scopeNote !== undefined){
-const _errs145 = errors;
-if(typeof data56.scopeNote !== "string"){
+if(valid27){
+if(data63.scopeNote !== undefined){
+const _errs166 = errors;
+if(typeof data63.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs145 === errors;
+var valid27 = _errs166 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.updatedNote !== undefined){
-const _errs147 = errors;
-if(typeof data56.updatedNote !== "string"){
+if(valid27){
+if(data63.everywhereNote !== undefined){
+const _errs168 = errors;
+if(typeof data63.everywhereNote !== "string"){
+validate20.errors = [{instancePath:instancePath+"/wording/everywhereNote",schemaPath:"#/properties/wording/properties/everywhereNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid27 = _errs168 === errors;
+}
+else {
+var valid27 = true;
+}
+if(valid27){
+if(data63.updatedNote !== undefined){
+const _errs170 = errors;
+if(typeof data63.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs147 === errors;
+var valid27 = _errs170 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.removedNote !== undefined){
-const _errs149 = errors;
-if(typeof data56.removedNote !== "string"){
+if(valid27){
+if(data63.removedNote !== undefined){
+const _errs172 = errors;
+if(typeof data63.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs149 === errors;
+var valid27 = _errs172 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.magiIntro !== undefined){
-const _errs151 = errors;
-if(typeof data56.magiIntro !== "string"){
+if(valid27){
+if(data63.magiIntro !== undefined){
+const _errs174 = errors;
+if(typeof data63.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs151 === errors;
+var valid27 = _errs174 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.magiEmpty !== undefined){
-const _errs153 = errors;
-if(typeof data56.magiEmpty !== "string"){
+if(valid27){
+if(data63.magiEmpty !== undefined){
+const _errs176 = errors;
+if(typeof data63.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs153 === errors;
+var valid27 = _errs176 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.budgetNotice !== undefined){
-const _errs155 = errors;
-if(typeof data56.budgetNotice !== "string"){
+if(valid27){
+if(data63.budgetNotice !== undefined){
+const _errs178 = errors;
+if(typeof data63.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs155 === errors;
+var valid27 = _errs178 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.claudeCodeIntro !== undefined){
-const _errs157 = errors;
-if(typeof data56.claudeCodeIntro !== "string"){
+if(valid27){
+if(data63.claudeCodeIntro !== undefined){
+const _errs180 = errors;
+if(typeof data63.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs157 === errors;
+var valid27 = _errs180 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.ruleCatalogIntro !== undefined){
-const _errs159 = errors;
-if(typeof data56.ruleCatalogIntro !== "string"){
+if(valid27){
+if(data63.ruleCatalogIntro !== undefined){
+const _errs182 = errors;
+if(typeof data63.ruleCatalogIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs159 === errors;
+var valid27 = _errs182 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
 }
-if(valid22){
-if(data56.geminiContextIntro !== undefined){
-const _errs161 = errors;
-if(typeof data56.geminiContextIntro !== "string"){
+if(valid27){
+if(data63.geminiContextIntro !== undefined){
+const _errs184 = errors;
+if(typeof data63.geminiContextIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs161 === errors;
+var valid27 = _errs184 === errors;
 }
 else {
-var valid22 = true;
+var valid27 = true;
+}
 }
 }
 }
@@ -1500,51 +1714,51 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs140 === errors;
+var valid0 = _errs161 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data67 = data.session;
-const _errs163 = errors;
-if(errors === _errs163){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-const _errs165 = errors;
-for(const key8 in data67){
-if(!(key8 === "tools")){
-validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+let data75 = data.session;
+const _errs186 = errors;
+if(errors === _errs186){
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+const _errs188 = errors;
+for(const key13 in data75){
+if(!(key13 === "tools")){
+validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs165 === errors){
-if(data67.tools !== undefined){
-let data68 = data67.tools;
-const _errs166 = errors;
-if(errors === _errs166){
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key9 in data68){
-const _errs168 = errors;
-if(typeof key9 !== "string"){
-const err20 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
+if(_errs188 === errors){
+if(data75.tools !== undefined){
+let data76 = data75.tools;
+const _errs189 = errors;
+if(errors === _errs189){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key14 in data76){
+const _errs191 = errors;
+if(typeof key14 !== "string"){
+const err24 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key14};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err24];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err24);
 }
 errors++;
 }
-var valid24 = _errs168 === errors;
-if(!valid24){
-const err21 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
+var valid29 = _errs191 === errors;
+if(!valid29){
+const err25 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err25];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err25);
 }
 errors++;
 validate20.errors = vErrors;
@@ -1552,84 +1766,84 @@ return false;
 break;
 }
 }
-if(valid24){
-for(const key10 in data68){
-let data69 = data68[key10];
-const _errs171 = errors;
-if(errors === _errs171){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-let missing0;
-if((data69.as === undefined) && (missing0 = "as")){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(valid29){
+for(const key15 in data76){
+let data77 = data76[key15];
+const _errs194 = errors;
+if(errors === _errs194){
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+let missing1;
+if((data77.as === undefined) && (missing1 = "as")){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs173 = errors;
-for(const key11 in data69){
-if(!((key11 === "as") || (key11 === "pathKeys"))){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+const _errs196 = errors;
+for(const key16 in data77){
+if(!((key16 === "as") || (key16 === "pathKeys"))){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs173 === errors){
-if(data69.as !== undefined){
-let data70 = data69.as;
-const _errs174 = errors;
-if(typeof data70 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs196 === errors){
+if(data77.as !== undefined){
+let data78 = data77.as;
+const _errs197 = errors;
+if(typeof data78 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data70 === "read") || (data70 === "write")) || (data70 === "edit")) || (data70 === "list")) || (data70 === "search")) || (data70 === "shell"))){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
+if(!((((((data78 === "read") || (data78 === "write")) || (data78 === "edit")) || (data78 === "list")) || (data78 === "search")) || (data78 === "shell"))){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid26 = _errs174 === errors;
+var valid31 = _errs197 === errors;
 }
 else {
-var valid26 = true;
+var valid31 = true;
 }
-if(valid26){
-if(data69.pathKeys !== undefined){
-let data71 = data69.pathKeys;
-const _errs176 = errors;
-if(errors === _errs176){
-if(Array.isArray(data71)){
-var valid27 = true;
-const len9 = data71.length;
+if(valid31){
+if(data77.pathKeys !== undefined){
+let data79 = data77.pathKeys;
+const _errs199 = errors;
+if(errors === _errs199){
+if(Array.isArray(data79)){
+var valid32 = true;
+const len9 = data79.length;
 for(let i9=0; i9<len9; i9++){
-const _errs178 = errors;
-if(typeof data71[i9] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+const _errs201 = errors;
+if(typeof data79[i9] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs178 === errors;
-if(!valid27){
+var valid32 = _errs201 === errors;
+if(!valid32){
 break;
 }
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid26 = _errs176 === errors;
+var valid31 = _errs199 === errors;
 }
 else {
-var valid26 = true;
+var valid31 = true;
 }
 }
 }
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid25 = _errs171 === errors;
-if(!valid25){
+var valid30 = _errs194 === errors;
+if(!valid30){
 break;
 }
 }
@@ -1648,25 +1862,25 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs163 === errors;
+var valid0 = _errs186 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data73 = data.trustedProjects;
-const _errs180 = errors;
-if(errors === _errs180){
-if(Array.isArray(data73)){
-var valid28 = true;
-const len10 = data73.length;
+let data81 = data.trustedProjects;
+const _errs203 = errors;
+if(errors === _errs203){
+if(Array.isArray(data81)){
+var valid33 = true;
+const len10 = data81.length;
 for(let i10=0; i10<len10; i10++){
-let data74 = data73[i10];
-const _errs182 = errors;
-if(errors === _errs182){
-if(typeof data74 === "string"){
-if(!pattern9.test(data74)){
+let data82 = data81[i10];
+const _errs205 = errors;
+if(errors === _errs205){
+if(typeof data82 === "string"){
+if(!pattern12.test(data82)){
 validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
@@ -1676,8 +1890,8 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schema
 return false;
 }
 }
-var valid28 = _errs182 === errors;
-if(!valid28){
+var valid33 = _errs205 === errors;
+if(!valid33){
 break;
 }
 }
@@ -1687,41 +1901,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs180 === errors;
+var valid0 = _errs203 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data75 = data.rules;
-const _errs184 = errors;
-if(errors === _errs184){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-const _errs186 = errors;
-for(const key12 in data75){
-if(!(((key12 === "sources") || (key12 === "nested")) || (key12 === "userFolders"))){
-validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+let data83 = data.rules;
+const _errs207 = errors;
+if(errors === _errs207){
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+const _errs209 = errors;
+for(const key17 in data83){
+if(!(((key17 === "sources") || (key17 === "nested")) || (key17 === "userFolders"))){
+validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs186 === errors){
-if(data75.sources !== undefined){
-let data76 = data75.sources;
-const _errs187 = errors;
-if(errors === _errs187){
-if(Array.isArray(data76)){
-var valid30 = true;
-const len11 = data76.length;
+if(_errs209 === errors){
+if(data83.sources !== undefined){
+let data84 = data83.sources;
+const _errs210 = errors;
+if(errors === _errs210){
+if(Array.isArray(data84)){
+var valid35 = true;
+const len11 = data84.length;
 for(let i11=0; i11<len11; i11++){
-const _errs189 = errors;
-if(typeof data76[i11] !== "string"){
+const _errs212 = errors;
+if(typeof data84[i11] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i11,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid30 = _errs189 === errors;
-if(!valid30){
+var valid35 = _errs212 === errors;
+if(!valid35){
 break;
 }
 }
@@ -1731,34 +1945,34 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid29 = _errs187 === errors;
+var valid34 = _errs210 === errors;
 }
 else {
-var valid29 = true;
+var valid34 = true;
 }
-if(valid29){
-if(data75.nested !== undefined){
-const _errs191 = errors;
-if(typeof data75.nested !== "boolean"){
+if(valid34){
+if(data83.nested !== undefined){
+const _errs214 = errors;
+if(typeof data83.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs191 === errors;
+var valid34 = _errs214 === errors;
 }
 else {
-var valid29 = true;
+var valid34 = true;
 }
-if(valid29){
-if(data75.userFolders !== undefined){
-const _errs193 = errors;
-if(typeof data75.userFolders !== "boolean"){
+if(valid34){
+if(data83.userFolders !== undefined){
+const _errs216 = errors;
+if(typeof data83.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid29 = _errs193 === errors;
+var valid34 = _errs216 === errors;
 }
 else {
-var valid29 = true;
+var valid34 = true;
 }
 }
 }
@@ -1769,143 +1983,90 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs184 === errors;
+var valid0 = _errs207 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data80 = data.imports;
-const _errs195 = errors;
-if(errors === _errs195){
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-const _errs197 = errors;
-for(const key13 in data80){
-if(!((((((((key13 === "enabled") || (key13 === "maxDepth")) || (key13 === "mode")) || (key13 === "failed")) || (key13 === "style")) || (key13 === "punctuation")) || (key13 === "external")) || (key13 === "root"))){
-validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
+let data88 = data.imports;
+const _errs218 = errors;
+if(errors === _errs218){
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+const _errs220 = errors;
+for(const key18 in data88){
+if(!(((((((key18 === "enabled") || (key18 === "maxDepth")) || (key18 === "mode")) || (key18 === "failed")) || (key18 === "style")) || (key18 === "external")) || (key18 === "root"))){
+validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs197 === errors){
-if(data80.enabled !== undefined){
-const _errs198 = errors;
-if(typeof data80.enabled !== "boolean"){
+if(_errs220 === errors){
+if(data88.enabled !== undefined){
+const _errs221 = errors;
+if(typeof data88.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid31 = _errs198 === errors;
+var valid36 = _errs221 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.maxDepth !== undefined){
-let data82 = data80.maxDepth;
-const _errs200 = errors;
-if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
+if(valid36){
+if(data88.maxDepth !== undefined){
+let data90 = data88.maxDepth;
+const _errs223 = errors;
+if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs200){
-if(typeof data82 == "number"){
-if(data82 > 32 || isNaN(data82)){
+if(errors === _errs223){
+if(typeof data90 == "number"){
+if(data90 > 32 || isNaN(data90)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data82 < 0 || isNaN(data82)){
+if(data90 < 0 || isNaN(data90)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid31 = _errs200 === errors;
+var valid36 = _errs223 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.mode !== undefined){
-let data83 = data80.mode;
-const _errs202 = errors;
-if(typeof data83 !== "string"){
+if(valid36){
+if(data88.mode !== undefined){
+let data91 = data88.mode;
+const _errs225 = errors;
+if(typeof data91 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data83 === "entries") || (data83 === "inline"))){
+if(!((data91 === "entries") || (data91 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs202 === errors;
+var valid36 = _errs225 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.failed !== undefined){
-let data84 = data80.failed;
-const _errs204 = errors;
-const _errs205 = errors;
-let valid32 = false;
-const _errs206 = errors;
-if(typeof data84 !== "string"){
-const err22 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!((data84 === "keep") || (data84 === "comment"))){
-const err23 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid4 = _errs206 === errors;
-valid32 = valid32 || _valid4;
-const _errs208 = errors;
-if(errors === _errs208){
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-const _errs210 = errors;
-for(const key14 in data84){
-if(!((((key14 === "missing") || (key14 === "unreadable")) || (key14 === "outside")) || (key14 === "repeated"))){
-const err24 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-break;
-}
-}
-if(_errs210 === errors){
-if(data84.missing !== undefined){
-let data85 = data84.missing;
-const _errs211 = errors;
-if(typeof data85 !== "string"){
-const err25 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(!((data85 === "keep") || (data85 === "comment"))){
-const err26 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.missing.enum},message:"must be equal to one of the allowed values"};
+if(valid36){
+if(data88.failed !== undefined){
+let data92 = data88.failed;
+const _errs227 = errors;
+const _errs228 = errors;
+let valid37 = false;
+const _errs229 = errors;
+if(typeof data92 !== "string"){
+const err26 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1914,17 +2075,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid33 = _errs211 === errors;
-}
-else {
-var valid33 = true;
-}
-if(valid33){
-if(data84.unreadable !== undefined){
-let data86 = data84.unreadable;
-const _errs213 = errors;
-if(typeof data86 !== "string"){
-const err27 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data92 === "keep") || (data92 === "comment"))){
+const err27 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1933,8 +2085,15 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((data86 === "keep") || (data86 === "comment"))){
-const err28 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.unreadable.enum},message:"must be equal to one of the allowed values"};
+var _valid4 = _errs229 === errors;
+valid37 = valid37 || _valid4;
+const _errs231 = errors;
+if(errors === _errs231){
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+const _errs233 = errors;
+for(const key19 in data92){
+if(!((((key19 === "missing") || (key19 === "unreadable")) || (key19 === "outside")) || (key19 === "repeated"))){
+const err28 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1942,18 +2101,15 @@ else {
 vErrors.push(err28);
 }
 errors++;
+break;
 }
-var valid33 = _errs213 === errors;
 }
-else {
-var valid33 = true;
-}
-if(valid33){
-if(data84.outside !== undefined){
-let data87 = data84.outside;
-const _errs215 = errors;
-if(typeof data87 !== "string"){
-const err29 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_errs233 === errors){
+if(data92.missing !== undefined){
+let data93 = data92.missing;
+const _errs234 = errors;
+if(typeof data93 !== "string"){
+const err29 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1962,8 +2118,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data87 === "keep") || (data87 === "comment"))){
-const err30 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.outside.enum},message:"must be equal to one of the allowed values"};
+if(!((data93 === "keep") || (data93 === "comment"))){
+const err30 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.missing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1972,17 +2128,17 @@ vErrors.push(err30);
 }
 errors++;
 }
-var valid33 = _errs215 === errors;
+var valid38 = _errs234 === errors;
 }
 else {
-var valid33 = true;
+var valid38 = true;
 }
-if(valid33){
-if(data84.repeated !== undefined){
-let data88 = data84.repeated;
-const _errs217 = errors;
-if(typeof data88 !== "string"){
-const err31 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(valid38){
+if(data92.unreadable !== undefined){
+let data94 = data92.unreadable;
+const _errs236 = errors;
+if(typeof data94 !== "string"){
+const err31 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1991,8 +2147,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!((data88 === "keep") || (data88 === "comment"))){
-const err32 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.repeated.enum},message:"must be equal to one of the allowed values"};
+if(!((data94 === "keep") || (data94 === "comment"))){
+const err32 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.unreadable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2001,18 +2157,17 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid33 = _errs217 === errors;
+var valid38 = _errs236 === errors;
 }
 else {
-var valid33 = true;
+var valid38 = true;
 }
-}
-}
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(valid38){
+if(data92.outside !== undefined){
+let data95 = data92.outside;
+const _errs238 = errors;
+if(typeof data95 !== "string"){
+const err33 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2021,11 +2176,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-var _valid4 = _errs208 === errors;
-valid32 = valid32 || _valid4;
-if(!valid32){
-const err34 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!((data95 === "keep") || (data95 === "comment"))){
+const err34 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.outside.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2033,88 +2185,132 @@ else {
 vErrors.push(err34);
 }
 errors++;
+}
+var valid38 = _errs238 === errors;
+}
+else {
+var valid38 = true;
+}
+if(valid38){
+if(data92.repeated !== undefined){
+let data96 = data92.repeated;
+const _errs240 = errors;
+if(typeof data96 !== "string"){
+const err35 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!((data96 === "keep") || (data96 === "comment"))){
+const err36 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.repeated.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var valid38 = _errs240 === errors;
+}
+else {
+var valid38 = true;
+}
+}
+}
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+var _valid4 = _errs231 === errors;
+valid37 = valid37 || _valid4;
+if(!valid37){
+const err38 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
 validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs205;
+errors = _errs228;
 if(vErrors !== null){
-if(_errs205){
-vErrors.length = _errs205;
+if(_errs228){
+vErrors.length = _errs228;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid31 = _errs204 === errors;
+var valid36 = _errs227 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.style !== undefined){
-let data89 = data80.style;
-const _errs219 = errors;
-if(typeof data89 !== "string"){
+if(valid36){
+if(data88.style !== undefined){
+let data97 = data88.style;
+const _errs242 = errors;
+if(typeof data97 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data89 === "comment") || (data89 === "copilot"))){
+if(!((data97 === "comment") || (data97 === "copilot"))){
 validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.style.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs219 === errors;
+var valid36 = _errs242 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.punctuation !== undefined){
-let data90 = data80.punctuation;
-const _errs221 = errors;
-if(typeof data90 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/punctuation",schemaPath:"#/properties/imports/properties/punctuation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data90 === "cut") || (data90 === "keep"))){
-validate20.errors = [{instancePath:instancePath+"/imports/punctuation",schemaPath:"#/properties/imports/properties/punctuation/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.punctuation.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid31 = _errs221 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data80.external !== undefined){
-const _errs223 = errors;
-if(typeof data80.external !== "boolean"){
+if(valid36){
+if(data88.external !== undefined){
+const _errs244 = errors;
+if(typeof data88.external !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid31 = _errs223 === errors;
+var valid36 = _errs244 === errors;
 }
 else {
-var valid31 = true;
+var valid36 = true;
 }
-if(valid31){
-if(data80.root !== undefined){
-let data92 = data80.root;
-const _errs225 = errors;
-if(typeof data92 !== "string"){
+if(valid36){
+if(data88.root !== undefined){
+let data99 = data88.root;
+const _errs246 = errors;
+if(typeof data99 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data92 === "source") || (data92 === "marker"))){
+if(!((data99 === "source") || (data99 === "marker"))){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.root.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs225 === errors;
+var valid36 = _errs246 === errors;
 }
 else {
-var valid31 = true;
-}
+var valid36 = true;
 }
 }
 }
@@ -2129,27 +2325,29 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs195 === errors;
+var valid0 = _errs218 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data93 = data.contextRoot;
-const _errs227 = errors;
-if(typeof data93 !== "string"){
+let data100 = data.contextRoot;
+const _errs248 = errors;
+if(typeof data100 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data93 === "workDir") || (data93 === "project"))){
+if(!((data100 === "workDir") || (data100 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs227 === errors;
+var valid0 = _errs248 === errors;
 }
 else {
 var valid0 = true;
+}
+}
 }
 }
 }

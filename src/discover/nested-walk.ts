@@ -58,11 +58,11 @@ export interface WalkResult {
    */
   readonly marked: readonly string[];
   /**
-   * The names of the entries each directory of `marked` holds, by its relative path: every entry
-   * but the plain files whose name is no marker (the walk index keeps no others). Empty without
-   * markers.
+   * The entries (name and kind) each directory of `marked` holds, by its relative path: every entry
+   * but the plain files whose name is no marker, ignoring case (the walk index keeps no others).
+   * Empty without markers.
    */
-  readonly markedBy: ReadonlyMap<string, readonly string[]>;
+  readonly markedBy: ReadonlyMap<string, readonly DirEntry[]>;
 }
 
 /**
@@ -83,7 +83,7 @@ export function walkNested(
 ): WalkResult {
   const diagnostics: Diagnostic[] = createDiagnostics();
   const files: NestedCandidate[] = [];
-  const [marked, markedBy] = [[] as string[], new Map<string, readonly string[]>()];
+  const [marked, markedBy] = [[] as string[], new Map<string, readonly DirEntry[]>()];
   const markers = options.markers;
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
   if (
@@ -177,7 +177,7 @@ function listDirectory(
   limits: WalkLimits,
   diagnostics: Diagnostic[],
   options: WalkOptions,
-): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: readonly string[] } {
+): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: readonly DirEntry[] } {
   const { ignores, markers } = options;
   const dirs: string[] = [];
   const files: { relativePath: string; realPath?: string }[] = [];
@@ -220,16 +220,27 @@ function listDirectory(
   return { dirs, files, marked: marked ? present(entries, markers) : NONE };
 }
 
-const NONE: readonly string[] = Object.freeze([]);
+const NONE: readonly DirEntry[] = Object.freeze([]);
 
 /**
- * The names of a marked directory's entries that every listing of it holds, through the walk index
- * or not: all but the plain files whose name is no marker.
+ * The entries of a marked directory that every listing of it holds, through the walk index or not:
+ * all but the plain files whose name is no marker, ignoring case (a case-insensitive volume finds a
+ * marker's path under another case). Copies: the port may reuse its entry objects.
  */
-function present(entries: readonly DirEntry[], markers: ReadonlySet<string> | undefined): string[] {
-  const names: string[] = [];
-  for (const { name, kind } of entries) if (kind !== 'file' || markers?.has(name) === true) names.push(name);
-  return names;
+function present(entries: readonly DirEntry[], markers: ReadonlySet<string> | undefined): DirEntry[] {
+  const kept: DirEntry[] = [];
+  for (const { name, kind } of entries)
+    if (kind !== 'file' || (markers !== undefined && hasName(markers, name))) kept.push({ name, kind });
+  return kept;
+}
+
+/** True when `names` holds `name`, or a name equal to it ignoring case. */
+export function hasName(names: ReadonlySet<string>, name: string): boolean {
+  if (names.has(name)) return true;
+  let lower: string | undefined;
+  for (const other of names)
+    if (other.length === name.length && other.toLowerCase() === (lower ??= name.toLowerCase())) return true;
+  return false;
 }
 
 /** The real path of a symlinked nested file the policy accepts, or `null` with a `warn`. */

@@ -128,15 +128,42 @@ function keepWalkable(listing: readonly DirEntry[], names: ReadonlySet<string>):
 
 /**
  * The entries of a listing a walk for `names` can use: all but the plain files whose name is not in
- * `names` (directories, symlinks and other kinds are kept whatever their name: a walk enters,
- * prunes or reports them by name). Copied (the port's own entry objects may be reused by it) into
- * one frozen list; a loop, as this runs on every entry of every directory listed.
+ * `names`, ignoring case (directories, symlinks and other kinds are kept whatever their name: a walk
+ * enters, prunes or reports them by name; a file named in another case is what a case-insensitive
+ * volume finds for that name, which the search for rule folders needs to know). Copied (the port's
+ * own entry objects may be reused by it) into one frozen list; a loop, as this runs on every entry
+ * of every directory listed.
  */
 export function keepUsable(listing: readonly DirEntry[], names: ReadonlySet<string>): readonly DirEntry[] {
   const usable: DirEntry[] = [];
-  for (const item of listing)
-    if (item.kind !== 'file' || names.has(item.name)) usable.push({ name: item.name, kind: item.kind });
+  let folded: ReadonlyMap<number, readonly string[]> | undefined;
+  for (const item of listing) {
+    const name = item.name;
+    if (item.kind === 'file' && !names.has(name)) {
+      folded ??= foldedNames(names);
+      const sameLength = folded.get(name.length);
+      if (sameLength === undefined || !sameLength.includes(name.toLowerCase())) continue;
+    }
+    usable.push({ name, kind: item.kind });
+  }
   return Object.freeze(usable);
+}
+
+const FOLDED = new WeakMap<ReadonlySet<string>, ReadonlyMap<number, readonly string[]>>();
+
+/** `names` in lower case by length, made once per set. */
+function foldedNames(names: ReadonlySet<string>): ReadonlyMap<number, readonly string[]> {
+  let folded = FOLDED.get(names);
+  if (folded === undefined) {
+    const byLength = new Map<number, string[]>();
+    for (const name of names) {
+      const list = byLength.get(name.length) ?? [];
+      list.push(name.toLowerCase());
+      byLength.set(name.length, list);
+    }
+    FOLDED.set(names, (folded = byLength));
+  }
+  return folded;
 }
 
 const NONE: readonly DirEntry[] = Object.freeze([]);

@@ -13,7 +13,7 @@ import { decodeListing, encodeListing } from './walk-listing.js';
  */
 
 /** Format version of a serialized index; an index of another version is ignored. */
-export const WALK_INDEX_VERSION = 1;
+export const WALK_INDEX_VERSION = 2;
 
 /**
  * How much older than the start of a listing a directory's `mtimeMs` and `ctimeMs` must be for the

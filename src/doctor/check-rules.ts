@@ -24,7 +24,7 @@ export function checkRules(corpus: Corpus): Finding[] {
     const rule = file.rule;
     if (rule === undefined) continue;
     const keys = frontmatterKeys(file.text);
-    findings.push(...misreadKeys(file, rule.source, keys));
+    for (const item of misreadKeys(file, rule.source, keys)) findings.push(item);
     if (rule.kind !== 'glob') continue;
     const adapter = RULE_ADAPTERS.get(rule.source);
     if (adapter === undefined) continue;
@@ -80,6 +80,8 @@ function misreadKeys(file: CorpusFile, source: string, keys: readonly Frontmatte
         at(always),
         `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
         `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
+        // The rule's text never reaches the model unless asked for: text lost.
+        'error',
       ),
     );
   if (source !== 'claude') return findings;
@@ -97,8 +99,6 @@ function misreadKeys(file: CorpusFile, source: string, keys: readonly Frontmatte
         at(paths),
         'Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)',
         'write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory',
-        // Claude Code documents the list form: these are bug reports, so a warning.
-        'warn',
       ),
     );
   const globs = get('globs');

@@ -4,12 +4,16 @@ import type { FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import type { RuleExplanation } from '../rules/explain-rules.js';
 import type { SiteResolution } from './matrix.js';
+import type { RepoIndex } from './repo-index.js';
+
+/** The most bytes of instruction files doctor reads for its checks; files past it are not checked. */
+export const MAX_CORPUS_BYTES = 8 * 1024 * 1024;
 
 /** One instruction file of the project that some host reads, as it is on disk. */
 export interface CorpusFile {
   /** Absolute, as the resolution spelled it. */
   readonly path: string;
-  /** Relative to the work dir, `/` separators. */
+  /** Relative to the repository root, `/` separators. */
   readonly shown: string;
   /** The whole file, frontmatter included. */
   readonly text: string;
@@ -37,6 +41,10 @@ export interface Corpus {
   readonly files: ReadonlyMap<string, CorpusFile>;
   readonly loads: readonly LoadSet[];
   readonly show: (absolute: string) => string;
+  /** The repository's entries, for names a file mentions. */
+  readonly index: RepoIndex;
+  /** True when something exists at the absolute path (asked once per path). */
+  readonly exists: (absolute: string) => boolean;
 }
 
 /**
@@ -45,11 +53,13 @@ export interface Corpus {
  */
 export function gatherCorpus(
   fs: FileSystem,
+  root: string,
   workDir: string,
   resolutions: readonly SiteResolution[],
   show: (absolute: string) => string,
+  index: RepoIndex,
 ): Corpus {
-  const root = projectRoot(fs, workDir);
+  let budget = MAX_CORPUS_BYTES;
   const files = new Map<string, CorpusFile>();
   // A rule file some host inlines raw is still a rule: its explanation is attached whoever reads it first.
   const rules = new Map<string, RuleExplanation>();
@@ -57,10 +67,11 @@ export function gatherCorpus(
     for (const { resolution } of hosts)
       for (const rule of resolution.result.rules ?? []) rules.set(rule.path, rule);
   const add = (file: string) => {
-    if (files.has(file) || !(file === root || isInside(root, file))) return;
+    if (files.has(file) || budget <= 0 || !(file === root || isInside(root, file))) return;
     const rule = rules.get(file);
-    const read = readInstruction(fs, file, { maxBytes: MAX_INLINE_BYTES });
+    const read = readInstruction(fs, file, { maxBytes: Math.min(MAX_INLINE_BYTES, budget) });
     if (!read.ok) return;
+    budget -= read.text.length;
     files.set(file, {
       path: file,
       shown: show(file),
@@ -76,16 +87,26 @@ export function gatherCorpus(
       for (const file of resolution.result.files) add(file.path);
       loads.push({
         host,
-        site,
+        site: site.path,
         files: resolution.result.files.map((file) => file.path),
         imports: resolution.config.imports?.enabled === true,
       });
     }
   }
-  return { fs, root, workDir, files, loads, show };
+  const probed = new Map<string, boolean>();
+  const exists = (absolute: string) => {
+    let found = probed.get(absolute);
+    if (found === undefined) {
+      found = fs.probe(absolute) !== null;
+      probed.set(absolute, found);
+    }
+    return found;
+  };
+  return { fs, root, workDir, files, loads, show, index, exists };
 }
 
-function projectRoot(fs: FileSystem, workDir: string): string {
+/** The nearest ancestor of the work dir holding `.git`, else the work dir. */
+export function projectRoot(fs: FileSystem, workDir: string): string {
   for (let dir = workDir; ; dir = path.dirname(dir)) {
     if (fs.probe(path.join(dir, '.git')) !== null) return dir;
     if (path.dirname(dir) === dir) return workDir;

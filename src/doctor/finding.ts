@@ -8,7 +8,7 @@ export interface Finding {
   /** A code of the closed diagnostics set (docs/diagnostics.md). */
   readonly code: FindingCode;
   readonly severity: Severity;
-  /** The file, relative to the work dir with `/` separators. */
+  /** The file, relative to the repository root with `/` separators. */
   readonly file: string;
   /** 1-based. */
   readonly line: number;
@@ -22,7 +22,9 @@ export interface Finding {
 /** The severity of each finding code. */
 export const SEVERITY = {
   'unmatched-glob': 'warn',
-  'misread-frontmatter': 'error',
+  // A rule loaded in every session costs tokens but loses nothing; the one form that loses the
+  // rule's text (Cursor's quoted alwaysApply) is raised to an error where it is found.
+  'misread-frontmatter': 'warn',
   'broken-import': 'error',
   'dangling-path': 'warn',
   'missing-script': 'warn',
@@ -32,14 +34,15 @@ export const SEVERITY = {
   // A host sends text ctxfiles shows otherwise: its frame breaks, or a file too large to show.
   'frame-escaped': 'warn',
   'too-large': 'warn',
+  'loaded-twice': 'warn',
 } as const satisfies Partial<Record<DiagnosticCode, Severity>>;
 
 /** A code doctor reports. */
 export type FindingCode = keyof typeof SEVERITY;
 
 /**
- * A finding, with the severity of its code unless `severity` lowers it (a behaviour known only from
- * bug reports, not from the host's documentation, is a warning).
+ * A finding, with the severity of its code unless `severity` says otherwise (an error only where a
+ * host fails or loses text).
  */
 export function finding(
   code: FindingCode,
@@ -72,4 +75,31 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The most findings one report lists; the rest are counted (like the diagnostics of a resolution). */
+export const MAX_FINDINGS = 1_000;
+
+/**
+ * At most {@link MAX_FINDINGS} findings, errors kept first (then in the order given), how many more
+ * there were, and whether one left out was an error.
+ */
+export function capFindingList(findings: readonly Finding[]): {
+  readonly findings: readonly Finding[];
+  readonly leftOut: number;
+  readonly errorsLeftOut: boolean;
+} {
+  if (findings.length <= MAX_FINDINGS) return { findings, leftOut: 0, errorsLeftOut: false };
+  const kept = new Set<Finding>();
+  for (const severity of ['error', 'warn'] as const)
+    for (const item of findings) {
+      if (kept.size === MAX_FINDINGS) break;
+      if (item.severity === severity) kept.add(item);
+    }
+  const errorsLeftOut = findings.some((item) => item.severity === 'error' && !kept.has(item));
+  return {
+    findings: findings.filter((item) => kept.has(item)),
+    leftOut: findings.length - kept.size,
+    errorsLeftOut,
+  };
 }

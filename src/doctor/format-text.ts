@@ -1,5 +1,5 @@
-import type { Finding } from './finding.js';
-import type { HostColumn } from './matrix.js';
+import { escapeControl } from '../render/escape.js';
+import type { DoctorSite, HostColumn } from './matrix.js';
 import type { DoctorReport } from './run-doctor.js';
 
 /** The widest line of the table (the findings below it are one line each, however long). */
@@ -14,37 +14,79 @@ const FILE_WIDTH = 46;
  */
 export function formatDoctorText(report: DoctorReport): string {
   const lines: string[] = [];
+  const root = escapeControl(report.root);
   for (const site of report.sites) {
-    lines.push(site.path === '.' ? 'At the work dir (.)' : `At ${clip(site.path, TABLE_WIDTH - 3)}`);
+    const where = site.path === '.' ? `the root (${root})` : escapeControl(site.path);
+    const title = site.kind === 'workdir' ? `At the work dir, ${where}` : `At ${where}`;
+    lines.push(clip(site.kind === 'nested' ? `${title} (nested)` : title, TABLE_WIDTH));
     lines.push(row('host', '#', 'file', 'layer', 'bytes', 'tokens'));
-    for (const column of site.hosts) lines.push(...hostLines(column));
+    for (const column of site.hosts) for (const line of hostLines(column)) lines.push(line);
+    for (const line of unseenLines(site)) lines.push(line);
     lines.push('');
   }
-  lines.push(...findingLines(report.findings));
+  if (report.placesLeftOut > 0)
+    lines.push(
+      `${report.placesLeftOut} more nested place(s) with instructions not shown (the cap is ${report.sites.length} sites)`,
+      '',
+    );
+  for (const line of findingLines(report)) lines.push(line);
   return `${lines.join('\n')}\n`;
 }
 
 function hostLines(column: HostColumn): string[] {
   const lines: string[] = [];
+  const host = escapeControl(column.host);
   column.files.forEach((file, index) => {
-    const name = file.importedBy === undefined ? file.path : `${file.path} (import)`;
+    const shown = escapeControl(file.path);
+    const name = file.importedBy === undefined ? shown : `${shown} (import)`;
     lines.push(
-      row(index === 0 ? column.host : '', String(index + 1), name, file.layer, file.bytes, file.tokens),
-    );
-  });
-  if (column.files.length === 0) lines.push(row(column.host, '-', '(nothing)', '', '', ''));
-  lines.push(row('', '', 'sent before the first tool call', '', column.bytes, column.tokens));
-  for (const cut of column.cuts) {
-    const where = cut.keptBytes === 0 ? 'left out' : `cut at ${cut.line}:${cut.column}`;
-    lines.push(clip(`${' '.repeat(16)}cap: ${cut.path} ${where}, ${cut.lostBytes} bytes lost`, TABLE_WIDTH));
-  }
-  if (column.unseen.length > 0)
-    lines.push(
-      ...wrap(
-        'never reads: ',
-        column.unseen.map((file) => `${clipStart(file.path, 60)} (${file.readBy.join(', ')})`),
+      row(
+        index === 0 ? host : '',
+        String(index + 1),
+        name,
+        escapeControl(file.layer),
+        file.bytes,
+        file.tokens,
       ),
     );
+  });
+  if (column.files.length === 0) lines.push(row(host, '-', '(nothing)', '', '', ''));
+  lines.push(row('', '', 'sent before the first tool call', '', column.bytes, column.tokens));
+  if (column.adds !== undefined)
+    lines.push(row('', '', `adds here: ${column.adds.files.length} file(s)`, '', '', column.adds.tokens));
+  for (const cut of column.cuts) {
+    const where = cut.keptBytes === 0 ? 'left out' : `cut at ${cut.line}:${cut.column}`;
+    lines.push(
+      clip(
+        `${' '.repeat(16)}cap: ${escapeControl(cut.path)} ${where}, ${cut.lostBytes} bytes lost`,
+        TABLE_WIDTH,
+      ),
+    );
+  }
+  return lines;
+}
+
+/**
+ * The files some hosts read here and others never do, one group per set of hosts that miss the
+ * same files: `never read by codex, gemini-cli: a, b (read by claude-code)`.
+ */
+function unseenLines(site: DoctorSite): string[] {
+  const groups = new Map<string, { hosts: string[]; items: string[] }>();
+  for (const column of site.hosts) {
+    if (column.unseen.length === 0) continue;
+    const items = column.unseen.map(
+      (file) => `${clipStart(escapeControl(file.path), 60)} (${file.readBy.map(escapeControl).join(', ')})`,
+    );
+    const key = items.join('\0');
+    const group = groups.get(key) ?? { hosts: [], items };
+    group.hosts.push(escapeControl(column.host));
+    groups.set(key, group);
+  }
+  const lines: string[] = [];
+  for (const { hosts, items } of groups.values()) {
+    lines.push(clip(`${' '.repeat(16)}never read by ${hosts.join(', ')}:`, TABLE_WIDTH));
+    for (const line of wrap('  ', items)) lines.push(line);
+  }
   return lines;
 }
 
@@ -87,16 +129,21 @@ function row(
     .trimEnd();
 }
 
-function findingLines(findings: readonly Finding[]): string[] {
+function findingLines(report: DoctorReport): string[] {
+  const { findings, findingsLeftOut } = report;
   if (findings.length === 0) return ['No findings.'];
-  const errors = findings.filter((item) => item.severity === 'error').length;
+  let errors = 0;
+  for (const item of findings) if (item.severity === 'error') errors += 1;
   const lines = [`Findings: ${errors} error(s), ${findings.length - errors} warning(s)`];
   for (const item of findings) {
-    lines.push(
-      `${item.severity.padEnd(5)}  ${item.file}:${item.line}:${item.column}  ${item.code}: ${item.message}`,
-    );
-    lines.push(`       fix: ${item.fix}`);
+    const where = `${escapeControl(item.file)}:${item.line}:${item.column}`;
+    lines.push(`${item.severity.padEnd(5)}  ${where}  ${item.code}: ${escapeControl(item.message)}`);
+    lines.push(`       fix: ${escapeControl(item.fix)}`);
   }
+  if (findingsLeftOut > 0)
+    lines.push(
+      `… and ${findingsLeftOut} more finding(s) not listed${report.errorsLeftOut ? ', errors among them' : ''}`,
+    );
   return lines;
 }
 

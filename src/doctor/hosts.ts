@@ -2,6 +2,7 @@ import { createResolver, type ResolveResult } from '../api/create-resolver.js';
 import type { Config } from '../config/types.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { PRESETS } from '../presets/index.js';
+import { RULE_ADAPTERS } from '../rules/rule-adapters.js';
 
 /**
  * One host doctor compares: a name and how to resolve what it loads. Today each host is a preset
@@ -62,4 +63,33 @@ export function listHosts(): readonly DoctorHost[] {
 /** The names {@link listHosts} gives, for `--host`. */
 export function hostNames(): readonly string[] {
   return listHosts().map((host) => host.name);
+}
+
+/**
+ * The paths (relative to a directory, `/` separators) that make a directory a place some host loads
+ * instructions from: each preset's chain candidates and fallbacks, its literal `contextPaths`, and
+ * the locations of the rule sources it reads (`.cursor/rules`, `.github/copilot-instructions.md`).
+ */
+export function placeMarkers(names?: readonly string[]): readonly string[] {
+  const markers = new Set<string>();
+  for (const { name, config } of PRESETS) {
+    if (names !== undefined && !names.includes(name)) continue;
+    const preset = config as PresetShape;
+    const instructions = preset.instructions ?? {};
+    for (const list of [instructions.candidates, instructions.fallbackCandidates, preset.contextPaths])
+      for (const entry of list ?? [])
+        if (typeof entry === 'string' && !/^[@$~]|[*?{[]/.test(entry)) markers.add(entry.replace(/\/+$/, ''));
+    for (const source of preset.rules?.sources ?? [])
+      for (const location of RULE_ADAPTERS.get(source)?.locations ?? []) markers.add(location.path);
+  }
+  return [...markers];
+}
+
+interface PresetShape {
+  readonly contextPaths?: readonly unknown[];
+  readonly instructions?: {
+    readonly candidates?: readonly unknown[];
+    readonly fallbackCandidates?: readonly unknown[];
+  };
+  readonly rules?: { readonly sources?: readonly string[] };
 }

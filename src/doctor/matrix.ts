@@ -3,11 +3,22 @@ import type { ResolvedFile } from '../api/create-resolver.js';
 import { loadTokenCounter, type TokenCounter } from '../render/count-tokens.js';
 import type { DoctorHost, HostRequest, HostResolution } from './hosts.js';
 
-/** One place doctor looks from: the work dir (`.`) or a `--path`. */
+/** Why doctor looks from a site: the work dir, a `--path`, or a nested place found by the walk. */
+export type SiteKind = 'workdir' | 'path' | 'nested';
+
+/** One place doctor looks from: the work dir, a `--path`, or a nested place with instructions. */
 export interface DoctorSite {
-  /** As given: `.` for the work dir, else the `--path` value with `/` separators. */
+  /** Relative to the repository root with `/` separators; `.` for the root itself. */
   readonly path: string;
+  readonly kind: SiteKind;
   readonly hosts: readonly HostColumn[];
+}
+
+/** A site to resolve at: its path as shown, its absolute path and its kind. */
+export interface SiteSpec {
+  readonly path: string;
+  readonly absolute: string;
+  readonly kind: SiteKind;
 }
 
 /** What one host loads at one site before the first tool call. */
@@ -23,11 +34,16 @@ export interface HostColumn {
   readonly cuts: readonly Cut[];
   /** Instruction files another host reads here that this one never reads, with those hosts. */
   readonly unseen: readonly UnseenFile[];
+  /**
+   * At a site other than the work dir: what working here adds to what the host loads at the work
+   * dir (the files it loads here and not there, and their tokens).
+   */
+  readonly adds?: { readonly files: readonly string[]; readonly tokens: number };
 }
 
 /** One loaded file. */
 export interface LoadedFile {
-  /** Relative to the work dir with `/` (`../x` above it), or absolute with `~` for the home dir. */
+  /** Relative to the repository root with `/`, or with `~` for the home dir, or absolute above the root. */
   readonly path: string;
   /** `user`, `chain`, `rules`, `global`, … (the resolution layer). */
   readonly layer: string;
@@ -57,16 +73,16 @@ export interface UnseenFile {
 
 /** Everything a site's hosts resolved, before it is turned into columns. */
 export interface SiteResolution {
-  readonly site: string;
+  readonly site: SiteSpec;
   readonly workDir: string;
   readonly hosts: readonly { readonly host: string; readonly resolution: HostResolution }[];
 }
 
 /** The options of {@link buildMatrix}. */
 export interface MatrixOptions {
-  /** The canonical work dir: displayed paths are relative to it. */
-  readonly workDir: string;
-  readonly sites: readonly string[];
+  /** The repository root: displayed paths are relative to it. */
+  readonly root: string;
+  readonly sites: readonly SiteSpec[];
   readonly hosts: readonly DoctorHost[];
   readonly request: Omit<HostRequest, 'workDir' | 'paths'>;
   /** Tells a directory from a file for a `--path`. */
@@ -74,6 +90,8 @@ export interface MatrixOptions {
   /** The size of a file a cap left out (it is in no result); 0 when it cannot be known. */
   readonly sizeOf: (absolute: string) => number;
   readonly homeDir: string;
+  /** The real path of a file (a link's target), or the path itself when it cannot be known. */
+  readonly realPath: (absolute: string) => string;
 }
 
 /**
@@ -88,17 +106,41 @@ export async function buildMatrix(options: Readonly<MatrixOptions>): Promise<{
     loadTokenCounter(),
     Promise.all(options.sites.map((site) => resolveSite(options, site))),
   ]);
-  const show = displayPath(options.workDir, options.homeDir);
+  const show = displayPath(options.root, options.homeDir);
   const sites = resolutions.map((resolved) => ({
-    path: resolved.site,
-    hosts: columnsOf(resolved, countTokens, show, options.sizeOf),
+    path: resolved.site.path,
+    kind: resolved.site.kind,
+    hosts: columnsOf(resolved, countTokens, show, options),
   }));
-  return { sites, resolutions };
+  return { sites: withAdds(sites), resolutions };
 }
 
-async function resolveSite(options: Readonly<MatrixOptions>, site: string): Promise<SiteResolution> {
-  const absolute = path.resolve(options.workDir, site);
-  const directory = site === '.' || options.isDirectory(absolute);
+/** Sets `adds` on every column of the sites after the first (the work dir). */
+function withAdds(sites: readonly DoctorSite[]): DoctorSite[] {
+  const first = sites[0];
+  if (first === undefined) return [];
+  const base = new Map(
+    first.hosts.map((column) => [column.host, new Set(column.files.map((file) => file.path))]),
+  );
+  return sites.map((site, index) =>
+    index === 0
+      ? site
+      : {
+          ...site,
+          hosts: site.hosts.map((column) => {
+            const there = base.get(column.host) ?? new Set<string>();
+            const added = column.files.filter((file) => !there.has(file.path));
+            let tokens = 0;
+            for (const file of added) tokens += file.tokens;
+            return { ...column, adds: { files: added.map((file) => file.path), tokens } };
+          }),
+        },
+  );
+}
+
+async function resolveSite(options: Readonly<MatrixOptions>, site: SiteSpec): Promise<SiteResolution> {
+  const absolute = site.absolute;
+  const directory = site.kind !== 'path' || options.isDirectory(absolute);
   const workDir = directory ? absolute : path.dirname(absolute);
   const paths = directory ? [] : [path.basename(absolute)];
   const hosts = await Promise.all(
@@ -110,15 +152,15 @@ async function resolveSite(options: Readonly<MatrixOptions>, site: string): Prom
   return { site, workDir, hosts };
 }
 
-/** Displays an absolute path relative to the work dir, or with `~` for the home dir outside it. */
-export function displayPath(workDir: string, homeDir: string): (absolute: string) => string {
+/** Displays an absolute path relative to the root, or with `~` for the home dir outside it. */
+export function displayPath(root: string, homeDir: string): (absolute: string) => string {
   return (absolute) => {
-    const relative = path.relative(workDir, absolute);
+    const relative = path.relative(root, absolute);
     const above = relative.startsWith('..') || path.isAbsolute(relative);
     if (above && homeDir !== '' && absolute.startsWith(homeDir + path.sep))
       return `~/${path.relative(homeDir, absolute).split(path.sep).join('/')}`;
     if (above && relative.split(path.sep).filter((part) => part === '..').length > 2) return absolute;
-    return relative.split(path.sep).join('/');
+    return relative === '' ? '.' : relative.split(path.sep).join('/');
   };
 }
 
@@ -126,20 +168,22 @@ function columnsOf(
   resolved: SiteResolution,
   countTokens: TokenCounter,
   show: (absolute: string) => string,
-  sizeOf: (absolute: string) => number,
+  { sizeOf, realPath }: Readonly<MatrixOptions>,
 ): HostColumn[] {
   const reads = resolved.hosts.map(({ host, resolution }) => ({ host, files: readsOf(resolution) }));
+  // A link and its target are one file: a host reading CLAUDE.md -> AGENTS.md reads AGENTS.md.
+  const real = new Map(reads.map(({ host, files }) => [host, new Set([...files].map(realPath))]));
   return resolved.hosts.map(({ host, resolution }) => {
     const { result, config } = resolution;
     const files = result.files.map((file) => loadedFile(file, countTokens, show));
-    const own = reads.find((entry) => entry.host === host)?.files ?? new Set<string>();
+    const own = real.get(host) ?? new Set<string>();
     return {
       host,
       files,
       bytes: Buffer.byteLength(result.text, 'utf8'),
       tokens: countTokens(result.text),
       cuts: cutsOf(resolution, config.budget.maxBytes, show, sizeOf),
-      unseen: unseenBy(own, host, reads, show),
+      unseen: unseenBy(own, host, reads, show, realPath),
     };
   });
 }
@@ -169,12 +213,13 @@ function unseenBy(
   host: string,
   reads: readonly { readonly host: string; readonly files: ReadonlySet<string> }[],
   show: (absolute: string) => string,
+  realPath: (absolute: string) => string,
 ): UnseenFile[] {
   const byFile = new Map<string, string[]>();
   for (const other of reads) {
     if (other.host === host) continue;
     for (const file of other.files) {
-      if (own.has(file) || show(file).startsWith('~/')) continue;
+      if (own.has(realPath(file)) || show(file).startsWith('~/')) continue;
       const list = byFile.get(file) ?? [];
       list.push(other.host);
       byFile.set(file, list);
@@ -231,13 +276,23 @@ function keptPrefix(text: string, block: string): number {
   return low;
 }
 
-/** The 1-based line and column of a UTF-16 offset. */
+/** The line starts of the last text {@link positionOf} looked in: checks ask about one file at a time. */
+let lineStarts: { text: string; starts: number[] } | null = null;
+
+/** The 1-based line and column of a UTF-16 offset (a binary search over the text's line starts). */
 export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
-    line += 1;
-    start = at + 1;
+  if (lineStarts?.text !== text) {
+    const starts = [0];
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    lineStarts = { text, starts };
   }
-  return { line, column: offset - start + 1 };
+  const { starts } = lineStarts;
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if ((starts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { line: low + 1, column: offset - (starts[low] as number) + 1 };
 }

@@ -7,10 +7,12 @@ import { checkCopies } from './check-copies.js';
 import { checkHostNotices } from './check-host-notices.js';
 import { checkRules } from './check-rules.js';
 import { checkText } from './check-text.js';
-import { gatherCorpus } from './corpus.js';
-import { finding, sortFindings, type Finding } from './finding.js';
-import type { DoctorHost } from './hosts.js';
-import { buildMatrix, displayPath, type DoctorSite } from './matrix.js';
+import { checkTwice } from './check-twice.js';
+import { gatherCorpus, projectRoot } from './corpus.js';
+import { capFindingList, finding, sortFindings, type Finding } from './finding.js';
+import { placeMarkers, type DoctorHost } from './hosts.js';
+import { buildMatrix, displayPath, type DoctorSite, type SiteSpec } from './matrix.js';
+import { indexRepository, type RepoIndex } from './repo-index.js';
 
 /** The options of {@link runDoctor}. */
 export interface DoctorOptions {
@@ -27,10 +29,19 @@ export interface DoctorOptions {
 
 /** What `ctxfiles doctor` prints: the matrix per site and the findings (docs/doctor.md). */
 export interface DoctorReport {
+  /** The repository root (the nearest ancestor of the work dir holding `.git`): paths are relative to it. */
+  readonly root: string;
   readonly workDir: string;
   readonly hosts: readonly string[];
+  /** The work dir, each `--path`, then each nested place with instructions below the work dir. */
   readonly sites: readonly DoctorSite[];
+  /** Nested places past the cap, not resolved. */
+  readonly placesLeftOut: number;
   readonly findings: readonly Finding[];
+  /** Findings past the cap of 1,000, not listed (the exit code still counts them). */
+  readonly findingsLeftOut: number;
+  /** True when a finding left out is an error. */
+  readonly errorsLeftOut: boolean;
 }
 
 /**
@@ -41,29 +52,80 @@ export interface DoctorReport {
 export async function runDoctor(options: Readonly<DoctorOptions>): Promise<DoctorReport> {
   const fs = options.fs ?? createNodeFileSystem();
   const workDir = canonicalWorkDir(fs, options.workDir);
-  const show = displayPath(workDir, options.homeDir);
+  const root = projectRoot(fs, workDir);
+  const show = displayPath(root, options.homeDir);
   for (const site of options.paths)
     if (fs.probe(path.resolve(workDir, site)) === null)
       throw new CtxfilesError('usage', `--path ${site}: no such file or directory under ${workDir}`);
-  const { sites, resolutions } = await buildMatrix({
+  const index = indexRepository(
+    fs,
+    root,
     workDir,
-    sites: ['.', ...options.paths.map((site) => site.split(path.sep).join('/'))],
+    placeMarkers(options.hosts.map((host) => host.name)),
+    options.homeDir,
+  );
+  const { sites, resolutions } = await buildMatrix({
+    root,
+    sites: sitesOf(workDir, options.paths, index, show),
     hosts: options.hosts,
     request: { fs, env: options.env, homeDir: options.homeDir },
     isDirectory: (absolute) =>
       fs.probe(absolute)?.kind === 'directory' || statKind(fs, absolute) === 'directory',
     sizeOf: (absolute) => fs.probe(absolute)?.size ?? 0,
     homeDir: options.homeDir,
+    realPath: (absolute) => realPathOf(fs, absolute),
   });
-  const corpus = gatherCorpus(fs, workDir, resolutions, show);
-  const findings = sortFindings([
+  const corpus = gatherCorpus(fs, root, workDir, resolutions, show, index);
+  const all = sortFindings([
     ...checkRules(corpus),
     ...checkText(corpus),
     ...checkCopies(corpus),
     ...capFindings(sites),
     ...checkHostNotices(resolutions, show),
+    ...checkTwice(corpus, sites, (shown) => realPathOf(fs, path.resolve(root, shown))),
   ]);
-  return { workDir, hosts: options.hosts.map((host) => host.name), sites, findings };
+  const { findings, leftOut, errorsLeftOut } = capFindingList(all);
+  return {
+    root,
+    workDir,
+    hosts: options.hosts.map((host) => host.name),
+    sites,
+    placesLeftOut: index.placesLeftOut,
+    findings,
+    findingsLeftOut: leftOut,
+    errorsLeftOut,
+  };
+}
+
+/** The work dir, each `--path` (relative to the work dir), then the nested places of the index. */
+function sitesOf(
+  workDir: string,
+  paths: readonly string[],
+  index: RepoIndex,
+  show: (absolute: string) => string,
+): SiteSpec[] {
+  const sites: SiteSpec[] = [{ path: show(workDir), absolute: workDir, kind: 'workdir' }];
+  const seen = new Set([workDir]);
+  for (const site of paths) {
+    const absolute = path.resolve(workDir, site);
+    if (seen.has(absolute)) continue;
+    seen.add(absolute);
+    sites.push({ path: show(absolute), absolute, kind: 'path' });
+  }
+  for (const place of index.places) {
+    if (seen.has(place)) continue;
+    seen.add(place);
+    sites.push({ path: show(place), absolute: place, kind: 'nested' });
+  }
+  return sites;
+}
+
+function realPathOf(fs: FileSystem, absolute: string): string {
+  try {
+    return fs.realpath(absolute);
+  } catch {
+    return absolute;
+  }
 }
 
 function statKind(fs: FileSystem, absolute: string): string | null {

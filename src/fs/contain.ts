@@ -125,17 +125,20 @@ export type SymlinkPolicy = 'inside' | 'reject' | 'follow';
  * The real-path half of containment: resolves every symlink of `absolute` (multi-hop chains and
  * symlinked parent directories included) and applies the symlink policy (default `inside`: a
  * target outside `root` is refused). Only then is the target stat-ed. `root` must be canonical:
- * below it, {@link realPathBelow} resolves the path. Never throws.
+ * below it, {@link realPathBelow} resolves the path. `base` (default `root`), a canonical directory
+ * the caller knows to be real, is where that resolution starts when `absolute` lies below it: the
+ * segments above it are not looked up again. Never throws.
  */
 export function realInside(
   fs: FileSystem,
   root: string,
   absolute: string,
   symlinks: SymlinkPolicy = 'inside',
+  base: string = root,
 ): Contained | NotContained {
   let realPath: string;
   try {
-    realPath = realPathBelow(fs, root, absolute);
+    realPath = realPathBelow(fs, base, absolute);
   } catch (error) {
     if (isAbsent(error))
       return { ok: false, code: 'missing', message: `${absolute} does not exist`, path: absolute };

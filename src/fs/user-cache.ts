@@ -1,6 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { errorCode as code } from './file-system.js';
+
+// node:crypto loads on the first write, not with the bin: most runs write nothing.
+const require = createRequire(import.meta.url);
+let randomBytes: typeof import('node:crypto').randomBytes | undefined;
 
 /**
  * The user's cache directory, where ctxfiles keeps its own state between runs: the walk index
@@ -214,21 +219,48 @@ function keepAlive(fd: number, info: fs.Stats, afterMs: number): void {
   }
 }
 
+/** Options of {@link replaceFile}. */
+export interface ReplaceFileOptions {
+  /**
+   * The mode the file gets, set exactly (whatever the umask). Default: 0600 (ctxfiles' own state).
+   * `'keep'`: the mode of the file it replaces, or 0666 less the umask for a new file (a file the
+   * user owns and may commit, such as `init`'s settings).
+   */
+  readonly mode?: number | 'keep';
+}
+
+/** Exclusive, write-only, never through a final symlink (where the platform has `O_NOFOLLOW`). */
+const EXCLUSIVE =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
+
+/** An unpredictable temp-file suffix: 64 random bits (node:crypto, loaded on the first write). */
+function randomSuffix(): string {
+  randomBytes ??= (require('node:crypto') as typeof import('node:crypto')).randomBytes;
+  return randomBytes(8).toString('hex');
+}
+
 /**
  * Replaces `file` atomically: `data` goes into a new temp file beside it (`<file>.<pid>.<random>.tmp`,
- * created exclusively with mode 0600), which is then renamed over `file`, so a reader sees the old
- * file or the new one, never a part of one; a symlink at `file` is replaced, never followed. Returns
- * the error code when it could not (the temp file, if it was created, is deleted), else undefined.
- * Never throws. Sweeps delete the temp files of a process that died meanwhile (names ending `.tmp`).
+ * 64 random bits, created with `O_CREAT|O_EXCL|O_NOFOLLOW`, so nothing planted at that name (a
+ * symlink, a file) is ever opened), which is then renamed over `file`, so a reader sees the old
+ * file or the new one, never a part of one; a symlink at `file` is replaced, never followed. Mode
+ * 0600 unless `options.mode` says otherwise. Returns the error code when it could not (the temp
+ * file, if it was created, is deleted), else undefined. Never throws. Sweeps delete the temp files
+ * of a process that died meanwhile (names ending `.tmp`).
  */
-export function replaceFile(file: string, data: string | Uint8Array): string | undefined {
-  // Unique enough with the pid; the exclusive create refuses a name that exists anyway.
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+export function replaceFile(
+  file: string,
+  data: string | Uint8Array,
+  options: Readonly<ReplaceFileOptions> = {},
+): string | undefined {
+  const temp = `${file}.${process.pid}.${randomSuffix()}.tmp`;
   let created = false;
   try {
-    const fd = fs.openSync(temp, 'wx', 0o600);
+    const mode = options.mode === 'keep' ? keptMode(file) : (options.mode ?? 0o600);
+    const fd = fs.openSync(temp, EXCLUSIVE, mode ?? 0o666);
     created = true;
     try {
+      if (mode !== undefined) fs.fchmodSync(fd, mode);
       fs.writeFileSync(fd, data);
     } finally {
       fs.closeSync(fd);
@@ -244,5 +276,15 @@ export function replaceFile(file: string, data: string | Uint8Array): string | u
         // Gone already.
       }
     return code(error);
+  }
+}
+
+/** The permission bits of the file at `file` (not following a link), or undefined when there is none. */
+function keptMode(file: string): number | undefined {
+  try {
+    const info = fs.lstatSync(file);
+    return info.isFile() ? info.mode & 0o777 : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import type { HostContext } from '../api/host-layers.js';
 import { describeJsonError } from '../errors.js';
 import { hookProtocol } from '../hosts/index.js';
 import type { HookAgent } from './tool-names.js';
@@ -8,6 +9,7 @@ export type HookEvent =
       readonly kind: 'session-start';
       readonly sessionId: string;
       readonly cwd: string | undefined;
+      readonly context: HostContext;
       /** `startup`, `resume`, `clear`, `compact`, … as the agent reports it. */
       readonly source: string;
     }
@@ -15,6 +17,7 @@ export type HookEvent =
       readonly kind: 'after-tool';
       readonly sessionId: string;
       readonly cwd: string | undefined;
+      readonly context: HostContext;
       readonly toolName: string;
       readonly toolInput: Readonly<Record<string, unknown>>;
       /** False when the agent reports that the tool failed. */
@@ -25,13 +28,29 @@ export type HookEvent =
       readonly kind: 'compact';
       readonly sessionId: string;
       readonly cwd: string | undefined;
+      readonly context: HostContext;
     }
   | {
       /** The host compressed the conversation: `summary` is the summary now in the model's view. */
       readonly kind: 'compressed';
       readonly sessionId: string;
       readonly cwd: string | undefined;
+      readonly context: HostContext;
       readonly summary: string;
+    }
+  | {
+      /** The host starts a subagent (`context.agentId`, `context.agentType`), before its first request. */
+      readonly kind: 'subagent-start';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+      readonly context: HostContext;
+    }
+  | {
+      /** A user prompt: where a mode (`context.mode`) delivers its flow step. */
+      readonly kind: 'prompt';
+      readonly sessionId: string;
+      readonly cwd: string | undefined;
+      readonly context: HostContext;
     }
   | { readonly kind: 'other'; readonly eventName: string };
 
@@ -55,28 +74,34 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   if (protocol === undefined) return { error: `"${agent}" has no hook protocol` };
   const names = protocol.events;
   const compression = protocol.compression?.event === eventName ? protocol.compression : undefined;
-  const known = [names.start, names.afterTool, names.compact].includes(eventName);
+  const layered = [names.subagentStart, names.prompt].includes(eventName);
+  const known = layered || [names.start, names.afterTool, names.compact].includes(eventName);
   if (!known && compression === undefined) return { kind: 'other', eventName };
   const sessionId = record['session_id'];
   if (typeof sessionId !== 'string' || sessionId === '')
     return { error: 'the hook input has no "session_id"' };
   const cwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : undefined;
+  const context = hostContextOf(record);
+  if (layered) {
+    const kind = eventName === names.subagentStart ? 'subagent-start' : 'prompt';
+    return { kind, sessionId, cwd, context };
+  }
   if (compression !== undefined) {
     const summary = compressionSummary(record['llm_request'], compression.reply);
     return summary === undefined
       ? { kind: 'other', eventName }
-      : { kind: 'compressed', sessionId, cwd, summary };
+      : { kind: 'compressed', sessionId, cwd, context, summary };
   }
   if (eventName === names.compact) {
     const trigger = record['trigger'];
     const compacts =
       protocol.compactTriggers === undefined ||
       (typeof trigger === 'string' && protocol.compactTriggers.includes(trigger));
-    return compacts ? { kind: 'compact', sessionId, cwd } : { kind: 'other', eventName };
+    return compacts ? { kind: 'compact', sessionId, cwd, context } : { kind: 'other', eventName };
   }
   if (eventName === names.start) {
     const source = typeof record['source'] === 'string' ? record['source'] : 'startup';
-    return { kind: 'session-start', sessionId, cwd, source };
+    return { kind: 'session-start', sessionId, cwd, context, source };
   }
   const toolName = record['tool_name'];
   if (typeof toolName !== 'string') return { error: 'the hook input has no "tool_name"' };
@@ -85,15 +110,35 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
     typeof input === 'object' && input !== null && !Array.isArray(input)
       ? (input as Record<string, unknown>)
       : {};
-  // Gemini CLI reports a failed tool with an `error` in `tool_response`; Claude Code sends
-  // failures to a separate event (PostToolUseFailure), so PostToolUse always means success.
+  return { kind: 'after-tool', sessionId, cwd, context, toolName, toolInput, ok: !failed(record) };
+}
+
+/**
+ * Gemini CLI reports a failed tool with an `error` in `tool_response`; Claude Code sends failures
+ * to a separate event (PostToolUseFailure), so PostToolUse always means success.
+ */
+function failed(record: Readonly<Record<string, unknown>>): boolean {
   const response = record['tool_response'];
-  const failed =
+  return (
     typeof response === 'object' &&
     response !== null &&
     (response as Record<string, unknown>)['error'] !== undefined &&
-    (response as Record<string, unknown>)['error'] !== null;
-  return { kind: 'after-tool', sessionId, cwd, toolName, toolInput, ok: !failed };
+    (response as Record<string, unknown>)['error'] !== null
+  );
+}
+
+/**
+ * The subagent and mode an event reports: `agent_id`, `agent_type` and `permission_mode`, the
+ * fields Claude Code, Codex and Qwen Code put on their events (docs/subagents.md); a field that is
+ * not a non-empty string is absent.
+ */
+export function hostContextOf(record: Readonly<Record<string, unknown>>): HostContext {
+  const text = (key: string) => {
+    const value = record[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const context = { agentId: text('agent_id'), agentType: text('agent_type'), mode: text('permission_mode') };
+  return Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -120,12 +165,19 @@ function compressionSummary(request: unknown, reply: string): string | undefined
  */
 export function formatHookOutput(
   agent: HookAgent,
-  event: 'session-start' | 'after-tool',
+  event: 'session-start' | 'after-tool' | 'subagent-start' | 'prompt',
   text: string,
 ): string {
   const protocol = hookProtocol(agent);
   if (text === '' || protocol === undefined) return protocol?.emptyOutput ?? '';
   const names = protocol.events;
-  const hookEventName = event === 'session-start' ? names.start : names.afterTool;
+  const hookEventName =
+    event === 'session-start'
+      ? names.start
+      : event === 'subagent-start'
+        ? (names.subagentStart ?? names.start)
+        : event === 'prompt'
+          ? (names.prompt ?? names.start)
+          : names.afterTool;
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } })}\n`;
 }

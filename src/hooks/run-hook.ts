@@ -25,11 +25,29 @@ import {
   StateStoreError,
   sweepStateDirectory,
   withStateLock,
+  writeSideFile,
   writeStateFile,
+  readSideFile,
   type StateFile,
 } from './state-store.js';
 import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
 import { startBlock } from './start-block.js';
+import { hookHostView } from './host-view.js';
+import type { HostView } from '../api/host-view.js';
+import {
+  completeContext,
+  contextKey,
+  contextSignature,
+  deliveredSteps,
+  forgetSteps,
+  hookRequest,
+  markStep,
+  rememberType,
+  stepFiles,
+  stepKey,
+} from './host-request.js';
+import type { HostContext } from '../api/host-layers.js';
+import type { ResolveRequest } from '../api/select-request.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 import { hookProtocol } from '../hosts/index.js';
@@ -62,6 +80,9 @@ export interface RunHookOptions {
   readonly shellPaths?: boolean | undefined;
 }
 
+/** The options with the event's subagent and mode (docs/subagents.md). */
+type Scoped = Readonly<RunHookOptions> & { readonly context: HostContext };
+
 /** What the hook prints: `stdout` exactly, and each of `warnings` as one stderr line. */
 export interface HookAnswer {
   readonly stdout: string;
@@ -89,27 +110,26 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
   }
   if (event.kind === 'other') return quiet();
 
-  let workDir: string;
-  try {
-    workDir = fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, event.cwd)));
-  } catch (error) {
-    warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
-  }
+  const workDir = usableWorkDir(options, event.cwd, warnings);
+  if (workDir === undefined) return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
   const homeDir = options.homeDir ?? homeDirectory();
   const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
   const dir = options.stateDir ?? stateDirectory(options.env, homeDir);
-  const state = stateFile(dir, sessionFileName(agent, event.sessionId, workDir));
+  const state = stateFile(dir, sessionFileName(agent, contextKey(event.sessionId, event.context), workDir));
+  const scoped: Scoped = { ...options, context: completeContext(state, event.context) };
 
   try {
-    if (event.kind === 'session-start') {
-      const text = await sessionStart(state, workDir, configFile, homeDir, options, event.source, warnings);
-      return { stdout: formatHookOutput(agent, 'session-start', text), warnings };
+    if (event.kind === 'session-start' || event.kind === 'subagent-start' || event.kind === 'prompt') {
+      const source = event.kind === 'session-start' ? event.source : 'startup';
+      const text = await (event.kind === 'prompt'
+        ? modeStep(state, workDir, configFile, homeDir, scoped, warnings)
+        : sessionStart(state, workDir, configFile, homeDir, scoped, source, warnings));
+      return { stdout: formatHookOutput(agent, event.kind, text), warnings };
     }
     if (event.kind === 'compact' || event.kind === 'compressed') {
       // Nothing can be added now: the session starts over and the next tool call delivers again.
       const rearm = () =>
-        sessionStart(state, workDir, configFile, homeDir, options, 'compact', warnings, true);
+        sessionStart(state, workDir, configFile, homeDir, scoped, 'compact', warnings, true);
       await (event.kind === 'compact' ? rearm() : compressed(state, event.summary, rearm));
       return quiet();
     }
@@ -123,11 +143,11 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     if (
       !rearmed &&
       stored !== null &&
-      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, options)) &&
+      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, scoped)) &&
       nothingDue(stored, dirs, files)
     )
       return quiet();
-    const text = await afterTool(state, workDir, configFile, homeDir, options, toolEvents, dirs, warnings);
+    const text = await afterTool(state, workDir, configFile, homeDir, scoped, toolEvents, dirs, warnings);
     return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
   } catch (error) {
     warnings.push(describe(error));
@@ -140,13 +160,14 @@ async function sessionStart(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  options: Readonly<RunHookOptions>,
+  options: Scoped,
   source: string,
   warnings: string[],
   rearm = false,
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve(requestOf(options));
+  const request = await hookRequest(opened.resolver, options.requestAgent, options.context, warnings);
+  const result = await opened.resolver.resolve(request);
   warn(result.diagnostics, warnings);
   try {
     ensureStateDirectory(state.dir);
@@ -155,15 +176,20 @@ async function sessionStart(
       // After /clear or a compaction the model no longer sees what was injected: start over.
       const keep = source !== 'clear' && source !== 'compact';
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
-      const session = await resume(opened.resolver, previous, warnings, requestOf(options));
+      const session = await resume(opened, previous, warnings, request);
       const scopes = await ruleScopes(opened.resolver, result);
       writeStateFile(
         state,
         snapshot(options.agent, workDir, opened, result, session.state(), previous, [], scopes),
       );
       // A compaction re-arms the start's text for the next tool call; a start delivers it itself.
-      if (rearm) fs.writeFileSync(rearmFile(state), '', { mode: 0o600 });
+      if (rearm) writeSideFile(rearmFile(state), '');
       else if (source !== 'resume') fs.rmSync(rearmFile(state), { force: true });
+      // What a mode's step gave is gone with the rest; a start (or the re-armed one) gives it again.
+      if (!keep) forgetSteps(state);
+      const step = stepKey(request);
+      if (step !== undefined && source !== 'resume') markStep(state, step);
+      rememberType(state, options.context);
     });
   } catch (error) {
     // The manifest is still worth showing; injections will be skipped while the state is unusable.
@@ -171,8 +197,38 @@ async function sessionStart(
   }
   if (rearm) return '';
   // A resume keeps the transcript, and with it what the last start delivered.
-  const block = source === 'resume' ? '' : await startText(opened.resolver, result, options, homeDir);
+  const block = source === 'resume' ? '' : await startText(opened, result, options, homeDir);
   return [block, result.manifest].filter((text) => text !== '').join('\n\n');
+}
+
+/**
+ * A user prompt in a mode that selects a flow step (`modes`): the files that step's layer brings,
+ * framed as at session start, the first time this context is in that step; nothing otherwise.
+ * Leaving the mode selects no step, so the next calls resolve the default layers again.
+ */
+async function modeStep(
+  state: StateFile,
+  workDir: string,
+  configFile: string | undefined,
+  homeDir: string,
+  options: Scoped,
+  warnings: string[],
+): Promise<string> {
+  if (options.context.mode === undefined) return '';
+  const opened = await openResolver(workDir, configFile, homeDir, options);
+  const request = await hookRequest(opened.resolver, options.requestAgent, options.context, warnings);
+  const step = stepKey(request);
+  if (step === undefined || deliveredSteps(state).has(step)) return '';
+  const result = stepFiles(await opened.resolver.resolve(request));
+  warn(result.diagnostics, warnings);
+  ensureStateDirectory(state.dir);
+  return withStateLock(state, async () => {
+    if (deliveredSteps(state).has(step)) return '';
+    const text = await startText(opened, result, options, homeDir);
+    // Recorded before it is printed: a text that is shown is always recorded.
+    markStep(state, step);
+    return text;
+  });
 }
 
 /**
@@ -184,15 +240,10 @@ async function compressed(state: StateFile, summary: string, rearm: () => Promis
   if (!fs.existsSync(state.file)) return;
   const seenFile = `${state.file}.seen`;
   const digest = createHash('sha256').update(summary).digest('hex');
-  let seen = '';
-  try {
-    seen = fs.readFileSync(seenFile, 'utf8');
-  } catch {
-    // Never seen one: this is the first compression of the session.
-  }
-  if (seen === digest) return;
+  // Never seen one (absent): this is the first compression of the session.
+  if (readSideFile(seenFile) === digest) return;
   await rearm();
-  fs.writeFileSync(seenFile, digest, { mode: 0o600 });
+  writeSideFile(seenFile, digest);
 }
 
 /** The marker of a compaction not yet followed by a delivery (beside the state file). */
@@ -200,14 +251,16 @@ function rearmFile(state: StateFile): string {
   return `${state.file}.due`;
 }
 
-function startText(
-  resolver: Resolver,
+async function startText(
+  { resolver, view }: Opened,
   result: ResolveResult,
   options: Readonly<RunHookOptions>,
   homeDir: string,
 ): Promise<string> {
   const present = (text: string) => presentFor(options.agent, resolver, text);
-  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present });
+  // What the host loads itself is not repeated (none of it with contextDiscovery.repeatHostFiles).
+  const own = view === undefined ? new Set<string>() : await view.start();
+  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present, own });
 }
 
 /** Session frames as the agent reads them best, as its hook protocol says (Claude Code: no tags, B1). */
@@ -220,22 +273,23 @@ async function afterTool(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  options: Readonly<RunHookOptions>,
+  options: Scoped,
   toolEvents: readonly ToolEvent[],
   dirs: readonly string[],
   warnings: string[],
 ): Promise<string> {
   const opened = await openResolver(workDir, configFile, homeDir, options);
-  const result = await opened.resolver.resolve(requestOf(options));
+  const request = await hookRequest(opened.resolver, options.requestAgent, options.context, warnings);
+  const result = await opened.resolver.resolve(request);
   ensureStateDirectory(state.dir);
   return withStateLock(state, async () => {
     const previous = readStored(state, workDir, options.agent, warnings);
-    const session = await resume(opened.resolver, previous, warnings, requestOf(options));
+    const session = await resume(opened, previous, warnings, request);
     const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
     if (fs.existsSync(rearmFile(state))) {
-      const start = await startText(opened.resolver, result, options, homeDir);
+      const start = await startText(opened, result, options, homeDir);
       starts.push(...[start, result.manifest].filter((text) => text !== ''));
       fs.rmSync(rearmFile(state), { force: true });
     }
@@ -258,6 +312,8 @@ async function afterTool(
 interface Opened {
   readonly resolver: Resolver;
   readonly fingerprint: readonly string[];
+  /** What the host shows by itself; `undefined` with `contextDiscovery.repeatHostFiles`. */
+  readonly view: HostView | undefined;
 }
 
 async function openResolver(
@@ -293,7 +349,8 @@ async function openResolver(
       ? loaded
       : { ...loaded, config: { ...loaded.config, format: format as typeof loaded.config.format } };
   const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
-  return { resolver, fingerprint };
+  const view = await hookHostView(options.agent, resolver, options.env, homeDir);
+  return { resolver, fingerprint, view };
 }
 
 /** The config files' signatures, and the preset named on the command line. */
@@ -301,35 +358,39 @@ function fingerprintOf(
   workDir: string,
   configFile: string | undefined,
   homeDir: string,
-  { preset, requestAgent, userConfig }: Pick<RunHookOptions, 'preset' | 'requestAgent' | 'userConfig'>,
+  {
+    preset,
+    requestAgent,
+    userConfig,
+    context,
+  }: Pick<RunHookOptions, 'preset' | 'requestAgent' | 'userConfig'> & { readonly context?: HostContext },
 ): string[] {
   const signatures = configFingerprint(workDir, configFile, homeDir);
   if (userConfig !== undefined) signatures.push(`user-config ${userConfig}`);
   if (preset !== undefined) signatures.push(`preset ${preset}`);
   // Another agent resolves other rules: its session state does not carry over.
   if (requestAgent !== undefined) signatures.push(`agent ${requestAgent}`);
+  // Another subagent or mode may resolve other layers: the full path decides once.
+  if (context !== undefined) signatures.push(...contextSignature(context));
   return signatures;
 }
 
 async function resume(
-  resolver: Resolver,
+  { resolver, view }: Opened,
   previous: HookState | null,
   warnings: string[],
-  request: ReturnType<typeof requestOf>,
+  request: ResolveRequest,
 ) {
+  // What the host shows by itself is never injected (DESIGN §13, "A host's own view").
+  const own = view === undefined ? request : { ...request, inView: view.test };
   if (previous !== null) {
     try {
-      return await resolver.openSession({ ...request, state: previous.disclosure });
+      return await resolver.openSession({ ...own, state: previous.disclosure });
     } catch (error) {
       warnings.push(`the session state is not usable (${describe(error)}); a fresh session starts`);
     }
   }
-  return resolver.openSession(request);
-}
-
-/** The request of `--agent`: the ctxfiles agent to resolve for, if any. */
-function requestOf(options: Readonly<RunHookOptions>): { readonly agent?: string } {
-  return options.requestAgent === undefined ? {} : { agent: options.requestAgent };
+  return resolver.openSession(own);
 }
 
 function snapshot(
@@ -391,6 +452,20 @@ function readStored(state: StateFile, workDir: string, agent: string, warnings: 
     return null;
   }
   return value;
+}
+
+/** The work dir's real path, or `undefined` with a warning when it cannot be used. */
+function usableWorkDir(
+  options: Readonly<RunHookOptions>,
+  eventCwd: string | undefined,
+  warnings: string[],
+): string | undefined {
+  try {
+    return fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, eventCwd)));
+  } catch (error) {
+    warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return undefined;
+  }
 }
 
 /**

@@ -15,6 +15,12 @@ export interface StartBlockOptions {
   readonly homeDir: string;
   /** How the agent gets the frames (all of them at once); default: as they are. */
   readonly present?: (text: string) => string;
+  /**
+   * Paths and real paths of what the agent loads itself at start (its host view,
+   * src/api/host-view.ts); absent: what its preset resolves in the work dir. An empty set repeats
+   * everything (`contextDiscovery.repeatHostFiles`).
+   */
+  readonly own?: ReadonlySet<string>;
 }
 
 /**
@@ -29,30 +35,17 @@ export interface StartBlockOptions {
 export async function startBlock(options: Readonly<StartBlockOptions>): Promise<string> {
   const { resolver, result } = options;
   if (result.files.length === 0) return '';
-  const [{ createResolver }, { getPreset }] = await Promise.all([
-    import('../api/create-resolver.js'),
-    import('../presets/index.js'),
-  ]);
-  const preset = getPreset(options.agent);
-  const own = new Set<string>();
-  if (preset !== undefined) {
-    // The agent's own loading, as its preset describes it: only the paths are used.
-    const native = await createResolver({
-      workDir: resolver.workDir,
-      config: preset as ConfigInput,
-      env: options.env,
-      homeDir: options.homeDir,
-    });
-    for (const file of (await native.resolve()).files) own.add(file.path);
-  }
+  const own = options.own ?? (await presetFiles(options));
   const context = { workDir: resolver.workDir, homeDir: options.homeDir, wording: resolver.config.wording };
   const cap = resolver.config.contextDiscovery.maxSessionBytes;
   const kept: FrameFile[] = [];
   const left: string[] = [];
   let bytes = 0;
   for (const file of result.files) {
-    if (own.has(file.path)) continue;
-    const framed = { path: file.path, dir: path.dirname(file.path), text: file.text };
+    // One file by two names (`CLAUDE.md -> AGENTS.md`) is one: compared by real path.
+    if (own.has(file.path) || own.has(file.realPath)) continue;
+    // A file of the block applies everywhere: its frame names no directory.
+    const framed = { path: file.path, dir: resolver.workDir, text: file.text };
     // Each file is measured in a frame of its own: never less than its share of the joined frames.
     const frame = renderSessionFrame(result.format, framed, context);
     if (frame === '') continue;
@@ -68,4 +61,26 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
   if (left.length === 0) return shown;
   const note = `(${left.length} more instruction ${left.length === 1 ? 'file' : 'files'} not shown: over contextDiscovery.maxSessionBytes, ${cap} bytes)`;
   return shown === '' ? note : `${shown}\n${note}`;
+}
+
+/** The paths and real paths of what the agent's preset resolves in the work dir. */
+async function presetFiles(options: Readonly<StartBlockOptions>): Promise<ReadonlySet<string>> {
+  const [{ createResolver }, { getPreset }] = await Promise.all([
+    import('../api/create-resolver.js'),
+    import('../presets/index.js'),
+  ]);
+  const preset = getPreset(options.agent);
+  const own = new Set<string>();
+  if (preset === undefined) return own;
+  const native = await createResolver({
+    workDir: options.resolver.workDir,
+    config: preset as ConfigInput,
+    env: options.env,
+    homeDir: options.homeDir,
+  });
+  for (const file of (await native.resolve()).files) {
+    own.add(file.path);
+    own.add(file.realPath);
+  }
+  return own;
 }

@@ -153,6 +153,22 @@ export function writeStateFile(state: StateFile, value: unknown): void {
 }
 
 /**
+ * Replaces one of the small files beside a state file (`.due`, `.seen`) as the state itself is
+ * replaced: a new temp file, then a rename, so a symlink at its name is replaced, never followed.
+ * @throws StateStoreError when it cannot be written.
+ */
+export function writeSideFile(file: string, text: string): void {
+  const failed = replaceFile(file, text);
+  if (failed !== undefined) throw new StateStoreError(`the state file ${file} cannot be written (${failed})`);
+}
+
+/** The text of a small file beside a state file, or '' when it is absent or not a regular file. */
+export function readSideFile(file: string): string {
+  const found = readOwnFile(file, { maxBytes: 4_096, checkOwner: false });
+  return found.kind === 'read' ? found.data.toString('utf8') : '';
+}
+
+/**
  * Runs `task` while holding the session's lock file (created exclusively beside the state file,
  * holding the owner's pid and a nonce). Waits up to {@link LOCK_TIMEOUT_MS}. A lock is taken over
  * when it is older than {@link LOCK_STALE_MS} and its process is gone, or older than four times
@@ -168,13 +184,14 @@ export async function withStateLock<T>(state: StateFile, task: () => Promise<T> 
   for (let attempt = 0; ; attempt += 1) {
     let fd: number | undefined;
     try {
-      fd = fs.openSync(lock, 'wx', 0o600);
+      fd = fs.openSync(lock, EXCLUSIVE, 0o600);
       fs.writeSync(fd, token);
     } catch (error) {
       if (fd === undefined && code(error) === 'EEXIST') {
-        if (takeOverStale(lock)) continue;
+        // Every turn of the loop, a take-over included, is bounded by the deadline.
         if (Date.now() > deadline)
           throw new StateStoreError(`another hook of this session held ${lock} for too long`);
+        if (takeOverStale(lock)) continue;
         await sleep(Math.min(5 + attempt * 2, 25));
         continue;
       }
@@ -191,17 +208,30 @@ export async function withStateLock<T>(state: StateFile, task: () => Promise<T> 
   }
 }
 
-/** Removes a lock left by a process that died (or hung far too long); true when it did. */
+/** Exclusive, write-only, never through a symlink: a lock is ctxfiles' own file. */
+const EXCLUSIVE =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Removes a lock left by a process that died (or hung far too long); true when it did. A lock that
+ * is not a regular file (a symlink or a directory planted at its name) is no hook's: a symlink is
+ * removed (never its target), anything else is refused at once.
+ * @throws StateStoreError for a lock that is neither a regular file nor a symlink.
+ */
 function takeOverStale(lock: string): boolean {
   const info = lstatOrNull(lock);
   if (info === null) return true; // Released meanwhile: try again at once.
+  if (info.isSymbolicLink()) return removeQuietly(lock);
+  if (!info.isFile())
+    throw new StateStoreError(`the session lock ${lock} is not a regular file; it is not used`);
   const age = Date.now() - info.mtimeMs;
   // A time in the future means the clock was stepped back: the age says nothing, so only the
   // owner's pid decides, and the distance from now counts as the age for the hung-owner limit.
   const future = age < -LOCK_STALE_MS;
   if (!future && age <= LOCK_STALE_MS) return false;
   const owner = readSmall(lock);
-  if (owner === null) return true;
+  // Unreadable: removed if it is still the file judged stale, else another hook's new lock.
+  if (owner === null) return sameFile(lock, info) && removeQuietly(lock);
   const pid = Number(owner.split(' ')[0]);
   if (Math.abs(age) <= LOCK_STALE_MS * 4 && Number.isInteger(pid) && pid > 0 && isAlive(pid)) return false;
   // Remove it only if it is still the lock that was judged stale.
@@ -246,7 +276,7 @@ function isAlive(pid: number): boolean {
  */
 export function sweepStateDirectory(dir: string, now: number): void {
   sweepDirectory(dir, now, (name) =>
-    name.endsWith('.json') || name.endsWith('.json.due') || name.endsWith('.json.seen')
+    /\.json(\.due|\.seen|\.steps|\.type)?$/.test(name)
       ? SESSION_MAX_AGE_MS
       : name.endsWith('.tmp') || name.endsWith('.lock')
         ? LOCK_STALE_MS * 4
@@ -262,12 +292,20 @@ function lstatOrNull(file: string): fs.Stats | null {
   }
 }
 
-function removeQuietly(file: string): void {
+/** Deletes `file`; true when it is gone (deleted here or by another process meanwhile). */
+function removeQuietly(file: string): boolean {
   try {
     fs.unlinkSync(file);
-  } catch {
+    return true;
+  } catch (error) {
     // Already gone, or another process removed it.
+    return code(error) === 'ENOENT';
   }
+}
+
+function sameFile(file: string, seen: fs.Stats): boolean {
+  const now = lstatOrNull(file);
+  return now !== null && now.ino === seen.ino && now.dev === seen.dev;
 }
 
 function sleep(ms: number): Promise<void> {

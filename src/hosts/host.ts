@@ -30,6 +30,37 @@ export interface Host {
    * one of its presets is in use and layered over it (docs/presets.md, "Host settings").
    */
   readonly settings?: HostSettings;
+  /**
+   * What the host shows by itself after tool calls (DESIGN §13, "A host's own view"). What it
+   * loads at start is always what its main preset resolves (with its settings files). Absent: the
+   * host adds nothing by itself after a tool call (Codex, Qwen Code, Copilot CLI, Continue CLI).
+   */
+  readonly view?: HostView;
+}
+
+/**
+ * The instruction files a host adds by itself while it works: a hook or an MCP server started for
+ * the host delivers only what is not in this view (docs/hooks.md, "What the host shows itself").
+ * Checked in the conformance lab.
+ */
+export interface HostView {
+  /** Nested instruction files the host adds when a tool works in their directory or below. */
+  readonly nested?: {
+    /** The host's tools that add them (documentation: the hook never repeats such a file). */
+    readonly tools: readonly string[];
+    /**
+     * Their names: `candidates` for the names its main preset's `instructions.candidates` give
+     * (after its settings files: Gemini CLI's `context.fileName`), or a list.
+     */
+    readonly names: 'candidates' | readonly string[];
+    /**
+     * The preset's `instructions.fallbackCandidates` count too when no directory from the work dir
+     * up holds one of `names` (Claude Code reads AGENTS.md in a project with no CLAUDE.md).
+     */
+    readonly fallback?: boolean;
+  };
+  /** Rules the host applies by itself after tool calls: every rule of these `rules.sources`. */
+  readonly rules?: { readonly tools: readonly string[]; readonly sources: readonly string[] };
 }
 
 /**
@@ -59,6 +90,13 @@ export interface HostSettings {
     file: HostSettingsFile & { readonly shown: string },
     preset: Readonly<Record<string, unknown>>,
   ): Promise<HostSettingsRead>;
+  /**
+   * How the host's own settings make it read instruction files of these other `names`, as a clause
+   * for the line `resolve` prints when it has nothing to print (docs/cli.md, "When nothing is
+   * printed"): said instead of suggesting another tool's preset, which would not change what this
+   * host loads.
+   */
+  readsNamesWhen?(names: readonly string[]): string;
 }
 
 /** Where a host's settings are looked for. */
@@ -134,7 +172,22 @@ export interface HostFormat {
 
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */
 export interface HookProtocol {
-  readonly events: { readonly start: string; readonly afterTool: string; readonly compact: string };
+  readonly events: {
+    readonly start: string;
+    readonly afterTool: string;
+    readonly compact: string;
+    /**
+     * The event the host fires when it starts a subagent, before the subagent's first request,
+     * whose `hookSpecificOutput.additionalContext` the subagent reads (docs/subagents.md). Absent:
+     * the pinned version has none.
+     */
+    readonly subagentStart?: string;
+    /**
+     * The event the host fires for each user prompt, carrying the mode (`permission_mode`), whose
+     * `additionalContext` the model reads with the prompt: where a mode's flow step is delivered.
+     */
+    readonly prompt?: string;
+  };
   /**
    * The values of the compaction event's `trigger` that mean the host really compacts; another
    * value makes the event a no-op. Absent: every compaction event does (Gemini CLI 0.61 fires

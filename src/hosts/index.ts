@@ -20,6 +20,7 @@ export type {
   HostSettingsRead,
   HookProtocol,
   HookTool,
+  HostView,
   Preset,
 } from './host.js';
 
@@ -63,4 +64,9 @@ export function hookProtocol(id: string): HookProtocol | undefined {
 /** The host that defines a preset, or `undefined` for a name that is not a preset. */
 export function hostOfPreset(name: string): Host | undefined {
   return HOSTS.find((host) => host.presets.some((preset) => preset.name === name));
+}
+
+/** The host of that id, or `undefined`. */
+export function hostById(id: string): Host | undefined {
+  return HOSTS.find((host) => host.id === id);
 }

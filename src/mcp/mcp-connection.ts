@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Resolver, ResolveResult, Session } from '../api/create-resolver.js';
+import type { ToolReport } from '../api/open-session.js';
+import type { ToolEvent } from '../session/triggers.js';
 import type { ResolveRequest } from '../api/select-request.js';
 import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
@@ -16,6 +18,7 @@ import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_ALIASES, TOOL_DEFINITIONS } from './tool-definitions.js';
 import { containToolPath, type ToolPath } from './tool-path.js';
 import { homeDirectory } from '../fs/home-dir.js';
+import type { HostView } from '../api/host-view.js';
 
 /** A tool's answer, in the shape of an MCP `tools/call` result. */
 export interface ToolResult {
@@ -35,7 +38,36 @@ export interface McpConnectionOptions {
   readonly request?: ResolveRequest;
   /** For `~` in displayed paths. Default: `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * The view of the host the server runs in (`ctxfiles mcp --host`, src/api/host-view.ts): what it
+   * shows by itself is never returned. Absent: everything that applies is returned once.
+   */
+  readonly view?: HostView;
+  /**
+   * The once-only state shared with the host's hook (docs/mcp.md, "With the hook"); absent: the
+   * connection keeps its own.
+   */
+  readonly shared?: SharedDisclosure;
+  /** Notes about ctxfiles itself (a tool input it could not read): never in a tool result. */
+  readonly onNote?: (line: string) => void;
 }
+
+/** A once-only state kept outside the connection, as the hooks keep it (src/hooks/shared-session.ts). */
+export interface SharedDisclosure {
+  /** Runs `step` with the stored state (`null`: none to share) and stores the state it returns. */
+  withDisclosure<T>(
+    step: (disclosure: unknown | null) => Promise<{ readonly value: T; readonly disclosure: unknown }>,
+  ): Promise<T>;
+}
+
+/**
+ * The tools the connection reports its calls as: names no tool table uses, so a preset's table
+ * (Continue's `Read` with `filepath`) cannot change how they read.
+ */
+const CALL_TOOLS = Object.freeze({
+  'ctxfiles:mcp-read': Object.freeze({ as: 'read' as const, pathKeys: Object.freeze(['file_path']) }),
+  'ctxfiles:mcp-list': Object.freeze({ as: 'list' as const, pathKeys: Object.freeze(['path']) }),
+});
 
 /** The state and handlers of one MCP connection. Independent of the MCP SDK. */
 export interface McpConnection {
@@ -58,6 +90,9 @@ interface ConnectionState {
   session: Session | null;
   /** True once the resolved files went out (with the first `instructions_for_path`). */
   baselineSent: boolean;
+  readonly view: HostView | undefined;
+  readonly shared: SharedDisclosure | undefined;
+  readonly onNote: (line: string) => void;
 }
 
 /**
@@ -80,10 +115,13 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
     workDir,
     rules: options.rules ?? NO_RULES,
     request,
-    frame: (file) =>
-      renderSessionFrame(format, { path: file.path, dir: path.dirname(file.path), text: file.text }, context),
+    // The resolved files and the rules asked for by name apply everywhere: no directory named.
+    frame: (file) => renderSessionFrame(format, { path: file.path, dir: workDir, text: file.text }, context),
     session: null,
     baselineSent: false,
+    view: options.view,
+    shared: options.shared,
+    onNote: options.onNote ?? (() => undefined),
   };
   let queue: Promise<unknown> = Promise.resolve();
   return {
@@ -111,32 +149,70 @@ async function instructionsForPath(
   state: ConnectionState,
   args: Record<string, unknown>,
 ): Promise<ToolResult> {
-  const { resolver, request } = state;
   const target = pathArgument(state, args, true);
   if (!target.ok) return failure(target.message);
-  const result = await resolver.resolve(request);
+  const result = await state.resolver.resolve(state.request);
+  const event: ToolEvent = target.isDirectory
+    ? { tool: 'ctxfiles:mcp-list', input: { path: target.path }, ok: true }
+    : { tool: 'ctxfiles:mcp-read', input: { file_path: target.path }, ok: true };
+  const frames =
+    state.shared === undefined
+      ? await answerAlone(state, result, event)
+      : await state.shared.withDisclosure((stored) =>
+          stored === null
+            ? answerAlone(state, result, event).then((value) => ({ value, disclosure: null }))
+            : answerShared(state, stored, event),
+        );
+  const text = frames.length > 0 ? frames.join('\n') : nothingNew(state, target, result);
+  return { content: [{ type: 'text', text }] };
+}
+
+/** Reports the call to the connection's own session, opened (with the resolved files) by the first call. */
+async function answerAlone(
+  state: ConnectionState,
+  result: ResolveResult,
+  event: ToolEvent,
+): Promise<string[]> {
   const frames: string[] = [];
   if (state.session === null) {
-    frames.push(...result.files.map(state.frame).filter((text) => text !== ''));
-    state.session = await resolver.openSession({ ...request, state: initialState(result, frames) });
+    // What the host loads itself at start is not returned (DESIGN §13).
+    const own = state.view === undefined ? new Set<string>() : await state.view.start();
+    const files = result.files.filter((file) => !own.has(file.path) && !own.has(file.realPath));
+    frames.push(...files.map(state.frame).filter((text) => text !== ''));
+    state.session = await openConnectionSession(state, initialState(result, frames));
     state.baselineSent = true;
   }
-  // The diagnostics of this call come with it: session.diagnostics keeps only the latest.
-  const { text: injected, diagnostics } = await state.session.report(
-    target.isDirectory
-      ? { tool: 'ls', input: { path: target.path }, ok: true }
-      : { tool: 'read', input: { file_path: target.path }, ok: true },
-  );
-  if (injected !== '') frames.push(injected);
-  const notes = diagnostics.filter((d) => d.level !== 'debug');
-  const content = [
-    {
-      type: 'text' as const,
-      text: frames.length > 0 ? frames.join('\n') : nothingNew(state, target, result),
-    },
-  ];
-  if (notes.length > 0) content.push({ type: 'text', text: describeNotes(notes) });
-  return { content };
+  report(state, await state.session.report(event), frames);
+  return frames;
+}
+
+/**
+ * Reports the call to the session the host's hook keeps: the hook delivered the start's files, and
+ * what either of them delivers the other does not deliver again.
+ */
+async function answerShared(
+  state: ConnectionState,
+  stored: unknown,
+  event: ToolEvent,
+): Promise<{ value: string[]; disclosure: unknown }> {
+  const session = await openConnectionSession(state, stored);
+  state.session = session;
+  state.baselineSent = true;
+  const frames: string[] = [];
+  report(state, await session.report(event), frames);
+  return { value: frames, disclosure: session.state() };
+}
+
+function openConnectionSession(state: ConnectionState, disclosure: unknown): Promise<Session> {
+  const view = state.view === undefined ? {} : { inView: state.view.test };
+  return state.resolver.openSession({ ...state.request, ...view, state: disclosure, tools: CALL_TOOLS });
+}
+
+/** The text of a call goes to the frames; notes about ctxfiles itself to `onNote`, never to the model. */
+function report(state: ConnectionState, outcome: ToolReport, frames: string[]): void {
+  if (outcome.text !== '') frames.push(outcome.text);
+  const notes = outcome.diagnostics.filter((d) => d.level !== 'debug');
+  if (notes.length > 0) state.onNote(describeNotes(notes));
 }
 
 function nothingNew(state: ConnectionState, target: ToolPath, result: ResolveResult): string {
@@ -148,8 +224,9 @@ function nothingNew(state: ConnectionState, target: ToolPath, result: ResolveRes
   const cap = state.session?.state().exhausted
     ? ` This connection reached contextDiscovery.maxSessionBytes (${resolver.config.contextDiscovery.maxSessionBytes} bytes): nothing more is returned on it.`
     : '';
-  if (applying.length === 0) return `No instruction files apply to ${target.relative}.${cap}`;
-  return `Nothing new applies to ${target.relative}: the instruction files that govern it (${applying.map((file) => shown(workDir, file)).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
+  const relative = oneLine(target.relative);
+  if (applying.length === 0) return `No instruction files apply to ${relative}.${cap}`;
+  return `Nothing new applies to ${relative}: the instruction files that govern it (${applying.map((file) => oneLine(shown(workDir, file))).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
 }
 
 async function explainTool(state: ConnectionState, args: Record<string, unknown>): Promise<ToolResult> {
@@ -174,7 +251,10 @@ async function explainTool(state: ConnectionState, args: Record<string, unknown>
     'Rules:',
     catalog.length === 0 ? `  ${rules.emptyNote}` : `  ${catalog.length} (see list_rules)`,
   );
-  return { content: [{ type: 'text', text: `${lines.join('\n')}\n` }] };
+  // Paths and messages name repository files: each line is escaped like a frame's path, so a
+  // directory named `</system-reminder>…` cannot close or open a frame (docs/security.md, #35.9).
+  const escaped = lines.join('\n').split('\n').map(modelLine);
+  return { content: [{ type: 'text', text: `${escaped.join('\n')}\n` }] };
 }
 
 /** `explain_instructions` for a path: what of the files that govern it this connection returned. */
@@ -299,12 +379,25 @@ function governing(nested: readonly NestedFile[], target: ToolPath): NestedFile[
 }
 
 function failure(message: string): ToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  // A refusal can name a link's target or a path as given: escaped like any other answer line.
+  return { content: [{ type: 'text', text: message.split('\n').map(modelLine).join('\n') }], isError: true };
 }
 
 function describeNotes(notes: readonly Diagnostic[]): string {
-  return `ctxfiles notes:\n${notes.map((note) => `- ${note.message} [${note.code}]`).join('\n')}`;
+  return `ctxfiles notes:\n${notes.map((note) => `- ${oneLine(note.message)} [${note.code}]`).join('\n')}`;
 }
+
+/**
+ * One line of an answer built by ctxfiles (explain) whose fields come from repository files: as
+ * {@link oneLine}, without joining lines (the line was split at LF already).
+ */
+function modelLine(line: string): string {
+  return escapeFramePath(line).replace(INVISIBLE, hexEscape);
+}
+
+/** Invisible, direction-changing and line-separating characters a model or a reader might act on. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/g;
+const hexEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * Text from a repository file on one line of a tool answer: line breaks become a space, control
@@ -313,8 +406,5 @@ function describeNotes(notes: readonly Diagnostic[]): string {
  * are written as `\uXXXX`.
  */
 function oneLine(text: string): string {
-  return escapeFramePath(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ').trim()).replace(
-    /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return modelLine(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ').trim());
 }

@@ -36,6 +36,8 @@ export function containToolPath(fs: FileSystem, workDir: string, raw: string): T
   const shown = JSON.stringify(raw);
   const outside = `${shown} is outside the work dir ${workDir}; only paths inside it are answered`;
   const absolute = path.resolve(workDir, raw);
+  const below = BELOW_BY_SEGMENTS ? belowWorkDir(fs, workDir, absolute) : null;
+  if (below !== null) return below;
 
   // The deepest ancestor that exists decides where the path really is.
   const rest: string[] = [];
@@ -71,4 +73,44 @@ export function containToolPath(fs: FileSystem, workDir: string, raw: string): T
   }
   const relative = path.relative(workDir, canonical).split(path.sep).join('/') || '.';
   return { ok: true, path: canonical, relative, isDirectory };
+}
+
+/**
+ * Where the paths of a case-sensitive volume can be taken as spelled: on macOS and Windows a real
+ * path also fixes the case of each name, which only `realpath` gives.
+ */
+const BELOW_BY_SEGMENTS = path.sep === '/' && process.platform !== 'darwin';
+
+/**
+ * The answer of {@link containToolPath} for a path that lies inside the work dir as spelled (the
+ * work dir is canonical), found without `realpath`: each segment below the work dir is probed (no
+ * exception when it is absent), down to the first that does not exist; a path with no symlink on
+ * the way is its own real path. `null` (the caller resolves the whole path) when the path is
+ * outside as spelled, when a segment is a symlink, or when a probe fails otherwise. `realpath`
+ * checks every segment from the filesystem root, and throws for each missing one: half of a warm
+ * `instructions_for_path` call (docs/performance.md, "Agent paths").
+ */
+function belowWorkDir(fs: FileSystem, workDir: string, absolute: string): ToolPath | null {
+  if (absolute === workDir || !isInside(workDir, absolute)) return null;
+  const start = workDir.endsWith(path.sep) ? workDir.length : workDir.length + 1;
+  let isDirectory = true;
+  let end = start - 1;
+  while (end < absolute.length) {
+    const next = absolute.indexOf(path.sep, end + 1);
+    end = next === -1 ? absolute.length : next;
+    let info;
+    try {
+      info = fs.probe(absolute.slice(0, end));
+    } catch {
+      return null;
+    }
+    if (info === null) {
+      isDirectory = false;
+      break;
+    }
+    if (info.kind === 'symlink') return null;
+    isDirectory = info.kind === 'directory';
+  }
+  const relative = absolute.slice(start).split(path.sep).join('/');
+  return { ok: true, path: absolute, relative, isDirectory };
 }

@@ -35,9 +35,14 @@ export function renderEvent(event: InstructionEvent, context: EventContext): str
   switch (event.kind) {
     case 'new': {
       const dir = escapeControl(displayPath(event.dir, context.workDir, context.homeDir));
+      // A file of the work dir itself applies everywhere: no directory (and no absolute path) to name.
+      const scope =
+        event.dir === context.workDir
+          ? context.wording.everywhereNote
+          : context.wording.scopeNote.split('{dir}').join(dir);
       parts = [
         `Additional instructions from: ${show(event.path)}`,
-        escapeReminderText(context.wording.scopeNote.split('{dir}').join(dir)),
+        escapeReminderText(scope),
         escapeReminderText(withoutFinalNewline(event.text)),
       ];
       break;

@@ -10,7 +10,7 @@ import { expandEntry, identityOf, type Candidate } from './expand-entries.js';
 import type { ResolutionPlan } from './plan-resolution.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { contextFileOf, readContextFile, type ContextFile } from './read-context-file.js';
-import { globCandidates } from './glob-files.js';
+import { globCandidates, type GlobScope } from './glob-files.js';
 
 /**
  * Total bytes read for one resolution (docs/security.md, "caps"). Files past it are not read:
@@ -40,6 +40,12 @@ export interface SourceOptions {
    * (docs/chains.md, "@rules"). Absent: the slot yields nothing.
    */
   readonly rulesAt?: (dir: string, depth: number) => readonly Candidate[];
+  /**
+   * The `instructions.globs` patterns a project-tier layer set, each with the directory of the file
+   * that set it (real path): they match only there and below (docs/security.md, "Trust tiers").
+   * Absent: every pattern came from a trusted layer.
+   */
+  readonly projectGlobs?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The rules a resolution inlines, and the rule folders that `contextPaths` entries must not inline. */
@@ -47,7 +53,7 @@ export interface RulesSource {
   /** The `rules` layer, in order. */
   readonly layer: readonly Rule[];
   /** Absolute rule folders the rules engine reads (`<owner>/.cursor/rules`, …): entries naming one are left out. */
-  readonly folders: ReadonlySet<string>;
+  readonly folders: { has(folder: string): boolean };
   /**
    * The `always` rules owned by one directory: for a chain candidate `@rules`, which places a chain
    * directory's rules inside the chain (they are then left out of `layer`).
@@ -65,6 +71,8 @@ export interface CollectedSources {
   readonly files: ContextFile[];
   /** Where the chain started (its containment root), or `null` without a chain. */
   readonly chainStart: string | null;
+  /** Where the matches of `instructions.globs` are contained (for their imports). */
+  readonly globScope: GlobScope;
 }
 
 /**
@@ -112,17 +120,22 @@ export function collectSources(
   for (const rule of rules?.layer ?? []) addRule(rule);
   for (const layer of plan.layers)
     ordered.push(...layerCandidates(fs, layer, layerRoot, options, diagnostics));
-  if (instructions.globs !== undefined && instructions.globs.length > 0)
-    ordered.push(
-      ...globCandidates(fs, instructions.globs, globDirs(workDir, chainStart), homeDir, diagnostics),
-    );
+  const globScope: GlobScope = {
+    symlinks: instructions.symlinks ?? 'inside',
+    root: chainStart ?? workDir,
+    ...(options.projectGlobs === undefined ? {} : { projectRoots: options.projectGlobs }),
+  };
+  if (instructions.globs !== undefined && instructions.globs.length > 0) {
+    const dirs = globDirs(workDir, chainStart);
+    ordered.push(...globCandidates(fs, instructions.globs, dirs, homeDir, diagnostics, globScope));
+  }
   for (const extra of instructions.extraFiles)
     ordered.push(...userCandidate(fs, expandHome(extra, homeDir), extra, 'extra', diagnostics));
 
   const kept = dedupe(ordered, diagnostics);
   reportReplaced(fs, layerRoot, plan, kept, diagnostics);
   const skipBlank = instructions.skipBlank ?? 'whitespace';
-  return { files: readWithinCap(fs, kept, ruleOf, skipBlank, diagnostics), chainStart };
+  return { files: readWithinCap(fs, kept, ruleOf, skipBlank, diagnostics), chainStart, globScope };
 }
 
 /**

@@ -17,7 +17,7 @@ export const MAX_DIRECTORY_FILES = 1_000;
 export const MAX_DIRECTORY_DIRS = 10_000;
 
 /** Where a context file came from. */
-export type SourceKind = 'user' | 'chain' | 'rule' | 'layer' | 'extra' | 'nested';
+export type SourceKind = 'user' | 'chain' | 'rule' | 'layer' | 'glob' | 'extra' | 'nested';
 
 /** The layer of a context file: a contextPaths layer, or the source for the other kinds. */
 export type FileLayer = LayerName | 'user' | 'chain' | 'rules' | 'extra' | 'nested';

@@ -7,6 +7,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import type { ImportedFile, ImportExpansion, ImportingFile } from '../imports/expand-imports.js';
 import { placeImport } from '../imports/place-imports.js';
+import { isOwnGlob } from './glob-files.js';
 import type { ContextFile } from './read-context-file.js';
 
 /** What {@link expandFileImports} needs besides the files. */
@@ -16,7 +17,8 @@ export interface FileImportOptions {
   readonly symlinks: SymlinkPolicy;
   /**
    * True when the config is trusted: `@~/…`, `@/…` and references above the root are followed.
-   * User and extra files are the user's own and are always trusted.
+   * User and extra files (and matches of an absolute or `~/` glob) are the user's own and are
+   * always trusted.
    */
   readonly trustOutside: boolean;
   readonly homeDir: string;
@@ -62,8 +64,7 @@ export function expandFileImports(
       out.push(file); // Read a moment ago; a file gone since stays as it was read, unexpanded.
       continue;
     }
-    // The user's own files: the user file, its rules (`rules.userFolders`) and the extra files.
-    const own = file.layer === 'user' || file.source === 'extra';
+    const own = isOwnFile(file);
     const importer = importingFile(file, info, own ? path.dirname(file.path) : rootOf(file), options);
     const expansion = placeImport(
       fs,
@@ -103,6 +104,18 @@ export function expandFileImports(
     }
   }
   return out;
+}
+
+/**
+ * The user's own files, whose imports may leave the project: the user file, its rules
+ * (`rules.userFolders`), the extra files and the matches of an absolute or `~/` glob (which only a
+ * trusted layer can set). A relative glob's matches are project files, contained like any other
+ * (docs/security.md, "Trust tiers").
+ */
+function isOwnFile(file: ContextFile): boolean {
+  return (
+    file.layer === 'user' || file.source === 'extra' || (file.source === 'glob' && isOwnGlob(file.entry))
+  );
 }
 
 /**

@@ -1,8 +1,32 @@
 import path from 'node:path';
 import { compileGlobMatcher } from '../config/glob-match.js';
 import type { Diagnostic } from '../errors.js';
+import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-system.js';
 import { identityOf, type Candidate } from './expand-entries.js';
+
+/**
+ * Where the matches of `instructions.globs` may come from (docs/security.md, "Trust tiers"): the
+ * link policy, the containment root of a pattern a trusted layer set, and for each pattern a
+ * project-tier layer set, the directory of the file that set it (real path).
+ */
+export interface GlobScope {
+  /** `instructions.symlinks`: a matched link is followed, checked against its pattern's root, or refused. */
+  readonly symlinks: SymlinkPolicy;
+  /** The containment root of a relative pattern a trusted layer set: the chain's start, else the work dir. */
+  readonly root: string;
+  /**
+   * Patterns a project-tier layer set (an untrusted project's config, a preset it names, a host's
+   * project settings file), each with its file's directory: such a pattern matches only in that
+   * directory and below it, and a link it matches must stay there.
+   */
+  readonly projectRoots?: Readonly<Record<string, string>>;
+}
+
+/** True for a pattern that names its own place (absolute or `~/`): the user's own files, as extra files. */
+export function isOwnGlob(pattern: string): boolean {
+  return pattern.startsWith('~/') || path.isAbsolute(pattern);
+}
 
 /** Most directory entries one `instructions.globs` pattern may visit in one directory. */
 export const MAX_GLOB_VISITS = 10_000;
@@ -11,12 +35,14 @@ export const MAX_GLOB_VISITS = 10_000;
 const PRUNED = new Set(['.git', 'node_modules']);
 
 /**
- * The files of `instructions.globs` (docs/config.md), in pattern order. A relative pattern is
- * matched below each of `dirs` (the work dir and its parents up to the chain's start, closest
- * first), as OpenCode matches its `instructions`; within one directory the matches are sorted by
- * path. A pattern that is absolute or starts with `~/` matches file names in its own directory
- * (only its last segment may be a glob). Symlinks are followed; a refused or faulty pattern is a
- * `warn`. The caller dedupes.
+ * The files of `instructions.globs` (docs/config.md), in pattern order, with source `glob`. A
+ * relative pattern is matched below each of `dirs` (the work dir and its parents up to the chain's
+ * start, closest first), as OpenCode matches its `instructions`; a pattern of `scope.projectRoots`
+ * only in those at or below its root. Within one directory the matches are sorted by path. A
+ * matched link follows `scope.symlinks` against its pattern's root (by default inside only). A
+ * pattern that is absolute or starts with `~/` (trusted layers only) matches file names in its own
+ * directory (only its last segment may be a glob), links followed, as for extra files. A refused or
+ * faulty pattern is a `warn`. The caller dedupes.
  */
 export function globCandidates(
   fs: FileSystem,
@@ -24,15 +50,18 @@ export function globCandidates(
   dirs: readonly string[],
   homeDir: string,
   diagnostics: Diagnostic[],
+  scope: GlobScope = { symlinks: 'inside', root: dirs[dirs.length - 1] ?? '/' },
 ): Candidate[] {
   const found: Candidate[] = [];
   for (const pattern of patterns) {
     const home = pattern.startsWith('~/') ? path.join(homeDir, pattern.slice(2)) : null;
     const absolute = home ?? (path.isAbsolute(pattern) ? pattern : null);
+    const root = globRoot(pattern, scope);
     const places =
       absolute === null
-        ? dirs.flatMap((dir) => relativePlace(fs, dir, pattern) ?? [])
+        ? dirs.flatMap((dir) => (isInside(root, dir) ? (relativePlace(fs, dir, pattern) ?? []) : []))
         : [{ dir: path.dirname(absolute), glob: path.basename(absolute), deep: false }];
+    const links: SymlinkPolicy = absolute === null ? scope.symlinks : 'follow';
     for (const { dir, glob, deep } of places) {
       const matcher = compileGlobMatcher(glob);
       if (!matcher.ok) {
@@ -48,12 +77,18 @@ export function globCandidates(
         diagnostics,
       );
       for (const file of files.sort()) {
-        const candidate = candidateOf(fs, file, pattern, diagnostics);
+        const candidate = candidateOf(fs, file, pattern, { links, root }, diagnostics);
         if (candidate !== null) found.push(candidate);
       }
     }
   }
   return found;
+}
+
+/** The containment root of a pattern's matches: its project file's directory, else the scope's root. */
+export function globRoot(pattern: string, scope: GlobScope): string {
+  const own = scope.projectRoots?.[pattern];
+  return typeof own === 'string' && Object.hasOwn(scope.projectRoots ?? {}, pattern) ? own : scope.root;
 }
 
 /**
@@ -126,22 +161,33 @@ function matchBelow(
   return found;
 }
 
-/** A matched path as a candidate (links followed); `null` when it is not a regular file. */
+/**
+ * A matched path as a candidate; `null` when it is not a regular file, or a link its policy refuses
+ * (`reject`, or `inside` with a real path outside `root`: a `warn` naming both).
+ */
 function candidateOf(
   fs: FileSystem,
   file: string,
   pattern: string,
+  check: { readonly links: SymlinkPolicy; readonly root: string },
   diagnostics: Diagnostic[],
 ): Candidate | null {
   try {
     const realPath = fs.realpath(file);
+    if (realPath !== file && check.links !== 'follow') {
+      const outside = check.links === 'reject' || !isInside(check.root, realPath);
+      if (outside) {
+        diagnostics.push(linkRefused(file, realPath, pattern, check));
+        return null;
+      }
+    }
     const info = fs.stat(realPath);
     if (info.kind !== 'file') return null;
     const identity = identityOf(info);
     return {
       path: file,
       realPath,
-      source: 'extra',
+      source: 'glob',
       layer: 'extra',
       entry: pattern,
       depth: null,
@@ -152,6 +198,26 @@ function candidateOf(
     if (!isAbsent(error)) diagnostics.push(globWarning(pattern, `cannot read ${file} (${errorCode(error)})`));
     return null;
   }
+}
+
+function linkRefused(
+  file: string,
+  realPath: string,
+  pattern: string,
+  check: { readonly links: SymlinkPolicy; readonly root: string },
+): Diagnostic {
+  const why =
+    check.links === 'reject'
+      ? 'instructions.symlinks is "reject", so it is not read'
+      : `outside ${check.root}; it is not followed`;
+  return {
+    level: 'warn',
+    code: check.links === 'reject' ? 'symlink-rejected' : 'symlink-outside-workdir',
+    message: `instructions.globs "${pattern}": ${file} is a symlink to ${realPath}, ${why}`,
+    layer: 'extra',
+    entry: pattern,
+    path: file,
+  };
 }
 
 function globWarning(pattern: string, problem: string): Diagnostic {

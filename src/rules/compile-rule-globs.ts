@@ -1,4 +1,5 @@
 import { compileGlobMatcher, type GlobMatcher } from '../config/glob-match.js';
+import { MAX_RULE_GLOB_STATES, type CompileBudget } from './compile-budget.js';
 import type { GlobDialect } from './rule-adapter.js';
 
 /** One compiled glob of a rule. */
@@ -29,10 +30,10 @@ export interface GlobSpec {
   readonly negated: boolean;
 }
 
-/** The outcome of {@link compileRuleGlobs}. */
+/** The outcome of {@link compileRuleGlobs}; `overBudget` when what is left of `budget` refused it. */
 export type CompiledGlobs =
   | { readonly ok: true; readonly globs: readonly CompiledGlob[] }
-  | { readonly ok: false; readonly problem: string };
+  | { readonly ok: false; readonly problem: string; readonly overBudget?: true };
 
 /**
  * Compiles a rule's globs once, with the options of its vendor's dialect set here and nowhere else:
@@ -41,16 +42,20 @@ export type CompiledGlobs =
  * ignores case; a leading `!` only where the vendor negates a pattern. A leading `./` is dropped.
  * An empty glob, an absolute one (`/…`, `C:…`, `~…`), one that climbs out of the owner (`..`), a
  * negation the vendor does not support, or one the bounded matcher refuses (longer than 1,024
- * characters, a negated extglob `!(…)`: src/config/glob-match.ts) refuses the whole rule. Globs
- * come from repository files, so they are matched in time bounded by their size times the path's
- * length, never by a backtracking regular expression (docs/security.md, "Bounds").
+ * characters, more than {@link MAX_RULE_GLOB_STATES} states, a negated extglob `!(…)`:
+ * src/config/glob-match.ts) refuses the whole rule. Globs come from repository files, so they are
+ * matched in time bounded by their size times the path's length, never by a backtracking regular
+ * expression (docs/security.md, "Bounds"). With `budget`, the states compiled are taken from it,
+ * and a glob that needs more than is left refuses the rule before the rest of it is built.
  */
 export function compileRuleGlobs(
   patterns: readonly string[],
   dialect: GlobDialect,
   source: string,
+  budget?: CompileBudget,
 ): CompiledGlobs {
   const globs: CompiledGlob[] = [];
+  let left = budget?.globStates ?? MAX_RULE_GLOB_STATES;
   for (const pattern of patterns) {
     const negated = pattern.startsWith('!');
     let body = negated ? pattern.slice(1) : pattern;
@@ -60,10 +65,19 @@ export function compileRuleGlobs(
     const refusal = refuse(body);
     if (refusal !== null) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${refusal}` };
     if (dialect.anywhere && !body.startsWith('**/')) body = `**/${body}`;
-    const compiled = compileGlobMatcher(body, { nocase: dialect.nocase });
-    if (!compiled.ok) return { ok: false, problem: `glob ${JSON.stringify(pattern)}: ${compiled.problem}` };
+    const maxStates = Math.min(MAX_RULE_GLOB_STATES, left);
+    const compiled = compileGlobMatcher(body, { nocase: dialect.nocase, maxStates });
+    if (!compiled.ok) {
+      const problem = `glob ${shown(pattern)}: ${compiled.problem}`;
+      const spent = maxStates < MAX_RULE_GLOB_STATES && compiled.overStates === true;
+      return spent
+        ? { ok: false, problem: `${problem}: the budget of one resolution is spent`, overBudget: true }
+        : { ok: false, problem };
+    }
+    left = budget === undefined ? left : left - compiled.matcher.size;
     globs.push(new RuleGlob(pattern, body, negated, dialect, compiled.matcher));
   }
+  if (budget !== undefined) budget.globStates = Math.max(0, left);
   return { ok: true, globs };
 }
 
@@ -142,6 +156,11 @@ function literalBase(glob: string): string {
     literal.push(segment);
   }
   return literal.join('/');
+}
+
+/** A glob in a message: its first 60 characters. */
+function shown(pattern: string): string {
+  return JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 59)}…` : pattern);
 }
 
 const CLIMBS = /(?:^|\/)\.\.(?:\/|$)/;

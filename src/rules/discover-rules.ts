@@ -2,12 +2,14 @@ import path from 'node:path';
 import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
 import { hasControlCharacter, isInside, realInside, type SymlinkPolicy } from '../fs/contain.js';
-import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
+import { errorCode, isAbsent, type DirEntry, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { decodingWarnings, defineSha256, digestOf, readInstruction } from '../fs/read-instruction.js';
 import { rememberCompiledGlobs, type CompiledGlob } from './compile-rule-globs.js';
+import { createCompileBudget, type CompileBudget } from './compile-budget.js';
 import { parseRule } from './parse-rule.js';
 import { PARSE_CODES } from './rule-body.js';
+import { listedOwner } from './listed-owner.js';
 import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
@@ -61,13 +63,14 @@ export interface DiscoverRulesOptions {
    */
   readonly instructionNames?: ReadonlySet<string>;
   /**
-   * For owner dirs a walk listed: the names of their entries, all but plain files whose name starts
-   * no location. A location whose first segment is none of them (compared ignoring case, as a
-   * case-insensitive volume finds it) is not looked up: it is absent, and each look-up of an absent
-   * path costs a call per path segment. A location that is one plain file is looked up anyway (the
-   * listing may lack it in another case), and so are owners not in the map.
+   * For owner dirs a walk listed (real directories: the walk never enters a link): their entries,
+   * all but plain files whose name is no location's first segment, ignoring case. A location the
+   * listing shows absent is not looked up (each look-up of an absent path costs a call per path
+   * segment), a one-file location listed as a plain file is read as listed, and the others are
+   * resolved from the owner down (src/rules/listed-owner.ts). Owners not in the map are looked up
+   * from the root.
    */
-  readonly ownerEntries?: ReadonlyMap<string, readonly string[]>;
+  readonly ownerEntries?: ReadonlyMap<string, readonly DirEntry[]>;
 }
 
 /** The outcome of {@link discoverRules}. */
@@ -108,19 +111,6 @@ function usable(
   return location.owners === owner;
 }
 
-/** Listed entry names in lower case; `undefined` (nothing known) stays so. */
-function lowerCased(names: readonly string[] | undefined): ReadonlySet<string> | undefined {
-  return names === undefined ? undefined : new Set(names.map((name) => name.toLowerCase()));
-}
-
-/** False when the owner's listing is known and holds no entry the location starts with. */
-function mayExist(location: RuleLocation, listed: ReadonlySet<string> | undefined): boolean {
-  if (listed === undefined) return true;
-  const cut = location.path.indexOf('/');
-  if (cut === -1 && location.type === 'file') return true;
-  return listed.has((cut === -1 ? location.path : location.path.slice(0, cut)).toLowerCase());
-}
-
 /**
  * Finds and reads the rule files of `sources` under each owner dir through the filesystem port, and
  * normalizes them with the vendors' adapters. Deterministic: owners in code-unit order, then files by
@@ -152,18 +142,14 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
+  // What the rules' globs and content patterns may compile to, for the whole discovery.
+  const budget = createCompileBudget();
   let total = 0;
+  const scan = { adapters, options, projectOwners, root, symlinks, maxDepth, diagnostics };
   for (const ownerDir of owners) {
-    const ownerRoot = isInside(root, ownerDir) ? root : ownerDir;
+    const candidates = candidatesOf(fs, ownerDir, scan);
+    if (candidates.length === 0) continue;
     const relativeOf = relativeTo(options.workDir, ownerDir);
-    const candidates: Candidate[] = [];
-    const owner =
-      ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
-    const listed = lowerCased(options.ownerEntries?.get(ownerDir));
-    for (const adapter of adapters)
-      for (const location of locationsOf(adapter, projectOwners.has(ownerDir), ownerDir === userDir))
-        if (usable(location, owner, options.instructionNames) && mayExist(location, listed))
-          collect(fs, ownerDir, ownerRoot, symlinks, adapter, location, maxDepth, candidates, diagnostics);
     candidates.sort((a, b) => compare(a.key, b.key));
     for (const candidate of candidates) {
       // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
@@ -179,10 +165,49 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
         return freeze(rules, skipped, diagnostics);
       }
       total += 1;
-      readCandidate(fs, candidate, ownerDir, relativeOf(candidate), options, rules, skipped, diagnostics);
+      const into = { rules, skipped, diagnostics, budget };
+      readCandidate(fs, candidate, ownerDir, relativeOf(candidate), options, into);
     }
   }
   return freeze(rules, skipped, diagnostics);
+}
+
+/** What {@link candidatesOf} needs of one discovery. */
+interface Scan {
+  readonly adapters: readonly RuleAdapter[];
+  readonly options: Readonly<DiscoverRulesOptions>;
+  readonly projectOwners: ReadonlySet<string>;
+  readonly root: string;
+  readonly symlinks: SymlinkPolicy;
+  readonly maxDepth: number;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** The rule files of every location of every source below one owner, unsorted. */
+function candidatesOf(fs: FileSystem, ownerDir: string, scan: Scan): Candidate[] {
+  const { options, symlinks, maxDepth, diagnostics } = scan;
+  const ownerRoot = isInside(scan.root, ownerDir) ? scan.root : ownerDir;
+  const candidates: Candidate[] = [];
+  const owner =
+    ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
+  const entries = options.ownerEntries?.get(ownerDir);
+  const listed = entries === undefined ? undefined : listedOwner(entries);
+  // A listed owner is a real directory: look-ups below it start there, not at the root.
+  const at = { ownerDir, root: ownerRoot, base: listed === undefined ? ownerRoot : ownerDir };
+  const isUser = ownerDir === options.userDir;
+  for (const adapter of scan.adapters)
+    for (const location of locationsOf(adapter, scan.projectOwners.has(ownerDir), isUser)) {
+      if (!usable(location, owner, options.instructionNames)) continue;
+      const known = listed?.(location) ?? 'look-up';
+      if (known === 'absent') continue;
+      // Listed in another case only: absent on a case-sensitive volume, which one probe (no
+      // exception when absent) tells before the look-up.
+      if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
+      if (known === 'plain-file' && location.type === 'file')
+        candidates.push(listedFile(ownerDir, adapter, location));
+      else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
+    }
+  return candidates;
 }
 
 /** Reads one rule file into `rules`, or records why it is skipped. */
@@ -192,10 +217,9 @@ function readCandidate(
   ownerDir: string,
   relativePath: string,
   options: Readonly<DiscoverRulesOptions>,
-  rules: Rule[],
-  skipped: SkippedRule[],
-  diagnostics: Diagnostic[],
+  into: { rules: Rule[]; skipped: SkippedRule[]; diagnostics: Diagnostic[]; budget: CompileBudget },
 ): void {
+  const { rules, skipped, diagnostics } = into;
   const skip = (reason: SkipReason, code: DiagnosticCode, problem: string) => {
     diagnostics.push({
       level: 'warn',
@@ -219,7 +243,7 @@ function readCandidate(
     if (read.fault === 'binary') return skip('binary', 'binary', 'looks binary (it holds a NUL byte)');
     return skip('unreadable', 'unreadable', `cannot be read (${read.code ?? 'error'})`);
   }
-  const parsed = parseRule(read.text, candidate.adapter, candidate.location);
+  const parsed = parseRule(read.text, candidate.adapter, candidate.location, into.budget);
   if (!parsed.ok) return skip(parsed.reason, PARSE_CODES[parsed.reason], parsed.problem);
   reportText(candidate, relativePath, parsed, read, diagnostics);
   rules.push(ruleOf(candidate, relativePath, ownerDir, parsed, read));
@@ -340,11 +364,35 @@ function reportText(
   diagnostics.push(...decodingWarnings(relativePath, read, { path: candidate.path }));
 }
 
-/** Adds the rule files of one location below one owner. */
+/**
+ * The candidate of a one-file location its owner's listing holds as a plain file: no call before
+ * the read, which opens it without following links and checks it is a regular file (as for a file
+ * of a rules folder).
+ */
+function listedFile(
+  ownerDir: string,
+  adapter: RuleAdapter,
+  location: Extract<RuleLocation, { type: 'file' }>,
+): Candidate {
+  const file = joinName(ownerDir, location.path);
+  return {
+    adapter,
+    location,
+    path: file,
+    realPath: file,
+    expect: null,
+    key: location.path,
+    name: location.name,
+  };
+}
+
+/**
+ * Adds the rule files of one location below one owner (`at.base`: where its look-up starts, the
+ * root or the owner when it is known to be a real directory).
+ */
 function collect(
   fs: FileSystem,
-  ownerDir: string,
-  root: string,
+  at: { readonly ownerDir: string; readonly root: string; readonly base: string },
   symlinks: SymlinkPolicy,
   adapter: RuleAdapter,
   location: RuleLocation,
@@ -352,8 +400,9 @@ function collect(
   candidates: Candidate[],
   diagnostics: Diagnostic[],
 ): void {
+  const { ownerDir, root } = at;
   const start = path.join(ownerDir, location.path);
-  const target = follow(fs, root, start, symlinks, diagnostics);
+  const target = follow(fs, root, start, symlinks, diagnostics, at.base);
   if (target === null) return;
   if (location.type === 'file') {
     if (target.info.kind === 'file')
@@ -508,8 +557,9 @@ function follow(
   absolute: string,
   symlinks: SymlinkPolicy,
   diagnostics: Diagnostic[],
+  base = root,
 ): { realPath: string; info: FileInfo } | null {
-  const resolved = realInside(fs, root, absolute, symlinks);
+  const resolved = realInside(fs, root, absolute, symlinks, base);
   if (resolved.ok) return resolved;
   if (resolved.code === 'missing') return null;
   diagnostics.push({ level: 'warn', code: resolved.code, message: resolved.message, path: absolute });

@@ -1,5 +1,6 @@
 import { parseYamlBlock } from '../discover/frontmatter.js';
 import { readSimpleFrontmatter } from '../discover/simple-frontmatter.js';
+import { MAX_DISCOVERY_YAML_BYTES } from './compile-budget.js';
 import { splitGlobs } from './rule-adapter.js';
 
 /** The outcome of {@link readRuleFrontmatter}. */
@@ -12,7 +13,7 @@ export type RuleFrontmatter =
       /** YAML rejected the block; `data` holds the known keys read line by line as strings. */
       readonly lenient: boolean;
     }
-  | { readonly ok: false; readonly problem: string };
+  | { readonly ok: false; readonly problem: string; readonly overBudget?: true };
 
 // A fence is a line of exactly three dashes (trailing blanks allowed). `---js` is no fence: frontmatter
 // is never code, so such a file simply has none.
@@ -28,8 +29,14 @@ const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
  * known `keys` are read line by line as plain strings, as the vendors' own readers tolerate
  * (`globs: *.ts` is an unresolved alias to YAML): `key: value`, `key: [a, b]`, or `key:` followed by
  * `- item` lines. A block that is not closed, or that holds a line of neither shape, is refused.
+ * With `yaml` (what is left of one discovery's budget), a block longer than what is left is
+ * refused unparsed (`overBudget`); one that is parsed is taken from it.
  */
-export function readRuleFrontmatter(text: string, keys: readonly string[]): RuleFrontmatter {
+export function readRuleFrontmatter(
+  text: string,
+  keys: readonly string[],
+  yaml?: { yamlBytes: number },
+): RuleFrontmatter {
   const opening = OPENING.exec(text);
   if (opening === null) return { ok: true, data: {}, body: text, lenient: false };
   const rest = text.slice(opening[0].length);
@@ -43,6 +50,13 @@ export function readRuleFrontmatter(text: string, keys: readonly string[]): Rule
   // `globs: *.ts` refers to an anchor the block never defines (no `&`, no block scalar that could
   // hold the line): YAML is certain to reject it, so the lenient reader answers without a failed parse.
   if (!UNDEFINED_ALIAS.test(block) || /[&|>]/.test(block)) {
+    if (yaml !== undefined && block.length > yaml.yamlBytes)
+      return {
+        ok: false,
+        problem: `its frontmatter would pass the ${MAX_DISCOVERY_YAML_BYTES} bytes of YAML one resolution reads`,
+        overBudget: true,
+      };
+    if (yaml !== undefined) yaml.yamlBytes -= block.length;
     // The block alone, line ends normalized, to the project's YAML reader (core schema, no code).
     const data = parseYamlBlock(block.replace(/\r\n/g, '\n'));
     if (data !== null) return { ok: true, data, body: afterFence, lenient: false };

@@ -28,4 +28,5 @@ export const PARSE_CODES = {
   'bad frontmatter': 'rule-frontmatter',
   'bad glob': 'rule-glob',
   'bad regex': 'rule-regex',
+  'over budget': 'rule-budget',
 } as const satisfies Record<string, DiagnosticCode>;

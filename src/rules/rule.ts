@@ -70,7 +70,14 @@ export interface Rule {
 
 /** Why a rule file was not turned into a {@link Rule}. */
 export type SkipReason =
-  'bad frontmatter' | 'bad glob' | 'bad regex' | 'too large' | 'binary' | 'unreadable' | 'other agent';
+  | 'bad frontmatter'
+  | 'bad glob'
+  | 'bad regex'
+  | 'over budget'
+  | 'too large'
+  | 'binary'
+  | 'unreadable'
+  | 'other agent';
 
 /** A rule file that discovery found but skipped (a `warn` diagnostic says why). */
 export interface SkippedRule {

@@ -24,10 +24,12 @@ import {
   type SessionRules,
 } from './rule-injection.js';
 import { BUILT_IN_TOOLS, type SessionToolSpec, type ToolTable } from './tool-table.js';
+import { shownIdentities, type InViewTest, type ShownIdentities, type ShownItem } from './identity.js';
 import { createTouchMemo, rebaseUnder, type TouchMemo } from './touch-memo.js';
 import type { ToolEvent } from './triggers.js';
 
 export type { TrackedRecord } from './change-tracking.js';
+export type { InViewTest, ShownItem } from './identity.js';
 
 /** One injected nested file in the session state. */
 export interface InjectedRecord {
@@ -37,12 +39,18 @@ export interface InjectedRecord {
   readonly bytes: number;
 }
 
-/** What a session has shown: plain JSON, so a runner can store it and resume. */
+/**
+ * What a session has shown: plain JSON, so a runner can store it and resume. A file the host shows
+ * by itself, or one with the identity of a file shown already (a link twin), is `skipped`.
+ */
 export interface DisclosureState {
   readonly version: 1;
   /** Nested files injected, in order. */
   readonly injected: readonly InjectedRecord[];
-  /** Nested files that will not be injected (too large, unreadable, binary), relative paths. */
+  /**
+   * Nested files and rules that will not be injected (too large, unreadable, binary, shown by the
+   * host itself, or the same file as one shown already), relative paths.
+   */
   readonly skipped: readonly string[];
   /** Bytes of injected text so far. */
   readonly bytes: number;
@@ -99,6 +107,11 @@ export interface DisclosureOptions {
         diagnostics: Diagnostic[],
       ) => { readonly text: string; readonly imported: readonly ImportedBody[] })
     | undefined;
+  /**
+   * What the host shows by itself (DESIGN §13, "A host's own view"): a nested file or rule it
+   * holds is never injected. Absent: the host shows nothing by itself.
+   */
+  readonly inView?: InViewTest | undefined;
 }
 
 /** A file an injected nested file imports, injected right after it. */
@@ -164,6 +177,7 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
     skipped,
     noticed: new Set<string>(),
     done: new Set<string>([...injected.map((record) => record.path), ...skipped]),
+    identities: resumedIdentities(options, injected),
     tracker,
     budget: { bytes: initial.bytes, exhausted: initial.exhausted },
     nestedRules: rules === undefined ? new Map() : nestedRulesByOwner(rules.set),
@@ -189,6 +203,12 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
   };
 }
 
+/** The identities of the files a resumed state injected (DESIGN §13, "Identity"). */
+function resumedIdentities(options: DisclosureOptions, injected: readonly InjectedRecord[]): ShownIdentities {
+  const paths = injected.map((record) => record.path);
+  return shownIdentities(options.fs, options.workDir, paths, options.index, options.rules?.set.rules ?? []);
+}
+
 /** The state one disclosure engine shares between its tool calls. */
 interface Session {
   readonly options: DisclosureOptions;
@@ -200,6 +220,8 @@ interface Session {
   readonly noticed: Set<string>;
   /** Relative paths injected or skipped: never injected again by a tool call. */
   readonly done: Set<string>;
+  /** The files shown, by identity: another route to one of them is never injected. */
+  readonly identities: ShownIdentities;
   readonly tracker: ChangeTracker;
   readonly budget: { bytes: number; exhausted: boolean };
   readonly nestedRules: ReturnType<typeof nestedRulesByOwner>;
@@ -349,7 +371,7 @@ function answerRuleRequest(
     const shown = frameRule(session, rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
     if (shown === null) continue;
     if (!frames.addFile(shown.frame, rule.relativePath)) break;
-    if (!session.done.has(rule.relativePath)) record(session, rule.relativePath, rule, shown.read);
+    if (!session.done.has(rule.relativePath)) record(session, rule.relativePath, rule, shown.read, rule);
   }
   return frames.done();
 }
@@ -377,6 +399,7 @@ function injectNestedFiles(
   const { options, done, shown } = session;
   const due = dueNestedFiles(options.index, options.workDir, dirs, done, options.order === 'closest-first');
   for (const file of due) {
+    if (alreadyInView(session, file, file.relativePath)) continue;
     const body = readFiles.has(file.path)
       ? null
       : readNested(options.fs, file, options.maxFileBytes, diagnostics);
@@ -388,7 +411,7 @@ function injectNestedFiles(
     const expanded = options.expandBody?.(file, body, diagnostics);
     const framed = { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text };
     if (!frames.addFile(framed, file.relativePath)) break;
-    record(session, file.relativePath, file, body);
+    record(session, file.relativePath, file, body, file);
     if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) break;
   }
   return due.length > 0;
@@ -405,9 +428,11 @@ function injectImports(
   for (const entry of imported) {
     const relative = path.relative(session.options.workDir, entry.path);
     if (session.done.has(relative)) continue;
+    const item = { path: entry.path, ownerDir: path.dirname(entry.path) };
+    if (alreadyInView(session, item, relative)) continue;
     const framed = { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text };
     if (!frames.addFile(framed, relative)) return false;
-    record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry });
+    record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry }, item);
   }
   return true;
 }
@@ -427,6 +452,7 @@ function injectDueRules(
   const { done } = session;
   const due = dueRules(rules, session.nestedRules, session.options.workDir, files, dirs, done);
   for (const { rule, note } of due) {
+    if (alreadyInView(session, rule, rule.relativePath)) continue;
     const shown = frameRule(session, rule, note, diagnostics);
     if (shown === null) {
       session.skipped.add(rule.relativePath);
@@ -434,19 +460,32 @@ function injectDueRules(
       continue;
     }
     if (!frames.addFile(shown.frame, rule.relativePath)) break;
-    record(session, rule.relativePath, rule, shown.read);
+    record(session, rule.relativePath, rule, shown.read, rule);
   }
   // A rule whose content patterns decide may come due when the file changes: never "settled".
   return due.length > 0 || (files.length > 0 && rules.set.awaitsContent(files, done));
 }
 
-/** Records an injected file: done, in the state, and tracked. */
+/**
+ * True, and the item is skipped for good, when the host shows it by itself or the session showed
+ * its file already by another route (DESIGN §13): it is never injected.
+ */
+function alreadyInView(session: Session, item: ShownItem, relative: string): boolean {
+  if (!session.identities.has(item) && session.options.inView?.(item) !== true) return false;
+  session.skipped.add(relative);
+  session.done.add(relative);
+  return true;
+}
+
+/** Records an injected file: done, in the state, tracked, and its identity shown. */
 function record(
   session: Session,
   relative: string,
   file: Parameters<ChangeTracker['add']>[0],
   read: Parameters<ChangeTracker['add']>[1],
+  item: ShownItem,
 ): void {
+  session.identities.add(item);
   session.done.add(relative);
   session.injected.push({ path: relative, sha256: read.sha256, bytes: read.bytes });
   session.tracker.add(file, read);

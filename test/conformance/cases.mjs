@@ -85,6 +85,60 @@ const BLIND_SPOTS = [
   },
 ];
 // ---- end of the blind spots ----
+/** Hosts without the events of the layer rows in their pinned versions (docs/subagents.md). */
+const LAYER_SKIPS = {
+  'gemini-cli':
+    'Gemini CLI 0.61 has no subagent event and its hook inputs carry no agent or mode (createBaseInput in its bundle): the MCP route, instructions_for_path with agent and step',
+  opencode: 'no command hooks: the MCP route',
+  kilo: 'no command hooks: the MCP route',
+  continue: 'hooks never fire in 1.5.47 (docs/hooks.md): the MCP route',
+  copilot: 'no command hooks ctxfiles uses: the MCP route',
+};
+
+const CODEX_PLAN_SKIP =
+  'codex exec 0.171 has no flag that starts a session in plan mode (a TUI collaboration mode); its hook inputs carry permission_mode, which the hook maps (test/hook-subagents.test.ts)';
+
+/** The config of the layer rows: a global layer, two agents, a scout mapped to the explorer, plan mode mapped to a step. */
+const LAYER_CONFIG = {
+  contextPaths: ['RULES.md'],
+  agents: {
+    reviewer: { context: { paths: ['REVIEW.md'], mode: 'replace' } },
+    explorer: { context: { paths: ['EXPLORE.md'], mode: 'append' } },
+  },
+  subagents: { scout: 'explorer' },
+};
+
+/**
+ * The config of the mode rows: plan mode selects the plan step, the default mode the build step
+ * (leaving plan mode returns to it). Flow globs are relative to the config file, which the lab
+ * writes beside the repository.
+ */
+const MODE_CONFIG = {
+  contextPaths: ['RULES.md'],
+  modes: { plan: { flow: 'work', step: 'plan' }, default: { flow: 'work', step: 'build' } },
+  flows: ['repo/.ctxfiles/flows/*.yaml'],
+};
+
+const AGENT_FILE = (name) =>
+  `---\nname: ${name}\ndescription: The ${name} agent of the lab.\n---\nYou are the ${name}. Reply with one word.\n`;
+
+const LAYER_REPO = {
+  'RULES.md': 'Root rules from the parent.\n',
+  'REVIEW.md': 'Review rules from the reviewer layer.\n',
+  'EXPLORE.md': 'Explore rules from the explorer layer.\n',
+  'PLAN.md': 'Plan rules from the plan step.\n',
+  'BUILD.md': 'Build rules from the build step.\n',
+  '.ctxfiles/flows/work.yaml':
+    'steps:\n  - id: plan\n    context: { paths: [PLAN.md], mode: append }\n  - id: build\n    context: { paths: [BUILD.md], mode: append }\n',
+  // The hosts' own custom agents: Claude Code's and Qwen Code's agent files.
+  '.claude/agents/reviewer.md': AGENT_FILE('reviewer'),
+  '.claude/agents/scout.md': AGENT_FILE('scout'),
+  // Qwen Code 0.24.4 gives a fresh subagent the SubagentStart answer only through the `hook_context`
+  // variable of its prompt template (docs/subagents.md), so its agent files name it.
+  '.qwen/agents/reviewer.md': `${AGENT_FILE('reviewer')}\n\${hook_context}\n`,
+  '.qwen/agents/scout.md': `${AGENT_FILE('scout')}\n\${hook_context}\n`,
+  'src/index.js': 'export {};\n',
+};
 
 /** @type {readonly object[]} */
 export const CASES = [
@@ -652,6 +706,69 @@ export const CASES = [
     resume: { reads: ['pkg/b.js', 'pkg/c.js', 'pkg/d.js'] },
   },
   ...BLIND_SPOTS,
+  // Subagents and modes (docs/subagents.md, test/conformance/layer-rows.mjs): the model starts a
+  // subagent through the host's own tool, or the host starts in a mode; the hook config maps them
+  // to ctxfiles agents and a flow step. Hosts whose pinned version has no such event are listed in
+  // `skips` with the reason, read in their shipped code.
+  {
+    id: 'live-subagent-replace',
+    about:
+      "a custom reviewer subagent: its first request carries the reviewer agent's layer (replace: the parent's RULES.md stays out)",
+    hosts: ['claude-code', 'codex', 'qwen-code'],
+    skips: LAYER_SKIPS,
+    hook: true,
+    subagent: {
+      type: 'reviewer',
+      contains: ['Review rules from the reviewer layer.'],
+      lacks: ['Root rules from the parent.', 'Explore rules from the explorer layer.'],
+    },
+    hookConfig: LAYER_CONFIG,
+    repo: LAYER_REPO,
+  },
+  {
+    id: 'live-subagent-mapped',
+    about:
+      "a custom scout subagent mapped to the explorer agent by `subagents`: its layer appends to the parent's (EXPLORE.md and RULES.md, not REVIEW.md)",
+    hosts: ['claude-code', 'codex', 'qwen-code'],
+    skips: LAYER_SKIPS,
+    hook: true,
+    subagent: {
+      type: 'scout',
+      contains: ['Explore rules from the explorer layer.', 'Root rules from the parent.'],
+      lacks: ['Review rules from the reviewer layer.'],
+    },
+    hookConfig: LAYER_CONFIG,
+    repo: LAYER_REPO,
+  },
+  {
+    id: 'live-mode-plan',
+    about: "the host starts in plan mode: the first request carries the plan step's PLAN.md",
+    hosts: ['claude-code', 'qwen-code'],
+    skips: { ...LAYER_SKIPS, codex: CODEX_PLAN_SKIP },
+    hook: true,
+    mode: {
+      name: 'plan',
+      contains: ['Plan rules from the plan step.'],
+      lacks: ['Build rules from the build step.'],
+    },
+    hookConfig: MODE_CONFIG,
+    repo: LAYER_REPO,
+  },
+  {
+    id: 'live-mode-default',
+    about:
+      "the same config in the default mode, which selects the build step: its BUILD.md, and the plan step's PLAN.md stays out",
+    hosts: ['claude-code', 'qwen-code'],
+    skips: { ...LAYER_SKIPS, codex: CODEX_PLAN_SKIP },
+    hook: true,
+    mode: {
+      name: 'default',
+      contains: ['Build rules from the build step.'],
+      lacks: ['Plan rules from the plan step.'],
+    },
+    hookConfig: MODE_CONFIG,
+    repo: LAYER_REPO,
+  },
 ];
 
 /** Fills `{DOC}` and `{USER}` in a row's paths and texts for one host. */

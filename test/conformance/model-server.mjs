@@ -133,8 +133,9 @@ function responses(res, body, step) {
     : step.call
       ? {
           type: 'function_call',
-          id: 'fc_lab_1',
-          call_id: 'call_lab_1',
+          // `callId`: a Responses API call id of its own (a script of more than one call).
+          id: `fc_${step.call.callId ?? 'lab_1'}`,
+          call_id: step.call.callId ?? 'call_lab_1',
           ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
           name: step.call.name,
           arguments: JSON.stringify(step.call.args),

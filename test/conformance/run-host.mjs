@@ -13,6 +13,7 @@ import { HOSTS } from './hosts/index.mjs';
 import { FINAL_TEXT, startModelServer } from './model-server.mjs';
 import { outsideConnects } from './egress.mjs';
 import { callMcpTool } from './mcp-client.mjs';
+import { judgeLayers, layerHookConfig, layerPlan } from './layer-rows.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../../dist/bin/ctxfiles.cjs');
@@ -138,6 +139,8 @@ function scriptFor(host, row, dirs) {
     files.map((file) => path.join(dirs.repo, file)),
   );
   const script = { run: 0, base: 0, asked: 0, compacted: false, compactions: [] };
+  // A subagent or mode row (layer-rows.mjs) has a script of its own.
+  if (row.subagent || row.mode) return { ...script, plan: layerPlan(host, row, FINAL_TEXT) };
   // `base`: the tool results a resumed run's history carries, counted at its first request;
   // `asked`: the reads this run asked for, which a compacted history no longer tells.
   script.plan = ({ body, record }) => {
@@ -231,7 +234,7 @@ const hookConfig = (dirs) => path.join(dirs.home, '..', 'ctxfiles-hook.json');
 
 function hookCommandFor(host, dirs, row) {
   // `hookConfig`: a row's own config for the hook (a preset, rule sources); default RULES.md only.
-  fs.writeFileSync(hookConfig(dirs), JSON.stringify(row.hookConfig ?? { contextPaths: ['RULES.md'] }));
+  fs.writeFileSync(hookConfig(dirs), JSON.stringify(layerHookConfig(row)));
   const args = [process.execPath, bin, 'hook', host.hookAgent, '--config', hookConfig(dirs)];
   return args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
 }
@@ -240,17 +243,20 @@ function hookCommandFor(host, dirs, row) {
  * The hook's own answer to the event the host sends after the scripted read, or to its session
  * start when `file` is null.
  */
-async function hookAnswer(host, dirs, file, { session = 'lab-expected', row } = {}) {
+async function hookAnswer(host, dirs, file, { session = 'lab-expected', row, fields } = {}) {
   const event = {
     session_id: session,
     cwd: dirs.cwd,
-    ...(file === null
-      ? { hook_event_name: 'SessionStart', source: 'startup' }
-      : {
-          hook_event_name:
-            host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
-          ...host.sessionEvent(file, row).hookFields,
-        }),
+    // `fields`: a whole event of a layer row (SubagentStart, UserPromptSubmit, ...).
+    ...(fields !== undefined
+      ? fields
+      : file === null
+        ? { hook_event_name: 'SessionStart', source: 'startup' }
+        : {
+            hook_event_name:
+              host.hookEventName ?? (host.hookAgent === 'claude-code' ? 'PostToolUse' : 'AfterTool'),
+            ...host.sessionEvent(file, row).hookFields,
+          }),
   };
   const env = {
     ...baseEnv(dirs.home, dirs.cwd),
@@ -482,6 +488,10 @@ async function runCase(host, installDir, row, work) {
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
+  if (row.subagent || row.mode) {
+    const answer = (fields) => hookAnswer(host, dirs, null, { session: 'lab-expected', row, fields });
+    return { ...result, ...(await judgeLayers(host, row, attempt.requests, answer)), log, dir };
+  }
   const actual = { static: host.extractStatic(main[0].body, row) };
   if (row.hookStart) {
     actual.live = host.extractHookStart(main[0].body);
@@ -535,6 +545,8 @@ async function main() {
     .filter((row) => !row.compact || host.isCompaction)
     .filter((row) => !row.resume || host.resumes)
     .filter((row) => !row.mcp || host.mcpCall)
+    .filter((row) => !row.subagent || host.subagentCall)
+    .filter((row) => !row.mode || host.modeArgs)
     .filter((row) => only.length === 0 || only.includes(row.id))
     .map((row) => caseFor(row, host.names));
   const results = [];

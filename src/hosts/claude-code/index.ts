@@ -18,8 +18,22 @@ export const claudeCodeHost: Host = frozen({
   presets: [claudeCode, claudeCode2197],
   formats: [claudeCodeFormat, claudeCode2197Format],
   settings: claudeCodeSettings,
+  // A Read below a directory brings its CLAUDE.md files (or, in a project with no CLAUDE.md from the
+  // cwd up, its AGENTS.md) and the `.claude/rules` whose `paths:` match, as attachments (2.1.332, lab
+  // cases `live-nested-read`, `live-hook-once-view`).
+  view: {
+    nested: { tools: ['Read'], names: 'candidates', fallback: true },
+    rules: { tools: ['Read'], sources: ['claude'] },
+  },
   hook: {
-    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // SubagentStart and UserPromptSubmit: checked in the pinned version's code (docs/subagents.md).
+    events: {
+      start: 'SessionStart',
+      afterTool: 'PostToolUse',
+      compact: 'PreCompact',
+      subagentStart: 'SubagentStart',
+      prompt: 'UserPromptSubmit',
+    },
     // `MultiEdit` and `LS` are older tools, kept for older versions.
     tools: {
       Read: { as: 'read', pathKeys: ['file_path'] },

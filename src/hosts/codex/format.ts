@@ -44,16 +44,22 @@ function trimWhiteSpace(text: string): string {
 
 /**
  * Codex's frame around instruction text; the text's own `INSTRUCTIONS` tags are escaped. `null`:
- * the heading names no directory.
+ * the heading names no directory. `name`: the file it holds (a hook's frame names the file it
+ * delivers, a CLAUDE.md as CLAUDE.md); Codex's own frame says AGENTS.md.
  */
-export function codexFrame(directory: string | null, text: string): string {
+export function codexFrame(directory: string | null, text: string, name = 'AGENTS.md'): string {
   const heading = directory === null ? '' : ` for ${escapeHeaderPath(directory)}`;
-  return `# AGENTS.md instructions${heading}\n\n<INSTRUCTIONS>\n${CODEX_TAG.escape(text)}\n</INSTRUCTIONS>`;
+  return `# ${escapeHeaderPath(name)} instructions${heading}\n\n<INSTRUCTIONS>\n${CODEX_TAG.escape(text)}\n</INSTRUCTIONS>`;
 }
 
 /** `codex` in the session: Codex's instructions frame for each file's directory, joined by a newline. */
 function codexSessionFrame(files: readonly FrameFile[]): string {
-  return files.map((file) => codexFrame(file.dir, file.text)).join('\n');
+  return files.map((file) => codexFrame(file.dir, file.text, baseName(file.path))).join('\n');
+}
+
+/** The last segment of a path: the file's own name, for the frame's heading. */
+function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 }
 
 export const codexFormat: HostFormat = {

@@ -19,7 +19,14 @@ export const codexHost: Host = frozen({
   // $CODEX_HOME/config.toml: project_doc_fallback_filenames and project_doc_max_bytes.
   settings: codexSettings,
   hook: {
-    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // SubagentStart and UserPromptSubmit: checked in the pinned version's code (docs/subagents.md).
+    events: {
+      start: 'SessionStart',
+      afterTool: 'PostToolUse',
+      compact: 'PreCompact',
+      subagentStart: 'SubagentStart',
+      prompt: 'UserPromptSubmit',
+    },
     // Codex's shell tools report as `Bash` and `apply_patch` as itself, both with the command or
     // the patch text as `tool_input.command`.
     tools: {

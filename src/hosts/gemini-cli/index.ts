@@ -16,6 +16,15 @@ export const geminiCliHost: Host = frozen({
     'google-gemini/gemini-cli packages/cli/src/config/settings.ts, packages/core/src/tools/memoryTool.ts (context.fileName)',
   ],
   settings: geminiCliSettings,
+  // Just-in-time context: these tools add the `context.fileName` files of the directories they
+  // touch, up to the project root (0.61 bundle: `discoverJitContext` in the LS, ReadFile,
+  // ReadManyFiles, Edit and WriteFile tool invocations; packages/core/src/tools/jit-context.ts).
+  view: {
+    nested: {
+      tools: ['read_file', 'read_many_files', 'list_directory', 'replace', 'write_file'],
+      names: 'candidates',
+    },
+  },
   presets: [geminiCli],
   formats: [geminiFormat, geminiFullFormat],
   hook: {

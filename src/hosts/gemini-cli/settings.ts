@@ -12,6 +12,8 @@ export interface GeminiSettingsShape {
   readonly dir: string;
   /** The name every list keeps after the configured ones (`GEMINI.md`). */
   readonly defaultName: string;
+  /** The tool's name, for the hint of {@link HostSettings.readsNamesWhen} (`Gemini CLI`). */
+  readonly title: string;
 }
 
 /**
@@ -64,11 +66,19 @@ export function geminiSettings(shape: GeminiSettingsShape): HostSettings {
       if (names === null) return { config: {}, diagnostics };
       return { config: namesConfig(names, shape.dir), diagnostics };
     },
+    readsNamesWhen(names) {
+      const list = JSON.stringify([...names.filter((name) => name !== shape.defaultName), shape.defaultName]);
+      return `${shape.title} reads them when ${shape.dir}/settings.json sets "context": { "fileName": ${list} } (the preset reads that setting too)`;
+    },
   };
 }
 
 /** Gemini CLI's own settings files. */
-export const geminiCliSettings = geminiSettings({ dir: '.gemini', defaultName: GEMINI_DEFAULT_NAME });
+export const geminiCliSettings = geminiSettings({
+  dir: '.gemini',
+  defaultName: GEMINI_DEFAULT_NAME,
+  title: 'Gemini CLI',
+});
 
 /**
  * The names `context.fileName` gives, then `defaultName`, each once; `null` when the value is not a

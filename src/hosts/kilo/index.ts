@@ -16,4 +16,7 @@ export const kiloHost: Host = frozen({
   ],
   presets: [kilo],
   settings: kiloSettings,
+  // Its `read` tool adds the nested instruction files from the read file's directory up to the cwd
+  // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
+  view: { nested: { tools: ['read'], names: 'candidates' } },
 });

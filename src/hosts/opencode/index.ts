@@ -18,4 +18,7 @@ export const opencodeHost: Host = frozen({
   presets: [opencode],
   formats: [opencodeCliFormat],
   settings: opencodeSettings,
+  // Its `read` tool adds the nested instruction files from the read file's directory up to the cwd
+  // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
+  view: { nested: { tools: ['read'], names: 'candidates' } },
 });

@@ -20,7 +20,14 @@ export const qwenCodeHost: Host = frozen({
     // Claude Code's shape (packages/core/src/hooks/types.ts `HookEventName`): PreCompact before a
     // compression (`manual` or `auto`), then SessionStart with source `compact`
     // (packages/core/src/core/client.ts, on `chat_compressed`).
-    events: { start: 'SessionStart', afterTool: 'PostToolUse', compact: 'PreCompact' },
+    // SubagentStart and UserPromptSubmit: checked in the pinned version's code (docs/subagents.md).
+    events: {
+      start: 'SessionStart',
+      afterTool: 'PostToolUse',
+      compact: 'PreCompact',
+      subagentStart: 'SubagentStart',
+      prompt: 'UserPromptSubmit',
+    },
     // With stdout empty Qwen Code reads stderr as the hook's answer (packages/core/src/hooks/
     // hookRunner.ts), so "nothing to add" is an empty JSON object.
     emptyOutput: '{}\n',

@@ -79,7 +79,13 @@ export default {
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { ctxfiles: { type: 'stdio', ...mcpServer } } }));
       mcpArgs.push('--mcp-config', file, '--strict-mcp-config', '--allowedTools', MCP_TOOL);
     }
-    if (hookCommand) {
+    if (hookCommand && (row.subagent || row.mode)) {
+      // docs/subagents.md: the events that carry a subagent's and a mode's layers.
+      const hook = [{ type: 'command', command: hookCommand, timeout: 30 }];
+      const hooks = { SubagentStart: [{ hooks: hook }], UserPromptSubmit: [{ hooks: hook }] };
+      fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.claude/settings.json'), JSON.stringify({ hooks }, null, 2));
+    } else if (hookCommand) {
       // docs/hooks.md: a PostToolUse hook in the user's settings; with `hookStart`, the groups
       // `ctxfiles init claude-code` writes (src/cli/init-hosts.ts).
       const hook = [{ type: 'command', command: hookCommand, timeout: 30 }];
@@ -103,6 +109,7 @@ export default {
         'lab-model',
         ...mcpArgs,
         ...(row.resume ? ['--session-id', SESSION] : []),
+        ...(row.mode ? ['--permission-mode', row.mode.name] : []),
       ],
       resumeArgs: ['-p', prompt, '--model', 'lab-model', '--resume', SESSION],
       env: {
@@ -118,6 +125,20 @@ export default {
         ENABLE_TOOL_SEARCH: row.mcp?.search ? 'true' : 'false',
       },
     };
+  },
+  /** The Agent tool (Task in older versions) starting a subagent of that type with the lab's task. */
+  subagentCall(body, type, task) {
+    const tools = (body?.tools ?? []).map((tool) => tool.name);
+    const name = ['Agent', 'Task'].find((candidate) => tools.includes(candidate));
+    return name ? { name, args: { description: 'Lab task', prompt: task, subagent_type: type } } : null;
+  },
+  /** `--permission-mode <mode>` (the mode is the prompt's `permission_mode`). */
+  modeArgs: (mode) => ['--permission-mode', mode],
+  /** The text of the first user message: a subagent's is its task. */
+  firstUserText(body) {
+    const first = (body?.messages ?? []).find((message) => message.role === 'user');
+    if (!first) return '';
+    return typeof first.content === 'string' ? first.content : contentTexts(first.content).join('\n');
   },
   toolCall(body, file) {
     const tools = (body?.tools ?? []).map((tool) => tool.name);

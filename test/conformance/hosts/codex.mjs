@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { codexInstructions, contentTexts, fromMarker } from '../extract.mjs';
+import { SUBAGENT_TASK } from '../layer-rows.mjs';
 
 /** The items of a tool call and of its output in a Responses API request (a freeform tool's too). */
 const CALLS = ['function_call', 'custom_tool_call'];
@@ -68,8 +69,11 @@ export default {
         ].join('\n')
       : '';
     const configFile = path.join(codexHome, 'config.toml');
-    const hooks = hookCommand ? codexHooks(configFile, `${hookCommand} --shell-paths`) : '';
-    fs.writeFileSync(configFile, `${toml}\n${mcp}\n${hooks}`);
+    // A `subagent` row: only SubagentStart, and the row's subagent as a custom agent (a role).
+    const groups = row.subagent ? [['SubagentStart', 'subagent_start', undefined]] : undefined;
+    const hooks = hookCommand ? codexHooks(configFile, `${hookCommand} --shell-paths`, groups) : '';
+    const agents = row.subagent ? codexAgent(codexHome, row.subagent.type) : '';
+    fs.writeFileSync(configFile, `${toml}\n${mcp}\n${agents}\n${hooks}`);
     return {
       // `cdFlag`: the cwd named with `-C` as well, as the user spelled it (a symlink stays one).
       // A `write` row lets Codex write in the workspace (`codex exec` is read-only by default).
@@ -103,6 +107,44 @@ export default {
     if (!tools.includes('exec_command')) return null;
     return { name: 'exec_command', args: { cmd: `cat ${JSON.stringify(file)}` } };
   },
+  /** `spawn_agent` of the multi-agent namespace, with the row's custom agent as `agent_type`. */
+  subagentCall(body, type, task) {
+    const namespace = (body?.tools ?? []).find((tool) => tool.name === 'multi_agent_v1');
+    const spawn = namespace?.tools?.some((tool) => tool.name === 'spawn_agent');
+    return spawn
+      ? { namespace: 'multi_agent_v1', name: 'spawn_agent', args: { message: task, agent_type: type } }
+      : null;
+  },
+  /**
+   * `spawn_agent` returns at once and `codex exec` ends with its turn, so after the spawn the main
+   * agent waits for the subagent (`wait_agent`), which then makes its requests.
+   */
+  followSubagent(body) {
+    const outputs = (body?.input ?? []).filter((item) => item.type === 'function_call_output');
+    if (outputs.length !== 1 || outputs[0].call_id !== 'call_lab_1') return null;
+    let agent;
+    try {
+      agent = JSON.parse(String(outputs[0].output)).agent_id;
+    } catch {
+      return null;
+    }
+    return typeof agent === 'string'
+      ? {
+          namespace: 'multi_agent_v1',
+          name: 'wait_agent',
+          args: { targets: [agent], timeout_ms: 20_000 },
+          callId: 'call_lab_2',
+        }
+      : null;
+  },
+  /** A subagent's request holds the lab's task in a user message (the parent's only in a call's arguments). */
+  isSubagentRequest: (record) =>
+    (record.body?.input ?? []).some(
+      (item) =>
+        item.type === 'message' &&
+        item.role === 'user' &&
+        contentTexts(item.content).some((text) => text.includes(SUBAGENT_TASK)),
+    ),
   /** docs/mcp.md: Codex declares an MCP server's tools as one namespace tool, `mcp__<server>`. */
   mcpCall(body, file) {
     const namespace = (body?.tools ?? []).find((tool) => tool.name === 'mcp__ctxfiles');
@@ -228,12 +270,15 @@ export default {
  * codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`, config/src/fingerprint.rs
  * `version_for_toml`).
  */
-function codexHooks(configFile, command) {
-  const groups = [
+function codexHooks(
+  configFile,
+  command,
+  groups = [
     ['SessionStart', 'session_start', 'startup|resume|clear|compact'],
     ['PostToolUse', 'post_tool_use', '^(Bash|apply_patch)$'],
     ['PreCompact', 'pre_compact', undefined],
-  ];
+  ],
+) {
   const lines = [];
   const state = ['[hooks.state]'];
   for (const [event, label, matcher] of groups) {
@@ -260,6 +305,17 @@ function codexHooks(configFile, command) {
     );
   }
   return `${lines.join('\n')}\n${state.join('\n')}\n`;
+}
+
+/** A custom agent (Codex's `[agents.<name>]`, a role `spawn_agent` takes as `agent_type`) with its config file. */
+function codexAgent(codexHome, name) {
+  const file = path.join(codexHome, `agent-${name}.toml`);
+  fs.writeFileSync(file, 'model = "lab-model"\n');
+  return [
+    `[agents.${name}]`,
+    `description = ${JSON.stringify(`The ${name} agent of the lab.`)}`,
+    `config_file = ${JSON.stringify(file)}`,
+  ].join('\n');
 }
 
 function sortKeys(value) {

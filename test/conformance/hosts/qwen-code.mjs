@@ -78,7 +78,14 @@ export default {
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true, disableUpdateNag: true, enableAutoUpdate: false },
     };
-    if (hookCommand) {
+    if (hookCommand && (row.subagent || row.mode)) {
+      // docs/subagents.md: the events that carry a subagent's and a mode's layers.
+      const hooks = [{ type: 'command', command: hookCommand, timeout: 30 }];
+      settings.hooks = {
+        SubagentStart: [{ matcher: '*', hooks }],
+        UserPromptSubmit: [{ matcher: '*', hooks }],
+      };
+    } else if (hookCommand) {
       // The groups `ctxfiles init qwen-code` writes (src/cli/init-hosts.ts), in the user's settings.
       const hooks = [{ type: 'command', command: hookCommand, timeout: 30 }];
       settings.hooks = {
@@ -90,7 +97,7 @@ export default {
     fs.mkdirSync(path.join(home, '.qwen'), { recursive: true });
     fs.writeFileSync(path.join(home, '.qwen/settings.json'), JSON.stringify(settings, null, 2));
     return {
-      args: ['-p', prompt, '--approval-mode', 'yolo'],
+      args: ['-p', prompt, '--approval-mode', row.mode?.name ?? 'yolo'],
       // A `resume` row's second run: `--continue` resumes the project's most recent session.
       resumeArgs: ['-p', prompt, '--approval-mode', 'yolo', '--continue'],
       env: {
@@ -101,6 +108,22 @@ export default {
       },
     };
   },
+  /** Qwen Code's `agent` tool starting a subagent of that type with the lab's task. */
+  subagentCall(body, type, task) {
+    const agent = (body?.tools ?? []).some((tool) => tool.function?.name === 'agent');
+    return agent
+      ? { name: 'agent', args: { description: 'Lab task', prompt: task, subagent_type: type } }
+      : null;
+  },
+  /** `--approval-mode <mode>`: Qwen Code reports it as `permission_mode`. */
+  modeArgs: (mode) => ['--approval-mode', mode],
+  /** The text of the first user message: a subagent's is its task. */
+  firstUserText(body) {
+    const first = (body?.messages ?? []).find((message) => message.role === 'user');
+    return first ? contentTexts(first.content).join('\n') : '';
+  },
+  /** Qwen Code escapes `<` and `>` in a hook's additional context. */
+  escapeHookText: (text) => escaped(text),
   toolCall(body, file) {
     const read = (body?.tools ?? []).find((tool) => tool.function?.name === 'read_file');
     if (!read) return null;
