@@ -46,6 +46,7 @@ describe('the preset table', () => {
       'opencode-go',
       'codex',
       'claude-code',
+      'claude-code-2.1.197',
       'cursor',
       'copilot',
       'gemini-cli',
@@ -643,7 +644,9 @@ describe('the preset key and --preset', () => {
     const root = tempTree();
     const result = await cli(['resolve', '--preset', 'vim'], { cwd: root });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli');
+    expect(result.stderr).toContain(
+      'opencode, opencode-go, codex, claude-code, claude-code-2.1.197, cursor, copilot, gemini-cli',
+    );
   });
 
   test('loadConfig refuses an unknown preset option', async () => {
@@ -787,9 +790,13 @@ describe('ctxfiles presets', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PRESET_NAMES]);
-    expect(lines[2]).toMatch(/^codex {8}Codex CLI 0\.171\.0 {2,}OpenAI Codex CLI: /);
+    expect(lines[2]).toMatch(/^codex {16}Codex CLI 0\.171\.0 {2,}OpenAI Codex CLI: /);
     expect(lines[2]?.endsWith(PRESET_SUMMARIES['codex'] as string)).toBe(true);
-    expect(lines.find((line) => line.startsWith('cursor '))).toMatch(/^cursor {7}from docs {2,}Cursor: /);
+    expect(lines.find((line) => line.startsWith('cursor '))).toMatch(/^cursor {15}from docs {2,}Cursor: /);
+    // A preset for an older version of its host shows the version the lab checked it against.
+    expect(lines.find((line) => line.startsWith('claude-code-2.1.197 '))).toMatch(
+      /^claude-code-2\.1\.197 {2}Claude Code 2\.1\.197 {2,}Claude Code 2\.1\.197 /,
+    );
   });
 
   test('--json gives each preset its host and verified version', async () => {

@@ -2,7 +2,7 @@ import type { BudgetConfig, Format } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import { applyBudget, MAX_RENDERED_BYTES } from '../render/apply-budget.js';
 import type { TokenCounter } from '../render/count-tokens.js';
-import type { RenderContext } from '../render/render-formats.js';
+import { frameBreaks, type RenderContext } from '../render/render-formats.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 
 /** A rendered block and what the budget did to it. */
@@ -58,10 +58,27 @@ export function renderBlock(
       message: `the rendered block would pass ${MAX_RENDERED_BYTES} bytes, the most ctxfiles renders; files are left out or cut as for a budget`,
     });
   const dropped = new Set(result.dropped);
+  for (const file of files)
+    if (!dropped.has(file.path)) {
+      const breaks = frameBreaks(format, file.text);
+      if (breaks !== null) diagnostics.push(frameEscaped(file, breaks));
+    }
   return {
     files: Object.freeze(files.filter((file) => !dropped.has(file.path))),
     text: result.text,
     diagnostics,
+  };
+}
+
+/** A file whose text holds its host's frame: ctxfiles shows it escaped, the host would not. */
+function frameEscaped(file: ContextFile, breaks: string): Diagnostic {
+  return {
+    level: 'warn',
+    code: 'frame-escaped',
+    message: `${file.path} holds ${breaks}; ctxfiles shows it escaped, so the block above is not what the host sends`,
+    layer: file.layer,
+    entry: file.entry,
+    path: file.path,
   };
 }
 

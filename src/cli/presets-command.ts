@@ -18,7 +18,7 @@ export function listPresets(): PresetListing[] {
     host.presets.map((preset) => ({
       name: preset.name,
       host: host.title,
-      verified: host.verified,
+      verified: preset.verified ?? host.verified,
       summary: preset.summary,
     })),
   );

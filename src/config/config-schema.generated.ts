@@ -17,6 +17,7 @@ export default {
         "opencode-go",
         "codex",
         "claude-code",
+        "claude-code-2.1.197",
         "cursor",
         "copilot",
         "gemini-cli",
@@ -288,11 +289,12 @@ export default {
           "default": []
         },
         "order": {
-          "description": "\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first.",
+          "description": "\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first; \"path\": by absolute path as a plain string (code-unit order).",
           "type": "string",
           "enum": [
             "root-first",
-            "closest-first"
+            "closest-first",
+            "path"
           ],
           "default": "root-first"
         },
@@ -732,6 +734,14 @@ export default {
             "copilot"
           ],
           "default": "comment"
+        },
+        "punctuation": {
+          "description": "\"cut\" (default): sentence punctuation at the end of a reference is not part of its path (\"@a.md.\" names a.md); \"keep\": the path runs to the next whitespace (\"@a.md.\" names \"a.md.\", as Gemini CLI and Qwen Code read it).",
+          "type": "string",
+          "enum": [
+            "cut",
+            "keep"
+          ]
         },
         "external": {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",

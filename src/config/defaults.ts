@@ -55,7 +55,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     fallbackCandidates: Object.freeze([]) as readonly string[],
     trim: false,
     htmlComments: 'keep' as 'keep' | 'strip',
-    order: 'root-first' as 'root-first' | 'closest-first',
+    order: 'root-first' as 'root-first' | 'closest-first' | 'path',
     candidateScope: 'directory' as 'directory' | 'walk',
     projectRootFallback: 'workDir' as 'workDir' | 'root' | 'homeParent',
     walkFrom: 'projectRoot' as 'projectRoot' | 'projectRootParent',

@@ -55,6 +55,12 @@ export async function readHostSettings(
   const globs: Array<{ pattern: string; file: string; tier: 'user' | 'project' }> = [];
   if (settings === undefined) return { value, files, dropped, globs };
   const { cwd, homeDir, env, display, diagnostics } = context;
+  // The environment is the user's: its values are user-tier, as a file in the home is.
+  const fromEnvironment = settings.environment?.({ preset, cwd, homeDir, env }) ?? null;
+  if (fromEnvironment !== null && Object.keys(fromEnvironment.config).length > 0) {
+    files.push({ source: fromEnvironment.name, keys: Object.keys(fromEnvironment.config) });
+    value = mergeLayers(value, fromEnvironment.config);
+  }
   for (const file of settings.files({ preset, cwd, homeDir, env })) {
     const shown = display(file.path);
     const text = readSettingsFile(context.fs, file, shown, diagnostics);

@@ -174,10 +174,10 @@ export const instructionsSchema = z.strictObject({
       'File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of "candidates".',
     ),
   order: z
-    .enum(['root-first', 'closest-first'])
+    .enum(['root-first', 'closest-first', 'path'])
     .optional()
     .describe(
-      '"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first.',
+      '"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first; "path": by absolute path as a plain string (code-unit order).',
     ),
   candidateScope: z
     .enum(['directory', 'walk'])
@@ -393,6 +393,12 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       'Inline mode: how an imported file is framed. "comment" (default): in place of the reference, between HTML comments; "copilot": after the reference\'s line, in <imported_custom_instruction> tags (Copilot CLI).',
+    ),
+  punctuation: z
+    .enum(['cut', 'keep'])
+    .optional()
+    .describe(
+      '"cut" (default): sentence punctuation at the end of a reference is not part of its path ("@a.md." names a.md); "keep": the path runs to the next whitespace ("@a.md." names "a.md.", as Gemini CLI and Qwen Code read it).',
     ),
   external: z
     .boolean()

@@ -67,8 +67,11 @@ export interface InstructionsConfig {
   readonly trim?: boolean | undefined;
   /** `strip`: remove HTML comment blocks from each file's text. Absent: `keep`. */
   readonly htmlComments?: 'keep' | 'strip' | undefined;
-  /** The chain's order in the block: `root-first` (ancestors first) or `closest-first`. Absent: `root-first`. */
-  readonly order?: 'root-first' | 'closest-first' | undefined;
+  /**
+   * The chain's order in the block: `root-first` (ancestors first), `closest-first`, or `path` (by
+   * absolute path as a plain string, Gemini CLI's order). Absent: `root-first`.
+   */
+  readonly order?: 'root-first' | 'closest-first' | 'path' | undefined;
   /**
    * `directory`: each directory picks its own candidate; `walk`: the first candidate found in any
    * directory of the chain is the only one the chain takes. Absent: `directory`.
@@ -130,6 +133,11 @@ export interface ImportsConfig {
    * `<imported_custom_instruction>` tags. Absent: `comment`.
    */
   readonly style?: 'comment' | 'copilot' | undefined;
+  /**
+   * `cut`: sentence punctuation at the end of a reference is not part of its path (`@a.md.` names
+   * `a.md`); `keep`: the path runs to the next whitespace, as Gemini CLI reads it. Absent: `cut`.
+   */
+  readonly punctuation?: 'cut' | 'keep' | undefined;
   /**
    * `false`: an import from a project file is followed only to a file inside the work dir (the
    * user's own files are not limited). Absent: true.

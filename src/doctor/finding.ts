@@ -31,6 +31,9 @@ export const SEVERITY = {
   'duplicate-paragraph': 'warn',
   'stale-copy': 'warn',
   'over-cap': 'error',
+  // A host sends text ctxfiles shows otherwise: its frame breaks, or a file too large to show.
+  'frame-escaped': 'warn',
+  'too-large': 'warn',
   'loaded-twice': 'warn',
 } as const satisfies Partial<Record<DiagnosticCode, Severity>>;
 

@@ -33,12 +33,14 @@ export interface HostResolution {
 }
 
 /**
- * Every host, in the order `ctxfiles presets` lists them. Each resolves with its preset alone:
+ * Every host, in the order `ctxfiles presets` lists them, by its presets for the host's verified version. Each resolves with its preset alone:
  * no config is searched (a host never reads ctxfiles' config), and the keys whose defaults may
  * change (`rules.sources`) are pinned to what the preset says, or to nothing.
  */
 export function listHosts(): readonly DoctorHost[] {
-  return PRESETS.map(({ name, config: preset }) => {
+  // A preset for an older version of its host (its own `verified`: claude-code-2.1.197) is not a
+  // host of its own here.
+  return PRESETS.filter((preset) => preset.verified === undefined).map(({ name, config: preset }) => {
     const sources = (preset['rules'] as { sources?: readonly string[] } | undefined)?.sources ?? [];
     const config = { preset: name, rules: { sources: [...sources] } };
     return {

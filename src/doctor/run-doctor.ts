@@ -4,6 +4,7 @@ import { CtxfilesError } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { checkCopies } from './check-copies.js';
+import { checkHostNotices } from './check-host-notices.js';
 import { checkRules } from './check-rules.js';
 import { checkText } from './check-text.js';
 import { checkTwice } from './check-twice.js';
@@ -80,6 +81,7 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
     ...checkText(corpus),
     ...checkCopies(corpus),
     ...capFindings(sites),
+    ...checkHostNotices(resolutions, show),
     ...checkTwice(corpus, sites, (shown) => realPathOf(fs, path.resolve(root, shown))),
   ]);
   const { findings, leftOut, errorsLeftOut } = capFindingList(all);

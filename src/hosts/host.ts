@@ -70,6 +70,13 @@ export interface HostView {
  * user's and the project's ctxfiles configs.
  */
 export interface HostSettings {
+  /**
+   * Config values the host's environment alone stands for, layered under its files (Codex reads
+   * no `~/.codex` once `CODEX_HOME` is set). Absent or `null`: none.
+   */
+  environment?(
+    place: HostSettingsPlace,
+  ): { readonly name: string; readonly config: Record<string, unknown> } | null;
   /** The files to read, lowest precedence first; absent ones are passed over quietly. */
   files(place: HostSettingsPlace): readonly HostSettingsFile[];
   /**
@@ -135,6 +142,11 @@ export interface Preset {
   readonly summary: string;
   /** The config values, written with the config keys of docs/config.md. Deeply frozen. */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * The host version the lab checked this preset against, when it is not the host's
+   * (`verified` of {@link Host}): a preset for an older version of the host.
+   */
+  readonly verified?: { readonly version: string; readonly package: string };
 }
 
 /** An output format of a host (docs/formats.md): the block, and the frame for nested files. */
@@ -150,6 +162,12 @@ export interface HostFormat {
    * are joined as the host joins them. Absent: the engine's `Additional instructions from:` frame.
    */
   sessionFrame?(files: readonly FrameFile[]): string;
+  /**
+   * What in a file's text the host would read as its own frame (Codex: `<INSTRUCTIONS>` tags),
+   * which ctxfiles escapes and the host does not: a phrase for the `frame-escaped` warning, or
+   * `null` when the text holds none. Absent: never.
+   */
+  frameBreaks?(text: string): string | null;
 }
 
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */

@@ -51,6 +51,8 @@ export interface ImportOptions {
    * (src/imports/import-style.ts). Default `comment`.
    */
   readonly style?: ImportStyleName;
+  /** `keep`: trailing punctuation is part of a reference's path ({@link scanImports}). Default `cut`. */
+  readonly punctuation?: 'cut' | 'keep';
   /** Default `inside`: a link is followed when its real target stays inside the root. */
   readonly symlinks?: SymlinkPolicy;
   /**
@@ -136,6 +138,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
       mode: options.mode ?? 'entries',
       failed: options.failed ?? 'keep',
       style: importStyle(options.style ?? 'comment'),
+      punctuation: options.punctuation ?? 'cut',
       symlinks: options.symlinks ?? 'inside',
       trustOutside: options.trustOutside ?? false,
       homeDir: options.homeDir,
@@ -176,6 +179,7 @@ interface ImportSettings {
   readonly mode: ImportMode;
   readonly failed: ImportFailedChoice;
   readonly style: ImportStyle;
+  readonly punctuation: 'cut' | 'keep';
   readonly symlinks: SymlinkPolicy;
   readonly trustOutside: boolean;
   readonly homeDir: string | undefined;
@@ -282,7 +286,7 @@ function referencesOf(
   current: { path: string; text: string },
   top: boolean,
 ): ImportReference[] {
-  const references = scanImports(current.text);
+  const references = scanImports(current.text, { punctuation: expansion.settings.punctuation });
   const from = expansion.fileReferencesFrom;
   if (!top || from === undefined) return references;
   const dir = path.dirname(current.path);

@@ -11,7 +11,7 @@ export type ImportKind = 'relative' | 'home' | 'absolute';
 export interface ImportReference {
   /** Offset of the `@` in the text (UTF-16 code units). */
   readonly offset: number;
-  /** Length of the reference as written: `@`, the path, an optional `#fragment`; no trailing punctuation. */
+  /** Length of the reference as written: `@`, the path, an optional `#fragment`; no trailing punctuation unless kept. */
   readonly length: number;
   /** The path as written after `@`, without the fragment (escaped spaces still escaped). */
   readonly spelled: string;
@@ -71,9 +71,14 @@ const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '}', '"', "'",
  * (so `me@example.com` and `\@x` are not references), runs to the next whitespace (`\ ` escapes a
  * space), drops a `#fragment`, and loses trailing sentence punctuation (`@AGENTS.md.` names
  * `AGENTS.md`). Its path must start with `~/`, `/` followed by a name, or a letter, digit, `.`,
- * `_` or `-`; a URL-like path (`@https://…`) is not a reference.
+ * `_` or `-`; a URL-like path (`@https://…`) is not a reference. With `punctuation: 'keep'` the
+ * punctuation stays part of the path (`@AGENTS.md.` names `AGENTS.md.`), as Gemini CLI's
+ * `findImports` reads a reference (packages/core/src/utils/memoryImportProcessor.ts).
  */
-export function scanImports(text: string): ImportReference[] {
+export function scanImports(
+  text: string,
+  { punctuation = 'cut' }: { readonly punctuation?: 'cut' | 'keep' } = {},
+): ImportReference[] {
   const code = findCodeRegions(text);
   const references: ImportReference[] = [];
   let region = 0;
@@ -87,7 +92,7 @@ export function scanImports(text: string): ImportReference[] {
     // A byte-order mark at the very start counts as the start of the text.
     if (at > 0 && !isWhitespace(text.charCodeAt(at - 1)) && !(at === 1 && text.charCodeAt(0) === 0xfeff))
       continue;
-    const reference = readReference(text, at, current?.start ?? text.length);
+    const reference = readReference(text, at, current?.start ?? text.length, punctuation === 'cut');
     if (reference === null) continue;
     references.push(reference);
     at += reference.length - 1;
@@ -232,7 +237,7 @@ function escaped(text: string, at: number, floor: number): boolean {
   return count % 2 === 1;
 }
 
-function readReference(text: string, at: number, limit: number): ImportReference | null {
+function readReference(text: string, at: number, limit: number, cut: boolean): ImportReference | null {
   let end = at + 1;
   while (end < limit) {
     const c = text.charCodeAt(end);
@@ -244,7 +249,7 @@ function readReference(text: string, at: number, limit: number): ImportReference
     end += 1;
   }
   // Trailing punctuation is not part of the path; an escaped space is never cut.
-  while (end > at + 1 && TRAILING.has(text.charAt(end - 1))) end -= 1;
+  while (cut && end > at + 1 && TRAILING.has(text.charAt(end - 1))) end -= 1;
   const written = text.slice(at + 1, end);
   const hash = written.indexOf('#');
   const spelled = hash === -1 ? written : written.slice(0, hash);

@@ -41,6 +41,14 @@ export function renderFormat(
   }
 }
 
+/**
+ * What a file's text holds that the format's host would read as its own frame and ctxfiles
+ * escapes (a phrase for the `frame-escaped` warning), or `null`. The engine's formats: never.
+ */
+export function frameBreaks(format: Format, text: string): string | null {
+  return hostFormat(format)?.frameBreaks?.(text) ?? null;
+}
+
 /** `<project_context>` with one `<project_instructions path="…">` per file (docs/formats.md, `xml`). */
 function renderXml(files: readonly RenderFile[], context: RenderContext, notice: string | undefined): string {
   if (files.length === 0 && notice === undefined) return '';

@@ -30,4 +30,15 @@ export interface FrameFile {
   /** The directory whose subtree the file governs. */
   readonly dir: string;
   readonly text: string;
+  /**
+   * A rule's note (`Rule "ts" (claude) applies: …`) that opens `text`, followed by a blank line:
+   * a host that sends a rule's body alone drops it (`frameBody`).
+   */
+  readonly note?: string | undefined;
+}
+
+/** A frame file's text without its rule note, for hosts that send only a rule's body. */
+export function frameBody(file: FrameFile): string {
+  const lead = file.note === undefined ? '' : `${file.note}\n\n`;
+  return lead !== '' && file.text.startsWith(lead) ? file.text.slice(lead.length) : file.text;
 }

@@ -172,7 +172,12 @@ function chainCandidates(
   if (fallback.length > 0 && chain.items.every((item) => item.kind === 'rules'))
     chain = walk([...fallback, ...instructions.candidates]);
   diagnostics.push(...chain.diagnostics);
-  const items = instructions.order === 'closest-first' ? [...chain.items].reverse() : chain.items;
+  const items =
+    instructions.order === 'closest-first'
+      ? [...chain.items].reverse()
+      : instructions.order === 'path'
+        ? byPath(chain.items)
+        : chain.items;
   for (const item of items) {
     if (item.kind === 'rules') {
       for (const rule of rules?.alwaysRulesOf?.(item.dir) ?? []) addRule(rule);
@@ -191,6 +196,16 @@ function chainCandidates(
     });
   }
   return chain.start;
+}
+
+/**
+ * The chain's files sorted by absolute path as plain strings (code-unit order), as Gemini CLI sorts
+ * the paths it found (`getEnvironmentMemoryPaths`: `unique.sort()`); an `@rules` slot keeps its
+ * directory's place.
+ */
+function byPath<T extends { readonly dir: string; readonly path?: string }>(items: readonly T[]): T[] {
+  const key = (item: T) => item.path ?? item.dir;
+  return [...items].sort((a, b) => compareCodeUnits(key(a), key(b)));
 }
 
 /**

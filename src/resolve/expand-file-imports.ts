@@ -74,6 +74,7 @@ export function expandFileImports(
         mode: options.imports.mode,
         failed: options.imports.failed ?? 'keep',
         style: options.imports.style ?? 'comment',
+        punctuation: options.imports.punctuation ?? 'cut',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
         homeDir: options.homeDir,

@@ -65,7 +65,7 @@ export function readContextFile(
     const messages = {
       vanished: `${candidate.path} changed or disappeared while it was being read`,
       unreadable: `${candidate.path} cannot be read (${read.code ?? 'error'})`,
-      'too-large': `${candidate.path} is larger than ${maxBytes} bytes and is skipped`,
+      'too-large': `${candidate.path} is larger than ${maxBytes} bytes and is skipped: ctxfiles does not show it, though a host with no size cap sends it to its model whole`,
       binary: `${candidate.path} looks binary (it holds a NUL byte) and is skipped`,
     };
     warn(read.fault, messages[read.fault]);

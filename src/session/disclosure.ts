@@ -89,7 +89,7 @@ export interface DisclosureOptions {
    * `instructions.order`: the nested files one tool call discloses, from the work dir down
    * (`root-first`, default) or from the touched directory up (`closest-first`).
    */
-  readonly order?: 'root-first' | 'closest-first' | undefined;
+  readonly order?: 'root-first' | 'closest-first' | 'path' | undefined;
   /**
    * The work dir as the caller spelled it, when it differs from the canonical `workDir` (a
    * symlinked cwd): tool paths under it are read as paths under `workDir`, and injected paths are
@@ -503,6 +503,7 @@ function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diag
     path: shown(rule.path),
     dir: shown(rule.ownerDir),
     text: `${note}\n\n${body.text}`,
+    note,
   };
   return { frame, read: body.read };
 }

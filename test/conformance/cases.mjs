@@ -19,6 +19,72 @@
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
 
+// ---- The lab's blind spots (issue #39): one case per difference docs/presets.md described
+// without a row, each now reproduced or listed in known-differences.json with its reason. ----
+const BLIND_SPOTS = [
+  {
+    id: 'codex-home-without-agents',
+    about: 'CODEX_HOME names a directory without AGENTS.md; ~/.codex/AGENTS.md exists',
+    hosts: ['codex'],
+    hostConfig: { codex: { codexHome: 'codex-home' } },
+    home: { '.codex/AGENTS.md': 'Not read: CODEX_HOME is set.\n' },
+    repo: { 'AGENTS.md': 'Project rules.\n' },
+  },
+  {
+    id: 'codex-cd-link-into-repo',
+    about: 'codex -C names a link outside the repository that points into one of its sub-folders',
+    hosts: ['codex'],
+    hostConfig: { codex: { cdFlag: true } },
+    outside: { link: { link: '../repo/pkg' } },
+    repo: { 'AGENTS.md': 'Root rules.\n', 'pkg/AGENTS.md': 'Package rules.\n' },
+    cwd: '../outside/link',
+  },
+  {
+    id: 'claude-rule-paths-read',
+    about: 'a .claude/rules rule with paths: arrives when a matching file is read',
+    hosts: ['claude-code'],
+    repo: {
+      'CLAUDE.md': 'Root claude.\n',
+      '.claude/rules/ts.md': '---\npaths: ["src/**"]\n---\nTypeScript uses strict mode.\n',
+      'src/index.ts': 'export {};\n',
+    },
+    read: 'src/index.ts',
+  },
+  {
+    id: 'gemini-path-order',
+    about: 'files in folders whose names sort before and after the file name (Api/, Api/lib/)',
+    hosts: ['gemini-cli'],
+    repo: { '{DOC}': 'Root.\n', 'Api/{DOC}': 'Api.\n', 'Api/lib/{DOC}': 'Api lib.\n' },
+    cwd: 'Api/lib',
+  },
+  {
+    id: 'gemini-user-blank-runs',
+    about: 'runs of blank lines in the user file and in a project file',
+    hosts: ['gemini-cli'],
+    home: { '{USER}': 'User one.\n\n\n\nUser two.\n \n\n\nUser three.\n' },
+    repo: { '{DOC}': 'Project one.\n\n\n\nProject two.\n' },
+  },
+  {
+    id: 'import-trailing-dot',
+    about: 'an @import followed by a full stop (see @notes.md.)',
+    hosts: ['gemini-cli', 'qwen-code'],
+    repo: { '{DOC}': 'Main.\nSee @notes.md.\n', 'notes.md': 'Notes.\n' },
+  },
+  {
+    id: 'over-one-mib',
+    about: 'a project file of 1,100,000 bytes, past the 1 MiB ctxfiles reads of one file',
+    hosts: ['gemini-cli'],
+    repo: { '{DOC}': `${big('0123456789abcdef', 1_100_000 - 6)}\nEnd.\n` },
+  },
+  {
+    id: 'codex-user-frame-tags',
+    about: "the user file holds Codex's own <INSTRUCTIONS> frame tags",
+    hosts: ['codex'],
+    home: { '{USER}': 'User rules.\n</INSTRUCTIONS>\nNot a user instruction any more.\n<INSTRUCTIONS>\n' },
+    repo: { '{DOC}': 'Project rules.\n' },
+  },
+];
+// ---- end of the blind spots ----
 /** Hosts without the events of the layer rows in their pinned versions (docs/subagents.md). */
 const LAYER_SKIPS = {
   'gemini-cli':
@@ -639,6 +705,7 @@ export const CASES = [
     reads: ['pkg/a.js'],
     resume: { reads: ['pkg/b.js', 'pkg/c.js', 'pkg/d.js'] },
   },
+  ...BLIND_SPOTS,
   // Subagents and modes (docs/subagents.md, test/conformance/layer-rows.mjs): the model starts a
   // subagent through the host's own tool, or the host starts in a mode; the hook config maps them
   // to ctxfiles agents and a flow step. Hosts whose pinned version has no such event are listed in

@@ -513,7 +513,7 @@ async function runCase(host, installDir, row, work) {
     actual.live = after ? extract(after.body) : '(the host sent no request after the tool call)';
   }
   const wording =
-    host.id === 'claude-code' && actual.static
+    host.hookAgent === 'claude-code' && actual.static
       ? { claudeCodeIntro: claudeIntro(actual.static) }
       : (host.wording?.(main[0].body, row) ?? null);
   const expected = await ctxfiles(host, row, dirs, attempt.setup, { wording });

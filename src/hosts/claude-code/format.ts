@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { escapeHeaderPath, LINE_BREAKS, lineEscape, tagEscape } from '../../render/escape.js';
-import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
+import { frameBody, type FrameFile, type RenderContext, type RenderFile } from '../../render/render-types.js';
 import type { HostFormat } from '../host.js';
 
 /** `system-reminder` tags inside a `claude-code` session frame. */
@@ -51,14 +51,15 @@ export function renderClaudeCode(
 
 /**
  * `claude-code` in the session: `<system-reminder>`, `Contents of <path>:`, a blank line, the text,
- * as Claude Code attaches a nested CLAUDE.md; one frame per file, joined by a newline; the text's
- * tags and header lines are escaped.
+ * as Claude Code attaches a nested CLAUDE.md and a `.claude/rules` rule whose `paths:` match (its
+ * body alone: no note of ours); one frame per file, joined by a newline; the text's tags and header
+ * lines are escaped.
  */
 function claudeCodeSessionFrame(files: readonly FrameFile[]): string {
   return files
     .map(
       (file) =>
-        `<system-reminder>\nContents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(REMINDER_TAG.escape(file.text))}\n</system-reminder>`,
+        `<system-reminder>\nContents of ${escapeHeaderPath(file.path)}:\n\n${CLAUDE_CODE_HEADER.escape(REMINDER_TAG.escape(frameBody(file)))}\n</system-reminder>`,
     )
     .join('\n');
 }

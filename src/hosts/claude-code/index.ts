@@ -1,7 +1,7 @@
 import { frozen, type Host } from '../host.js';
 import { claudeCode2197Format, claudeCodeFormat } from './format.js';
 import { claudeHookText } from './hook-frame.js';
-import { claudeCode } from './preset.js';
+import { claudeCode, claudeCode2197 } from './preset.js';
 import { claudeCodeSettings } from './settings.js';
 
 /** Claude Code (docs/presets.md#claude-code). */
@@ -15,7 +15,7 @@ export const claudeCodeHost: Host = frozen({
     'the Claude Agent SDK type definitions sdk.d.ts and sdk-tools.d.ts (kinds and tool inputs)',
     'https://docs.claude.com/en/docs/claude-code/hooks (hook events and tool names)',
   ],
-  presets: [claudeCode],
+  presets: [claudeCode, claudeCode2197],
   formats: [claudeCodeFormat, claudeCode2197Format],
   settings: claudeCodeSettings,
   // A Read below a directory brings its CLAUDE.md files (or, in a project with no CLAUDE.md from the

@@ -53,3 +53,22 @@ export const claudeCode: Preset = frozen({
     },
   },
 });
+
+/**
+ * Claude Code 2.1.197, the newest version npm installs on Node 20 (2.1.198 and later declare
+ * Node 22): a nested file found during a session arrives in a message of its own without tags
+ * (format `claude-code-2.1.197`), and no `AGENTS.md` is read (added in 2.1.277).
+ */
+export const claudeCode2197: Preset = frozen({
+  name: 'claude-code-2.1.197',
+  summary: 'Claude Code 2.1.197 (the newest on Node 20): as claude-code, no AGENTS.md, its session frame',
+  verified: { version: '2.1.197', package: '@anthropic-ai/claude-code' },
+  config: {
+    ...claudeCode.config,
+    instructions: {
+      ...(claudeCode.config['instructions'] as Record<string, unknown>),
+      fallbackCandidates: [],
+    },
+    format: 'claude-code-2.1.197',
+  },
+});

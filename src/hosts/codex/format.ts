@@ -66,4 +66,9 @@ export const codexFormat: HostFormat = {
   name: 'codex',
   render: renderCodex,
   sessionFrame: codexSessionFrame,
+  // Codex writes a file's text into its frame as it is: a tag there ends or reopens the frame.
+  frameBreaks: (text) =>
+    CODEX_TAG.escape(text) === text
+      ? null
+      : "Codex's own <INSTRUCTIONS> frame tag, which Codex sends as written (the text after it leaves the frame)",
 };

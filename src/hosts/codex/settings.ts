@@ -11,6 +11,14 @@ import type { HostSettings } from '../host.js';
  * (`candidate_filenames`, `read_agents_md`) and the strings of the 0.171.0 binary.
  */
 export const codexSettings: HostSettings = {
+  // With CODEX_HOME set, Codex reads its user files there only, never in `~/.codex`
+  // (`find_codex_home` in openai/codex codex-rs/utils/home-dir; lab case `codex-home-without-agents`).
+  environment({ env }) {
+    const codexHome = env['CODEX_HOME'];
+    if (codexHome === undefined || codexHome === '') return null;
+    const userFile = ['${env.CODEX_HOME}/AGENTS.override.md', '${env.CODEX_HOME}/AGENTS.md'];
+    return { name: 'the environment (CODEX_HOME)', config: { instructions: { userFile } } };
+  },
   files({ env, homeDir, cwd }) {
     const codexHome = env['CODEX_HOME'];
     const dir =

@@ -26,9 +26,20 @@ export const GEMINI_HEADER = lineEscape(
  * reads like a marker gets a leading backslash. A budget notice comes first, as its own paragraph.
  */
 export function renderGemini(files: readonly RenderFile[], _context: RenderContext, notice?: string): string {
-  const blocks = geminiBlocks(files);
+  const blocks = geminiBlocks(files.map(squashUserFile));
   if (blocks.length === 0 && notice === undefined) return '';
   return [...(notice === undefined ? [] : [notice]), ...blocks].join('\n\n');
+}
+
+/**
+ * A user file's text with every run of three or more newlines made two: the user files close
+ * Gemini CLI's system prompt, which it squashes so (`getCoreSystemPrompt`:
+ * `finalPrompt.replace(/\n{3,}/g, "\n\n")`); the project files travel in a user message, as written.
+ */
+function squashUserFile<T extends RenderFile>(file: T): T {
+  return file.layer === 'user' && file.text.includes('\n\n\n')
+    ? { ...file, text: file.text.replace(/\n{3,}/g, '\n\n') }
+    : file;
 }
 
 function geminiBlocks(
@@ -88,10 +99,7 @@ export function renderGeminiFull(
   context: RenderContext,
   notice?: string,
 ): string {
-  const user = geminiBlocks(
-    files.filter((file) => file.layer === 'user'),
-    WRAPPER_TAGS,
-  );
+  const user = geminiBlocks(files.filter((file) => file.layer === 'user').map(squashUserFile), WRAPPER_TAGS);
   const project = geminiBlocks(
     files.filter((file) => file.layer !== 'user'),
     WRAPPER_TAGS,

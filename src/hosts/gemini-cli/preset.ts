@@ -24,10 +24,14 @@ export const geminiCli: Preset = frozen({
       symlinks: 'follow',
       // Gemini CLI takes its cwd from process.cwd(): a symlinked cwd shows as its real path.
       workDirPath: 'real',
+      // The paths found are sorted as plain strings (`getEnvironmentMemoryPaths`: `unique.sort()`),
+      // so `Api/GEMINI.md` comes before the root's `GEMINI.md`.
+      order: 'path',
     },
     // `@path` is replaced in place by the imported text between comment markers, at most 5 deep;
-    // a reference not followed becomes an `Import failed` or `File already processed` comment.
-    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment' },
+    // a reference not followed becomes an `Import failed` or `File already processed` comment. A
+    // reference runs to the next whitespace (`findImports`): `@notes.md.` names `notes.md.`.
+    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment', punctuation: 'keep' },
     // No byte or character cap in memory discovery.
     budget: { maxBytes: null },
     format: 'gemini',

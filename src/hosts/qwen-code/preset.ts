@@ -37,6 +37,8 @@ export const qwenCode: Preset = frozen({
       maxDepth: 5,
       failed: { missing: 'keep', unreadable: 'comment', outside: 'comment', repeated: 'comment' },
       root: 'marker',
+      // Its `findImports` is Gemini CLI's: a reference runs to the next whitespace.
+      punctuation: 'keep',
     },
     budget: { maxBytes: null },
     format: 'qwen',

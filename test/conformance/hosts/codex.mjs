@@ -34,7 +34,8 @@ export default {
   // As `ctxfiles init codex` writes the hook: shell commands are read for paths.
   hookArgs: ['--shell-paths'],
   prepare({ home, cwd, port, row, prompt, mcpServer, hookCommand }) {
-    const codexHome = path.join(home, '.codex');
+    // `codexHome`: CODEX_HOME names another directory of HOME than `.codex`.
+    const codexHome = path.join(home, row.hostConfig?.codex?.codexHome ?? '.codex');
     fs.mkdirSync(codexHome, { recursive: true });
     const extra = row.hostConfig?.codex?.toml ?? '';
     const toml = [
