@@ -192,7 +192,7 @@ describe('Codex (lab cases codex-home-without-agents, codex-user-frame-tags)', (
     const findings = checkHostNotices(
       [
         {
-          site: '.',
+          site: { path: '.', absolute: '/r', kind: 'workdir' },
           workDir: '/r',
           hosts: [
             resolution(
