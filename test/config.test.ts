@@ -46,6 +46,7 @@ describe('config search', () => {
       mode: 'entries',
       failed: 'keep',
       style: 'comment',
+      punctuation: 'cut',
       external: true,
       root: 'source',
     });
@@ -170,7 +171,7 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under imports lists the real keys',
       { '.opencode.json': '{"imports": {"allowOutside": true}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "external", "root".',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "punctuation", "external", "root".',
     ],
     [
       'a typo in a reason of imports.failed',

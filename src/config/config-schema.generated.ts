@@ -741,7 +741,8 @@ export default {
           "enum": [
             "cut",
             "keep"
-          ]
+          ],
+          "default": "cut"
         },
         "external": {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",

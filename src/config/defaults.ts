@@ -68,6 +68,7 @@ export const DEFAULT_CONFIG = Object.freeze({
     mode: 'entries' as 'entries' | 'inline',
     failed: 'keep' as ImportFailedSetting,
     style: 'comment' as 'comment' | 'copilot',
+    punctuation: 'cut' as 'cut' | 'keep',
     external: true,
     root: 'source' as 'source' | 'marker',
   }),
