@@ -85,6 +85,18 @@ describe('doctor precision: the false positives seen in five repositories, as fi
     ]);
   });
 
+  test('`cd pkg && pnpm run x` is quoted as pnpm, the command the text gives (payload)', async () => {
+    const root = repository({
+      'CLAUDE.md': '- Lexical: `cd packages/lexical && pnpm run translateNewKeys`\n',
+      'package.json': '{"scripts":{"translateNewKeys":"node t.js"}}',
+      'packages/lexical/package.json': '{"scripts":{"build":"tsc"}}',
+    });
+    const report = await reportOf(root, ['claude-code']);
+    expect(report.findings.map((item) => `${item.file}:${item.line} ${item.message}`)).toEqual([
+      'CLAUDE.md:1 pnpm run translateNewKeys: the nearest package.json of packages/lexical has no script "translateNewKeys"',
+    ]);
+  });
+
   test('"never read" lines are grouped: hosts that miss the same files share one group', async () => {
     const root = repository({
       'AGENTS.md': '# A\n',
@@ -102,6 +114,14 @@ describe('doctor precision: the false positives seen in five repositories, as fi
     fs.symlinkSync('AGENTS.md', path.join(root, 'CLAUDE.md'));
     const report = await reportOf(root, ['codex', 'claude-code']);
     for (const column of report.sites[0]?.hosts ?? []) expect(column.unseen).toEqual([]);
+  });
+
+  test('a host that reads neither twin sees it once: CLAUDE.md -> AGENTS.md is one unseen file (pydantic-ai)', async () => {
+    const root = repository({ 'AGENTS.md': '# Shared\n\nThe rules.\n' });
+    fs.symlinkSync('AGENTS.md', path.join(root, 'CLAUDE.md'));
+    const report = await reportOf(root, ['codex', 'claude-code', 'gemini-cli']);
+    const gemini = report.sites[0]?.hosts.find((column) => column.host === 'gemini-cli');
+    expect(gemini?.unseen).toEqual([{ path: 'AGENTS.md', readBy: ['codex', 'claude-code'] }]);
   });
 
   test('a file a host loads twice is a loaded-twice finding with the tokens it costs', async () => {

@@ -234,9 +234,11 @@ function missingScripts(
   const findings: Finding[] = [];
   const text = file.text.slice(body);
   let checked = 0;
-  for (const match of text.matchAll(/\b(?:npm|pnpm|yarn) run(?:-script)? ([A-Za-z0-9:_.-]*[A-Za-z0-9_])/g)) {
+  for (const match of text.matchAll(/\b(npm|pnpm|yarn) run(?:-script)? ([A-Za-z0-9:_.-]*[A-Za-z0-9_])/g)) {
     if ((checked += 1) > MAX_NAMES_PER_FILE) break;
-    const name = match[1] as string;
+    // The command as written: `pnpm run x` is quoted as pnpm, not npm.
+    const tool = match[1] as string;
+    const name = match[2] as string;
     const at = match.index ?? 0;
     // `cd core && npm run vitest` runs in core: the line's last `cd X &&` before the command.
     const before = text.slice(text.lastIndexOf('\n', at) + 1, at);
@@ -248,7 +250,7 @@ function missingScripts(
       finding(
         'missing-script',
         { file: file.shown, ...positionOf(file.text, body + at) },
-        `npm run ${name}: the nearest package.json${moved === undefined ? '' : ` of ${moved}`} has no script "${name}"`,
+        `${tool} run ${name}: the nearest package.json${moved === undefined ? '' : ` of ${moved}`} has no script "${name}"`,
         'name a script package.json defines, or add it',
       ),
     );

@@ -215,18 +215,22 @@ function unseenBy(
   show: (absolute: string) => string,
   realPath: (absolute: string) => string,
 ): UnseenFile[] {
-  const byFile = new Map<string, string[]>();
+  // Keyed by the real path: a link and its target (CLAUDE.md -> AGENTS.md) are one unseen file,
+  // shown by the target's name when a host reads it by that name, read by the hosts of both.
+  const byFile = new Map<string, { file: string; readBy: string[] }>();
   for (const other of reads) {
     if (other.host === host) continue;
     for (const file of other.files) {
-      if (own.has(realPath(file)) || show(file).startsWith('~/')) continue;
-      const list = byFile.get(file) ?? [];
-      list.push(other.host);
-      byFile.set(file, list);
+      const real = realPath(file);
+      if (own.has(real) || show(file).startsWith('~/')) continue;
+      const entry = byFile.get(real) ?? { file, readBy: [] };
+      if (file === real) entry.file = file;
+      if (!entry.readBy.includes(other.host)) entry.readBy.push(other.host);
+      byFile.set(real, entry);
     }
   }
-  return [...byFile]
-    .map(([file, readBy]) => ({ path: show(file), readBy }))
+  return [...byFile.values()]
+    .map(({ file, readBy }) => ({ path: show(file), readBy }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
