@@ -124,6 +124,20 @@ describe('doctor precision: the false positives seen in five repositories, as fi
     expect(gemini?.unseen).toEqual([{ path: 'AGENTS.md', readBy: ['codex', 'claude-code'] }]);
   });
 
+  test('a rule glob written absolute that matches nothing either way is unmatched (continue)', async () => {
+    const rule = (globs: string) => `---\nglobs: ${globs}\ndescription: d\n---\n\nThe rule.\n`;
+    const root = repository({
+      '.continue/rules/never.md': rule('/**/*.'),
+      // Read from the root, "/src/**/*.ts" matches: a host may read it so; nothing is claimed.
+      '.continue/rules/rooted.md': rule('/src/**/*.ts'),
+      'src/a.ts': '',
+    });
+    const report = await reportOf(root, ['continue']);
+    expect(report.findings.map((item) => `${item.code} ${item.file}:${item.line} ${item.message}`)).toEqual([
+      'unmatched-glob .continue/rules/never.md:2 "/**/*." matches no file under ., read from there or as absolute, so this continue rule never loads',
+    ]);
+  });
+
   test('a file a host loads twice is a loaded-twice finding with the tokens it costs', async () => {
     const text = '# Shared\n\nThe rules of the project, in full.\n';
     const root = repository({ 'AGENTS.md': text, '.github/copilot-instructions.md': text });

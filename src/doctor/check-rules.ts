@@ -25,27 +25,63 @@ export function checkRules(corpus: Corpus): Finding[] {
     if (rule === undefined) continue;
     const keys = frontmatterKeys(file.text);
     for (const item of misreadKeys(file, rule.source, keys)) findings.push(item);
-    if (rule.kind !== 'glob') continue;
     const adapter = RULE_ADAPTERS.get(rule.source);
     if (adapter === undefined) continue;
     const dialect = adapter.globs;
-    const compiled = compileRuleGlobs(rule.globs, dialect, rule.source);
-    if (!compiled.ok) continue;
     // The adapter table says which key holds the patterns (docs/rules.md, "The vendors").
     const key = keys.find((entry) => entry.key === adapter.globKey);
+    const owner = ownerOf(file);
+    if (rule.kind === null) {
+      const refused = absoluteRefused(rule.reason, dialect, rule.source, (glob) =>
+        lister.anyMatch(owner, glob),
+      );
+      if (refused !== null)
+        findings.push(
+          finding(
+            'unmatched-glob',
+            { file: file.shown, ...where(key, refused) },
+            `${JSON.stringify(refused)} matches no file under ${corpus.show(owner) || '.'}, read from there or as absolute, so this ${rule.source} rule never loads`,
+            'fix the pattern: it is matched against paths relative to the folder that holds the rule folder',
+          ),
+        );
+      continue;
+    }
+    if (rule.kind !== 'glob') continue;
+    const compiled = compileRuleGlobs(rule.globs, dialect, rule.source);
+    if (!compiled.ok) continue;
     for (const glob of compiled.globs) {
-      if (lister.anyMatch(ownerOf(file), glob)) continue;
+      if (lister.anyMatch(owner, glob)) continue;
       findings.push(
         finding(
           'unmatched-glob',
           { file: file.shown, ...where(key, glob.pattern) },
-          `${JSON.stringify(glob.pattern)} matches no file under ${corpus.show(ownerOf(file)) || '.'}, so this ${rule.source} rule never loads`,
+          `${JSON.stringify(glob.pattern)} matches no file under ${corpus.show(owner) || '.'}, so this ${rule.source} rule never loads`,
           'fix the pattern: it is matched against paths relative to the folder that holds the rule folder',
         ),
       );
     }
   }
   return findings;
+}
+
+/**
+ * The pattern of a rule skipped for an absolute glob (a rule of continuedev/continue has `globs:` a
+ * slash, then any folders, then `*.`), when it matches no file read from the project root either: a
+ * host may read the leading `/` so. Other skipped rules (a climbing `../`, a pattern past what
+ * ctxfiles compiles, bad frontmatter) claim nothing: a host may still match them.
+ */
+function absoluteRefused(
+  reason: string,
+  dialect: Parameters<typeof compileRuleGlobs>[1],
+  source: string,
+  anyMatch: (glob: CompiledGlob) => boolean,
+): string | null {
+  const quoted = /^bad glob: glob ("(?:[^"\\]|\\.)*"): absolute globs are not allowed/.exec(reason)?.[1];
+  if (quoted === undefined) return null;
+  const pattern = JSON.parse(quoted) as string;
+  if (!pattern.startsWith('/')) return null;
+  const rooted = compileRuleGlobs([pattern.replace(/^\/+/, '')], dialect, source);
+  return rooted.ok && !rooted.globs.some(anyMatch) ? pattern : null;
 }
 
 /** The folder that holds the rule's vendor folder: globs are relative to it (docs/rules.md). */
