@@ -173,7 +173,7 @@ export const occurrences = (text, needle) => text.split(needle).length - 1;
  */
 export function judgeCount(host, row, attempt) {
   const main = attempt.requests.filter(
-    (record) => host.isMain(record) && !attempt.compactions.includes(record),
+    (record) => host.isMain(record) && !attempt.compactions.includes(record) && !host.isSideRequest?.(record),
   );
   const first = main[0];
   const last = main.at(-1);
