@@ -53,7 +53,15 @@ const FILES = {
   'lib/d.js': 'export const d = 4;\n',
 };
 
-export const COUNT_ROWS = [
+/**
+ * Gemini CLI as issue #37 found it: `context.fileName` names AGENTS.md beside GEMINI.md in the
+ * user's settings, so it loads AGENTS.md files itself (at start, and just in time in a folder a tool
+ * touches), which the hook then must not repeat; with the default (GEMINI.md only) no file of these
+ * rows is both one Gemini CLI shows and one ctxfiles wants by default.
+ */
+const GEMINI_AGENTS = { 'gemini-cli': { settings: { context: { fileName: ['AGENTS.md', 'GEMINI.md'] } } } };
+
+const ROWS = [
   {
     id: 'live-count-start',
     about:
@@ -137,6 +145,8 @@ export const COUNT_ROWS = [
     reads: ['pkg/a.js'],
   },
 ];
+
+export const COUNT_ROWS = ROWS.map((row) => ({ ...row, hostConfig: GEMINI_AGENTS }));
 
 /**
  * Runs `ctxfiles init <host>` as a user would, into the case's repository (`--project`) or, for a
