@@ -22,6 +22,7 @@ import { copilotInstructions } from './conformance/hosts/copilot.mjs';
 import continueHost, { continueInstructions } from './conformance/hosts/continue.mjs';
 import { qwenInstructions } from './conformance/hosts/qwen-code.mjs';
 import { judge, summarize } from './conformance/judge.mjs';
+import { COUNT_ROWS, TEXT, judgeCount } from './conformance/count-rows.mjs';
 
 describe('minimalDiff', () => {
   it('is empty for equal texts', () => {
@@ -446,5 +447,56 @@ describe('judge', () => {
 
   it('does not report listed cases missing from a partial run', () => {
     expect(judge('h', [], known, { partial: true })).toEqual([]);
+  });
+});
+
+describe('count rows (issue #37)', () => {
+  const host = {
+    isMain: (record: { url: string }) => record.url === '/main',
+    toolResultCount: (body: { results?: number }) => body.results ?? 0,
+  };
+  const row = COUNT_ROWS.find((candidate) => candidate.id === 'live-count-nested')!;
+  const request = (texts: string[], results: number) => ({
+    url: '/main',
+    body: { messages: texts.map((text) => ({ role: 'user', content: text })), results },
+  });
+
+  it('every text is different and in no other: counting one counts its copies', () => {
+    const texts = Object.values(TEXT);
+    for (const text of texts) expect(texts.filter((other) => other.includes(text))).toEqual([text]);
+  });
+
+  it('one copy of each text in the first and the last request matches', () => {
+    const attempt = {
+      requests: [request([TEXT.root], 0), request([TEXT.root, `x ${TEXT.nested} y`], 2)],
+      compactions: [],
+    };
+    expect(judgeCount(host, row, attempt).status).toBe('match');
+  });
+
+  it('two copies, a missing text or a missing read differ, and say so', () => {
+    const twice = judgeCount(host, row, {
+      requests: [request([TEXT.root, TEXT.root], 0), request([TEXT.root, TEXT.root, TEXT.nested], 2)],
+      compactions: [],
+    });
+    expect(twice.status).toBe('differ');
+    expect(twice.actual).toContain(`start: 2 × ${JSON.stringify(TEXT.root)}`);
+    const missing = judgeCount(host, row, {
+      requests: [request([TEXT.root], 0), request([TEXT.root], 1)],
+      compactions: [],
+    });
+    expect(missing.actual).toContain(`end: 0 × ${JSON.stringify(TEXT.nested)}`);
+    expect(missing.actual).toContain('tool results in the last request: 1');
+  });
+
+  it('a request the host makes apart from the conversation is not the last one', () => {
+    const side = { url: '/main', body: { messages: [{ role: 'system', content: 'memory' }], results: 0 } };
+    const attempt = {
+      requests: [request([TEXT.root], 0), request([TEXT.root, TEXT.nested], 2), side],
+      compactions: [],
+    };
+    expect(judgeCount(host, row, attempt).status).toBe('differ');
+    const withSide = { ...host, isSideRequest: (record: unknown) => record === side };
+    expect(judgeCount(withSide, row, attempt).status).toBe('match');
   });
 });

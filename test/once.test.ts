@@ -6,49 +6,7 @@ import { createMcpConnection } from '../src/mcp/mcp-connection.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { cli } from './helpers/cli.js';
 import { tempTree, type DiskTree } from './helpers/disk.js';
-
-/**
- * A project shaped like pydantic/pydantic-ai: a root AGENTS.md with `CLAUDE.md -> AGENTS.md`, the
- * same twin in 10 directories, and 5 directories with an AGENTS.md only. Each text is unique, so
- * counting it counts copies.
- */
-const TWINS = [
-  'tests',
-  'docs',
-  'examples',
-  'clai',
-  'pydantic_ai_slim',
-  'pydantic_evals',
-  'pydantic_graph',
-  'mcp-run-python',
-  'fasta2a',
-  'durable',
-];
-const ALONE = [
-  'tests/models',
-  'docs/api',
-  'pydantic_ai_slim/pydantic_ai',
-  'pydantic_evals/reports',
-  'examples/chat',
-];
-
-function pydanticShaped(): DiskTree {
-  const tree: DiskTree = {
-    '.git/HEAD': 'ref: refs/heads/main\n',
-    'AGENTS.md': '# Root\nROOT-TEXT: use uv for everything.\n',
-    'CLAUDE.md': { symlink: 'AGENTS.md' },
-  };
-  for (const dir of TWINS) {
-    tree[`${dir}/AGENTS.md`] = `# ${dir}\nTWIN-TEXT-${dir}: ${'guidance '.repeat(40)}\n`;
-    tree[`${dir}/CLAUDE.md`] = { symlink: 'AGENTS.md' };
-    tree[`${dir}/src/x.py`] = 'x = 1\n';
-  }
-  for (const dir of ALONE) {
-    tree[`${dir}/AGENTS.md`] = `# ${dir}\nALONE-TEXT-${dir}: ${'advice '.repeat(40)}\n`;
-    tree[`${dir}/x.py`] = 'x = 1\n';
-  }
-  return tree;
-}
+import { ALONE, TWINS, pydanticShaped } from './helpers/pydantic-shaped.js';
 
 /** How many times `needle` occurs in `text`. */
 function count(text: string, needle: string): number {

@@ -15,7 +15,10 @@
 // answer to it, and nothing may be added after the others, as each file and rule arrives once);
 // `hookStart` (a hook case without a read: what the hook added at session
 // start, compared with the hook's own answer to SessionStart); `write` (a hook case whose script
-// adds this file with the host's patch tool instead of reading); `compact` and `resume` (below).
+// adds this file with the host's patch tool instead of reading); `compact` and `resume` (below);
+// `count` (count-rows.mjs: the host as `ctxfiles init` sets it up, each text's copies counted).
+
+import { COUNT_ROWS } from './count-rows.mjs';
 
 const big = (unit, bytes) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
 
@@ -706,6 +709,7 @@ export const CASES = [
     resume: { reads: ['pkg/b.js', 'pkg/c.js', 'pkg/d.js'] },
   },
   ...BLIND_SPOTS,
+  ...COUNT_ROWS,
   // Subagents and modes (docs/subagents.md, test/conformance/layer-rows.mjs): the model starts a
   // subagent through the host's own tool, or the host starts in a mode; the hook config maps them
   // to ctxfiles agents and a flow step. Hosts whose pinned version has no such event are listed in

@@ -14,6 +14,7 @@ import { FINAL_TEXT, startModelServer } from './model-server.mjs';
 import { outsideConnects } from './egress.mjs';
 import { callMcpTool } from './mcp-client.mjs';
 import { judgeLayers, layerHookConfig, layerPlan } from './layer-rows.mjs';
+import { initInto, judgeCount } from './count-rows.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../../dist/bin/ctxfiles.cjs');
@@ -157,12 +158,16 @@ function scriptFor(host, row, dirs) {
     // A row that searches first (`mcp.search`) leaves the steps to the driver.
     if (row.mcp && host.isMain(record) && (row.mcp.search || !host.hasToolResult(body))) {
       const call = host.mcpCall(body, row.mcp.path, row.mcp);
-      if (call) return { call };
+      if (call) {
+        script.mcpAsked = true;
+        return { call: row.reads ? { ...call, id: 'toolu_lab_mcp', callId: 'call_lab_mcp' } : call };
+      }
     }
     const count = host.toolResultCount ? host.toolResultCount(body) : host.hasToolResult(body) ? 1 : 0;
     // A resumed run counts from what its first request carries (Gemini CLI repeats a result there).
     if (script.run > 0 && script.base === null && host.isMain(record)) script.base = count;
-    const done = script.compacted ? script.asked : count - (script.base ?? 0);
+    // A row that calls the MCP tool before its reads (a `count` row) counts that result apart.
+    const done = script.compacted ? script.asked : count - (script.base ?? 0) - (script.mcpAsked ? 1 : 0);
     const files = runs[script.run];
     if (files.length > done && host.isMain(record)) {
       const call = host.toolCall(body, files[done], row);
@@ -189,9 +194,14 @@ async function runHost(host, installDir, row, dirs, traceFile) {
   const server = await startModelServer({ timeoutMs: CASE_TIMEOUT_MS * 2 + 5_000, plan: script.plan });
   try {
     const hookCommand = row.hook ? hookCommandFor(host, dirs, row) : null;
-    const mcpServer = row.mcp ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
+    // A `count` row registers nothing itself: `ctxfiles init` writes the hooks and the server.
+    const mcpServer =
+      row.mcp && !row.count ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
     const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
+    const init = row.count
+      ? await initInto(host, dirs, setup, { bin, run, env: baseEnv(dirs.home, dirs.repo) })
+      : '';
     const exe = path.join(installDir, host.bin);
     const traced = (args, file) => [
       '-f',
@@ -223,7 +233,14 @@ async function runHost(host, installDir, row, dirs, traceFile) {
         stderr: `${result.stderr}\n${second.stderr}`,
       };
     }
-    return { ...result, setup, requests: server.requests, compactions: script.compactions, resumedAt };
+    return {
+      ...result,
+      stderr: `${init}${result.stderr}`,
+      setup,
+      requests: server.requests,
+      compactions: script.compactions,
+      resumedAt,
+    };
   } finally {
     await server.close();
   }
@@ -488,6 +505,7 @@ async function runCase(host, installDir, row, work) {
   if (attempt.timedOut || main.length === 0) {
     return { ...result, status: attempt.timedOut ? 'timeout' : 'error', log };
   }
+  if (row.count) return { ...result, ...judgeCount(host, row, attempt), log, dir };
   if (row.subagent || row.mode) {
     const answer = (fields) => hookAnswer(host, dirs, null, { session: 'lab-expected', row, fields });
     return { ...result, ...(await judgeLayers(host, row, attempt.requests, answer)), log, dir };

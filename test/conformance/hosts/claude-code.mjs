@@ -71,6 +71,15 @@ export default {
   bin: 'node_modules/@anthropic-ai/claude-code-linux-x64/claude',
   names: { doc: 'CLAUDE.md', user: '.claude/CLAUDE.md' },
   hookAgent: 'claude-code',
+  /**
+   * A `count` row (count-rows.mjs), after `ctxfiles init claude-code`: what a user answers when
+   * Claude Code asks about the project's `.mcp.json` server and its tool (use it, always allow),
+   * in `.claude/settings.local.json`, where Claude Code keeps those answers.
+   */
+  afterInit(setup, dirs) {
+    const local = { enabledMcpjsonServers: ['ctxfiles'], permissions: { allow: [MCP_TOOL] } };
+    fs.writeFileSync(path.join(dirs.repo, '.claude/settings.local.json'), JSON.stringify(local, null, 2));
+  },
   prepare({ home, port, row, prompt, hookCommand, mcpServer }) {
     const mcpArgs = [];
     if (mcpServer) {

@@ -30,6 +30,18 @@ export default {
   bin: 'node_modules/.bin/codex',
   names: { doc: 'AGENTS.md', user: '.codex/AGENTS.md' },
   hookAgent: 'codex',
+  /**
+   * A `count` row (count-rows.mjs): `ctxfiles init codex --user` writes its block into
+   * $CODEX_HOME/config.toml, which the lab's run reads (Codex reads a project's .codex/config.toml
+   * only once the project is trusted); then the step a user takes when Codex says "Hooks need
+   * review": the trust of those hooks (`[hooks.state]`, see {@link codexTrust}).
+   */
+  initScope: 'user',
+  afterInit(setup) {
+    const file = path.join(setup.env.CODEX_HOME, 'config.toml');
+    const command = /\ncommand = ("[^\n]* hook codex[^\n]*")\n/.exec(fs.readFileSync(file, 'utf8'));
+    if (command) fs.appendFileSync(file, `\n${codexTrust(file, JSON.parse(command[1]))}`);
+  },
   hookEventName: 'PostToolUse',
   // As `ctxfiles init codex` writes the hook: shell commands are read for paths.
   hookArgs: ['--shell-paths'],
@@ -270,18 +282,9 @@ export default {
  * codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`, config/src/fingerprint.rs
  * `version_for_toml`).
  */
-function codexHooks(
-  configFile,
-  command,
-  groups = [
-    ['SessionStart', 'session_start', 'startup|resume|clear|compact'],
-    ['PostToolUse', 'post_tool_use', '^(Bash|apply_patch)$'],
-    ['PreCompact', 'pre_compact', undefined],
-  ],
-) {
+function codexHooks(configFile, command, groups = HOOK_GROUPS) {
   const lines = [];
-  const state = ['[hooks.state]'];
-  for (const [event, label, matcher] of groups) {
+  for (const [event, , matcher] of groups) {
     lines.push(`[[hooks.${event}]]`);
     if (matcher !== undefined) lines.push(`matcher = ${JSON.stringify(matcher)}`);
     lines.push(
@@ -290,6 +293,21 @@ function codexHooks(
       `command = ${JSON.stringify(command)}`,
       'timeout = 30',
     );
+  }
+  return `${lines.join('\n')}\n${codexTrust(configFile, command, groups)}`;
+}
+
+/** The hook groups `ctxfiles init codex` writes: event, Codex's label of it, matcher. */
+const HOOK_GROUPS = [
+  ['SessionStart', 'session_start', 'startup|resume|clear|compact'],
+  ['PostToolUse', 'post_tool_use', '^(Bash|apply_patch)$'],
+  ['PreCompact', 'pre_compact', undefined],
+];
+
+/** The `[hooks.state]` table that trusts one command in each group of `configFile` (see above). */
+function codexTrust(configFile, command, groups = HOOK_GROUPS) {
+  const state = ['[hooks.state]'];
+  for (const [, label, matcher] of groups) {
     const identity = {
       event_name: label,
       ...(matcher === undefined ? {} : { matcher }),
@@ -304,7 +322,7 @@ function codexHooks(
       `trusted_hash = "sha256:${hash}"`,
     );
   }
-  return `${lines.join('\n')}\n${state.join('\n')}\n`;
+  return `${state.join('\n')}\n`;
 }
 
 /** A custom agent (Codex's `[agents.<name>]`, a role `spawn_agent` takes as `agent_type`) with its config file. */

@@ -37,6 +37,17 @@ export default {
   bin: 'node_modules/.bin/gemini',
   names: { doc: 'GEMINI.md', user: '.gemini/GEMINI.md' },
   hookAgent: 'gemini-cli',
+  /**
+   * A `count` row (count-rows.mjs), after `ctxfiles init gemini-cli`: `gemini -p` leaves out a tool
+   * that asks for confirmation, so the user's answer "always allow" to the server's tool, as the
+   * user setting `tools.allowed` (its `mcp_<server>_<tool>` name) holds it.
+   */
+  afterInit(setup, dirs) {
+    const file = path.join(dirs.home, '.gemini/settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    settings.tools = { ...settings.tools, allowed: ['mcp_ctxfiles_instructions_for_path'] };
+    fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  },
   prepare({ home, port, row, prompt, hookCommand, mcpServer }) {
     const settings = {
       security: { auth: { selectedType: 'gemini-api-key' } },

@@ -36,6 +36,7 @@ export default {
   mcpCall: opencode.mcpCall,
   extractMcp: opencode.extractMcp,
   hasToolResult: opencode.hasToolResult,
+  toolResultCount: opencode.toolResultCount,
   isMain: opencode.isMain,
   extractStatic: opencode.extractStatic,
   extractLive: opencode.extractLive,

@@ -107,6 +107,8 @@ export default {
       .join('\n');
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
+  /** How many tool results the request carries (a script of more than one tool call). */
+  toolResultCount: (body) => (body?.messages ?? []).filter((m) => m.role === 'tool').length,
   isMain: (record) => record.url.includes('/chat/completions') && toolNames(record.body).length > 0,
   extractStatic: (body) => opencodeInstructions(body),
   extractLive(body) {

@@ -132,6 +132,15 @@ export default {
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
+  /**
+   * A request of Qwen Code's own background agent, not of the conversation: after a turn, 0.24.4
+   * asks the model to extract "managed memory" (its system message opens with that role).
+   */
+  isSideRequest: (record) =>
+    (record.body?.messages ?? [])
+      .filter((message) => message.role === 'system')
+      .flatMap((message) => contentTexts(message.content))
+      .some((text) => text.startsWith('You are now acting as the managed memory extraction subagent')),
   extractStatic: (body) => qwenInstructions(body),
   /** Qwen Code adds only matching `paths:` rules to a tool result, in a `<system-reminder>`. */
   extractLive: (body) => fromMarker(chatToolText(body), '<system-reminder>'),
