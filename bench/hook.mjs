@@ -16,8 +16,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.BENCH_BIN ?? path.join(here, '..', 'dist/bin/ctxfiles.cjs');
 const work = path.join(here, '.work');
 
-/** A small project: two AGENTS.md, a Cursor always rule and a glob rule, no config (rules on by default). */
+/**
+ * A small project: a CLAUDE.md, two AGENTS.md, a Cursor always rule and a glob rule, no config (rules
+ * on by default). Claude Code loads the AGENTS.md files itself where a project has no CLAUDE.md, and
+ * the hook then adds none of them.
+ */
 const SMALL_PROJECT = {
+  'CLAUDE.md': '# Project\n\nSee AGENTS.md.\n',
   'AGENTS.md': '# Project\n\nRun the tests before a commit.\n',
   'packages/app/AGENTS.md': '# App\n\nKeep components small.\n',
   'packages/app/src/index.ts': 'export const answer = 42;\n',

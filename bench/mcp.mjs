@@ -45,6 +45,30 @@ function client(child) {
 }
 
 /**
+ * The input of a whole `ctxfiles mcp` process that answers one call: `initialize`, the
+ * `initialized` notification, the first `instructions_for_path` call (the one {@link measureMcp}
+ * times), then the end of stdin, which ends the server. For the instruction count of the first call
+ * (bench/run.mjs), start-up included.
+ */
+export const FIRST_CALL_INPUT = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'instructions_for_path', arguments: { path: 'packages/api/src/server.ts' } },
+  },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join('');
+
+/**
  * Starts the server, times the first call, then `calls` warm calls and `calls` pings. Returns µs:
  * `{ first, warm: { wall, cpu }, ping: { wall, cpu } }` (wall: median round trip; cpu: the server's
  * CPU time per call, user and system).

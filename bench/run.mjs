@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
 import { measureInitHook } from './hook.mjs';
 import { countInstructions, haveValgrind, millions } from './instructions.mjs';
-import { measureMcp } from './mcp.mjs';
+import { FIRST_CALL_INPUT, measureMcp } from './mcp.mjs';
 import { measureNested, nestedLines } from './nested.mjs';
 import { cacheEnv, median, runCommand, timeCommands } from './measure.mjs';
 import { mb, measurePackage } from './package.mjs';
@@ -223,7 +223,16 @@ if (counting) {
     millions(resolve),
     `+${millions(resolve - node)}, ${(resolve / node).toFixed(2)}× node -e 0 (wall ${(cold / nodeStart).toFixed(2)}×), target ≤ 1.2×: ${verdict('coldResolveInstructions', resolve / node, 1.2)}`,
   );
-  report.figures.instructions = { node, resolve };
+  // The MCP server started, answering its first instructions_for_path call, and ended (bench/mcp.mjs).
+  const mcpOptions = { ...options, input: FIRST_CALL_INPUT };
+  countInstructions([bin, 'mcp'], mcpOptions); // writes the compile cache for these Node options
+  const mcp = countInstructions([bin, 'mcp'], mcpOptions);
+  line(
+    'instructions: MCP server, start and first call (examples/monorepo)',
+    millions(mcp),
+    `+${millions(mcp - node)}, ${(mcp / node).toFixed(2)}× node -e 0`,
+  );
+  report.figures.instructions = { node, resolve, mcp };
 } else line('instructions', 'skipped: valgrind is not installed');
 {
   // The hook command exactly as `ctxfiles init claude-code` writes it (absolute node and bin, run

@@ -1,5 +1,7 @@
 // Bundles the CLI into CommonJS (docs/performance.md, "Start-up"):
-// - dist/bin/cli.cjs: every command but `hook`; dist/bin/hook.cjs: the hook command alone;
+// - dist/bin/cli.cjs: every command; dist/bin/resolve.cjs: a plain `resolve` alone, without
+//   commander; dist/bin/hook.cjs: the hook command's parser and quick check alone, which loads
+//   dist/bin/hook-run.cjs (the whole hook) only for an event it cannot answer;
 // - dist/bin/ctxfiles.cjs: the bin, a small loader that picks one of them and loads it through the
 //   compile cache (src/cli/compile-cache.ts), with the bundles' digests built in.
 // CommonJS, because starting Node's ES module loader and linking a graph of ES modules costs a cold
@@ -121,7 +123,7 @@ function viewBuiltins(file) {
 }
 
 const digests = {};
-for (const name of ['cli', 'hook']) {
+for (const name of ['cli', 'hook', 'hook-run', 'resolve']) {
   const outfile = path.join(outdir, `${name}.cjs`);
   await build({
     ...common,

@@ -37,6 +37,8 @@ describe('the published package', () => {
       'dist/bin/ctxfiles.cjs',
       'dist/bin/cli.cjs',
       'dist/bin/hook.cjs',
+      'dist/bin/hook-run.cjs',
+      'dist/bin/resolve.cjs',
       'dist/index.js',
       'dist/index.d.ts',
       'schema/config.schema.json',

@@ -64,7 +64,14 @@ describe(
   () => {
     test('the tarball holds what prepack built: the bin, its bundles and the library', () => {
       const files = packed.files.map((file) => file.path);
-      for (const file of ['dist/bin/ctxfiles.cjs', 'dist/bin/cli.cjs', 'dist/bin/hook.cjs', 'dist/index.js'])
+      for (const file of [
+        'dist/bin/ctxfiles.cjs',
+        'dist/bin/cli.cjs',
+        'dist/bin/hook.cjs',
+        'dist/bin/hook-run.cjs',
+        'dist/bin/resolve.cjs',
+        'dist/index.js',
+      ])
         expect(files).toContain(file);
       expect(fs.existsSync(path.join(clone, 'dist/bin/ctxfiles.cjs'))).toBe(true);
     });

@@ -22,6 +22,7 @@ import { defineSha256, digestOf, lazySha256 } from '../src/fs/read-instruction.j
 import { homeDirectory } from '../src/fs/home-dir.js';
 import { discoverRules } from '../src/rules/discover-rules.js';
 import { BIN, spawnBin } from './helpers/cli.js';
+import { plainResolveOptions } from '../src/cli/resolve-command.js';
 import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
 // The CLI's start-up path (docs/performance.md, "Start-up"): the compile cache of the bundles and
@@ -242,7 +243,7 @@ describe('the bin with its compile cache', () => {
     expect(first.stdout).toContain('# Rules');
     const files = cacheFiles(cache);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^cli-resolve-/);
+    expect(files[0]).toMatch(/^resolve-resolve-/);
     const file = path.join(cache, 'ctxfiles/compile-cache', files[0] as string);
     const before = fs.statSync(file);
     const second = spawnBin(['resolve'], { cwd: root, env });
@@ -263,7 +264,7 @@ describe('the bin with its compile cache', () => {
     ).not.toBe(0);
     expect(cacheFiles(cache)).toEqual([]);
     expect(spawnBin(['resolve'], { cwd: root, env }).code).toBe(0);
-    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^cli-resolve-/)]);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^resolve-resolve-/)]);
   });
 
   test('a corrupt cache file is rejected by V8 and replaced; the output does not change', () => {
@@ -292,15 +293,28 @@ describe('the bin with its compile cache', () => {
     expect(cacheFiles(shared)).toEqual([]);
   });
 
-  test('the hook runs from its own bundle and cache file', () => {
+  test('the hook runs from its own bundles and cache files: the quick check keeps only a run it answered', () => {
     const { root, cache } = project();
-    const result = spawnBin(['hook', 'claude-code', '--state-dir', path.join(root, '.state')], {
-      cwd: root,
-      env: { XDG_CACHE_HOME: cache },
-      input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: root }),
-    });
-    expect(result.code).toBe(0);
-    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^hook-hook-/)]);
+    const hook = (event: Record<string, unknown>) =>
+      spawnBin(['hook', 'claude-code', '--state-dir', path.join(root, '.state')], {
+        cwd: root,
+        env: { XDG_CACHE_HOME: cache },
+        input: JSON.stringify({ session_id: 's1', cwd: root, ...event }),
+      });
+    // A session start needs the whole hook: the quick check's bundle hands it on and caches nothing.
+    expect(hook({ hook_event_name: 'SessionStart' }).code).toBe(0);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^hook-run-hook-/)]);
+    // A tool call with nothing due is answered by the quick check alone, which caches its code.
+    const read = {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: 'AGENTS.md' },
+    };
+    expect(hook(read)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(cacheFiles(cache).sort()).toEqual([
+      expect.stringMatching(/^hook-hook-/),
+      expect.stringMatching(/^hook-run-hook-/),
+    ]);
   });
 });
 
@@ -397,7 +411,9 @@ describe('what a cold run loads', () => {
       });
     expect(run().status).toBe(0);
     const cached = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
-    expect(cached).toEqual([expect.stringMatching(new RegExp(`^(?:cli|hook)-${argv[0] as string}-`))]);
+    expect(cached).toEqual([
+      expect.stringMatching(new RegExp(`^(?:cli|hook|resolve)-${argv[0] as string}-`)),
+    ]);
     const result = run();
     expect(result.status).toBe(0);
     expect(fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'))).toEqual(cached);
@@ -645,7 +661,9 @@ describe('homeDirectory', () => {
 });
 
 describe('the bundles', () => {
-  const bundles = ['ctxfiles.cjs', 'cli.cjs', 'hook.cjs'].map((name) => path.join(path.dirname(BIN), name));
+  const bundles = ['ctxfiles.cjs', 'cli.cjs', 'hook.cjs', 'hook-run.cjs', 'resolve.cjs'].map((name) =>
+    path.join(path.dirname(BIN), name),
+  );
 
   test('are strict code from the first statement, with Node built-ins imported without interop copies', () => {
     for (const file of bundles) {
@@ -693,5 +711,54 @@ describe('the bundles', () => {
     expect(fsView.readFileSync).toBe(fs.readFileSync);
     expect(fsView.promises).toBe(fs.promises);
     expect(Object.keys(fsView)).toEqual(['default']);
+  });
+});
+
+describe('the resolve bundle', () => {
+  test('takes only a plain command line, parsed as commander parses it; anything else goes to the CLI bundle', () => {
+    expect(plainResolveOptions(['resolve'])).toEqual({});
+    expect(
+      plainResolveOptions(['resolve', '--agent', 'coder', '--format', 'xml', '--json', '--cwd', 'a b']),
+    ).toEqual({ agent: 'coder', format: 'xml', json: true, cwd: 'a b' });
+    expect(plainResolveOptions(['resolve', '--preset', 'codex', '--flow', 'f', '--step', 's'])).toEqual({
+      preset: 'codex',
+      flow: 'f',
+      step: 's',
+    });
+    for (const argv of [
+      ['manifest'],
+      ['resolve', '--help'],
+      ['resolve', '-h'],
+      ['resolve', '-V'],
+      ['resolve', '--bogus'],
+      ['resolve', 'extra'],
+      ['resolve', '--agent'],
+      ['resolve', '--agent', ''],
+      ['resolve', '--agent', '--json'],
+      ['resolve', '--agent', 'a', '--agent', 'b'],
+      ['resolve', '--json', '--json'],
+      ['resolve', '--agent=coder'],
+      ['resolve', '--format', 'yaml'],
+      ['resolve', '--preset', 'nope'],
+      ['resolve', '--paths', 'a'],
+      ['resolve', '--rule', 'r'],
+      ['resolve', '--'],
+      ['resolve', '--constructor', 'x'],
+    ])
+      expect(plainResolveOptions(argv), argv.join(' ')).toBeUndefined();
+  });
+
+  test('a command line it does not take is answered by commander, as every command is', () => {
+    const root = temp();
+    const cache = temp();
+    const bogus = spawnBin(['resolve', '--bogus'], { cwd: root, env: { XDG_CACHE_HOME: cache } });
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("ctxfiles: error: unknown option '--bogus'");
+    const help = spawnBin(['resolve', '--help'], { cwd: root, env: { XDG_CACHE_HOME: cache } });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: ctxfiles resolve [options]');
+    // The resolve bundle handed these on: its cache holds no run of it; the CLI bundle's does.
+    const files = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
+    expect(files).toEqual([expect.stringMatching(/^cli-resolve-/)]);
   });
 });

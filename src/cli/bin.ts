@@ -8,7 +8,13 @@ import { loadBundle } from './compile-cache.js';
 // spares compiling the bundle again (docs/performance.md, "Start-up").
 
 /** Digests of the bundles' text, set by scripts/bundle-cli.mjs when it builds this file. */
-declare const CTXFILES_BUNDLE_DIGESTS: { readonly cli: string; readonly hook: string };
+declare const CTXFILES_BUNDLE_DIGESTS: Readonly<Record<string, string>>;
+
+/**
+ * Loads another bundle of `dist/bin` by name (`hook-run`) through the compile cache, and returns its
+ * exports: a bundle's `main` gets it for the parts it loads only when they are needed.
+ */
+export type LoadBundle = (name: string) => unknown;
 
 /** The commands whose run walks the nested files of the work dir. */
 const WALKING_COMMANDS = new Set(['manifest', 'session', 'explain', 'prompt', 'mcp']);
@@ -24,19 +30,31 @@ if (WALKING_COMMANDS.has(argv[0] ?? ''))
 // An agent runs `ctxfiles hook` on every tool call: its bundle holds nothing else.
 // `hook --help` is printed by the CLI bundle, in the style of every command's help.
 const helpFlag = (arg: string) => arg === '--help' || arg === '-h';
+// `resolve`, which a runner starts for every agent, has a bundle of its own without commander; it
+// hands any command line but a plain one to the CLI bundle.
 const name =
   argv[0] === 'hook' && !argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined).some(helpFlag)
     ? 'hook'
-    : 'cli';
-const bundle = loadBundle(
-  {
-    file: path.join(__dirname, `${name}.cjs`),
-    digest: CTXFILES_BUNDLE_DIGESTS[name],
-    command: argv[0] ?? '',
-    require,
-  },
-  process.env,
-) as { main(argv: readonly string[]): Promise<number> };
-void bundle.main(argv).then((code) => {
+    : argv[0] === 'resolve'
+      ? 'resolve'
+      : 'cli';
+// The first bundle's code is cached only by a run that did not hand its work to another bundle:
+// the hook's quick check keeps the code of a tool call with nothing due, not of a session start.
+let handedOn = false;
+const load: LoadBundle = (bundle) => {
+  if (bundle !== name) handedOn = true;
+  return loadBundle(
+    {
+      file: path.join(__dirname, `${bundle}.cjs`),
+      digest: CTXFILES_BUNDLE_DIGESTS[bundle] ?? '',
+      command: argv[0] ?? '',
+      require,
+      ...(bundle === name ? { keep: () => !handedOn } : {}),
+    },
+    process.env,
+  );
+};
+const bundle = load(name) as { main(argv: readonly string[], load: LoadBundle): Promise<number> };
+void bundle.main(argv, load).then((code) => {
   process.exitCode = code;
 });

@@ -168,6 +168,11 @@ export interface Bundle {
    * beside it (`node:module`'s `createRequire` would load Node's ES module loader on every run).
    */
   readonly require: NodeJS.Require;
+  /**
+   * Asked when the process ends: `false` keeps this run's code out of the cache (a run that handed
+   * its work to another bundle ran only a part of this one). Default: kept.
+   */
+  readonly keep?: () => boolean;
 }
 
 /**
@@ -212,7 +217,7 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
  * under other flags, and two ways of running would otherwise replace each other's cache.
  */
 export function cacheFileName(
-  bundle: Omit<Bundle, 'require'>,
+  bundle: Omit<Bundle, 'require' | 'keep'>,
   info: fs.Stats = fs.statSync(bundle.file),
   flags: string = `${process.execArgv.join(' ')}\0${process.env['NODE_OPTIONS'] ?? ''}`,
 ): string {
@@ -246,7 +251,7 @@ function runWithCodeCache(bundle: Bundle, source: string, cacheFile: string | un
   // would fix a cache that lacks most of what the command runs.
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
     process.once('exit', (status) => {
-      if (status !== 0) return;
+      if (status !== 0 || bundle.keep?.() === false) return;
       try {
         writeCacheFile(cacheFile, script.createCachedData());
       } catch {

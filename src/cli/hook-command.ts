@@ -1,6 +1,6 @@
 import { readAllBounded, type BoundedInput } from '../fs/bounded-input.js';
 import { formatHookOutput } from '../hooks/hook-event.js';
-import { runHook } from '../hooks/run-hook.js';
+import type { HookAnswer, RunHookOptions } from '../hooks/quick-hook.js';
 import { HOOK_HOSTS } from '../hosts/index.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
@@ -15,6 +15,11 @@ export interface HookIo {
   readonly cwd: string;
   /** The whole of stdin, or its length when it is over {@link MAX_HOOK_INPUT_BYTES}. */
   readStdin(): Promise<BoundedInput> | BoundedInput;
+  /**
+   * Answers the event: `runHook` (src/hooks/run-hook.ts), which the hook's own bundle reaches only
+   * when its quick check cannot answer (src/cli/entry-hook.ts).
+   */
+  answer(options: Readonly<RunHookOptions>): Promise<HookAnswer> | HookAnswer;
 }
 
 /**
@@ -68,7 +73,7 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     io.stdout.write(formatHookOutput(agent, 'after-tool', ''));
     return 0;
   }
-  const answer = await runHook({
+  const answer = await io.answer({
     agent,
     input,
     cwd: options.cwd,

@@ -1,25 +1,19 @@
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { CtxfilesError } from '../errors.js';
-import path from 'node:path';
-import { FORMATS, type Format } from '../config/types.js';
+import { FORMATS } from '../config/types.js';
 import { PRESET_NAMES } from '../presets/index.js';
-import type { ResolveResult } from '../api/create-resolver.js';
 import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
+import {
+  openResolver,
+  readVersion,
+  resolveCommand,
+  resolveCwd,
+  writePlain,
+  type CommonOptions,
+} from './resolve-command.js';
 
 export { EXIT, type CliIo } from './io.js';
-
-interface CommonOptions {
-  cwd?: string;
-  config?: string;
-  userConfig?: string;
-  agent?: string;
-  flow?: string;
-  step?: string;
-  format?: string;
-  preset?: string;
-  json?: boolean;
-}
 
 /**
  * Runs the CLI: `run(['resolve', '--json'], io)`. Never calls `process.exit`; returns the exit code.
@@ -31,7 +25,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // as for every command.
     const { hookCommand, readStream } = await import('./hook-command.js');
     const { stdout, stderr, env, cwd } = io;
-    return hookCommand(argv.slice(1), { stdout, stderr, env, cwd, readStdin: () => readStream(io.stdin) });
+    return hookCommand(argv.slice(1), {
+      stdout,
+      stderr,
+      env,
+      cwd,
+      readStdin: () => readStream(io.stdin),
+      answer: async (options) => (await import('../hooks/run-hook.js')).runHook(options),
+    });
   }
   // `--json` asks for an error object on stdout too, even when parsing itself fails.
   const json = argv.includes('--json');
@@ -409,77 +410,6 @@ function registerConfigCommands(cli: Cli, io: CliIo): void {
     });
 }
 
-async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number> {
-  const { resolver, request } = await openResolver(options, io);
-  // The plain output is the block alone: skip the discovery walk that only the manifest needs.
-  const result = await resolver.resolve({ ...request, manifest: options.json === true });
-  if (options.json) {
-    io.stdout.write(
-      `${JSON.stringify(
-        {
-          workDir: result.workDir,
-          agent: result.agent,
-          flow: result.flow,
-          files: result.files.map(({ path: file, layer, entry, importedBy, bytes, sha256 }) => ({
-            path: file,
-            layer,
-            entry,
-            ...(importedBy === undefined ? {} : { importedBy }),
-            bytes,
-            sha256,
-          })),
-          text: result.text,
-          manifest: result.manifest,
-          ...(result.rules === undefined ? {} : { rules: result.rules }),
-          diagnostics: result.diagnostics,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-  } else await writePlain(result.text, 'block', { options, resolver, request, result }, io);
-  return EXIT.ok;
-}
-
-/**
- * The plain output of `resolve` and `manifest`: warnings first, so a reader that stops early
- * (`| head -1`) cannot swallow them; when there is nothing to print, one line on stderr says why.
- */
-async function writePlain(
-  text: string,
-  kind: 'block' | 'manifest',
-  opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
-  io: CliIo,
-): Promise<void> {
-  const { options, resolver, request, result } = opened;
-  writeDiagnostics(result.diagnostics, io);
-  // On a terminal the prompt must not follow the last line: a newline the block itself lacks is
-  // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
-  if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
-  if (text === '') {
-    const { emptyOutputLine } = await import('./empty-output.js');
-    io.stderr.write(
-      await emptyOutputLine({
-        kind,
-        config: resolver.config,
-        result,
-        preset: options.preset ?? resolver.config.preset,
-        presets: PRESET_NAMES,
-        tryPreset: async (preset) => {
-          try {
-            const other = await openResolver({ ...options, preset }, io);
-            const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
-            return { result: otherResult, config: other.resolver.config };
-          } catch {
-            return null;
-          }
-        },
-      }),
-    );
-  }
-  io.stdout.write(text);
-}
-
 async function validateCommand(files: readonly string[], options: CommonOptions, io: CliIo): Promise<number> {
   const { validateFiles } = await import('./validate.js');
   const report = await validateFiles({
@@ -500,41 +430,6 @@ async function validateCommand(files: readonly string[], options: CommonOptions,
   return EXIT.ok;
 }
 
-async function openResolver(options: CommonOptions, io: CliIo) {
-  const [{ loadConfig }, { createResolver }] = await Promise.all([
-    import('../config/load-config.js'),
-    import('../api/create-resolver.js'),
-  ]);
-  const workDir = resolveCwd(options, io);
-  const config = await loadConfig({
-    cwd: workDir,
-    configFile: fromShell(options.config, io),
-    preset: options.preset,
-    userConfig: fromShell(options.userConfig, io),
-    env: io.env,
-    displayCwd: io.cwd,
-    lazyFlows: true,
-  });
-  const resolver = await createResolver({ workDir, config, env: io.env });
-  const format = options.format as Format | undefined;
-  const rules = options as { paths?: string[]; rule?: string[] };
-  return {
-    resolver,
-    request: {
-      agent: options.agent,
-      flow: options.flow,
-      step: options.step,
-      format,
-      ...(rules.paths === undefined ? {} : { paths: rules.paths }),
-      ...(rules.rule === undefined ? {} : { rules: rules.rule }),
-    },
-  };
-}
-
-function resolveCwd(options: CommonOptions, io: CliIo): string {
-  return path.resolve(io.cwd, options.cwd ?? '.');
-}
-
 /** Writes a file the user named (`schema --out`); a failure is an error naming it, not a stack. */
 function writeOutput(file: string, text: string): void {
   try {
@@ -552,21 +447,5 @@ function writeOutput(file: string, text: string): void {
     throw new CtxfilesError('output-failed', `--out ${file}: cannot write the file (${why})`, {
       cause: error,
     });
-  }
-}
-
-/** The package version, built into the CLI bundle (scripts/bundle-cli.mjs): no file read per run. */
-declare const CTXFILES_VERSION: string | undefined;
-
-function readVersion(): string {
-  if (typeof CTXFILES_VERSION === 'string') return CTXFILES_VERSION;
-  // Run from the sources or the ES module build: package.json is two levels up.
-  try {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return manifest.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
   }
 }

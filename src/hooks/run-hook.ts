@@ -4,24 +4,10 @@ import path from 'node:path';
 import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import type { Diagnostic } from '../errors.js';
 import { recallCompiledGlobs } from '../rules/compile-rule-globs.js';
-import { BUILT_IN_TOOLS } from '../session/tool-table.js';
-import { touchedDirectories, touchedPaths, type ToolEvent } from '../session/triggers.js';
-import { formatHookOutput, parseHookEvent } from './hook-event.js';
-import {
-  asHookState,
-  configFingerprint,
-  nothingDue,
-  unindexedFiles,
-  type HookIndex,
-  type HookState,
-  type RuleScope,
-} from './hook-state.js';
+import { formatHookOutput } from './hook-event.js';
+import { unindexedFiles, type HookIndex, type HookState, type RuleScope } from './hook-state.js';
 import {
   ensureStateDirectory,
-  readStateFile,
-  sessionFileName,
-  stateDirectory,
-  stateFile,
   StateStoreError,
   sweepStateDirectory,
   withStateLock,
@@ -30,14 +16,10 @@ import {
   readSideFile,
   type StateFile,
 } from './state-store.js';
-import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
 import { startBlock } from './start-block.js';
 import { hookHostView } from './host-view.js';
 import type { HostView } from '../api/host-view.js';
 import {
-  completeContext,
-  contextKey,
-  contextSignature,
   deliveredSteps,
   forgetSteps,
   hookRequest,
@@ -46,48 +28,24 @@ import {
   stepFiles,
   stepKey,
 } from './host-request.js';
-import type { HostContext } from '../api/host-layers.js';
 import type { ResolveRequest } from '../api/select-request.js';
-import { toToolEvents, type HookAgent } from './tool-names.js';
-import { homeDirectory } from '../fs/home-dir.js';
+import type { ToolEvent } from '../session/triggers.js';
+import type { HookAgent } from './tool-names.js';
 import { hookProtocol } from '../hosts/index.js';
+import {
+  checkToolCall,
+  fingerprintOf,
+  quietAnswer,
+  readStored,
+  rearmFile,
+  sameStrings,
+  startHook,
+  type HookAnswer,
+  type RunHookOptions,
+  type Scoped,
+} from './quick-hook.js';
 
-/** Options of {@link runHook}. */
-export interface RunHookOptions {
-  readonly agent: HookAgent;
-  /** What the agent wrote to the hook's stdin. */
-  readonly input: string;
-  /** The work dir; default: the host's project dir variable (`CLAUDE_PROJECT_DIR`), else the event's `cwd`, else `processCwd`. */
-  readonly cwd?: string | undefined;
-  /** An explicit config file (relative to the work dir). */
-  readonly configFile?: string | undefined;
-  /** A preset the config is merged over (`--preset`, docs/presets.md). */
-  readonly preset?: string | undefined;
-  /**
-   * The ctxfiles agent the session resolves for (`--agent`): its layer and the rules scoped to it
-   * (docs/rules.md, "Agent scope"). Not the host, which is `agent`.
-   */
-  readonly requestAgent?: string | undefined;
-  /** The trusted user config (`--user-config`), absolute; default: the usual place (docs/config.md). */
-  readonly userConfig?: string | undefined;
-  /** The state directory; default: {@link stateDirectory} of `env`. */
-  readonly stateDir?: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly processCwd: string;
-  /** Default: `os.homedir()`. */
-  readonly homeDir?: string;
-  /** Read shell commands for the paths they name (`--shell-paths`, docs/hooks.md). Default: false. */
-  readonly shellPaths?: boolean | undefined;
-}
-
-/** The options with the event's subagent and mode (docs/subagents.md). */
-type Scoped = Readonly<RunHookOptions> & { readonly context: HostContext };
-
-/** What the hook prints: `stdout` exactly, and each of `warnings` as one stderr line. */
-export interface HookAnswer {
-  readonly stdout: string;
-  readonly warnings: readonly string[];
-}
+export type { HookAnswer, RunHookOptions } from './quick-hook.js';
 
 /**
  * Answers one hook event: the manifest at session start, the nested files due after a tool call,
@@ -99,24 +57,10 @@ export interface HookAnswer {
 export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAnswer> {
   const { agent } = options;
   const warnings: string[] = [];
-  const quiet = (kind: 'session-start' | 'after-tool' = 'after-tool') => ({
-    stdout: formatHookOutput(agent, kind, ''),
-    warnings,
-  });
-  const event = parseHookEvent(agent, options.input);
-  if ('error' in event) {
-    warnings.push(event.error);
-    return quiet();
-  }
-  if (event.kind === 'other') return quiet();
-
-  const workDir = usableWorkDir(options, event.cwd, warnings);
-  if (workDir === undefined) return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
-  const homeDir = options.homeDir ?? homeDirectory();
-  const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
-  const dir = options.stateDir ?? stateDirectory(options.env, homeDir);
-  const state = stateFile(dir, sessionFileName(agent, contextKey(event.sessionId, event.context), workDir));
-  const scoped: Scoped = { ...options, context: completeContext(state, event.context) };
+  const quiet = (kind: 'session-start' | 'after-tool' = 'after-tool') => quietAnswer(agent, warnings, kind);
+  const start = startHook(options, warnings);
+  if (!('event' in start)) return start;
+  const { event, workDir, homeDir, configFile, state, scoped } = start;
 
   try {
     if (event.kind === 'session-start' || event.kind === 'subagent-start' || event.kind === 'prompt') {
@@ -133,20 +77,9 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       await (event.kind === 'compact' ? rearm() : compressed(state, event.summary, rearm));
       return quiet();
     }
-    const shell = options.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
-    const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
-    const dirs = touchedInside(toolEvents, workDir);
-    const rearmed = fs.existsSync(rearmFile(state));
-    if (dirs.length === 0 && !rearmed) return quiet();
-    const files = touchedFiles(toolEvents, workDir);
-    const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
-    if (
-      !rearmed &&
-      stored !== null &&
-      sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, scoped)) &&
-      nothingDue(stored, dirs, files)
-    )
-      return quiet();
+    const checked = checkToolCall({ ...start, event }, warnings);
+    if ('stdout' in checked) return checked;
+    const { toolEvents, dirs } = checked;
     const text = await afterTool(state, workDir, configFile, homeDir, scoped, toolEvents, dirs, warnings);
     return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
   } catch (error) {
@@ -244,11 +177,6 @@ async function compressed(state: StateFile, summary: string, rearm: () => Promis
   if (readSideFile(seenFile) === digest) return;
   await rearm();
   writeSideFile(seenFile, digest);
-}
-
-/** The marker of a compaction not yet followed by a delivery (beside the state file). */
-function rearmFile(state: StateFile): string {
-  return `${state.file}.due`;
 }
 
 async function startText(
@@ -353,28 +281,6 @@ async function openResolver(
   return { resolver, fingerprint, view };
 }
 
-/** The config files' signatures, and the preset named on the command line. */
-function fingerprintOf(
-  workDir: string,
-  configFile: string | undefined,
-  homeDir: string,
-  {
-    preset,
-    requestAgent,
-    userConfig,
-    context,
-  }: Pick<RunHookOptions, 'preset' | 'requestAgent' | 'userConfig'> & { readonly context?: HostContext },
-): string[] {
-  const signatures = configFingerprint(workDir, configFile, homeDir);
-  if (userConfig !== undefined) signatures.push(`user-config ${userConfig}`);
-  if (preset !== undefined) signatures.push(`preset ${preset}`);
-  // Another agent resolves other rules: its session state does not carry over.
-  if (requestAgent !== undefined) signatures.push(`agent ${requestAgent}`);
-  // Another subagent or mode may resolve other layers: the full path decides once.
-  if (context !== undefined) signatures.push(...contextSignature(context));
-  return signatures;
-}
-
 async function resume(
   { resolver, view }: Opened,
   previous: HookState | null,
@@ -441,55 +347,6 @@ function snapshot(
   };
 }
 
-/** The stored state of this session, or `null` (absent, or corrupt with a warning). */
-function readStored(state: StateFile, workDir: string, agent: string, warnings: string[]): HookState | null {
-  const read = readStateFile(state);
-  if (read.kind === 'absent') return null;
-  const value = read.kind === 'ok' ? asHookState(read.value) : null;
-  if (value === null || value.workDir !== workDir || value.agent !== agent) {
-    const reason = read.kind === 'corrupt' ? read.reason : 'it does not have the expected shape';
-    warnings.push(`the session state ${state.file} is ignored: ${reason}; a fresh session starts`);
-    return null;
-  }
-  return value;
-}
-
-/** The work dir's real path, or `undefined` with a warning when it cannot be used. */
-function usableWorkDir(
-  options: Readonly<RunHookOptions>,
-  eventCwd: string | undefined,
-  warnings: string[],
-): string | undefined {
-  try {
-    return fs.realpathSync(path.resolve(options.processCwd, chooseWorkDir(options, eventCwd)));
-  } catch (error) {
-    warnings.push(`the work dir cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
-}
-
-/**
- * `--cwd`, else the host's project dir variable (Claude Code's `CLAUDE_PROJECT_DIR`), else the event's `cwd`. Claude Code reports the
- * shell's current directory as `cwd`, which moves with `cd`; the project dir keeps one session
- * state and one manifest per project.
- */
-function chooseWorkDir(options: Readonly<RunHookOptions>, eventCwd: string | undefined): string {
-  if (options.cwd !== undefined) return options.cwd;
-  const variable = hookProtocol(options.agent)?.projectDirEnv;
-  const projectDir = variable === undefined ? undefined : options.env[variable];
-  if (projectDir !== undefined && path.isAbsolute(projectDir)) return projectDir;
-  return eventCwd ?? '.';
-}
-
-/** False when the state dir is absent (nothing stored yet) or not a real directory (refused later). */
-function usableDirectory(dir: string): boolean {
-  try {
-    return fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
 /** The touched directories strictly inside the work dir (the work dir itself never activates). */
 /**
  * The pending rules (glob rules and nested owners' always rules not applied by the resolution) as
@@ -510,44 +367,9 @@ async function ruleScopes(resolver: Resolver, result: ResolveResult): Promise<Ru
   return scopes;
 }
 
-/** The files the tool calls touched (absolute). */
-function touchedFiles(events: readonly ToolEvent[], workDir: string): string[] {
-  const files = new Set<string>();
-  for (const event of events)
-    for (const file of touchedPaths(event, workDir, BUILT_IN_TOOLS).files) files.add(file);
-  return [...files];
-}
-
-/**
- * Where a shell command's words are looked up: the event's directory (the shell's, for Claude
- * Code), and the disk, where only a path with no symlink on the way that is a file or a directory
- * counts.
- */
-function shellContext(workDir: string, eventCwd: string | undefined): ShellPathsOptions {
-  let cwd = workDir;
-  try {
-    if (eventCwd !== undefined) cwd = fs.realpathSync.native(path.resolve(workDir, eventCwd));
-  } catch {
-    // A directory gone since: words resolve against the work dir.
-  }
-  return { cwd, root: workDir, kindOf: diskKindOf };
-}
-
-function touchedInside(events: readonly ToolEvent[], workDir: string): string[] {
-  const dirs = new Set<string>();
-  for (const event of events)
-    for (const dir of touchedDirectories(event, workDir))
-      if (dir.startsWith(`${workDir}${path.sep}`) && !dir.split(path.sep).includes('..')) dirs.add(dir);
-  return [...dirs];
-}
-
 function warn(diagnostics: readonly Diagnostic[], warnings: string[]): void {
   for (const diagnostic of diagnostics)
     if (diagnostic.level === 'warn') warnings.push(`${diagnostic.message} [${diagnostic.code}]`);
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 function describe(error: unknown): string {

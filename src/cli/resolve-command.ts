@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Format } from '../config/types.js';
+import { FORMATS } from '../config/types.js';
+import { PRESET_NAMES } from '../presets/index.js';
+import type { ResolveResult } from '../api/create-resolver.js';
+import { EXIT, fromShell, writeDiagnostics, type CliIo } from './io.js';
+
+// `resolve` and what `manifest`, `session`, `prompt`, `explain` and `mcp` share with it: a resolver
+// for the options of the command line. No commander here: the `resolve` bundle
+// (src/cli/entry-resolve.ts) runs a plain `resolve` without the rest of the CLI.
+
+/** The options every resolution command takes, as commander gives them (src/cli/run.ts). */
+export interface CommonOptions {
+  cwd?: string;
+  config?: string;
+  userConfig?: string;
+  agent?: string;
+  flow?: string;
+  step?: string;
+  format?: string;
+  preset?: string;
+  json?: boolean;
+}
+
+/** The options of `resolve` that take one value, by flag (src/cli/run.ts). */
+const VALUE_OPTIONS: Readonly<Record<string, keyof CommonOptions>> = {
+  '--cwd': 'cwd',
+  '--config': 'config',
+  '--user-config': 'userConfig',
+  '--agent': 'agent',
+  '--flow': 'flow',
+  '--step': 'step',
+  '--format': 'format',
+  '--preset': 'preset',
+};
+
+/**
+ * The options of a plain `ctxfiles resolve …` command line, parsed as commander parses them, or
+ * `undefined` for anything else: another command, help, a version flag, an unknown or repeated
+ * option, a value that is missing, empty, starts with `-` or is not one of an option's choices,
+ * `--opt=value`, `--paths`, `--rule`, an argument, `--`. Those go to the whole CLI (commander), which
+ * answers them exactly as always; this only spares it the common case.
+ */
+export function plainResolveOptions(argv: readonly string[]): CommonOptions | undefined {
+  if (argv[0] !== 'resolve') return undefined;
+  const options: CommonOptions = {};
+  for (let index = 1; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === '--json' && options.json === undefined) {
+      options.json = true;
+      continue;
+    }
+    const key = Object.hasOwn(VALUE_OPTIONS, arg) ? VALUE_OPTIONS[arg] : undefined;
+    const value = argv[index + 1];
+    if (key === undefined || key === 'json' || options[key] !== undefined) return undefined;
+    if (value === undefined || value === '' || value.startsWith('-')) return undefined;
+    if (key === 'format' && !(FORMATS as readonly string[]).includes(value)) return undefined;
+    if (key === 'preset' && !PRESET_NAMES.includes(value)) return undefined;
+    options[key] = value;
+    index += 1;
+  }
+  return options;
+}
+
+/** The package version, built into the CLI bundles (scripts/bundle-cli.mjs): no file read per run. */
+declare const CTXFILES_VERSION: string | undefined;
+
+/** The package version: built in, else (run from the sources or the ES module build) package.json's. */
+export function readVersion(): string {
+  if (typeof CTXFILES_VERSION === 'string') return CTXFILES_VERSION;
+  // Run from the sources or the ES module build: package.json is two levels up.
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return manifest.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export async function resolveCommand(options: CommonOptions, io: CliIo): Promise<number> {
+  const { resolver, request } = await openResolver(options, io);
+  // The plain output is the block alone: skip the discovery walk that only the manifest needs.
+  const result = await resolver.resolve({ ...request, manifest: options.json === true });
+  if (options.json) {
+    io.stdout.write(
+      `${JSON.stringify(
+        {
+          workDir: result.workDir,
+          agent: result.agent,
+          flow: result.flow,
+          files: result.files.map(({ path: file, layer, entry, importedBy, bytes, sha256 }) => ({
+            path: file,
+            layer,
+            entry,
+            ...(importedBy === undefined ? {} : { importedBy }),
+            bytes,
+            sha256,
+          })),
+          text: result.text,
+          manifest: result.manifest,
+          ...(result.rules === undefined ? {} : { rules: result.rules }),
+          diagnostics: result.diagnostics,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else await writePlain(result.text, 'block', { options, resolver, request, result }, io);
+  return EXIT.ok;
+}
+
+/**
+ * The plain output of `resolve` and `manifest`: warnings first, so a reader that stops early
+ * (`| head -1`) cannot swallow them; when there is nothing to print, one line on stderr says why.
+ */
+export async function writePlain(
+  text: string,
+  kind: 'block' | 'manifest',
+  opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
+  io: CliIo,
+): Promise<void> {
+  const { options, resolver, request, result } = opened;
+  writeDiagnostics(result.diagnostics, io);
+  // On a terminal the prompt must not follow the last line: a newline the block itself lacks is
+  // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
+  if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
+  if (text === '') {
+    const { emptyOutputLine } = await import('./empty-output.js');
+    io.stderr.write(
+      await emptyOutputLine({
+        kind,
+        config: resolver.config,
+        result,
+        preset: options.preset ?? resolver.config.preset,
+        presets: PRESET_NAMES,
+        tryPreset: async (preset) => {
+          try {
+            const other = await openResolver({ ...options, preset }, io);
+            const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
+            return { result: otherResult, config: other.resolver.config };
+          } catch {
+            return null;
+          }
+        },
+      }),
+    );
+  }
+  io.stdout.write(text);
+}
+
+export async function openResolver(options: CommonOptions, io: CliIo) {
+  const [{ loadConfig }, { createResolver }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../api/create-resolver.js'),
+  ]);
+  const workDir = resolveCwd(options, io);
+  const config = await loadConfig({
+    cwd: workDir,
+    configFile: fromShell(options.config, io),
+    preset: options.preset,
+    userConfig: fromShell(options.userConfig, io),
+    env: io.env,
+    displayCwd: io.cwd,
+    lazyFlows: true,
+  });
+  const resolver = await createResolver({ workDir, config, env: io.env });
+  const format = options.format as Format | undefined;
+  const rules = options as { paths?: string[]; rule?: string[] };
+  return {
+    resolver,
+    request: {
+      agent: options.agent,
+      flow: options.flow,
+      step: options.step,
+      format,
+      ...(rules.paths === undefined ? {} : { paths: rules.paths }),
+      ...(rules.rule === undefined ? {} : { rules: rules.rule }),
+    },
+  };
+}
+
+export function resolveCwd(options: CommonOptions, io: CliIo): string {
+  return path.resolve(io.cwd, options.cwd ?? '.');
+}
