@@ -56,6 +56,8 @@ if (process.platform === 'linux') {
   const BIN = path.join(repo, 'dist/bin/ctxfiles.cjs');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-bench-'));
   fs.writeFileSync(path.join(tmp, 'AGENTS.md'), 'root');
+  // Claude Code loads AGENTS.md files itself unless a CLAUDE.md is there: then its hook delivers them.
+  fs.writeFileSync(path.join(tmp, 'CLAUDE.md'), 'claude root');
   fs.mkdirSync(path.join(tmp, 'svc'));
   fs.writeFileSync(path.join(tmp, 'svc/AGENTS.md'), 'svc rules');
   fs.mkdirSync(path.join(tmp, 'api'));
