@@ -13,7 +13,11 @@ export const RUN_CAP = 256;
 /** What ctxfiles uses of the encoder. */
 interface Encoder {
   countTokens(text: string, options: { disallowedSpecial: Set<string> }): number;
+  setMergeCacheSize?(size: number): void;
 }
+
+/** Words the encoder keeps merged between counts (its default, 100,000, grows the heap by tens of MB). */
+const MERGE_CACHE_ENTRIES = 4096;
 
 /**
  * The package's own import of the o200k_base encoder (package.json "imports"): gpt-tokenizer's
@@ -33,6 +37,9 @@ export function loadTokenCounter(): Promise<TokenCounter> {
   loading ??= (import(TOKENIZER) as Promise<Encoder & { default?: Encoder }>).then((loaded) => {
     const module = typeof loaded.countTokens === 'function' ? loaded : (loaded.default as Encoder);
     const options = { disallowedSpecial: new Set<string>() };
+    // The encoder remembers up to 100,000 merged words by default: tens of MB on a large corpus
+    // (doctor counts every file of every host), for a hit rate that a few thousand entries keep.
+    module.setMergeCacheSize?.(MERGE_CACHE_ENTRIES);
     const count = (text: string) => module.countTokens(text, options);
     return (text: string) => (text === '' ? 0 : countInPieces(text, count));
   });
