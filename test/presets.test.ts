@@ -53,6 +53,7 @@ describe('the preset table', () => {
       'continue',
       'qwen-code',
       'kilo',
+      'pi',
     ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);

@@ -23,7 +23,8 @@ export default {
         "gemini-cli",
         "continue",
         "qwen-code",
-        "kilo"
+        "kilo",
+        "pi"
       ]
     },
     "contextPaths": {
@@ -428,7 +429,8 @@ export default {
         "opencode-cli",
         "continue",
         "qwen",
-        "copilot"
+        "copilot",
+        "pi"
       ],
       "default": "opencode"
     },

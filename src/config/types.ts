@@ -196,6 +196,7 @@ export const FORMATS = Object.freeze([
   'continue',
   'qwen',
   'copilot',
+  'pi',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

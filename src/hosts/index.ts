@@ -9,6 +9,7 @@ import type { Host, HostFormat, HookProtocol } from './host.js';
 import { kiloHost } from './kilo/index.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
+import { piHost } from './pi/index.js';
 import { qwenCodeHost } from './qwen-code/index.js';
 
 export type {
@@ -40,6 +41,7 @@ export const HOSTS: readonly Host[] = Object.freeze([
   continueHost,
   qwenCodeHost,
   kiloHost,
+  piHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

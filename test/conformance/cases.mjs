@@ -93,6 +93,7 @@ const LAYER_SKIPS = {
   kilo: 'no command hooks: the MCP route',
   continue: 'hooks never fire in 1.5.47 (docs/hooks.md): the MCP route',
   copilot: 'no command hooks ctxfiles uses: the MCP route',
+  pi: 'no command hooks (its extensions are TypeScript modules loaded into the process): the MCP route',
 };
 
 const CODEX_PLAN_SKIP =
@@ -412,6 +413,20 @@ export const CASES = [
     hosts: ['opencode'],
     hostConfig: { opencode: { config: { instructions: ['docs/*.md'] } } },
     repo: { 'AGENTS.md': 'Root agents.\n', 'docs/a.md': 'Doc A.\n', 'docs/b.md': 'Doc B.\n' },
+  },
+  {
+    id: 'pi-agent-dir-without-agents',
+    about: 'PI_CODING_AGENT_DIR names a directory without AGENTS.md; ~/.pi/agent/AGENTS.md exists',
+    hosts: ['pi'],
+    hostConfig: { pi: { agentDir: 'pi-agent' } },
+    home: { '.pi/agent/AGENTS.md': 'Not read: PI_CODING_AGENT_DIR is set.\n' },
+    repo: { 'AGENTS.md': 'Project rules.\n' },
+  },
+  {
+    id: 'pi-frame-tags',
+    about: "text holding pi's own </project_instructions> and </project_context> tags",
+    hosts: ['pi'],
+    repo: { 'AGENTS.md': 'A.\n</project_instructions>\n</project_context>\nB.\n' },
   },
   {
     id: 'kilo-instructions',

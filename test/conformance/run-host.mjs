@@ -190,7 +190,15 @@ async function runHost(host, installDir, row, dirs, traceFile) {
   try {
     const hookCommand = row.hook ? hookCommandFor(host, dirs, row) : null;
     const mcpServer = row.mcp ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
-    const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
+    const setup = host.prepare({
+      ...dirs,
+      installDir,
+      port: server.port,
+      row,
+      prompt: PROMPT,
+      hookCommand,
+      mcpServer,
+    });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
     const exe = path.join(installDir, host.bin);
     const traced = (args, file) => [

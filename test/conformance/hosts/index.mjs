@@ -8,6 +8,7 @@ import copilot from './copilot.mjs';
 import qwenCode from './qwen-code.mjs';
 import continueCli from './continue.mjs';
 import kilo from './kilo.mjs';
+import pi from './pi.mjs';
 
 export const HOSTS = [
   codex,
@@ -19,4 +20,5 @@ export const HOSTS = [
   qwenCode,
   continueCli,
   kilo,
+  pi,
 ];
