@@ -75,7 +75,9 @@ describe('ctxfiles doctor: the matrix', () => {
                       sent before the first tool call                             33628     8100
       pi            1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             33747     8121
-                      never read by opencode, codex, continue, qwen-code, kilo, pi:
+      cline         1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33603     8093
+                      never read by opencode, codex, continue, qwen-code, kilo, pi, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (opencode-go, cursor),
                         .cursor/rules/typescript.mdc (opencode-go, cursor),
@@ -155,13 +157,16 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 packages/api/AGENTS.md                         chain           69       20
                       sent before the first tool call                             33921     8166
                       adds here: 1 file(s)                                                    20
+      cline         1 packages/api/AGENTS.md                         chain           69       20
+                      sent before the first tool call                                99       29
+                      adds here: 1 file(s)                                                    20
                       never read by opencode, codex, qwen-code, kilo, pi:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
-                      never read by opencode-go, continue:
+                      never read by opencode-go, continue, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
@@ -238,13 +243,16 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 packages/web/AGENTS.md                         chain           34       10
                       sent before the first tool call                             33886     8156
                       adds here: 1 file(s)                                                    10
+      cline         1 packages/web/AGENTS.md                         chain           34       10
+                      sent before the first tool call                                64       19
+                      adds here: 1 file(s)                                                    10
                       never read by opencode, codex, qwen-code, kilo, pi:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
-                      never read by opencode-go, continue:
+                      never read by opencode-go, continue, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),

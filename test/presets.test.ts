@@ -54,6 +54,7 @@ describe('the preset table', () => {
       'qwen-code',
       'kilo',
       'pi',
+      'cline',
     ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);

@@ -24,7 +24,8 @@ export default {
         "continue",
         "qwen-code",
         "kilo",
-        "pi"
+        "pi",
+        "cline"
       ]
     },
     "contextPaths": {
@@ -430,7 +431,8 @@ export default {
         "continue",
         "qwen",
         "copilot",
-        "pi"
+        "pi",
+        "cline"
       ],
       "default": "opencode"
     },

@@ -197,6 +197,7 @@ export const FORMATS = Object.freeze([
   'qwen',
   'copilot',
   'pi',
+  'cline',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

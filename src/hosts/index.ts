@@ -1,5 +1,6 @@
 import type { Format } from '../config/types.js';
 import { claudeCodeHost } from './claude-code/index.js';
+import { clineHost } from './cline/index.js';
 import { codexHost } from './codex/index.js';
 import { continueHost } from './continue/index.js';
 import { copilotHost } from './copilot/index.js';
@@ -42,6 +43,7 @@ export const HOSTS: readonly Host[] = Object.freeze([
   qwenCodeHost,
   kiloHost,
   piHost,
+  clineHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

@@ -415,6 +415,17 @@ export const CASES = [
     repo: { 'AGENTS.md': 'Root agents.\n', 'docs/a.md': 'Doc A.\n', 'docs/b.md': 'Doc B.\n' },
   },
   {
+    id: 'cline-rules-folder',
+    about: "the cwd's .clinerules folder beside its AGENTS.md and the user's ~/.agents/AGENTS.md",
+    hosts: ['cline'],
+    home: { '.agents/AGENTS.md': 'User agents.\n' },
+    repo: {
+      'AGENTS.md': 'Workspace agents.\n',
+      '.clinerules/style.md': 'Use tabs.\n',
+      '.clinerules/api.md': '\nValidate input.\n\n',
+    },
+  },
+  {
     id: 'pi-agent-dir-without-agents',
     about: 'PI_CODING_AGENT_DIR names a directory without AGENTS.md; ~/.pi/agent/AGENTS.md exists',
     hosts: ['pi'],

@@ -9,6 +9,7 @@ import qwenCode from './qwen-code.mjs';
 import continueCli from './continue.mjs';
 import kilo from './kilo.mjs';
 import pi from './pi.mjs';
+import cline from './cline.mjs';
 
 export const HOSTS = [
   codex,
@@ -21,4 +22,5 @@ export const HOSTS = [
   continueCli,
   kilo,
   pi,
+  cline,
 ];
