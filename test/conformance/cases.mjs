@@ -94,6 +94,7 @@ const LAYER_SKIPS = {
   continue: 'hooks never fire in 1.5.47 (docs/hooks.md): the MCP route',
   copilot: 'no command hooks ctxfiles uses: the MCP route',
   pi: 'no command hooks (its extensions are TypeScript modules loaded into the process): the MCP route',
+  cline: 'ctxfiles has no hook protocol for its hook scripts yet: the MCP route',
 };
 
 const CODEX_PLAN_SKIP =

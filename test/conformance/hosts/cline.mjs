@@ -24,7 +24,7 @@ export default {
   version: VERSION,
   bin: 'node_modules/.bin/cline',
   names: { doc: 'AGENTS.md', user: '.agents/AGENTS.md' },
-  prepare({ home, port, prompt }) {
+  prepare({ home, port, prompt, mcpServer }) {
     const dir = path.join(home, '.cline', 'data', 'settings');
     fs.mkdirSync(dir, { recursive: true });
     const settings = {
@@ -45,6 +45,12 @@ export default {
       },
     };
     fs.writeFileSync(path.join(dir, 'providers.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    if (mcpServer) {
+      // docs/mcp.md "Cline CLI": the ctxfiles MCP server in its MCP settings file.
+      const servers = { ctxfiles: { ...mcpServer, disabled: false } };
+      const file = path.join(dir, 'cline_mcp_settings.json');
+      fs.writeFileSync(file, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+    }
     // Cline's global settings: telemetry and auto-update off (its settings schema in the binary).
     const global = path.join(dir, 'global-settings.json');
     fs.writeFileSync(global, `${JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false })}\n`);
@@ -64,6 +70,25 @@ export default {
   toolCall(body, file) {
     const listed = (body?.tools ?? []).some((tool) => tool.function?.name === 'read_files');
     return listed ? { name: 'read_files', args: { files: [{ path: file }] } } : null;
+  },
+  /** Cline CLI names an MCP tool `<server>__<tool>`. */
+  mcpCall(body, file) {
+    const name = 'ctxfiles__instructions_for_path';
+    const tool = (body?.tools ?? []).find((t) => t.function?.name === name);
+    return tool ? { name: tool.function.name, args: { path: file } } : null;
+  },
+  /**
+   * The text of the MCP tool's result. Cline CLI hands the model the JSON of the whole result
+   * (`{"content":[…]}`), so the text parts are decoded from it.
+   */
+  extractMcp(body) {
+    const text = chatToolText(body);
+    try {
+      const parts = JSON.parse(text)?.content;
+      return Array.isArray(parts) ? parts.map((part) => part.text ?? '').join('') : text;
+    } catch {
+      return text;
+    }
   },
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
