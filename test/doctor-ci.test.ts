@@ -137,7 +137,7 @@ describe('ctxfiles doctor for CI', () => {
     const unknown = await cli(['doctor', '--host', 'vim'], { cwd: root, env: {} });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'ctxfiles: error: --host vim: not a host; the hosts are opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli, continue, qwen-code, kilo\n',
+      'ctxfiles: error: --host vim: not a host; the hosts are opencode, opencode-go, codex, claude-code, cursor, copilot, gemini-cli, continue, qwen-code, kilo, pi, cline\n',
     );
   });
 

@@ -73,7 +73,11 @@ describe('ctxfiles doctor: the matrix', () => {
                       sent before the first tool call                             33643     8102
       kilo          1 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             33628     8100
-                      never read by opencode, codex, continue, qwen-code, kilo:
+      pi            1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33747     8121
+      cline         1 AGENTS.md                                      chain        33573     8084
+                      sent before the first tool call                             33603     8093
+                      never read by opencode, codex, continue, qwen-code, kilo, pi, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (opencode-go, cursor),
                         .cursor/rules/typescript.mdc (opencode-go, cursor),
@@ -149,24 +153,31 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             33766     8138
                       adds here: 1 file(s)                                                    20
-                      never read by opencode, codex, qwen-code, kilo:
+      pi            1 AGENTS.md                                      chain        33573     8084
+                    2 packages/api/AGENTS.md                         chain           69       20
+                      sent before the first tool call                             33921     8166
+                      adds here: 1 file(s)                                                    20
+      cline         1 packages/api/AGENTS.md                         chain           69       20
+                      sent before the first tool call                                99       29
+                      adds here: 1 file(s)                                                    20
+                      never read by opencode, codex, qwen-code, kilo, pi:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
-                      never read by opencode-go, continue:
+                      never read by opencode-go, continue, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         CLAUDE.md (claude-code, copilot)
                       never read by claude-code:
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
                       never read by cursor:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
@@ -181,7 +192,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         CLAUDE.md (claude-code, copilot),
                         packages/api/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
 
@@ -228,24 +239,31 @@ describe('ctxfiles doctor: the matrix', () => {
                     2 AGENTS.md                                      chain        33573     8084
                       sent before the first tool call                             33731     8128
                       adds here: 1 file(s)                                                    10
-                      never read by opencode, codex, qwen-code, kilo:
+      pi            1 AGENTS.md                                      chain        33573     8084
+                    2 packages/web/AGENTS.md                         chain           34       10
+                      sent before the first tool call                             33886     8156
+                      adds here: 1 file(s)                                                    10
+      cline         1 packages/web/AGENTS.md                         chain           34       10
+                      sent before the first tool call                                64       19
+                      adds here: 1 file(s)                                                    10
+                      never read by opencode, codex, qwen-code, kilo, pi:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
                         CLAUDE.md (claude-code, copilot)
-                      never read by opencode-go, continue:
+                      never read by opencode-go, continue, cline:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         CLAUDE.md (claude-code, copilot)
                       never read by claude-code:
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         packages/web/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
                       never read by cursor:
                         .claude/rules/api.md (claude-code), .claude/rules/testing.md (claude-code),
@@ -260,7 +278,7 @@ describe('ctxfiles doctor: the matrix', () => {
                         .cursor/rules/always.mdc (cursor), .cursor/rules/typescript.mdc (cursor),
                         .github/copilot-instructions.md (copilot),
                         .github/instructions/api.instructions.md (copilot),
-                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo),
+                        AGENTS.md (opencode, codex, cursor, copilot, qwen-code, kilo, pi),
                         CLAUDE.md (claude-code, copilot),
                         packages/web/AGENTS.md (opencode, opencode-go, codex, cursor, copilot, continue, …
 

@@ -473,7 +473,7 @@ describe('faults never break the agent', () => {
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [
       ['gemini-cli', '--preset', 'vim'],
-      '"vim" is not a preset (opencode, opencode-go, codex, claude-code, claude-code-2.1.197, cursor, copilot, gemini-cli, continue, qwen-code, kilo); nothing added',
+      '"vim" is not a preset (opencode, opencode-go, codex, claude-code, claude-code-2.1.197, cursor, copilot, gemini-cli, continue, qwen-code, kilo, pi, cline); nothing added',
     ],
   ])('arguments %j: exit 0, nothing, one line', async (args, message) => {
     const result = await cli(['hook', ...args], { cwd: tempTree(), env: {}, stdin: Readable.from(['{}']) });

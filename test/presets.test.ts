@@ -53,6 +53,8 @@ describe('the preset table', () => {
       'continue',
       'qwen-code',
       'kilo',
+      'pi',
+      'cline',
     ]);
     for (const name of PRESET_NAMES) {
       expect(PRESET_SUMMARIES[name]).toMatch(/^[^\n]{20,160}$/);

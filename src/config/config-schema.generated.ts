@@ -23,7 +23,9 @@ export default {
         "gemini-cli",
         "continue",
         "qwen-code",
-        "kilo"
+        "kilo",
+        "pi",
+        "cline"
       ]
     },
     "contextPaths": {
@@ -428,7 +430,9 @@ export default {
         "opencode-cli",
         "continue",
         "qwen",
-        "copilot"
+        "copilot",
+        "pi",
+        "cline"
       ],
       "default": "opencode"
     },

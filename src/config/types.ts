@@ -196,6 +196,8 @@ export const FORMATS = Object.freeze([
   'continue',
   'qwen',
   'copilot',
+  'pi',
+  'cline',
 ] as const);
 
 export type Format = (typeof FORMATS)[number];

@@ -168,6 +168,11 @@ export interface HostFormat {
    * `null` when the text holds none. Absent: never.
    */
   frameBreaks?(text: string): string | null;
+  /**
+   * The tag names `frameBreaks` looks for (`INSTRUCTIONS`), which `doctor` names and points at.
+   * Absent with `frameBreaks`: `INSTRUCTIONS`.
+   */
+  readonly frameTags?: readonly string[];
 }
 
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */

@@ -1,5 +1,6 @@
 import type { Format } from '../config/types.js';
 import { claudeCodeHost } from './claude-code/index.js';
+import { clineHost } from './cline/index.js';
 import { codexHost } from './codex/index.js';
 import { continueHost } from './continue/index.js';
 import { copilotHost } from './copilot/index.js';
@@ -9,6 +10,7 @@ import type { Host, HostFormat, HookProtocol } from './host.js';
 import { kiloHost } from './kilo/index.js';
 import { opencodeGoHost } from './opencode-go/index.js';
 import { opencodeHost } from './opencode/index.js';
+import { piHost } from './pi/index.js';
 import { qwenCodeHost } from './qwen-code/index.js';
 
 export type {
@@ -40,6 +42,8 @@ export const HOSTS: readonly Host[] = Object.freeze([
   continueHost,
   qwenCodeHost,
   kiloHost,
+  piHost,
+  clineHost,
 ]);
 
 const FORMAT_TABLE: ReadonlyMap<string, HostFormat> = new Map(

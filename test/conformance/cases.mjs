@@ -96,6 +96,8 @@ const LAYER_SKIPS = {
   kilo: 'no command hooks: the MCP route',
   continue: 'hooks never fire in 1.5.47 (docs/hooks.md): the MCP route',
   copilot: 'no command hooks ctxfiles uses: the MCP route',
+  pi: 'no command hooks (its extensions are TypeScript modules loaded into the process): the MCP route',
+  cline: 'ctxfiles has no hook protocol for its hook scripts yet: the MCP route',
 };
 
 const CODEX_PLAN_SKIP =
@@ -415,6 +417,31 @@ export const CASES = [
     hosts: ['opencode'],
     hostConfig: { opencode: { config: { instructions: ['docs/*.md'] } } },
     repo: { 'AGENTS.md': 'Root agents.\n', 'docs/a.md': 'Doc A.\n', 'docs/b.md': 'Doc B.\n' },
+  },
+  {
+    id: 'cline-rules-folder',
+    about: "the cwd's .clinerules folder beside its AGENTS.md and the user's ~/.agents/AGENTS.md",
+    hosts: ['cline'],
+    home: { '.agents/AGENTS.md': 'User agents.\n' },
+    repo: {
+      'AGENTS.md': 'Workspace agents.\n',
+      '.clinerules/style.md': 'Use tabs.\n',
+      '.clinerules/api.md': '\nValidate input.\n\n',
+    },
+  },
+  {
+    id: 'pi-agent-dir-without-agents',
+    about: 'PI_CODING_AGENT_DIR names a directory without AGENTS.md; ~/.pi/agent/AGENTS.md exists',
+    hosts: ['pi'],
+    hostConfig: { pi: { agentDir: 'pi-agent' } },
+    home: { '.pi/agent/AGENTS.md': 'Not read: PI_CODING_AGENT_DIR is set.\n' },
+    repo: { 'AGENTS.md': 'Project rules.\n' },
+  },
+  {
+    id: 'pi-frame-tags',
+    about: "text holding pi's own </project_instructions> and </project_context> tags",
+    hosts: ['pi'],
+    repo: { 'AGENTS.md': 'A.\n</project_instructions>\n</project_context>\nB.\n' },
   },
   {
     id: 'kilo-instructions',

@@ -197,7 +197,15 @@ async function runHost(host, installDir, row, dirs, traceFile) {
     // A `count` row registers nothing itself: `ctxfiles init` writes the hooks and the server.
     const mcpServer =
       row.mcp && !row.count ? { command: process.execPath, args: [bin, 'mcp', '--cwd', dirs.cwd] } : null;
-    const setup = host.prepare({ ...dirs, port: server.port, row, prompt: PROMPT, hookCommand, mcpServer });
+    const setup = host.prepare({
+      ...dirs,
+      installDir,
+      port: server.port,
+      row,
+      prompt: PROMPT,
+      hookCommand,
+      mcpServer,
+    });
     const env = { ...baseEnv(dirs.home, dirs.cwd), ...setup.env };
     const init = row.count
       ? await initInto(host, dirs, setup, { bin, run, env: baseEnv(dirs.home, dirs.repo) })

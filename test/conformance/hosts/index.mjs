@@ -8,6 +8,8 @@ import copilot from './copilot.mjs';
 import qwenCode from './qwen-code.mjs';
 import continueCli from './continue.mjs';
 import kilo from './kilo.mjs';
+import pi from './pi.mjs';
+import cline from './cline.mjs';
 
 export const HOSTS = [
   codex,
@@ -19,4 +21,6 @@ export const HOSTS = [
   qwenCode,
   continueCli,
   kilo,
+  pi,
+  cline,
 ];
