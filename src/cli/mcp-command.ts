@@ -5,6 +5,7 @@ import type { Resolver } from '../api/create-resolver.js';
 import { CtxfilesError } from '../errors.js';
 import type { McpConnectionOptions } from '../mcp/mcp-connection.js';
 import { createScopedConnection } from '../mcp/scoped-connection.js';
+import { wantedInside } from '../hooks/host-wants.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
 import { serveStdio, type McpOutput } from '../mcp/stdio-server.js';
 import { escapeControl } from '../render/escape.js';
@@ -64,7 +65,12 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
   });
   // As `resolve` prints them, escaped: a message may carry a path or value from the repository.
   writeDiagnostics(config.diagnostics, io);
-  const resolver = await createResolver({ workDir, config, env: io.env, fs });
+  // Inside a host, its own instruction names are wanted too unless the config names contextPaths.
+  const ownNames =
+    options.host === undefined
+      ? undefined
+      : (await import('../hosts/index.js')).hostById(options.host)?.ownNames;
+  const resolver = await createResolver({ workDir, config: wantedInside(config, ownNames), env: io.env, fs });
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });

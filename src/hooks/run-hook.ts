@@ -17,6 +17,7 @@ import {
   type StateFile,
 } from './state-store.js';
 import { startBlock } from './start-block.js';
+import { wantedInside } from './host-wants.js';
 import { hookHostView } from './host-view.js';
 import type { HostView } from '../api/host-view.js';
 import {
@@ -31,7 +32,7 @@ import {
 import type { ResolveRequest } from '../api/select-request.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { HookAgent } from './tool-names.js';
-import { hookProtocol } from '../hosts/index.js';
+import { hookProtocol, hostById } from '../hosts/index.js';
 import {
   checkToolCall,
   fingerprintOf,
@@ -272,10 +273,11 @@ async function openResolver(
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
   // Claude Code gets its own `Contents of <path>:` frame, without tags (its hook protocol's `present`).
   const format = chosen ? undefined : getPreset(options.agent)?.['format'];
-  const config =
+  const framed =
     format === undefined
       ? loaded
       : { ...loaded, config: { ...loaded.config, format: format as typeof loaded.config.format } };
+  const config = wantedInside(framed, hostById(options.agent)?.ownNames);
   const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
   const view = await hookHostView(options.agent, resolver, options.env, homeDir);
   return { resolver, fingerprint, view };

@@ -36,6 +36,12 @@ export interface Host {
    * host adds nothing by itself after a tool call (Codex, Qwen Code, Copilot CLI, Continue CLI).
    */
   readonly view?: HostView;
+  /**
+   * Instruction file names the host's users write that ctxfiles' default `contextPaths` lack (Qwen
+   * Code's `QWEN.md`). Inside the host (its hook, `mcp --host`), when no config layer sets
+   * `contextPaths`, they are wanted too: a nested one is disclosed where the host never loads it.
+   */
+  readonly ownNames?: readonly string[];
 }
 
 /**

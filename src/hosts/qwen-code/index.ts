@@ -16,6 +16,9 @@ export const qwenCodeHost: Host = frozen({
   ],
   presets: [qwenCode],
   formats: [qwenFormat],
+  // Qwen Code loads QWEN.md only from the cwd up (the lab's `live-count-nested`): one below is
+  // for the hook to disclose.
+  ownNames: ['QWEN.md'],
   hook: {
     // Claude Code's shape (packages/core/src/hooks/types.ts `HookEventName`): PreCompact before a
     // compression (`manual` or `auto`), then SessionStart with source `compact`
