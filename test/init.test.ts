@@ -122,7 +122,7 @@ describe('ctxfiles init on real files', () => {
       args: [BIN, 'mcp', '--host', 'codex'],
     });
     expect(parsed.mcp_servers['other']).toEqual({ command: 'x' });
-    expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact']);
+    expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact', 'SubagentStart']);
     expect(parsed.hooks['PostToolUse']?.[0]?.hooks[0]?.command).toBe(
       `${process.execPath} ${BIN} hook codex --shell-paths`,
     );
@@ -172,7 +172,7 @@ describe('ctxfiles init on real files', () => {
       hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string; timeout: number }> }>>;
       mcpServers: Record<string, unknown>;
     };
-    expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact']);
+    expect(Object.keys(parsed.hooks)).toEqual(['SessionStart', 'PostToolUse', 'PreCompact', 'SubagentStart']);
     expect(parsed.hooks['PostToolUse']?.[0]?.matcher).toBe(
       '^(read_file|write_file|edit|list_directory|glob|grep_search)$',
     );

@@ -136,6 +136,8 @@ const CLAUDE_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
   { event: 'PostToolUse', matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS' },
   { event: 'PreCompact' },
+  // A subagent's own layers and once-only state (docs/subagents.md).
+  { event: 'SubagentStart' },
 ];
 const GEMINI_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: '*' },
@@ -151,11 +153,13 @@ const QWEN_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: '*' },
   { event: 'PostToolUse', matcher: '^(read_file|write_file|edit|list_directory|glob|grep_search)$' },
   { event: 'PreCompact' },
+  { event: 'SubagentStart' },
 ];
 const CODEX_GROUPS: readonly HookGroup[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact', args: ' --shell-paths' },
   { event: 'PostToolUse', matcher: '^(Bash|apply_patch)$', args: ' --shell-paths' },
   { event: 'PreCompact', args: ' --shell-paths' },
+  { event: 'SubagentStart', args: ' --shell-paths' },
 ];
 
 /**
