@@ -75,3 +75,33 @@ describe('instructions_for_path with agent, flow and step (docs/subagents.md)', 
       );
   });
 });
+
+describe('a scoped context and the hook-shared state (mcp --host)', () => {
+  test("the main context uses the hook's state; an agent's context keeps its own", async () => {
+    const { resolver, fs } = await memoryResolver(tree, config, { flows });
+    let stored: unknown | null = null;
+    let calls = 0;
+    const shared = {
+      async withDisclosure<T>(
+        step: (disclosure: unknown | null) => Promise<{ readonly value: T; readonly disclosure: unknown }>,
+      ): Promise<T> {
+        calls += 1;
+        const { value, disclosure } = await step(stored);
+        stored = disclosure;
+        return value;
+      },
+    };
+    const connection = createScopedConnection({ resolver, fs, homeDir: '/home/u', shared });
+    expect(text(await connection.callTool('instructions_for_path', { path: 'svc/a.ts' }))).toContain(
+      'svc rules',
+    );
+    expect(calls).toBe(1);
+    // The subagent has a context of its own: it gets svc/RULES.md although the main one had it,
+    // and the hook's state is neither read nor written for it.
+    const coder = text(
+      await connection.callTool('instructions_for_path', { path: 'svc/a.ts', agent: 'coder' }),
+    );
+    expect(coder).toContain('svc rules');
+    expect(calls).toBe(1);
+  });
+});
