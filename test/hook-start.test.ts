@@ -139,6 +139,64 @@ describe('compaction re-arms what the model lost', () => {
   );
 });
 
+describe('Qwen Code: the start survives a compaction in the system prompt', () => {
+  // Qwen Code 0.24.4 keeps the start's text in the system prompt through a compression and fires
+  // SessionStart (compact) without waiting for it: the next tool call may come before or after.
+  const read = (file: string) => ({
+    hook_event_name: 'PostToolUse',
+    tool_name: 'read_file',
+    tool_input: { file_path: file },
+    tool_response: {},
+  });
+  const compacted = async (hook: ReturnType<typeof setup>['hook']) => {
+    expect(await hook('qwen-code', { hook_event_name: 'SessionStart', source: 'startup' })).toContain(
+      'Always use tabs.',
+    );
+    expect(await hook('qwen-code', read('svc/x.ts'))).toContain('svc rules');
+    expect(await hook('qwen-code', read('svc/x.ts'))).toBe('');
+    expect(await hook('qwen-code', { hook_event_name: 'PreCompact', trigger: 'auto' })).toBe('');
+  };
+
+  test('SessionStart (compact) first: it brings the start, the next call only the nested file', async () => {
+    const { hook } = setup(project);
+    await compacted(hook);
+    expect(await hook('qwen-code', { hook_event_name: 'SessionStart', source: 'compact' })).toContain(
+      'Always use tabs.',
+    );
+    const next = await hook('qwen-code', read('svc/x.ts'));
+    expect(next).toContain('svc rules');
+    expect(next).not.toContain('Always use tabs.');
+    expect(await hook('qwen-code', read('svc/x.ts'))).toBe('');
+  });
+
+  test('the tool call first: it brings only the nested file, and SessionStart (compact) keeps that', async () => {
+    const { hook } = setup(project);
+    await compacted(hook);
+    const next = await hook('qwen-code', read('svc/x.ts'));
+    expect(next).toContain('svc rules');
+    expect(next).not.toContain('Always use tabs.');
+    const start = await hook('qwen-code', { hook_event_name: 'SessionStart', source: 'compact' });
+    expect(start).toContain('Always use tabs.');
+    expect(start).not.toContain('svc rules');
+    // Delivered after the compaction: a later call in svc adds nothing.
+    expect(await hook('qwen-code', read('svc/x.ts'))).toBe('');
+  });
+
+  test('Claude Code: a SessionStart (compact) after PreCompact does not forget what came since', async () => {
+    const { root, hook } = setup(project);
+    const claudeRead = { ...read(`${root}/svc/x.ts`), tool_name: 'Read' };
+    await hook('claude-code', { hook_event_name: 'SessionStart', source: 'startup' });
+    await hook('claude-code', { hook_event_name: 'PreCompact', trigger: 'auto' });
+    expect(await hook('claude-code', { hook_event_name: 'SessionStart', source: 'compact' })).toContain(
+      'Always use tabs.',
+    );
+    expect(await hook('claude-code', claudeRead)).toContain('svc rules');
+    // A second SessionStart (compact) with no compaction event before it starts over.
+    await hook('claude-code', { hook_event_name: 'SessionStart', source: 'compact' });
+    expect(await hook('claude-code', claudeRead)).toContain('svc rules');
+  });
+});
+
 describe('a compaction event that does not mean a compaction', () => {
   // Gemini CLI 0.61 fires PreCompress (auto) before every turn, before it decides whether to
   // compress: re-arming then would repeat everything after each turn.

@@ -113,7 +113,7 @@ export function checkToolCall(
   const shell = scoped.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
   const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
   const dirs = touchedInside(toolEvents, workDir);
-  const rearmed = fs.existsSync(rearmFile(state));
+  const rearmed = startDue(state, agent);
   if (dirs.length === 0 && !rearmed) return quietAnswer(agent, warnings);
   const files = touchedFiles(toolEvents, workDir);
   const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
@@ -149,6 +149,14 @@ export function quickHook(options: Readonly<RunHookOptions>): HookAnswer | undef
 /** The marker of a compaction not yet followed by a delivery (beside the state file). */
 export function rearmFile(state: StateFile): string {
   return `${state.file}.due`;
+}
+
+/**
+ * Whether the next tool call brings the start's text again: a compaction since the last delivery,
+ * on a host whose system prompt does not keep it (`startSurvivesCompaction`).
+ */
+export function startDue(state: StateFile, agent: HookAgent): boolean {
+  return hookProtocol(agent)?.startSurvivesCompaction !== true && fs.existsSync(rearmFile(state));
 }
 
 /** The stored state of this session, or `null` (absent, or corrupt with a warning). */

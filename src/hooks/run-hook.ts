@@ -39,6 +39,7 @@ import {
   quietAnswer,
   readStored,
   rearmFile,
+  startDue,
   sameStrings,
   startHook,
   type HookAnswer,
@@ -107,8 +108,10 @@ async function sessionStart(
     ensureStateDirectory(state.dir);
     sweepStateDirectory(state.dir, Date.now());
     await withStateLock(state, async () => {
-      // After /clear or a compaction the model no longer sees what was injected: start over.
-      const keep = source !== 'clear' && source !== 'compact';
+      // After /clear or a compaction the model no longer sees what was injected: start over,
+      // unless the compaction event did already (its marker is there): what came since is in view.
+      const startedOver = source === 'compact' && !rearm && fs.existsSync(rearmFile(state));
+      const keep = startedOver || (source !== 'clear' && source !== 'compact');
       const previous = keep ? readStored(state, workDir, options.agent, warnings) : null;
       const session = await resume(opened, previous, warnings, request);
       const scopes = await ruleScopes(opened.resolver, result);
@@ -217,7 +220,7 @@ async function afterTool(
     const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
-    if (fs.existsSync(rearmFile(state))) {
+    if (startDue(state, options.agent)) {
       const start = await startText(opened, result, options, homeDir);
       starts.push(...[start, result.manifest].filter((text) => text !== ''));
       fs.rmSync(rearmFile(state), { force: true });

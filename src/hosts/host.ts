@@ -206,6 +206,14 @@ export interface HookProtocol {
    */
   readonly compactTriggers?: readonly string[];
   /**
+   * The host keeps the start's answer in its system prompt through a compaction, and replaces it
+   * with what a `SessionStart` of source `compact` answers, fired without waiting for it (Qwen
+   * Code 0.24.4): the compaction event starts the session over but the next tool call does not
+   * bring the start's text again; that `SessionStart` brings it, and keeps what was delivered
+   * since. Absent: the next tool call brings it unless that `SessionStart` came first.
+   */
+  readonly startSurvivesCompaction?: boolean;
+  /**
    * An event the host fires before each model call with the request it is about to send
    * (`llm_request.messages`, the text of each message), and the fixed reply that follows the summary
    * a compression puts in the history: a summary the hook has not seen means the host compressed

@@ -34,6 +34,11 @@ export const qwenCodeHost: Host = frozen({
     // With stdout empty Qwen Code reads stderr as the hook's answer (packages/core/src/hooks/
     // hookRunner.ts), so "nothing to add" is an empty JSON object.
     emptyOutput: '{}\n',
+    // An automatic compression keeps the chat and its system prompt (packages/core/src/core/
+    // geminiChat.ts `tryCompress`); `/compress` restores the last start's text into the new chat
+    // (client.ts `tryCompressChat`). SessionStart (compact) follows without being awaited
+    // (client.ts: `void this.fireSessionStartHook("compact")`), so a tool call may come first.
+    startSurvivesCompaction: true,
     // packages/core/src/tools/tool-names.ts and each tool's schema.
     tools: {
       read_file: { as: 'read', pathKeys: ['file_path'] },
