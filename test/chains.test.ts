@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { normalizeConfig } from '../src/config/normalize-config.js';
 import { walkChain } from '../src/discover/chain-walk.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { tempTree } from './helpers/disk.js';
@@ -320,16 +321,15 @@ describe('chain order, candidate scope, root fallback and blank files', () => {
       '/repo/pkg/src/AGENTS.md': '',
     };
     const instructions = { walk: 'project', candidates: ['AGENTS.md'] };
-    const paths = async (extra: object) => {
-      const { resolver } = await memoryResolver(
-        files,
-        { instructions: { ...instructions, ...extra }, contextPaths: [], rules: { sources: [] } },
-        { workDir: '/repo/pkg/src' },
-      );
+    // `order` is a host profile's (OpenCode's closest-first), not a config key.
+    const paths = async (extra: object, profile: object = {}) => {
+      const input = { instructions: { ...instructions, ...extra }, contextPaths: [], rules: { sources: [] } };
+      const config = normalizeConfig(input as never, profile);
+      const { resolver } = await memoryResolver(files, config, { workDir: '/repo/pkg/src' });
       return (await resolver.resolve()).files.map((file) => file.path);
     };
     expect(await paths({})).toEqual(['/repo/AGENTS.md']);
-    expect(await paths({ order: 'closest-first', skipBlank: 'empty' })).toEqual([
+    expect(await paths({ skipBlank: 'empty' }, { order: 'closest-first' })).toEqual([
       '/repo/pkg/AGENTS.md',
       '/repo/AGENTS.md',
     ]);

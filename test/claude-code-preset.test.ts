@@ -21,7 +21,7 @@ function tree(files: Record<string, string | { symlink: string }>) {
   return { root, home: path.join(root, 'home'), repo: path.join(root, 'repo') };
 }
 
-async function resolveText(home: string, cwd: string, instructions: Record<string, unknown> = {}) {
+async function resolveText(home: string, cwd: string, profile: Record<string, unknown> = {}) {
   const loaded = await loadConfig({
     cwd,
     homeDir: home,
@@ -34,7 +34,7 @@ async function resolveText(home: string, cwd: string, instructions: Record<strin
     ...loaded,
     config: {
       ...loaded.config,
-      instructions: { ...loaded.config.instructions, ...instructions },
+      profile: { ...loaded.config.profile, ...profile },
       wording: { ...loaded.config.wording, claudeCodeIntro: INTRO },
     },
   };

@@ -45,8 +45,6 @@ describe('config search', () => {
       maxDepth: 5,
       mode: 'entries',
       failed: 'keep',
-      style: 'comment',
-      punctuation: 'cut',
       external: true,
       root: 'source',
     });
@@ -171,7 +169,7 @@ describe('config errors name file, line, column and key path', () => {
       'an unknown key under imports lists the real keys',
       { '.opencode.json': '{"imports": {"allowOutside": true}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "style", "punctuation", "external", "root".',
+      '.opencode.json:1:14: imports.allowOutside: unknown key "allowOutside". Known keys: "enabled", "maxDepth", "mode", "failed", "external", "root".',
     ],
     [
       'a typo in a reason of imports.failed',
@@ -204,22 +202,16 @@ describe('config errors name file, line, column and key path', () => {
       '.opencode.json:1:22: imports.root: Invalid option: expected one of "source"|"marker".',
     ],
     [
-      'a typo of instructions.walkFrom',
-      { '.opencode.json': '{"instructions": {"walkFrm": "projectRootParent"}}' },
+      'a key that became part of a host profile says so',
+      { '.opencode.json': '{"instructions": {"walkFrom": "projectRootParent"}}' },
       'config-invalid',
-      '.opencode.json:1:19: instructions.walkFrm: unknown key "walkFrm". Did you mean "walkFrom"?',
+      '.opencode.json:1:19: instructions.walkFrom: "walkFrom" is no longer a config key: it reproduced one host and is now part of its preset\'s host profile (qwen-code). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
     ],
     [
-      'an unknown instructions.walkFrom',
-      { '.opencode.json': '{"instructions": {"walkFrom": "parent"}}' },
+      'each such key under imports too',
+      { '.opencode.json': '{"imports": {"style": "copilot"}}' },
       'config-invalid',
-      '.opencode.json:1:31: instructions.walkFrom: Invalid option: expected one of "projectRoot"|"projectRootParent".',
-    ],
-    [
-      'an unknown instructions.projectRootFallback',
-      { '.opencode.json': '{"instructions": {"projectRootFallback": "home"}}' },
-      'config-invalid',
-      '.opencode.json:1:42: instructions.projectRootFallback: Invalid option: expected one of "workDir"|"root"|"homeParent".',
+      '.opencode.json:1:14: imports.style: "style" is no longer a config key: it reproduced one host and is now part of its preset\'s host profile (copilot). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
     ],
     [
       'an unknown key under rules lists the real keys',

@@ -11,6 +11,7 @@ import { claudeCodeFormat } from '../src/hosts/claude-code/format.js';
 import { renderGemini, renderGeminiFull } from '../src/hosts/gemini-cli/format.js';
 import { scanImports } from '../src/imports/scan-imports.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
+import { normalizeConfig } from '../src/config/normalize-config.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 
@@ -36,16 +37,19 @@ describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, impor
     ]);
   });
 
-  test('instructions.order: root-first keeps the walk order', async () => {
-    const { resolver } = await memoryResolver(
-      { '/r/.git': { dir: true }, '/r/GEMINI.md': 'Root.', '/r/Api/GEMINI.md': 'Api.' },
-      { preset: 'gemini-cli', instructions: { order: 'root-first' } },
-      { workDir: '/r/Api' },
-    );
-    expect((await resolver.resolve()).files.map((file) => file.path)).toEqual([
-      '/r/GEMINI.md',
-      '/r/Api/GEMINI.md',
-    ]);
+  test('the order is the host profile\'s: root-first by default, not a config key', async () => {
+    const tree = { '/r/.git': { dir: true as const }, '/r/GEMINI.md': 'Root.', '/r/Api/GEMINI.md': 'Api.' };
+    const input = { instructions: { walk: 'project', candidates: ['GEMINI.md'] }, rules: { sources: [] } };
+    const order = async (profile: object) => {
+      const config = normalizeConfig(input as never, profile);
+      const { resolver } = await memoryResolver(tree, config, { workDir: '/r/Api' });
+      return (await resolver.resolve()).files.map((file) => file.path);
+    };
+    expect(await order({})).toEqual(['/r/GEMINI.md', '/r/Api/GEMINI.md']);
+    expect(await order({ order: 'path' })).toEqual(['/r/Api/GEMINI.md', '/r/GEMINI.md']);
+    await expect(
+      memoryResolver(tree, { preset: 'gemini-cli', instructions: { order: 'root-first' } }, { workDir: '/r/Api' }),
+    ).rejects.toMatchObject({ code: 'config-invalid' });
   });
 
   test('runs of three or more newlines in a user file become two; a project file keeps them', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
-import { mergeLayers, sanitizeProjectConfig, WIDENING_KEYS } from '../src/config/trust.js';
+import { mergeLayers, sanitizeProfile, sanitizeProjectConfig, WIDENING_KEYS } from '../src/config/trust.js';
 import { knownKeysAt } from '../src/config/validate-config.js';
 import { CtxfilesError, type Diagnostic } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
@@ -151,8 +151,6 @@ describe('trust tiers', () => {
   test('every row of the table drops a widening value and keeps a narrow one', () => {
     const values: Record<string, [unknown, unknown]> = {
       'instructions.walk': ['root', 'project'],
-      'instructions.projectRootFallback': ['root', 'workDir'],
-      'instructions.walkFrom': ['projectRootParent', 'projectRoot'],
       'instructions.globs': [['docs/*.md', '~/notes/*.md'], ['docs/*.md']],
       'instructions.userFile': ['/x/AGENTS.md', null],
       'instructions.extraFiles': [['/x.md'], []],
@@ -193,10 +191,16 @@ describe('trust tiers', () => {
     ['projectRootFallback', 'workDir', false],
     ['walkFrom', 'projectRootParent', true],
     ['walkFrom', 'projectRoot', false],
-  ])('instructions.%s: %j from a project config is dropped: %s', (key, value, dropped) => {
-    const config = { instructions: { [key]: value } };
-    const result = sanitizeProjectConfig(config, '/p/.opencode.json', '.opencode.json', []);
-    expect(result.dropped.map((row) => row.keyPath)).toEqual(dropped ? [`instructions.${key}`] : []);
+  ])('host profile %s: %j from a preset a project config names is dropped: %s', (key, value, dropped) => {
+    const diagnostics: Diagnostic[] = [];
+    const result = sanitizeProfile({ [key]: value }, '/p/.opencode.json', '.opencode.json', diagnostics, 'x');
+    expect(result.dropped).toEqual(
+      dropped ? [{ keyPath: `profile.${key}`, file: '/p/.opencode.json', preset: 'x' }] : [],
+    );
+    expect(result.profile).toEqual(dropped ? {} : { [key]: value });
+    expect(diagnostics.map((diagnostic) => diagnostic.message)).toEqual(
+      dropped ? [expect.stringMatching(/^\.opencode\.json: preset: the preset "x" reads as its host does, and .*ignored/)] : [],
+    );
   });
 
   test.each([['..'], ['../AGENTS.md'], ['a/../../AGENTS.md'], ['/etc/AGENTS.md'], ['a\\..\\b']])(

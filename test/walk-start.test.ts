@@ -103,7 +103,9 @@ describe('walkFrom and projectRootFallback: homeParent', () => {
       {
         contextPaths: [],
         rules: { sources: ['cursor'] },
-        instructions: { walk: 'project', candidates: ['AGENTS.md'], walkFrom: 'projectRootParent' },
+        // Qwen Code's walk start comes with its preset's host profile.
+        preset: 'qwen-code',
+        instructions: { candidates: ['AGENTS.md'], userFile: null },
       },
       { workDir: '/home/me/w/repo/src', homeDir: '/home/me' },
     );
@@ -118,7 +120,8 @@ describe('walkFrom and projectRootFallback: homeParent', () => {
       {
         contextPaths: [],
         rules: { sources: [] },
-        instructions: { walk: 'project', candidates: ['AGENTS.md'], projectRootFallback: 'homeParent' },
+        preset: 'qwen-code',
+        instructions: { candidates: ['AGENTS.md'], userFile: null },
       },
       { workDir: '/home/me/w/loose', homeDir: '/home/me' },
     );
@@ -156,7 +159,8 @@ describe('imports.root', () => {
   };
   const chain = {
     contextPaths: [],
-    instructions: { walk: 'project', candidates: ['AGENTS.md'], walkFrom: 'projectRootParent' },
+    preset: 'qwen-code',
+    instructions: { candidates: ['AGENTS.md'], userFile: null },
   };
 
   test('source: a chain file imports from anywhere below the chain start', async () => {
@@ -212,22 +216,10 @@ describe('on disk, across HOME', () => {
     });
     return (await resolver.resolve()).files.map((file) => file.path);
   };
-  // The keys as a config object passed to the API (trusted).
-  const keys = {
-    contextPaths: [],
-    rules: { sources: [] },
-    instructions: {
-      walk: 'project',
-      candidates: ['QWEN.md'],
-      userFile: '~/.qwen/QWEN.md',
-      walkFrom: 'projectRootParent',
-      projectRootFallback: 'homeParent',
-    },
-  };
-
   test.each([
-    ['the keys', keys],
     ['the qwen-code preset', { preset: 'qwen-code' }],
+    // A config over it changes what it sets, not the walk's start (the preset's host profile).
+    ['the preset under a config', { preset: 'qwen-code', contextPaths: [], rules: { sources: [] } }],
   ])('%s: up to the home directory parent with no .git, above the root with one', async (_name, config) => {
     const { base, home } = layout();
     expect(await paths(path.join(base, 'users/me/w/loose'), home, config)).toEqual([
@@ -245,19 +237,18 @@ describe('on disk, across HOME', () => {
     ]);
   });
 
-  test('a project config cannot turn either on, by the keys or through the preset', async () => {
+  test('a project config cannot turn either on through the preset', async () => {
     const { base, home } = layout();
     const loose = path.join(base, 'users/me/w/loose');
     for (const [dir, value, preset] of [
-      [loose, keys, undefined],
-      [path.join(base, 'users/me/w/repo'), keys, undefined],
       [loose, { preset: 'qwen-code' }, 'qwen-code'],
+      [path.join(base, 'users/me/w/repo'), { preset: 'qwen-code' }, 'qwen-code'],
     ] as const) {
       fs.writeFileSync(path.join(dir, 'ctxfiles.config.json'), JSON.stringify(value));
       const loaded = await loadConfig({ cwd: dir, stopDir: dir, homeDir: home, userConfig: null });
       const dropped = loaded.dropped?.map((key) => key.keyPath) ?? [];
-      expect(dropped).toContain('instructions.projectRootFallback');
-      expect(dropped).toContain('instructions.walkFrom');
+      expect(dropped).toContain('profile.projectRootFallback');
+      expect(dropped).toContain('profile.walkFrom');
       if (preset !== undefined)
         expect(loaded.dropped?.filter((key) => key.preset === preset).length).toBe(dropped.length);
       const resolver = await createResolver({ workDir: dir, env: { HOME: home }, homeDir: home });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ConfigInput } from '../config/schema.js';
+import type { HostProfile } from '../config/types.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { InViewTest, ShownItem } from '../session/identity.js';
 
@@ -19,7 +20,13 @@ export interface HostViewData {
 /** Options of {@link openHostView}. */
 export interface HostViewOptions {
   /** The host's main preset (its name and config), or `undefined` for a host without one. */
-  readonly preset: { readonly name: string; readonly config: Readonly<Record<string, unknown>> } | undefined;
+  readonly preset:
+    | {
+        readonly name: string;
+        readonly config: Readonly<Record<string, unknown>>;
+        readonly profile?: Readonly<Partial<HostProfile>> | undefined;
+      }
+    | undefined;
   /** The host's view after tool calls; absent: the host adds nothing by itself after a tool call. */
   readonly view: HostViewData | undefined;
   readonly workDir: string;
@@ -49,7 +56,8 @@ export async function openHostView(options: Readonly<HostViewOptions>): Promise<
   const fs = options.fs ?? (await import('../fs/node-file-system.js')).createNodeFileSystem();
   const own = await ownConfig(options, fs);
   let start: Promise<ReadonlySet<string>> | undefined;
-  const names = ownNames(own, options.view, options.workDir, fs);
+  const fallbackNames = options.preset?.profile?.fallbackCandidates ?? [];
+  const names = ownNames(own, fallbackNames, options.view, options.workDir, fs);
   const sources = new Set(options.view?.rules?.sources ?? []);
   return {
     start: () => (start ??= startFiles(options, own, fs)),
@@ -94,7 +102,8 @@ async function startFiles(
   const { createResolver } = await import('./create-resolver.js');
   const native = await createResolver({
     workDir: options.workDir,
-    config: own as ConfigInput,
+    // Named, so that the preset's host profile applies as well.
+    config: { ...own, preset: options.preset?.name } as ConfigInput,
     env: options.env,
     homeDir: options.homeDir,
     fs,
@@ -113,6 +122,7 @@ async function startFiles(
  */
 function ownNames(
   own: Readonly<Record<string, unknown>> | null,
+  fallbackNames: readonly string[],
   view: HostViewData | undefined,
   workDir: string,
   fs: FileSystem,
@@ -126,7 +136,7 @@ function ownNames(
     );
   const names = nested.names === 'candidates' ? plain(instructions['candidates']) : [...nested.names];
   if (nested.fallback !== true) return names;
-  const fallback = plain(instructions['fallbackCandidates']);
+  const fallback = plain(fallbackNames);
   return fallback.length > 0 && !heldUpward(fs, workDir, names) ? [...names, ...fallback] : names;
 }
 

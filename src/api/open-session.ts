@@ -109,7 +109,7 @@ export async function openSession(
       tools: toolTable(config.session?.tools, options.tools),
       newPrompt: options.newPrompt,
       rules: disclosed.rules,
-      order: instructions.order,
+      order: config.profile.order,
       spelledWorkDir: context.spelledWorkDir,
       expandBody: config.imports?.enabled === true ? await bodyImports(context, rendered.files) : undefined,
       inView: options.inView,
@@ -196,6 +196,7 @@ async function bodyImports(
       ],
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
+        profile: config.profile,
         symlinks: config.instructions.symlinks ?? 'inside',
         trustOutside: context.trusted,
         homeDir,

@@ -182,6 +182,7 @@ export function collect(
       plan,
       {
         instructions: config.instructions,
+        profile: config.profile,
         homeDir,
         env,
         layerRoot,
@@ -207,6 +208,7 @@ export function collect(
       listed,
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
+        profile: config.profile,
         symlinks: config.instructions.symlinks ?? 'inside',
         // `imports.external: false`: a project file imports only from inside the work dir.
         trustOutside: context.trusted && config.imports?.external !== false,
@@ -217,7 +219,7 @@ export function collect(
       },
       diagnostics,
     );
-    const shaped = shapeFiles(files, config.instructions, diagnostics);
+    const shaped = shapeFiles(files, config.profile, diagnostics);
     const withBom = config.instructions.keepBom === true ? keptBom : (file: ContextFile) => file;
     return { files: Object.freeze(shaped.map(spelledPath(context)).map(withBom)), diagnostics };
   });

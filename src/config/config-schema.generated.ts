@@ -281,53 +281,6 @@ export default {
           ],
           "default": "as-given"
         },
-        "fallbackCandidates": {
-          "description": "File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".",
-          "type": "array",
-          "items": {
-            "type": "string",
-            "pattern": "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"
-          },
-          "default": []
-        },
-        "order": {
-          "description": "\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first; \"path\": by absolute path as a plain string (code-unit order).",
-          "type": "string",
-          "enum": [
-            "root-first",
-            "closest-first",
-            "path"
-          ],
-          "default": "root-first"
-        },
-        "candidateScope": {
-          "description": "\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.",
-          "type": "string",
-          "enum": [
-            "directory",
-            "walk"
-          ],
-          "default": "directory"
-        },
-        "projectRootFallback": {
-          "description": "Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).",
-          "type": "string",
-          "enum": [
-            "workDir",
-            "root",
-            "homeParent"
-          ],
-          "default": "workDir"
-        },
-        "walkFrom": {
-          "description": "Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.",
-          "type": "string",
-          "enum": [
-            "projectRoot",
-            "projectRootParent"
-          ],
-          "default": "projectRoot"
-        },
         "skipBlank": {
           "description": "Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.",
           "type": "string",
@@ -395,20 +348,6 @@ export default {
           "description": "Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.",
           "type": "boolean",
           "default": false
-        },
-        "trim": {
-          "description": "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
-          "type": "boolean",
-          "default": false
-        },
-        "htmlComments": {
-          "description": "\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.",
-          "type": "string",
-          "enum": [
-            "keep",
-            "strip"
-          ],
-          "default": "keep"
         }
       },
       "additionalProperties": false,
@@ -729,24 +668,6 @@ export default {
             }
           ],
           "default": "keep"
-        },
-        "style": {
-          "description": "Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).",
-          "type": "string",
-          "enum": [
-            "comment",
-            "copilot"
-          ],
-          "default": "comment"
-        },
-        "punctuation": {
-          "description": "\"cut\" (default): sentence punctuation at the end of a reference is not part of its path (\"@a.md.\" names a.md); \"keep\": the path runs to the next whitespace (\"@a.md.\" names \"a.md.\", as Gemini CLI and Qwen Code read it).",
-          "type": "string",
-          "enum": [
-            "cut",
-            "keep"
-          ],
-          "default": "cut"
         },
         "external": {
           "description": "false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.",

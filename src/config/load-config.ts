@@ -3,11 +3,13 @@ import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
-import { getPreset, PRESET_NAMES } from '../presets/index.js';
+import { getPreset, getPresetProfile, PRESET_NAMES } from '../presets/index.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import {
   isTrustedProject,
   mergeLayers,
+  profileSetsScope,
+  sanitizeProfile,
   sanitizeProjectConfig,
   setsScope,
   type DroppedKey,
@@ -24,7 +26,7 @@ import {
 } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
-import type { Config, Flow } from './types.js';
+import type { Config, Flow, HostProfile } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
 import { globsOf, readHostSettings } from './host-settings.js';
@@ -179,7 +181,7 @@ export async function loadConfig(
   if (userFile !== null) loading.layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
   const trusted = isTrustedProject(user['trustedProjects'], cwd, homeDir, (file) => fs.realpath(file));
   const project = await readProjectLayer(loading, options, trusted);
-  const { merged, presetScope } = await mergeOverPreset(loading, options, user, project, trusted);
+  const { merged, presetScope, profile } = await mergeOverPreset(loading, options, user, project, trusted);
 
   for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
     loading.diagnostics.push({
@@ -188,7 +190,7 @@ export async function loadConfig(
       message: `${keyPath}: lowered to ${maximum}, the most it may be (docs/security.md, "Caps")`,
     });
   }
-  const config = normalizeConfig(merged as ConfigInput);
+  const config = normalizeConfig(merged as ConfigInput, profile);
   const { filepath, tier, own } = project;
   const ceiling =
     tier === 'project' && !trusted && filepath !== null && (setsScope(own) || presetScope)
@@ -306,7 +308,11 @@ async function mergeOverPreset(
   user: Record<string, unknown>,
   project: ProjectLayer,
   trusted: boolean,
-): Promise<{ merged: Record<string, unknown>; presetScope: boolean }> {
+): Promise<{
+  merged: Record<string, unknown>;
+  presetScope: boolean;
+  profile: Readonly<Partial<HostProfile>>;
+}> {
   const { filepath, tier, own } = project;
   const presetName = options.preset ?? presetOf(own) ?? presetOf(user);
   const presetFromProject =
@@ -316,15 +322,18 @@ async function mergeOverPreset(
     presetOf(own) !== undefined &&
     presetOf(own) !== presetOf(user);
   const merged = mergeLayers(user, own);
-  if (presetName === undefined) return { merged, presetScope: false };
+  if (presetName === undefined) return { merged, presetScope: false, profile: {} };
   let preset = presetBase(presetName);
+  let profile = getPresetProfile(presetName);
   let presetScope = false;
   if (presetFromProject && filepath !== null) {
     const shown = loading.display(filepath);
     const sanitized = sanitizeProjectConfig(preset, filepath, shown, loading.diagnostics, presetName);
     preset = sanitized.value;
-    loading.dropped.push(...sanitized.dropped);
-    presetScope = setsScope(preset);
+    const bounded = sanitizeProfile(profile, filepath, shown, loading.diagnostics, presetName);
+    profile = bounded.profile;
+    loading.dropped.push(...sanitized.dropped, ...bounded.dropped);
+    presetScope = setsScope(preset) || profileSetsScope(profile);
   }
   const presetTier = presetFromProject ? 'project' : 'trusted';
   for (const pattern of globsOf(preset)) loading.globs.push({ pattern, file: filepath, tier: presetTier });
@@ -350,7 +359,7 @@ async function mergeOverPreset(
     );
   }
   loading.layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
-  return { merged: mergeLayers(mergeLayers(preset, host?.value ?? {}), merged), presetScope };
+  return { merged: mergeLayers(mergeLayers(preset, host?.value ?? {}), merged), presetScope, profile };
 }
 
 /** Reads the flow files below `root` once, on the first call (the same promise on every call). */
@@ -412,14 +421,24 @@ export async function parseConfig(
   file = '<config>',
 ): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
+  // A config object built from a resolver's (`{ ...resolver.config, format }`, never a file) carries
+  // the host profile its preset gave it, which no config key sets: it is kept as it is.
+  let carried: Readonly<Partial<HostProfile>> = {};
+  if (isPlainObject(value) && Object.hasOwn(value, 'profile')) {
+    const { profile, ...rest } = value;
+    if (isPlainObject(profile)) carried = profile as Partial<HostProfile>;
+    value = rest;
+  }
   // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
   const name = isPlainObject(value) ? presetOf(value) : undefined;
   const layered =
     name === undefined ? value : mergeLayers(presetBase(name), value as Record<string, unknown>);
-  const fast = quickConfig(layered);
+  const profile = { ...(name === undefined ? {} : getPresetProfile(name)), ...carried };
+  const fast = quickConfig(layered, profile);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
-  return { config: validateConfig(layered, plainSource(file, value), [], diagnostics), diagnostics };
+  const config = validateConfig(layered, plainSource(file, value), [], diagnostics, profile);
+  return { config, diagnostics };
 }
 
 /**
@@ -450,8 +469,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * validator generated from the JSON Schema. Anything else returns `null` and takes the thorough
  * path (zod, with positions and hints).
  */
-function quickConfig(value: unknown): Config | null {
-  return isQuickValid(value) ? normalizeConfig(value as ConfigInput) : null;
+function quickConfig(value: unknown, profile: Readonly<Partial<HostProfile>>): Config | null {
+  return isQuickValid(value) ? normalizeConfig(value as ConfigInput, profile) : null;
 }
 
 /**

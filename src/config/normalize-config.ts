@@ -1,9 +1,12 @@
 import { CAP_MAXIMA, DEFAULT_CONFIG } from './defaults.js';
 import type { ConfigInput } from './schema.js';
-import type { AgentConfig, Config } from './types.js';
+import { DEFAULT_PROFILE, type AgentConfig, type Config, type HostProfile } from './types.js';
 
-/** Applies every default to a config that passed validation; the result is deeply frozen. */
-export function normalizeConfig(data: ConfigInput): Config {
+/**
+ * Applies every default to a config that passed validation, with the host profile of the preset it
+ * was merged over (absent: ctxfiles' own); the result is deeply frozen.
+ */
+export function normalizeConfig(data: ConfigInput, profile: Readonly<Partial<HostProfile>> = {}): Config {
   return Object.freeze({
     contextPaths: Object.freeze([...(data.contextPaths ?? DEFAULT_CONFIG.contextPaths)]),
     agents: Object.freeze(
@@ -27,6 +30,7 @@ export function normalizeConfig(data: ConfigInput): Config {
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),
     ...(data.preset === undefined ? {} : { preset: data.preset }),
+    profile: deepFreeze({ ...DEFAULT_PROFILE, ...stripUndefined(structuredClone(profile)) }),
     rules: deepFreeze({
       sources: [...(data.rules?.sources ?? DEFAULT_CONFIG.rules.sources)],
       nested: data.rules?.nested ?? DEFAULT_CONFIG.rules.nested,

@@ -167,36 +167,6 @@ export const instructionsSchema = z.strictObject({
     .describe(
       'Under a symlinked work dir, the paths shown below it: "as-given" (default) spell it as the caller did; "real": its real path.',
     ),
-  fallbackCandidates: z
-    .array(candidatePath)
-    .optional()
-    .describe(
-      'File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of "candidates".',
-    ),
-  order: z
-    .enum(['root-first', 'closest-first', 'path'])
-    .optional()
-    .describe(
-      '"root-first" (default): the chain from its start down to the work dir; "closest-first": the work dir first; "path": by absolute path as a plain string (code-unit order).',
-    ),
-  candidateScope: z
-    .enum(['directory', 'walk'])
-    .optional()
-    .describe(
-      '"directory" (default): each directory of the chain picks its own candidate; "walk": the first candidate found in any directory is the only one the chain takes.',
-    ),
-  projectRootFallback: z
-    .enum(['workDir', 'root', 'homeParent'])
-    .optional()
-    .describe(
-      'Where a "project" walk starts when no marker is found: "workDir" (default), "root" (the filesystem root) or "homeParent" (the home directory\'s parent when it is the work dir or one of its ancestors, else the filesystem root).',
-    ),
-  walkFrom: z
-    .enum(['projectRoot', 'projectRootParent'])
-    .optional()
-    .describe(
-      'Where a "project" walk starts when a marker is found: "projectRoot" (default), the directory holding it, or "projectRootParent", the directory above it.',
-    ),
   skipBlank: z
     .enum(['whitespace', 'empty', 'none'])
     .optional()
@@ -229,18 +199,6 @@ export const instructionsSchema = z.strictObject({
     .optional()
     .describe(
       'Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.',
-    ),
-  trim: z
-    .boolean()
-    .optional()
-    .describe(
-      "Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.",
-    ),
-  htmlComments: z
-    .enum(['keep', 'strip'])
-    .optional()
-    .describe(
-      '"keep" (default) or "strip": remove HTML comment blocks (lines that start with "<!--", up to the line that closes them) outside code.',
     ),
 });
 
@@ -387,18 +345,6 @@ export const importsSchema = z.strictObject({
     .optional()
     .describe(
       'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment"); an object chooses per reason (missing, unreadable, outside, repeated).',
-    ),
-  style: z
-    .enum(['comment', 'copilot'])
-    .optional()
-    .describe(
-      'Inline mode: how an imported file is framed. "comment" (default): in place of the reference, between HTML comments; "copilot": after the reference\'s line, in <imported_custom_instruction> tags (Copilot CLI).',
-    ),
-  punctuation: z
-    .enum(['cut', 'keep'])
-    .optional()
-    .describe(
-      '"cut" (default): sentence punctuation at the end of a reference is not part of its path ("@a.md." names a.md); "keep": the path runs to the next whitespace ("@a.md." names "a.md.", as Gemini CLI and Qwen Code read it).',
     ),
   external: z
     .boolean()

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import { DEFAULT_CONFIG } from './defaults.js';
+import type { HostProfile } from './types.js';
 
 /**
  * One config key that reads outside the project (or reads more of it than the defaults allow)
@@ -29,16 +30,6 @@ export const WIDENING_KEYS: readonly WideningKey[] = Object.freeze([
     keyPath: ['instructions', 'walk'],
     widens: (value) => value === 'root',
     reason: 'it walks above the project',
-  },
-  {
-    keyPath: ['instructions', 'projectRootFallback'],
-    widens: (value) => value === 'root' || value === 'homeParent',
-    reason: 'it walks above the project',
-  },
-  {
-    keyPath: ['instructions', 'walkFrom'],
-    widens: (value) => value === 'projectRootParent',
-    reason: 'it walks above the project root',
   },
   {
     keyPath: ['instructions', 'globs'],
@@ -151,6 +142,62 @@ export function sanitizeProjectConfig(
   return { value: copy, dropped };
 }
 
+/** The host profile values that read above the project: what a project config cannot turn on. */
+const WIDENING_PROFILE: ReadonlyArray<{
+  readonly key: keyof HostProfile;
+  readonly widens: (value: unknown) => boolean;
+  readonly reason: string;
+}> = Object.freeze([
+  {
+    key: 'projectRootFallback',
+    widens: (value: unknown) => value === 'root' || value === 'homeParent',
+    reason: 'with no project root marker it walks above the project',
+  },
+  {
+    key: 'walkFrom',
+    widens: (value: unknown) => value === 'projectRootParent',
+    reason: 'it walks from the directory above the project root',
+  },
+]);
+
+/**
+ * The host profile of a preset that only a project config names, without the values that read
+ * above the project ({@link WIDENING_PROFILE}), each with a `warn` `untrusted-key` at the file's
+ * `preset` key; dropped as `profile.<name>`.
+ */
+export function sanitizeProfile(
+  profile: Readonly<Partial<HostProfile>>,
+  file: string,
+  shown: string,
+  diagnostics: Diagnostic[],
+  preset: string,
+): { profile: Partial<HostProfile>; dropped: DroppedKey[] } {
+  const copy: Record<string, unknown> = { ...profile };
+  const dropped: DroppedKey[] = [];
+  for (const row of WIDENING_PROFILE) {
+    if (!row.widens(copy[row.key])) continue;
+    delete copy[row.key];
+    const keyPath = `profile.${row.key}`;
+    dropped.push({ keyPath, file, preset });
+    diagnostics.push({
+      level: 'warn',
+      code: 'untrusted-key',
+      message: formatProblem(
+        { file: shown, keyPath: 'preset' },
+        `the preset "${preset}" reads as its host does, and ${row.reason} (${keyPath}); a project config may not turn that on: ignored. Name the preset in the user config or with --preset, or list the project in the user config's trustedProjects`,
+      ).message,
+      entry: keyPath,
+      path: file,
+    });
+  }
+  return { profile: copy as Partial<HostProfile>, dropped };
+}
+
+/** True when a host profile chooses which chain files are read (as a scope key of a config does). */
+export function profileSetsScope(profile: Readonly<Partial<HostProfile>>): boolean {
+  return profile.candidateScope !== undefined;
+}
+
 /**
  * True when `workDir` lies inside one of the `trustedProjects` of the user config (`~` is the
  * home directory; entries that are not absolute never match).
@@ -186,7 +233,6 @@ export function isTrustedProject(
 const SCOPE_KEYS: readonly (readonly string[])[] = Object.freeze([
   ['instructions', 'walk'],
   ['instructions', 'candidates'],
-  ['instructions', 'candidateScope'],
   ['contextRoot'],
   ['contextPaths'],
 ]);

@@ -61,32 +61,6 @@ export interface InstructionsConfig {
    * or `real`. Absent: `as-given`.
    */
   readonly workDirPath?: 'as-given' | 'real' | undefined;
-  /** Names tried in each directory of the chain when no directory holds a file of `candidates`. */
-  readonly fallbackCandidates?: readonly string[] | undefined;
-  /** Trim both ends of each file's text; a file left blank is skipped. Absent: false. */
-  readonly trim?: boolean | undefined;
-  /** `strip`: remove HTML comment blocks from each file's text. Absent: `keep`. */
-  readonly htmlComments?: 'keep' | 'strip' | undefined;
-  /**
-   * The chain's order in the block: `root-first` (ancestors first), `closest-first`, or `path` (by
-   * absolute path as a plain string, Gemini CLI's order). Absent: `root-first`.
-   */
-  readonly order?: 'root-first' | 'closest-first' | 'path' | undefined;
-  /**
-   * `directory`: each directory picks its own candidate; `walk`: the first candidate found in any
-   * directory of the chain is the only one the chain takes. Absent: `directory`.
-   */
-  readonly candidateScope?: 'directory' | 'walk' | undefined;
-  /**
-   * Where a `project` walk starts when no marker is found: the work dir, `/`, or (`homeParent`) the
-   * home directory's parent when that is the work dir or one of its ancestors, else `/`. Absent: `workDir`.
-   */
-  readonly projectRootFallback?: 'workDir' | 'root' | 'homeParent' | undefined;
-  /**
-   * Where a `project` walk starts when a marker is found: the directory holding it (`projectRoot`)
-   * or its parent (`projectRootParent`). Absent: `projectRoot`.
-   */
-  readonly walkFrom?: 'projectRoot' | 'projectRootParent' | undefined;
   /** Which chain files are skipped: whitespace-only ones (`whitespace`) or only empty ones. Absent: `whitespace`. */
   readonly skipBlank?: 'whitespace' | 'empty' | 'none' | undefined;
   /**
@@ -127,17 +101,6 @@ export interface ImportsConfig {
    * `comment`: an HTML comment saying why; an object: that choice per reason. Absent: `keep`.
    */
   readonly failed?: ImportFailedSetting | undefined;
-  /**
-   * `inline` mode: how an imported file is framed. `comment`: in place of the reference, between
-   * HTML comments; `copilot`: after the reference's line, in Copilot CLI's
-   * `<imported_custom_instruction>` tags. Absent: `comment`.
-   */
-  readonly style?: 'comment' | 'copilot' | undefined;
-  /**
-   * `cut`: sentence punctuation at the end of a reference is not part of its path (`@a.md.` names
-   * `a.md`); `keep`: the path runs to the next whitespace, as Gemini CLI reads it. Absent: `cut`.
-   */
-  readonly punctuation?: 'cut' | 'keep' | undefined;
   /**
    * `false`: an import from a project file is followed only to a file inside the work dir (the
    * user's own files are not limited). Absent: true.
@@ -250,6 +213,64 @@ export interface WordingConfig {
   readonly geminiContextIntro: string;
 }
 
+/**
+ * How one host shapes what it loads, beyond anything a ctxfiles user sets (DESIGN §13, "Engine and
+ * host profiles"): set by a host module on its presets, never by a config file. A config that
+ * names no preset has {@link DEFAULT_PROFILE}'s values.
+ */
+export interface HostProfile {
+  /** Names tried in each directory of the chain when no directory holds a file of `candidates`. */
+  readonly fallbackCandidates: readonly string[];
+  /** Trim both ends of each file's text; a file left blank is skipped. */
+  readonly trim: boolean;
+  /** `strip`: remove HTML comment blocks from each file's text. */
+  readonly htmlComments: 'keep' | 'strip';
+  /**
+   * The chain's order in the block: `root-first` (ancestors first), `closest-first`, or `path` (by
+   * absolute path as a plain string, Gemini CLI's order).
+   */
+  readonly order: 'root-first' | 'closest-first' | 'path';
+  /**
+   * `directory`: each directory picks its own candidate; `walk`: the first candidate found in any
+   * directory of the chain is the only one the chain takes.
+   */
+  readonly candidateScope: 'directory' | 'walk';
+  /**
+   * Where a `project` walk starts when no marker is found: the work dir, `/`, or (`homeParent`) the
+   * home directory's parent when that is the work dir or one of its ancestors, else `/`.
+   */
+  readonly projectRootFallback: 'workDir' | 'root' | 'homeParent';
+  /**
+   * Where a `project` walk starts when a marker is found: the directory holding it (`projectRoot`)
+   * or its parent (`projectRootParent`).
+   */
+  readonly walkFrom: 'projectRoot' | 'projectRootParent';
+  /**
+   * Inline imports: how an imported file is framed. `comment`: in place of the reference, between
+   * HTML comments; `copilot`: after the reference's line, in Copilot CLI's
+   * `<imported_custom_instruction>` tags.
+   */
+  readonly importStyle: 'comment' | 'copilot';
+  /**
+   * `cut`: sentence punctuation at the end of an `@path` reference is not part of its path
+   * (`@a.md.` names `a.md`); `keep`: the path runs to the next whitespace, as Gemini CLI reads it.
+   */
+  readonly importPunctuation: 'cut' | 'keep';
+}
+
+/** The profile of a config that names no preset: ctxfiles' own behaviour. */
+export const DEFAULT_PROFILE: HostProfile = Object.freeze({
+  fallbackCandidates: Object.freeze([]) as readonly string[],
+  trim: false,
+  htmlComments: 'keep',
+  order: 'root-first',
+  candidateScope: 'directory',
+  projectRootFallback: 'workDir',
+  walkFrom: 'projectRoot',
+  importStyle: 'comment',
+  importPunctuation: 'cut',
+});
+
 /** A validated config with every default applied. */
 export interface Config {
   readonly contextPaths: readonly string[];
@@ -262,6 +283,8 @@ export interface Config {
   readonly wording: WordingConfig;
   /** The preset the config was merged over (docs/presets.md), when one was named. */
   readonly preset?: string | undefined;
+  /** The host profile of that preset; {@link DEFAULT_PROFILE} with none. */
+  readonly profile: HostProfile;
   /** Absent in configs built before `session` existed: the built-in tool table applies. */
   readonly session?: SessionConfig | undefined;
   /** Absent in configs built before `rules` existed: rules are off. */

@@ -4,14 +4,14 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","claude-code-2.1.197","cursor","copilot","gemini-cli","continue","qwen-code","kilo","pi","cline"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"subagents":{"description":"A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","pattern":"^[\\s\\S]"},"default":{}},"modes":{"description":"A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"flow":{"type":"string","pattern":"^[\\s\\S]","description":"The flow id."},"step":{"type":"string","pattern":"^[\\s\\S]","description":"The step id in that flow."}},"required":["flow","step"],"additionalProperties":false,"description":"The flow step a host mode selects."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"fallbackCandidates":{"description":"File names or relative sub-paths tried in each directory of the chain instead, when no directory of the chain holds a file of \"candidates\".","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":[]},"order":{"description":"\"root-first\" (default): the chain from its start down to the work dir; \"closest-first\": the work dir first; \"path\": by absolute path as a plain string (code-unit order).","type":"string","enum":["root-first","closest-first","path"],"default":"root-first"},"candidateScope":{"description":"\"directory\" (default): each directory of the chain picks its own candidate; \"walk\": the first candidate found in any directory is the only one the chain takes.","type":"string","enum":["directory","walk"],"default":"directory"},"projectRootFallback":{"description":"Where a \"project\" walk starts when no marker is found: \"workDir\" (default), \"root\" (the filesystem root) or \"homeParent\" (the home directory's parent when it is the work dir or one of its ancestors, else the filesystem root).","type":"string","enum":["workDir","root","homeParent"],"default":"workDir"},"walkFrom":{"description":"Where a \"project\" walk starts when a marker is found: \"projectRoot\" (default), the directory holding it, or \"projectRootParent\", the directory above it.","type":"string","enum":["projectRoot","projectRootParent"],"default":"projectRoot"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false},"trim":{"description":"Trim whitespace from both ends of each file's text; a file left empty is skipped, whatever its source. Default false.","type":"boolean","default":false},"htmlComments":{"description":"\"keep\" (default) or \"strip\": remove HTML comment blocks (lines that start with \"<!--\", up to the line that closes them) outside code.","type":"string","enum":["keep","strip"],"default":"keep"}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot","pi","cline"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"everywhereNote":{"description":"Heads a project-wide file delivered during a session (a hook at session start, the MCP server).","type":"string","default":"These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"style":{"description":"Inline mode: how an imported file is framed. \"comment\" (default): in place of the reference, between HTML comments; \"copilot\": after the reference's line, in <imported_custom_instruction> tags (Copilot CLI).","type":"string","enum":["comment","copilot"],"default":"comment"},"punctuation":{"description":"\"cut\" (default): sentence punctuation at the end of a reference is not part of its path (\"@a.md.\" names a.md); \"keep\": the path runs to the next whitespace (\"@a.md.\" names \"a.md.\", as Gemini CLI and Qwen Code read it).","type":"string","enum":["cut","keep"],"default":"cut"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json","title":"ctxfiles configuration","type":"object","properties":{"$schema":{"description":"The JSON Schema an editor checks this file against; ignored.","type":"string"},"preset":{"description":"A preset this config is merged over: the view of one coding tool (docs/presets.md).","type":"string","enum":["opencode","opencode-go","codex","claude-code","claude-code-2.1.197","cursor","copilot","gemini-cli","continue","qwen-code","kilo","pi","cline"]},"contextPaths":{"description":"The global layer. Default: AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, opencode.md, opencode.local.md, OpenCode.md, OpenCode.local.md, OPENCODE.md, OPENCODE.local.md, .github/copilot-instructions.md, .cursorrules.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."},"default":["AGENTS.md","AGENTS.local.md","CLAUDE.md","CLAUDE.local.md","opencode.md","opencode.local.md","OpenCode.md","OpenCode.local.md","OPENCODE.md","OPENCODE.local.md",".github/copilot-instructions.md",".cursorrules"]},"agents":{"description":"Agents by id; an agent's context layer sits above the global one.","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"context":{"type":"object","properties":{"paths":{"description":"Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.","type":"array","items":{"type":"string","description":"A path relative to the work dir; a trailing \"/\" names a directory."}},"mode":{"description":"\"replace\" (default) discards the layers below; \"append\" keeps them. Other values warn and act as \"append\".","default":"replace","type":"string"},"nested":{"description":"false turns off the nested-file manifest and injection. Default true.","default":true,"type":"boolean"}},"additionalProperties":false,"description":"Context files for this agent or flow step."}},"additionalProperties":{},"description":"One agent: its context layer; other keys (model, ...) pass through."},"default":{}},"subagents":{"description":"A host's subagents as ctxfiles agents: subagent name (Claude Code's agent_type, Codex's role, Qwen Code's subagent) to agent id. A subagent not listed is the agent of its own name (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","pattern":"^[\\s\\S]"},"default":{}},"modes":{"description":"A host's modes as flow steps: mode (the hook's permission_mode, e.g. plan) to { flow, step }. A mode not listed selects no step (docs/subagents.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"flow":{"type":"string","pattern":"^[\\s\\S]","description":"The flow id."},"step":{"type":"string","pattern":"^[\\s\\S]","description":"The step id in that flow."}},"required":["flow","step"],"additionalProperties":false,"description":"The flow step a host mode selects."},"default":{}},"contextDiscovery":{"description":"Progressive disclosure of nested instruction files and its caps.","type":"object","properties":{"enabled":{"description":"Progressive disclosure of nested instruction files.","default":true,"type":"boolean"},"maxFiles":{"description":"Most nested files listed.","default":100,"type":"integer","minimum":0,"maximum":9007199254740991},"maxDepth":{"description":"Deepest directory level searched for nested files.","default":8,"type":"integer","minimum":0,"maximum":9007199254740991},"maxFileBytes":{"description":"Bytes read of one nested file; the rest is cut.","default":32768,"type":"integer","minimum":0,"maximum":9007199254740991},"maxSessionBytes":{"description":"Bytes a session injects in all; past it injections stop.","default":131072,"type":"integer","minimum":0,"maximum":9007199254740991},"maxManifestBytes":{"description":"Byte budget of the nested-file manifest; past it labels are dropped, then paths.","default":8192,"type":"integer","minimum":0,"maximum":9007199254740991},"mode":{"description":"\"manifest\" lists nested files and discloses them on use; \"inline\" renders them in the block, breadth-first; \"off\" does neither.","default":"manifest","type":"string","enum":["manifest","inline","off"]},"respectGitignore":{"description":"Skip nested files that .gitignore files or .git/info/exclude ignore.","default":false,"type":"boolean"},"cache":{"description":"Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.","default":false,"type":"boolean"},"repeatHostFiles":{"description":"Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.","default":false,"type":"boolean"}},"additionalProperties":false,"default":{}},"flows":{"description":"Globs of flow files, relative to the config file.","type":"array","items":{"type":"string"},"default":[".ctxfiles/flows/**/*.{yaml,yml}",".opencode/flows/**/*.{yaml,yml}"]},"instructions":{"description":"Chain discovery from the project root, user and extra files, change tracking.","type":"object","properties":{"walk":{"description":"\"off\" (default), \"root\" (filesystem root to work dir) or \"project\" (nearest marker to work dir).","type":"string","enum":["off","root","project"],"default":"off"},"projectRootMarkers":{"description":"Names (files or directories) that mark a project root. Default [\".git\"].","type":"array","items":{"type":"string","pattern":"^(?!\\.{1,2}$)[^/\\\\]+$"},"default":[".git"]},"candidates":{"description":"File names or relative sub-paths tried in each directory of the chain; \"@rules\" places that directory's always rules.","type":"array","items":{"type":"string","pattern":"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},"default":["AGENTS.override.md","AGENTS.md","CLAUDE.md"]},"select":{"description":"\"first\" (default): the first existing candidate per directory; \"all\": every one, in order.","type":"string","enum":["first","all"],"default":"first"},"symlinks":{"description":"\"inside\" (default): follow a symlinked instruction file when its target stays inside the root; \"reject\": never; \"follow\": always.","type":"string","enum":["inside","reject","follow"],"default":"inside"},"workDirPath":{"description":"Under a symlinked work dir, the paths shown below it: \"as-given\" (default) spell it as the caller did; \"real\": its real path.","type":"string","enum":["as-given","real"],"default":"as-given"},"skipBlank":{"description":"Chain files left out: \"whitespace\" (default) skips whitespace-only files, \"empty\" only empty ones, \"none\" keeps them all.","type":"string","enum":["whitespace","empty","none"],"default":"whitespace"},"globs":{"description":"Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or \"~/\" one in its own directory.","type":"array","items":{"type":"string"},"default":[]},"userFile":{"description":"A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; \"~\" is the home directory, ${env.NAME} an environment variable.","anyOf":[{"anyOf":[{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},{"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"}}]},{"type":"null"}],"default":null},"extraFiles":{"description":"Absolute .md files appended after every other source, in order.","type":"array","items":{"type":"string","allOf":[{"pattern":"^(?:\\/|~$|~\\/|~\\\\)"},{"pattern":"\\.[mM][dD]$"}]},"default":[]},"trackChanges":{"description":"Report updated, switched and removed files in tool results. Default false.","type":"boolean","default":false},"keepBom":{"description":"Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"format":{"description":"Output format of the rendered block. Default \"opencode\".","type":"string","enum":["opencode","xml","reminder","magi","codex","claude-code","claude-code-2.1.197","gemini","gemini-full","opencode-cli","continue","qwen","copilot","pi","cline"],"default":"opencode"},"budget":{"description":"Caps on the size of the rendered block.","type":"object","properties":{"maxBytes":{"description":"Cap on the rendered block in bytes; null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"maxTokens":{"description":"Cap on the rendered block in tokens (o200k_base); null = unlimited.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"null"}],"default":null},"strategy":{"description":"\"specific-first\" (default) drops the broadest files first; \"root-first\" keeps files in order and cuts the one that crosses the cap.","type":"string","enum":["specific-first","root-first"],"default":"specific-first"},"counts":{"description":"\"rendered\" (default) counts the whole block; \"content\" counts document text only.","type":"string","enum":["rendered","content"],"default":"rendered"},"scope":{"description":"\"all\" (default) counts every file; \"project\" leaves the user file and extra files uncounted.","type":"string","enum":["all","project"],"default":"all"}},"additionalProperties":false,"default":{}},"wording":{"type":"object","properties":{"reminderIntro":{"description":"Opens the \"reminder\" format: how to weigh the files that follow.","type":"string","default":"Instructions from the workspace follow. Apply each one where it fits the task at hand; when two disagree, the file closer to the working directory wins. None of them outranks system, developer or direct user instructions."},"scopeNote":{"description":"Heads a nested file injected during a session; \"{dir}\" is its directory.","type":"string","default":"These apply to work under `{dir}`. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"everywhereNote":{"description":"Heads a project-wide file delivered during a session (a hook at session start, the MCP server).","type":"string","default":"These apply everywhere in this project. Follow them where relevant; a more specific file wins over a broader one, and none of them outranks system, developer or direct user instructions."},"updatedNote":{"description":"Precedes the new text of a file that changed after it was shown.","type":"string","default":"This file changed after it was shown. Use the text below in place of the earlier version."},"removedNote":{"description":"Tells the model that a file it was shown is gone.","type":"string","default":"This file is gone. Stop following the instructions it held."},"magiIntro":{"description":"Opens the \"magi\" format.","type":"string","default":"The files below are already loaded for you. Keep them in mind at every step and do not read them again."},"magiEmpty":{"description":"The \"magi\" block when no file was found.","type":"string","default":"No AGENTS.md instruction files were found for this workspace."},"budgetNotice":{"description":"Ends a block the budget cut.","type":"string","default":"Instruction budget reached: some files are not shown in full."},"claudeCodeIntro":{"description":"Opens the \"claude-code\" format.","type":"string","default":"Instruction files from this workspace and from the user follow. Follow them; they take precedence over default behaviour."},"ruleCatalogIntro":{"description":"Heads the catalog of rules fetched on request: how the model reads one.","type":"string","default":"These rules apply only when a task calls for them; their text is not loaded. Before work a rule describes, read its file (paths are relative to the working directory)."},"geminiContextIntro":{"description":"Follows the \"# Contextual Instructions\" heading of the \"gemini-full\" format.","type":"string","default":"The instruction files below come from the user (~/.gemini/) and from this workspace. Where two disagree, the more specific one wins: a sub-directory over the workspace root, the workspace over the user. They shape how you work here but never override safety or security rules."}},"additionalProperties":false,"description":"Every explanatory sentence ctxfiles writes, each overridable.","default":{}},"session":{"description":"How sessions read the tool calls of a runner.","type":"object","properties":{"tools":{"description":"Tool names merged over the built-in table (docs/disclosure.md).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"as":{"type":"string","enum":["read","write","edit","list","search","shell"],"description":"What the tool does: read, write, edit, list, search or shell."},"pathKeys":{"description":"Input keys holding a path (or a list of paths), tried in order.","type":"array","items":{"type":"string"}}},"required":["as"],"additionalProperties":false},"default":{}}},"additionalProperties":false,"default":{}},"trustedProjects":{"description":"User config only: absolute directories whose project configs are trusted (docs/security.md, \"Trust tiers\").","default":[],"type":"array","items":{"type":"string","pattern":"^(?:\\/|~$|~\\/|~\\\\)"}},"rules":{"description":"Scoped rule folders of coding tools (docs/rules.md).","type":"object","properties":{"sources":{"description":"Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\". Default: all of them; [] turns rules off.","type":"array","items":{"type":"string"},"default":["cursor","claude","copilot","windsurf","cline","kiro","continue","roo","kilo","junie","zed"]},"nested":{"description":"Also read rule folders in subdirectories found by the nested walk. Default true.","type":"boolean","default":true},"userFolders":{"description":"Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.","type":"boolean","default":false}},"additionalProperties":false,"default":{}},"imports":{"description":"@path imports in instruction files (docs/imports.md).","type":"object","properties":{"enabled":{"description":"Follow @path references in instruction files. Default false.","type":"boolean","default":false},"maxDepth":{"description":"Deepest import followed. Default 5.","type":"integer","minimum":0,"maximum":32,"default":5},"mode":{"description":"\"entries\" (default): each imported file is its own entry after its importer; \"inline\": the reference is replaced by the file between comment markers.","type":"string","enum":["entries","inline"],"default":"entries"},"failed":{"description":"Inline mode: a reference that is not followed stays as written (\"keep\", default) or becomes a comment saying why (\"comment\"); an object chooses per reason (missing, unreadable, outside, repeated).","anyOf":[{"type":"string","enum":["keep","comment"]},{"type":"object","properties":{"missing":{"description":"No file at the path (ENOENT).","type":"string","enum":["keep","comment"]},"unreadable":{"description":"Something is at the path but cannot be read: a directory, a path through a file, no permission.","type":"string","enum":["keep","comment"]},"outside":{"description":"The target leaves the containment root, or a symlink leads out of it.","type":"string","enum":["keep","comment"]},"repeated":{"description":"A cycle, or a file already placed.","type":"string","enum":["keep","comment"]}},"additionalProperties":false,"description":"One choice per reason a reference is not followed; a reason left out: \"keep\"."}],"default":"keep"},"external":{"description":"false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.","type":"boolean","default":true},"root":{"description":"Where a project file's imports must stay: \"source\" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); \"marker\", the nearest directory at or above the file holding a project root marker, else the file's own directory, never above the source's root.","type":"string","enum":["source","marker"],"default":"source"}},"additionalProperties":false,"default":{}},"contextRoot":{"description":"\"workDir\": contextPaths resolve against the work dir; \"project\": against the project root found with instructions.projectRootMarkers.","default":"workDir","type":"string","enum":["workDir","project"]},"data":{"description":"OpenCode's own \"data\" setting; ctxfiles ignores it."},"wd":{"description":"OpenCode's own \"wd\" setting; ctxfiles ignores it."},"mcpServers":{"description":"OpenCode's own \"mcpServers\" setting; ctxfiles ignores it."},"providers":{"description":"OpenCode's own \"providers\" setting; ctxfiles ignores it."},"lsp":{"description":"OpenCode's own \"lsp\" setting; ctxfiles ignores it."},"debug":{"description":"OpenCode's own \"debug\" setting; ctxfiles ignores it."},"debugLSP":{"description":"OpenCode's own \"debugLSP\" setting; ctxfiles ignores it."},"tui":{"description":"OpenCode's own \"tui\" setting; ctxfiles ignores it."},"shell":{"description":"OpenCode's own \"shell\" setting; ctxfiles ignores it."},"autoCompact":{"description":"OpenCode's own \"autoCompact\" setting; ctxfiles ignores it."}},"additionalProperties":false,"description":"ctxfiles configuration"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^[\\s\\S]", "u");
 const pattern7 = new RegExp("^(?!\\.{1,2}$)[^/\\\\]+$", "u");
 const pattern8 = new RegExp("^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$", "u");
-const pattern10 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
-const pattern12 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
-const pattern13 = new RegExp("\\.[mM][dD]$", "u");
+const pattern9 = new RegExp("^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})", "u");
+const pattern11 = new RegExp("^(?:\\/|~$|~\\/|~\\\\)", "u");
+const pattern12 = new RegExp("\\.[mM][dD]$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://raw.githubusercontent.com/ctxfiles/ctxfiles/main/schema/config.schema.json" */;
@@ -845,38 +845,16 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data30.fallbackCandidates !== undefined){
-let data39 = data30.fallbackCandidates;
+if(data30.skipBlank !== undefined){
+let data39 = data30.skipBlank;
 const _errs94 = errors;
-if(errors === _errs94){
-if(Array.isArray(data39)){
-var valid17 = true;
-const len5 = data39.length;
-for(let i5=0; i5<len5; i5++){
-let data40 = data39[i5];
-const _errs96 = errors;
-if(errors === _errs96){
-if(typeof data40 === "string"){
-if(!pattern8.test(data40)){
-validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/pattern",keyword:"pattern",params:{pattern: "^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"},message:"must match pattern \""+"^(?:@rules|(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+(?:\\/(?!\\.\\.?(?:\\/|$))[^/\\\\:\\u0000-\\u001f\\u007f]+)*)$"+"\""}];
+if(typeof data39 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates/" + i5,schemaPath:"#/properties/instructions/properties/fallbackCandidates/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((data39 === "whitespace") || (data39 === "empty")) || (data39 === "none"))){
+validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-var valid17 = _errs96 === errors;
-if(!valid17){
-break;
-}
-}
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/instructions/fallbackCandidates",schemaPath:"#/properties/instructions/properties/fallbackCandidates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid14 = _errs94 === errors;
 }
@@ -884,106 +862,21 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data30.order !== undefined){
-let data41 = data30.order;
-const _errs98 = errors;
-if(typeof data41 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data41 === "root-first") || (data41 === "closest-first")) || (data41 === "path"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/order",schemaPath:"#/properties/instructions/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs98 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data30.candidateScope !== undefined){
-let data42 = data30.candidateScope;
-const _errs100 = errors;
-if(typeof data42 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data42 === "directory") || (data42 === "walk"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/candidateScope",schemaPath:"#/properties/instructions/properties/candidateScope/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.candidateScope.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs100 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data30.projectRootFallback !== undefined){
-let data43 = data30.projectRootFallback;
-const _errs102 = errors;
-if(typeof data43 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data43 === "workDir") || (data43 === "root")) || (data43 === "homeParent"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/projectRootFallback",schemaPath:"#/properties/instructions/properties/projectRootFallback/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.projectRootFallback.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs102 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data30.walkFrom !== undefined){
-let data44 = data30.walkFrom;
-const _errs104 = errors;
-if(typeof data44 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data44 === "projectRoot") || (data44 === "projectRootParent"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/walkFrom",schemaPath:"#/properties/instructions/properties/walkFrom/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.walkFrom.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs104 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data30.skipBlank !== undefined){
-let data45 = data30.skipBlank;
-const _errs106 = errors;
-if(typeof data45 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data45 === "whitespace") || (data45 === "empty")) || (data45 === "none"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/skipBlank",schemaPath:"#/properties/instructions/properties/skipBlank/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.skipBlank.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs106 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
 if(data30.globs !== undefined){
-let data46 = data30.globs;
-const _errs108 = errors;
-if(errors === _errs108){
-if(Array.isArray(data46)){
-var valid18 = true;
-const len6 = data46.length;
-for(let i6=0; i6<len6; i6++){
-const _errs110 = errors;
-if(typeof data46[i6] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i6,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data40 = data30.globs;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data40)){
+var valid17 = true;
+const len5 = data40.length;
+for(let i5=0; i5<len5; i5++){
+const _errs98 = errors;
+if(typeof data40[i5] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/globs/" + i5,schemaPath:"#/properties/instructions/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs110 === errors;
-if(!valid18){
+var valid17 = _errs98 === errors;
+if(!valid17){
 break;
 }
 }
@@ -993,24 +886,24 @@ validate20.errors = [{instancePath:instancePath+"/instructions/globs",schemaPath
 return false;
 }
 }
-var valid14 = _errs108 === errors;
+var valid14 = _errs96 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data30.userFile !== undefined){
-let data48 = data30.userFile;
-const _errs112 = errors;
-const _errs113 = errors;
+let data42 = data30.userFile;
+const _errs100 = errors;
+const _errs101 = errors;
+let valid18 = false;
+const _errs102 = errors;
+const _errs103 = errors;
 let valid19 = false;
-const _errs114 = errors;
-const _errs115 = errors;
-let valid20 = false;
-const _errs116 = errors;
-if(errors === _errs116){
-if(typeof data48 === "string"){
-if(!pattern10.test(data48)){
+const _errs104 = errors;
+if(errors === _errs104){
+if(typeof data42 === "string"){
+if(!pattern9.test(data42)){
 const err6 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -1032,20 +925,20 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid1 = _errs116 === errors;
-valid20 = valid20 || _valid1;
-const _errs118 = errors;
-if(errors === _errs118){
-if(Array.isArray(data48)){
-var valid21 = true;
-const len7 = data48.length;
-for(let i7=0; i7<len7; i7++){
-let data49 = data48[i7];
-const _errs120 = errors;
-if(errors === _errs120){
-if(typeof data49 === "string"){
-if(!pattern10.test(data49)){
-const err8 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
+var _valid1 = _errs104 === errors;
+valid19 = valid19 || _valid1;
+const _errs106 = errors;
+if(errors === _errs106){
+if(Array.isArray(data42)){
+var valid20 = true;
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data43 === "string"){
+if(!pattern9.test(data43)){
+const err8 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\|\\$\\{env\\.[A-Za-z_][A-Za-z0-9_]*\\})"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1056,7 +949,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/instructions/userFile/" + i7,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/instructions/userFile/" + i6,schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1066,8 +959,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-var valid21 = _errs120 === errors;
-if(!valid21){
+var valid20 = _errs108 === errors;
+if(!valid20){
 break;
 }
 }
@@ -1083,9 +976,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-var _valid1 = _errs118 === errors;
-valid20 = valid20 || _valid1;
-if(!valid20){
+var _valid1 = _errs106 === errors;
+valid19 = valid19 || _valid1;
+if(!valid19){
 const err11 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err11];
@@ -1096,20 +989,20 @@ vErrors.push(err11);
 errors++;
 }
 else {
-errors = _errs115;
+errors = _errs103;
 if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
+if(_errs103){
+vErrors.length = _errs103;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid0 = _errs114 === errors;
-valid19 = valid19 || _valid0;
-const _errs122 = errors;
-if(data48 !== null){
+var _valid0 = _errs102 === errors;
+valid18 = valid18 || _valid0;
+const _errs110 = errors;
+if(data42 !== null){
 const err12 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1119,9 +1012,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid0 = _errs122 === errors;
-valid19 = valid19 || _valid0;
-if(!valid19){
+var _valid0 = _errs110 === errors;
+valid18 = valid18 || _valid0;
+if(!valid18){
 const err13 = {instancePath:instancePath+"/instructions/userFile",schemaPath:"#/properties/instructions/properties/userFile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err13];
@@ -1134,56 +1027,56 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs113;
+errors = _errs101;
 if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
+if(_errs101){
+vErrors.length = _errs101;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid14 = _errs112 === errors;
+var valid14 = _errs100 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data30.extraFiles !== undefined){
-let data50 = data30.extraFiles;
-const _errs124 = errors;
-if(errors === _errs124){
-if(Array.isArray(data50)){
-var valid22 = true;
-const len8 = data50.length;
-for(let i8=0; i8<len8; i8++){
-let data51 = data50[i8];
-const _errs126 = errors;
-if(typeof data51 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data44 = data30.extraFiles;
+const _errs112 = errors;
+if(errors === _errs112){
+if(Array.isArray(data44)){
+var valid21 = true;
+const len7 = data44.length;
+for(let i7=0; i7<len7; i7++){
+let data45 = data44[i7];
+const _errs114 = errors;
+if(typeof data45 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-const _errs128 = errors;
-if(typeof data51 === "string"){
-if(!pattern12.test(data51)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
-return false;
-}
-}
-var valid23 = _errs128 === errors;
-if(valid23){
-const _errs129 = errors;
-if(typeof data51 === "string"){
-if(!pattern13.test(data51)){
-validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i8,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+const _errs116 = errors;
+if(typeof data45 === "string"){
+if(!pattern11.test(data45)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
-var valid23 = _errs129 === errors;
+var valid22 = _errs116 === errors;
+if(valid22){
+const _errs117 = errors;
+if(typeof data45 === "string"){
+if(!pattern12.test(data45)){
+validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles/" + i7,schemaPath:"#/properties/instructions/properties/extraFiles/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "\\.[mM][dD]$"},message:"must match pattern \""+"\\.[mM][dD]$"+"\""}];
+return false;
 }
-var valid22 = _errs126 === errors;
-if(!valid22){
+}
+var valid22 = _errs117 === errors;
+}
+var valid21 = _errs114 === errors;
+if(!valid21){
 break;
 }
 }
@@ -1193,70 +1086,34 @@ validate20.errors = [{instancePath:instancePath+"/instructions/extraFiles",schem
 return false;
 }
 }
-var valid14 = _errs124 === errors;
+var valid14 = _errs112 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data30.trackChanges !== undefined){
-const _errs130 = errors;
+const _errs118 = errors;
 if(typeof data30.trackChanges !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/trackChanges",schemaPath:"#/properties/instructions/properties/trackChanges/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid14 = _errs130 === errors;
+var valid14 = _errs118 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data30.keepBom !== undefined){
-const _errs132 = errors;
+const _errs120 = errors;
 if(typeof data30.keepBom !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/instructions/keepBom",schemaPath:"#/properties/instructions/properties/keepBom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid14 = _errs132 === errors;
+var valid14 = _errs120 === errors;
 }
 else {
 var valid14 = true;
-}
-if(valid14){
-if(data30.trim !== undefined){
-const _errs134 = errors;
-if(typeof data30.trim !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/instructions/trim",schemaPath:"#/properties/instructions/properties/trim/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid14 = _errs134 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data30.htmlComments !== undefined){
-let data55 = data30.htmlComments;
-const _errs136 = errors;
-if(typeof data55 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data55 === "keep") || (data55 === "strip"))){
-validate20.errors = [{instancePath:instancePath+"/instructions/htmlComments",schemaPath:"#/properties/instructions/properties/htmlComments/enum",keyword:"enum",params:{allowedValues: schema31.properties.instructions.properties.htmlComments.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid14 = _errs136 === errors;
-}
-else {
-var valid14 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -1283,43 +1140,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.format !== undefined){
-let data56 = data.format;
-const _errs138 = errors;
-if(typeof data56 !== "string"){
+let data48 = data.format;
+const _errs122 = errors;
+if(typeof data48 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((data56 === "opencode") || (data56 === "xml")) || (data56 === "reminder")) || (data56 === "magi")) || (data56 === "codex")) || (data56 === "claude-code")) || (data56 === "claude-code-2.1.197")) || (data56 === "gemini")) || (data56 === "gemini-full")) || (data56 === "opencode-cli")) || (data56 === "continue")) || (data56 === "qwen")) || (data56 === "copilot")) || (data56 === "pi")) || (data56 === "cline"))){
+if(!(((((((((((((((data48 === "opencode") || (data48 === "xml")) || (data48 === "reminder")) || (data48 === "magi")) || (data48 === "codex")) || (data48 === "claude-code")) || (data48 === "claude-code-2.1.197")) || (data48 === "gemini")) || (data48 === "gemini-full")) || (data48 === "opencode-cli")) || (data48 === "continue")) || (data48 === "qwen")) || (data48 === "copilot")) || (data48 === "pi")) || (data48 === "cline"))){
 validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs138 === errors;
+var valid0 = _errs122 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budget !== undefined){
-let data57 = data.budget;
-const _errs140 = errors;
-if(errors === _errs140){
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-const _errs142 = errors;
-for(const key11 in data57){
+let data49 = data.budget;
+const _errs124 = errors;
+if(errors === _errs124){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+const _errs126 = errors;
+for(const key11 in data49){
 if(!(((((key11 === "maxBytes") || (key11 === "maxTokens")) || (key11 === "strategy")) || (key11 === "counts")) || (key11 === "scope"))){
 validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs142 === errors){
-if(data57.maxBytes !== undefined){
-let data58 = data57.maxBytes;
-const _errs143 = errors;
-const _errs144 = errors;
-let valid25 = false;
-const _errs145 = errors;
-if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+if(_errs126 === errors){
+if(data49.maxBytes !== undefined){
+let data50 = data49.maxBytes;
+const _errs127 = errors;
+const _errs128 = errors;
+let valid24 = false;
+const _errs129 = errors;
+if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
 const err14 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
@@ -1329,9 +1186,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(errors === _errs145){
-if(typeof data58 == "number"){
-if(data58 > 9007199254740991 || isNaN(data58)){
+if(errors === _errs129){
+if(typeof data50 == "number"){
+if(data50 > 9007199254740991 || isNaN(data50)){
 const err15 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1342,7 +1199,7 @@ vErrors.push(err15);
 errors++;
 }
 else {
-if(data58 < 0 || isNaN(data58)){
+if(data50 < 0 || isNaN(data50)){
 const err16 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1355,10 +1212,10 @@ errors++;
 }
 }
 }
-var _valid2 = _errs145 === errors;
-valid25 = valid25 || _valid2;
-const _errs147 = errors;
-if(data58 !== null){
+var _valid2 = _errs129 === errors;
+valid24 = valid24 || _valid2;
+const _errs131 = errors;
+if(data50 !== null){
 const err17 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1368,9 +1225,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid2 = _errs147 === errors;
-valid25 = valid25 || _valid2;
-if(!valid25){
+var _valid2 = _errs131 === errors;
+valid24 = valid24 || _valid2;
+if(!valid24){
 const err18 = {instancePath:instancePath+"/budget/maxBytes",schemaPath:"#/properties/budget/properties/maxBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err18];
@@ -1383,29 +1240,29 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs144;
+errors = _errs128;
 if(vErrors !== null){
-if(_errs144){
-vErrors.length = _errs144;
+if(_errs128){
+vErrors.length = _errs128;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs143 === errors;
+var valid23 = _errs127 === errors;
 }
 else {
-var valid24 = true;
+var valid23 = true;
 }
-if(valid24){
-if(data57.maxTokens !== undefined){
-let data59 = data57.maxTokens;
-const _errs149 = errors;
-const _errs150 = errors;
-let valid26 = false;
-const _errs151 = errors;
-if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
+if(valid23){
+if(data49.maxTokens !== undefined){
+let data51 = data49.maxTokens;
+const _errs133 = errors;
+const _errs134 = errors;
+let valid25 = false;
+const _errs135 = errors;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
 const err19 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1415,9 +1272,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(errors === _errs151){
-if(typeof data59 == "number"){
-if(data59 > 9007199254740991 || isNaN(data59)){
+if(errors === _errs135){
+if(typeof data51 == "number"){
+if(data51 > 9007199254740991 || isNaN(data51)){
 const err20 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err20];
@@ -1428,7 +1285,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data59 < 0 || isNaN(data59)){
+if(data51 < 0 || isNaN(data51)){
 const err21 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1441,10 +1298,10 @@ errors++;
 }
 }
 }
-var _valid3 = _errs151 === errors;
-valid26 = valid26 || _valid3;
-const _errs153 = errors;
-if(data59 !== null){
+var _valid3 = _errs135 === errors;
+valid25 = valid25 || _valid3;
+const _errs137 = errors;
+if(data51 !== null){
 const err22 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err22];
@@ -1454,9 +1311,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-var _valid3 = _errs153 === errors;
-valid26 = valid26 || _valid3;
-if(!valid26){
+var _valid3 = _errs137 === errors;
+valid25 = valid25 || _valid3;
+if(!valid25){
 const err23 = {instancePath:instancePath+"/budget/maxTokens",schemaPath:"#/properties/budget/properties/maxTokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err23];
@@ -1469,71 +1326,71 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs150;
+errors = _errs134;
 if(vErrors !== null){
-if(_errs150){
-vErrors.length = _errs150;
+if(_errs134){
+vErrors.length = _errs134;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs149 === errors;
+var valid23 = _errs133 === errors;
 }
 else {
-var valid24 = true;
+var valid23 = true;
 }
-if(valid24){
-if(data57.strategy !== undefined){
-let data60 = data57.strategy;
-const _errs155 = errors;
-if(typeof data60 !== "string"){
+if(valid23){
+if(data49.strategy !== undefined){
+let data52 = data49.strategy;
+const _errs139 = errors;
+if(typeof data52 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data60 === "specific-first") || (data60 === "root-first"))){
+if(!((data52 === "specific-first") || (data52 === "root-first"))){
 validate20.errors = [{instancePath:instancePath+"/budget/strategy",schemaPath:"#/properties/budget/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.strategy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs155 === errors;
+var valid23 = _errs139 === errors;
 }
 else {
-var valid24 = true;
+var valid23 = true;
 }
-if(valid24){
-if(data57.counts !== undefined){
-let data61 = data57.counts;
-const _errs157 = errors;
-if(typeof data61 !== "string"){
+if(valid23){
+if(data49.counts !== undefined){
+let data53 = data49.counts;
+const _errs141 = errors;
+if(typeof data53 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data61 === "rendered") || (data61 === "content"))){
+if(!((data53 === "rendered") || (data53 === "content"))){
 validate20.errors = [{instancePath:instancePath+"/budget/counts",schemaPath:"#/properties/budget/properties/counts/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.counts.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs157 === errors;
+var valid23 = _errs141 === errors;
 }
 else {
-var valid24 = true;
+var valid23 = true;
 }
-if(valid24){
-if(data57.scope !== undefined){
-let data62 = data57.scope;
-const _errs159 = errors;
-if(typeof data62 !== "string"){
+if(valid23){
+if(data49.scope !== undefined){
+let data54 = data49.scope;
+const _errs143 = errors;
+if(typeof data54 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data62 === "all") || (data62 === "project"))){
+if(!((data54 === "all") || (data54 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/budget/scope",schemaPath:"#/properties/budget/properties/scope/enum",keyword:"enum",params:{allowedValues: schema31.properties.budget.properties.scope.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs159 === errors;
+var valid23 = _errs143 === errors;
 }
 else {
-var valid24 = true;
+var valid23 = true;
 }
 }
 }
@@ -1546,156 +1403,156 @@ validate20.errors = [{instancePath:instancePath+"/budget",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs140 === errors;
+var valid0 = _errs124 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wording !== undefined){
-let data63 = data.wording;
-const _errs161 = errors;
-if(errors === _errs161){
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-const _errs163 = errors;
-for(const key12 in data63){
+let data55 = data.wording;
+const _errs145 = errors;
+if(errors === _errs145){
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+const _errs147 = errors;
+for(const key12 in data55){
 if(!(func1.call(schema31.properties.wording.properties, key12))){
 validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/properties/wording/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs163 === errors){
-if(data63.reminderIntro !== undefined){
-const _errs164 = errors;
-if(typeof data63.reminderIntro !== "string"){
+if(_errs147 === errors){
+if(data55.reminderIntro !== undefined){
+const _errs148 = errors;
+if(typeof data55.reminderIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/reminderIntro",schemaPath:"#/properties/wording/properties/reminderIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs164 === errors;
+var valid26 = _errs148 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.scopeNote !== undefined){
-const _errs166 = errors;
-if(typeof data63.scopeNote !== "string"){
+if(valid26){
+if(data55.scopeNote !== undefined){
+const _errs150 = errors;
+if(typeof data55.scopeNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/scopeNote",schemaPath:"#/properties/wording/properties/scopeNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs166 === errors;
+var valid26 = _errs150 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.everywhereNote !== undefined){
-const _errs168 = errors;
-if(typeof data63.everywhereNote !== "string"){
+if(valid26){
+if(data55.everywhereNote !== undefined){
+const _errs152 = errors;
+if(typeof data55.everywhereNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/everywhereNote",schemaPath:"#/properties/wording/properties/everywhereNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs168 === errors;
+var valid26 = _errs152 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.updatedNote !== undefined){
-const _errs170 = errors;
-if(typeof data63.updatedNote !== "string"){
+if(valid26){
+if(data55.updatedNote !== undefined){
+const _errs154 = errors;
+if(typeof data55.updatedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/updatedNote",schemaPath:"#/properties/wording/properties/updatedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs170 === errors;
+var valid26 = _errs154 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.removedNote !== undefined){
-const _errs172 = errors;
-if(typeof data63.removedNote !== "string"){
+if(valid26){
+if(data55.removedNote !== undefined){
+const _errs156 = errors;
+if(typeof data55.removedNote !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/removedNote",schemaPath:"#/properties/wording/properties/removedNote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs172 === errors;
+var valid26 = _errs156 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.magiIntro !== undefined){
-const _errs174 = errors;
-if(typeof data63.magiIntro !== "string"){
+if(valid26){
+if(data55.magiIntro !== undefined){
+const _errs158 = errors;
+if(typeof data55.magiIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiIntro",schemaPath:"#/properties/wording/properties/magiIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs174 === errors;
+var valid26 = _errs158 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.magiEmpty !== undefined){
-const _errs176 = errors;
-if(typeof data63.magiEmpty !== "string"){
+if(valid26){
+if(data55.magiEmpty !== undefined){
+const _errs160 = errors;
+if(typeof data55.magiEmpty !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/magiEmpty",schemaPath:"#/properties/wording/properties/magiEmpty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs176 === errors;
+var valid26 = _errs160 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.budgetNotice !== undefined){
-const _errs178 = errors;
-if(typeof data63.budgetNotice !== "string"){
+if(valid26){
+if(data55.budgetNotice !== undefined){
+const _errs162 = errors;
+if(typeof data55.budgetNotice !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/budgetNotice",schemaPath:"#/properties/wording/properties/budgetNotice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs178 === errors;
+var valid26 = _errs162 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.claudeCodeIntro !== undefined){
-const _errs180 = errors;
-if(typeof data63.claudeCodeIntro !== "string"){
+if(valid26){
+if(data55.claudeCodeIntro !== undefined){
+const _errs164 = errors;
+if(typeof data55.claudeCodeIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/claudeCodeIntro",schemaPath:"#/properties/wording/properties/claudeCodeIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs180 === errors;
+var valid26 = _errs164 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.ruleCatalogIntro !== undefined){
-const _errs182 = errors;
-if(typeof data63.ruleCatalogIntro !== "string"){
+if(valid26){
+if(data55.ruleCatalogIntro !== undefined){
+const _errs166 = errors;
+if(typeof data55.ruleCatalogIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/ruleCatalogIntro",schemaPath:"#/properties/wording/properties/ruleCatalogIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs182 === errors;
+var valid26 = _errs166 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
-if(valid27){
-if(data63.geminiContextIntro !== undefined){
-const _errs184 = errors;
-if(typeof data63.geminiContextIntro !== "string"){
+if(valid26){
+if(data55.geminiContextIntro !== undefined){
+const _errs168 = errors;
+if(typeof data55.geminiContextIntro !== "string"){
 validate20.errors = [{instancePath:instancePath+"/wording/geminiContextIntro",schemaPath:"#/properties/wording/properties/geminiContextIntro/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid27 = _errs184 === errors;
+var valid26 = _errs168 === errors;
 }
 else {
-var valid27 = true;
+var valid26 = true;
 }
 }
 }
@@ -1714,33 +1571,33 @@ validate20.errors = [{instancePath:instancePath+"/wording",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs161 === errors;
+var valid0 = _errs145 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.session !== undefined){
-let data75 = data.session;
-const _errs186 = errors;
-if(errors === _errs186){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-const _errs188 = errors;
-for(const key13 in data75){
+let data67 = data.session;
+const _errs170 = errors;
+if(errors === _errs170){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+const _errs172 = errors;
+for(const key13 in data67){
 if(!(key13 === "tools")){
 validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs188 === errors){
-if(data75.tools !== undefined){
-let data76 = data75.tools;
-const _errs189 = errors;
-if(errors === _errs189){
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-for(const key14 in data76){
-const _errs191 = errors;
+if(_errs172 === errors){
+if(data67.tools !== undefined){
+let data68 = data67.tools;
+const _errs173 = errors;
+if(errors === _errs173){
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+for(const key14 in data68){
+const _errs175 = errors;
 if(typeof key14 !== "string"){
 const err24 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key14};
 if(vErrors === null){
@@ -1751,8 +1608,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-var valid29 = _errs191 === errors;
-if(!valid29){
+var valid28 = _errs175 === errors;
+if(!valid28){
 const err25 = {instancePath:instancePath+"/session/tools",schemaPath:"#/properties/session/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err25];
@@ -1766,59 +1623,59 @@ return false;
 break;
 }
 }
-if(valid29){
-for(const key15 in data76){
-let data77 = data76[key15];
-const _errs194 = errors;
-if(errors === _errs194){
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(valid28){
+for(const key15 in data68){
+let data69 = data68[key15];
+const _errs178 = errors;
+if(errors === _errs178){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 let missing1;
-if((data77.as === undefined) && (missing1 = "as")){
+if((data69.as === undefined) && (missing1 = "as")){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs196 = errors;
-for(const key16 in data77){
+const _errs180 = errors;
+for(const key16 in data69){
 if(!((key16 === "as") || (key16 === "pathKeys"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/session/properties/tools/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs196 === errors){
-if(data77.as !== undefined){
-let data78 = data77.as;
-const _errs197 = errors;
-if(typeof data78 !== "string"){
+if(_errs180 === errors){
+if(data69.as !== undefined){
+let data70 = data69.as;
+const _errs181 = errors;
+if(typeof data70 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data78 === "read") || (data78 === "write")) || (data78 === "edit")) || (data78 === "list")) || (data78 === "search")) || (data78 === "shell"))){
+if(!((((((data70 === "read") || (data70 === "write")) || (data70 === "edit")) || (data70 === "list")) || (data70 === "search")) || (data70 === "shell"))){
 validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/as",schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/as/enum",keyword:"enum",params:{allowedValues: schema31.properties.session.properties.tools.additionalProperties.properties.as.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid31 = _errs197 === errors;
+var valid30 = _errs181 === errors;
 }
 else {
-var valid31 = true;
+var valid30 = true;
 }
-if(valid31){
-if(data77.pathKeys !== undefined){
-let data79 = data77.pathKeys;
-const _errs199 = errors;
-if(errors === _errs199){
-if(Array.isArray(data79)){
-var valid32 = true;
-const len9 = data79.length;
-for(let i9=0; i9<len9; i9++){
-const _errs201 = errors;
-if(typeof data79[i9] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i9,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid30){
+if(data69.pathKeys !== undefined){
+let data71 = data69.pathKeys;
+const _errs183 = errors;
+if(errors === _errs183){
+if(Array.isArray(data71)){
+var valid31 = true;
+const len8 = data71.length;
+for(let i8=0; i8<len8; i8++){
+const _errs185 = errors;
+if(typeof data71[i8] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/pathKeys/" + i8,schemaPath:"#/properties/session/properties/tools/additionalProperties/properties/pathKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid32 = _errs201 === errors;
-if(!valid32){
+var valid31 = _errs185 === errors;
+if(!valid31){
 break;
 }
 }
@@ -1828,10 +1685,10 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replac
 return false;
 }
 }
-var valid31 = _errs199 === errors;
+var valid30 = _errs183 === errors;
 }
 else {
-var valid31 = true;
+var valid30 = true;
 }
 }
 }
@@ -1842,8 +1699,8 @@ validate20.errors = [{instancePath:instancePath+"/session/tools/" + key15.replac
 return false;
 }
 }
-var valid30 = _errs194 === errors;
-if(!valid30){
+var valid29 = _errs178 === errors;
+if(!valid29){
 break;
 }
 }
@@ -1862,36 +1719,36 @@ validate20.errors = [{instancePath:instancePath+"/session",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs186 === errors;
+var valid0 = _errs170 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.trustedProjects !== undefined){
-let data81 = data.trustedProjects;
-const _errs203 = errors;
-if(errors === _errs203){
-if(Array.isArray(data81)){
-var valid33 = true;
-const len10 = data81.length;
-for(let i10=0; i10<len10; i10++){
-let data82 = data81[i10];
-const _errs205 = errors;
-if(errors === _errs205){
-if(typeof data82 === "string"){
-if(!pattern12.test(data82)){
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
+let data73 = data.trustedProjects;
+const _errs187 = errors;
+if(errors === _errs187){
+if(Array.isArray(data73)){
+var valid32 = true;
+const len9 = data73.length;
+for(let i9=0; i9<len9; i9++){
+let data74 = data73[i9];
+const _errs189 = errors;
+if(errors === _errs189){
+if(typeof data74 === "string"){
+if(!pattern11.test(data74)){
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/pattern",keyword:"pattern",params:{pattern: "^(?:\\/|~$|~\\/|~\\\\)"},message:"must match pattern \""+"^(?:\\/|~$|~\\/|~\\\\)"+"\""}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i10,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/trustedProjects/" + i9,schemaPath:"#/properties/trustedProjects/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid33 = _errs205 === errors;
-if(!valid33){
+var valid32 = _errs189 === errors;
+if(!valid32){
 break;
 }
 }
@@ -1901,41 +1758,41 @@ validate20.errors = [{instancePath:instancePath+"/trustedProjects",schemaPath:"#
 return false;
 }
 }
-var valid0 = _errs203 === errors;
+var valid0 = _errs187 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data83 = data.rules;
-const _errs207 = errors;
-if(errors === _errs207){
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-const _errs209 = errors;
-for(const key17 in data83){
+let data75 = data.rules;
+const _errs191 = errors;
+if(errors === _errs191){
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+const _errs193 = errors;
+for(const key17 in data75){
 if(!(((key17 === "sources") || (key17 === "nested")) || (key17 === "userFolders"))){
 validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs209 === errors){
-if(data83.sources !== undefined){
-let data84 = data83.sources;
-const _errs210 = errors;
-if(errors === _errs210){
-if(Array.isArray(data84)){
-var valid35 = true;
-const len11 = data84.length;
-for(let i11=0; i11<len11; i11++){
-const _errs212 = errors;
-if(typeof data84[i11] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i11,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs193 === errors){
+if(data75.sources !== undefined){
+let data76 = data75.sources;
+const _errs194 = errors;
+if(errors === _errs194){
+if(Array.isArray(data76)){
+var valid34 = true;
+const len10 = data76.length;
+for(let i10=0; i10<len10; i10++){
+const _errs196 = errors;
+if(typeof data76[i10] !== "string"){
+validate20.errors = [{instancePath:instancePath+"/rules/sources/" + i10,schemaPath:"#/properties/rules/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs212 === errors;
-if(!valid35){
+var valid34 = _errs196 === errors;
+if(!valid34){
 break;
 }
 }
@@ -1945,34 +1802,34 @@ validate20.errors = [{instancePath:instancePath+"/rules/sources",schemaPath:"#/p
 return false;
 }
 }
-var valid34 = _errs210 === errors;
+var valid33 = _errs194 === errors;
 }
 else {
-var valid34 = true;
+var valid33 = true;
 }
-if(valid34){
-if(data83.nested !== undefined){
-const _errs214 = errors;
-if(typeof data83.nested !== "boolean"){
+if(valid33){
+if(data75.nested !== undefined){
+const _errs198 = errors;
+if(typeof data75.nested !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/nested",schemaPath:"#/properties/rules/properties/nested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid34 = _errs214 === errors;
+var valid33 = _errs198 === errors;
 }
 else {
-var valid34 = true;
+var valid33 = true;
 }
-if(valid34){
-if(data83.userFolders !== undefined){
-const _errs216 = errors;
-if(typeof data83.userFolders !== "boolean"){
+if(valid33){
+if(data75.userFolders !== undefined){
+const _errs200 = errors;
+if(typeof data75.userFolders !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/rules/userFolders",schemaPath:"#/properties/rules/properties/userFolders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid34 = _errs216 === errors;
+var valid33 = _errs200 === errors;
 }
 else {
-var valid34 = true;
+var valid33 = true;
 }
 }
 }
@@ -1983,89 +1840,89 @@ validate20.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs207 === errors;
+var valid0 = _errs191 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.imports !== undefined){
-let data88 = data.imports;
-const _errs218 = errors;
-if(errors === _errs218){
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-const _errs220 = errors;
-for(const key18 in data88){
-if(!((((((((key18 === "enabled") || (key18 === "maxDepth")) || (key18 === "mode")) || (key18 === "failed")) || (key18 === "style")) || (key18 === "punctuation")) || (key18 === "external")) || (key18 === "root"))){
+let data80 = data.imports;
+const _errs202 = errors;
+if(errors === _errs202){
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+const _errs204 = errors;
+for(const key18 in data80){
+if(!((((((key18 === "enabled") || (key18 === "maxDepth")) || (key18 === "mode")) || (key18 === "failed")) || (key18 === "external")) || (key18 === "root"))){
 validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/properties/imports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs220 === errors){
-if(data88.enabled !== undefined){
-const _errs221 = errors;
-if(typeof data88.enabled !== "boolean"){
+if(_errs204 === errors){
+if(data80.enabled !== undefined){
+const _errs205 = errors;
+if(typeof data80.enabled !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/enabled",schemaPath:"#/properties/imports/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid36 = _errs221 === errors;
+var valid35 = _errs205 === errors;
 }
 else {
-var valid36 = true;
+var valid35 = true;
 }
-if(valid36){
-if(data88.maxDepth !== undefined){
-let data90 = data88.maxDepth;
-const _errs223 = errors;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
+if(valid35){
+if(data80.maxDepth !== undefined){
+let data82 = data80.maxDepth;
+const _errs207 = errors;
+if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs223){
-if(typeof data90 == "number"){
-if(data90 > 32 || isNaN(data90)){
+if(errors === _errs207){
+if(typeof data82 == "number"){
+if(data82 > 32 || isNaN(data82)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"}];
 return false;
 }
 else {
-if(data90 < 0 || isNaN(data90)){
+if(data82 < 0 || isNaN(data82)){
 validate20.errors = [{instancePath:instancePath+"/imports/maxDepth",schemaPath:"#/properties/imports/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid36 = _errs223 === errors;
+var valid35 = _errs207 === errors;
 }
 else {
-var valid36 = true;
+var valid35 = true;
 }
-if(valid36){
-if(data88.mode !== undefined){
-let data91 = data88.mode;
-const _errs225 = errors;
-if(typeof data91 !== "string"){
+if(valid35){
+if(data80.mode !== undefined){
+let data83 = data80.mode;
+const _errs209 = errors;
+if(typeof data83 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data91 === "entries") || (data91 === "inline"))){
+if(!((data83 === "entries") || (data83 === "inline"))){
 validate20.errors = [{instancePath:instancePath+"/imports/mode",schemaPath:"#/properties/imports/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid36 = _errs225 === errors;
+var valid35 = _errs209 === errors;
 }
 else {
-var valid36 = true;
+var valid35 = true;
 }
-if(valid36){
-if(data88.failed !== undefined){
-let data92 = data88.failed;
-const _errs227 = errors;
-const _errs228 = errors;
-let valid37 = false;
-const _errs229 = errors;
-if(typeof data92 !== "string"){
+if(valid35){
+if(data80.failed !== undefined){
+let data84 = data80.failed;
+const _errs211 = errors;
+const _errs212 = errors;
+let valid36 = false;
+const _errs213 = errors;
+if(typeof data84 !== "string"){
 const err26 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
@@ -2075,7 +1932,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!((data92 === "keep") || (data92 === "comment"))){
+if(!((data84 === "keep") || (data84 === "comment"))){
 const err27 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
@@ -2085,13 +1942,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid4 = _errs229 === errors;
-valid37 = valid37 || _valid4;
-const _errs231 = errors;
-if(errors === _errs231){
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-const _errs233 = errors;
-for(const key19 in data92){
+var _valid4 = _errs213 === errors;
+valid36 = valid36 || _valid4;
+const _errs215 = errors;
+if(errors === _errs215){
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+const _errs217 = errors;
+for(const key19 in data84){
 if(!((((key19 === "missing") || (key19 === "unreadable")) || (key19 === "outside")) || (key19 === "repeated"))){
 const err28 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -2104,11 +1961,11 @@ errors++;
 break;
 }
 }
-if(_errs233 === errors){
-if(data92.missing !== undefined){
-let data93 = data92.missing;
-const _errs234 = errors;
-if(typeof data93 !== "string"){
+if(_errs217 === errors){
+if(data84.missing !== undefined){
+let data85 = data84.missing;
+const _errs218 = errors;
+if(typeof data85 !== "string"){
 const err29 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
@@ -2118,7 +1975,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data93 === "keep") || (data93 === "comment"))){
+if(!((data85 === "keep") || (data85 === "comment"))){
 const err30 = {instancePath:instancePath+"/imports/failed/missing",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/missing/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.missing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
@@ -2128,16 +1985,16 @@ vErrors.push(err30);
 }
 errors++;
 }
-var valid38 = _errs234 === errors;
+var valid37 = _errs218 === errors;
 }
 else {
-var valid38 = true;
+var valid37 = true;
 }
-if(valid38){
-if(data92.unreadable !== undefined){
-let data94 = data92.unreadable;
-const _errs236 = errors;
-if(typeof data94 !== "string"){
+if(valid37){
+if(data84.unreadable !== undefined){
+let data86 = data84.unreadable;
+const _errs220 = errors;
+if(typeof data86 !== "string"){
 const err31 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
@@ -2147,7 +2004,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!((data94 === "keep") || (data94 === "comment"))){
+if(!((data86 === "keep") || (data86 === "comment"))){
 const err32 = {instancePath:instancePath+"/imports/failed/unreadable",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/unreadable/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.unreadable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
@@ -2157,16 +2014,16 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid38 = _errs236 === errors;
+var valid37 = _errs220 === errors;
 }
 else {
-var valid38 = true;
+var valid37 = true;
 }
-if(valid38){
-if(data92.outside !== undefined){
-let data95 = data92.outside;
-const _errs238 = errors;
-if(typeof data95 !== "string"){
+if(valid37){
+if(data84.outside !== undefined){
+let data87 = data84.outside;
+const _errs222 = errors;
+if(typeof data87 !== "string"){
 const err33 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
@@ -2176,7 +2033,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(!((data95 === "keep") || (data95 === "comment"))){
+if(!((data87 === "keep") || (data87 === "comment"))){
 const err34 = {instancePath:instancePath+"/imports/failed/outside",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/outside/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.outside.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
@@ -2186,16 +2043,16 @@ vErrors.push(err34);
 }
 errors++;
 }
-var valid38 = _errs238 === errors;
+var valid37 = _errs222 === errors;
 }
 else {
-var valid38 = true;
+var valid37 = true;
 }
-if(valid38){
-if(data92.repeated !== undefined){
-let data96 = data92.repeated;
-const _errs240 = errors;
-if(typeof data96 !== "string"){
+if(valid37){
+if(data84.repeated !== undefined){
+let data88 = data84.repeated;
+const _errs224 = errors;
+if(typeof data88 !== "string"){
 const err35 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
@@ -2205,7 +2062,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!((data96 === "keep") || (data96 === "comment"))){
+if(!((data88 === "keep") || (data88 === "comment"))){
 const err36 = {instancePath:instancePath+"/imports/failed/repeated",schemaPath:"#/properties/imports/properties/failed/anyOf/1/properties/repeated/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.failed.anyOf[1].properties.repeated.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
@@ -2215,10 +2072,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-var valid38 = _errs240 === errors;
+var valid37 = _errs224 === errors;
 }
 else {
-var valid38 = true;
+var valid37 = true;
 }
 }
 }
@@ -2236,9 +2093,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-var _valid4 = _errs231 === errors;
-valid37 = valid37 || _valid4;
-if(!valid37){
+var _valid4 = _errs215 === errors;
+valid36 = valid36 || _valid4;
+if(!valid36){
 const err38 = {instancePath:instancePath+"/imports/failed",schemaPath:"#/properties/imports/properties/failed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err38];
@@ -2251,85 +2108,49 @@ validate20.errors = vErrors;
 return false;
 }
 else {
-errors = _errs228;
+errors = _errs212;
 if(vErrors !== null){
-if(_errs228){
-vErrors.length = _errs228;
+if(_errs212){
+vErrors.length = _errs212;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid36 = _errs227 === errors;
+var valid35 = _errs211 === errors;
 }
 else {
-var valid36 = true;
+var valid35 = true;
 }
-if(valid36){
-if(data88.style !== undefined){
-let data97 = data88.style;
-const _errs242 = errors;
-if(typeof data97 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data97 === "comment") || (data97 === "copilot"))){
-validate20.errors = [{instancePath:instancePath+"/imports/style",schemaPath:"#/properties/imports/properties/style/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.style.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid36 = _errs242 === errors;
-}
-else {
-var valid36 = true;
-}
-if(valid36){
-if(data88.punctuation !== undefined){
-let data98 = data88.punctuation;
-const _errs244 = errors;
-if(typeof data98 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/imports/punctuation",schemaPath:"#/properties/imports/properties/punctuation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data98 === "cut") || (data98 === "keep"))){
-validate20.errors = [{instancePath:instancePath+"/imports/punctuation",schemaPath:"#/properties/imports/properties/punctuation/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.punctuation.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid36 = _errs244 === errors;
-}
-else {
-var valid36 = true;
-}
-if(valid36){
-if(data88.external !== undefined){
-const _errs246 = errors;
-if(typeof data88.external !== "boolean"){
+if(valid35){
+if(data80.external !== undefined){
+const _errs226 = errors;
+if(typeof data80.external !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/imports/external",schemaPath:"#/properties/imports/properties/external/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid36 = _errs246 === errors;
+var valid35 = _errs226 === errors;
 }
 else {
-var valid36 = true;
+var valid35 = true;
 }
-if(valid36){
-if(data88.root !== undefined){
-let data100 = data88.root;
-const _errs248 = errors;
-if(typeof data100 !== "string"){
+if(valid35){
+if(data80.root !== undefined){
+let data90 = data80.root;
+const _errs228 = errors;
+if(typeof data90 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data100 === "source") || (data100 === "marker"))){
+if(!((data90 === "source") || (data90 === "marker"))){
 validate20.errors = [{instancePath:instancePath+"/imports/root",schemaPath:"#/properties/imports/properties/root/enum",keyword:"enum",params:{allowedValues: schema31.properties.imports.properties.root.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid36 = _errs248 === errors;
+var valid35 = _errs228 === errors;
 }
 else {
-var valid36 = true;
-}
-}
+var valid35 = true;
 }
 }
 }
@@ -2343,24 +2164,24 @@ validate20.errors = [{instancePath:instancePath+"/imports",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs218 === errors;
+var valid0 = _errs202 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contextRoot !== undefined){
-let data101 = data.contextRoot;
-const _errs250 = errors;
-if(typeof data101 !== "string"){
+let data91 = data.contextRoot;
+const _errs230 = errors;
+if(typeof data91 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data101 === "workDir") || (data101 === "project"))){
+if(!((data91 === "workDir") || (data91 === "project"))){
 validate20.errors = [{instancePath:instancePath+"/contextRoot",schemaPath:"#/properties/contextRoot/enum",keyword:"enum",params:{allowedValues: schema31.properties.contextRoot.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs250 === errors;
+var valid0 = _errs230 === errors;
 }
 else {
 var valid0 = true;

@@ -4,7 +4,7 @@ import { normalizeConfig } from './normalize-config.js';
 import { configSchema } from './schema.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import type { SourceText } from './source-text.js';
-import type { Config } from './types.js';
+import type { Config, HostProfile } from './types.js';
 import { toProblems } from './zod-issues.js';
 
 /**
@@ -17,6 +17,7 @@ export function validateConfig(
   source: SourceText,
   prefix: readonly PropertyKey[],
   diagnostics: Diagnostic[],
+  profile: Readonly<Partial<HostProfile>> = {},
 ): Config {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CtxfilesError('config-invalid', [source.problem(prefix, 'the config must be an object')]);
@@ -47,7 +48,7 @@ export function validateConfig(
       ).message,
     });
   }
-  return normalizeConfig(parsed.data);
+  return normalizeConfig(parsed.data, profile);
 }
 
 /**

@@ -3,6 +3,27 @@ import { suggest, type Problem } from '../errors.js';
 import type { SourceText } from './source-text.js';
 
 /**
+ * Keys that existed only to reproduce a host and became part of the hosts' profiles (DESIGN §13,
+ * docs/config.md "Host profiles"), with the presets that set them: an error that says so, not a
+ * bare "unknown key".
+ */
+const RETIRED_KEYS: Readonly<Record<string, string>> = Object.freeze({
+  'instructions.fallbackCandidates': 'claude-code',
+  'instructions.trim': 'claude-code',
+  'instructions.htmlComments': 'claude-code',
+  'instructions.order': 'opencode, kilo, gemini-cli',
+  'instructions.candidateScope': 'opencode, kilo',
+  'instructions.projectRootFallback': 'opencode, qwen-code',
+  'instructions.walkFrom': 'qwen-code',
+  'imports.style': 'copilot',
+  'imports.punctuation': 'gemini-cli, qwen-code',
+});
+
+function retiredMessage(key: string, presets: string): string {
+  return `"${key}" is no longer a config key: it reproduced one host and is now part of its preset's host profile (${presets}). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").`;
+}
+
+/**
  * Maps zod issues to problem lines in the shape of every config error (docs/config.md, "Errors and
  * warnings"): one per issue, located at its key path, never a raw
  * ZodError. `knownKeys` returns the keys allowed at a path, for "did you mean" hints.
@@ -23,6 +44,11 @@ export function toProblems(
     }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
+        const retired = RETIRED_KEYS[[...issue.path, key].join('.')];
+        if (retired !== undefined) {
+          problems.push(source.problem([...keyPath, key], retiredMessage(key, retired), 'key'));
+          continue;
+        }
         const hint = suggest(key, knownKeys(issue.path));
         const known = knownKeys(issue.path)
           .map((name) => `"${name}"`)

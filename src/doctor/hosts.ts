@@ -72,11 +72,11 @@ export function hostNames(): readonly string[] {
  */
 export function placeMarkers(names?: readonly string[]): readonly string[] {
   const markers = new Set<string>();
-  for (const { name, config } of PRESETS) {
+  for (const { name, config, profile } of PRESETS) {
     if (names !== undefined && !names.includes(name)) continue;
     const preset = config as PresetShape;
     const instructions = preset.instructions ?? {};
-    for (const list of [instructions.candidates, instructions.fallbackCandidates, preset.contextPaths])
+    for (const list of [instructions.candidates, profile?.fallbackCandidates, preset.contextPaths])
       for (const entry of list ?? [])
         if (typeof entry === 'string' && !/^[@$~]|[*?{[]/.test(entry)) markers.add(entry.replace(/\/+$/, ''));
     for (const source of preset.rules?.sources ?? [])
@@ -89,7 +89,6 @@ interface PresetShape {
   readonly contextPaths?: readonly unknown[];
   readonly instructions?: {
     readonly candidates?: readonly unknown[];
-    readonly fallbackCandidates?: readonly unknown[];
   };
   readonly rules?: { readonly sources?: readonly string[] };
 }

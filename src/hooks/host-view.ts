@@ -18,7 +18,10 @@ export async function hookHostView(
   if (host === undefined) return undefined;
   const preset = host.presets[0];
   return openHostView({
-    preset: preset === undefined ? undefined : { name: preset.name, config: preset.config },
+    preset:
+      preset === undefined
+        ? undefined
+        : { name: preset.name, config: preset.config, profile: preset.profile },
     view: host.view,
     workDir: resolver.workDir,
     env,

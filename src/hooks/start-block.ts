@@ -74,7 +74,8 @@ async function presetFiles(options: Readonly<StartBlockOptions>): Promise<Readon
   if (preset === undefined) return own;
   const native = await createResolver({
     workDir: options.resolver.workDir,
-    config: preset as ConfigInput,
+    // Named, so that the preset's host profile applies as well.
+    config: { ...preset, preset: options.agent } as ConfigInput,
     env: options.env,
     homeDir: options.homeDir,
   });

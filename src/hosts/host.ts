@@ -1,4 +1,4 @@
-import type { Format } from '../config/types.js';
+import type { Format, HostProfile } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { FrameFile, RenderContext, RenderFile } from '../render/render-types.js';
 
@@ -148,6 +148,11 @@ export interface Preset {
   readonly summary: string;
   /** The config values, written with the config keys of docs/config.md. Deeply frozen. */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * How the host shapes what it loads where no config key does (DESIGN §13): the values that
+   * differ from ctxfiles' own (`DEFAULT_PROFILE`). A config can not change them.
+   */
+  readonly profile?: Readonly<Partial<HostProfile>>;
   /**
    * The host version the lab checked this preset against, when it is not the host's
    * (`verified` of {@link Host}): a preset for an older version of the host.

@@ -1,5 +1,6 @@
 import { HOSTS } from '../hosts/index.js';
 import type { Preset } from '../hosts/index.js';
+import type { HostProfile } from '../config/types.js';
 
 export type { Preset } from '../hosts/index.js';
 
@@ -20,4 +21,9 @@ export const PRESET_SUMMARIES: Readonly<Record<string, string>> = Object.freeze(
  */
 export function getPreset(name: string): Readonly<Record<string, unknown>> | undefined {
   return PRESETS.find((preset) => preset.name === name)?.config;
+}
+
+/** The host profile of a preset (only the values that differ from ctxfiles' own); `{}` for none. */
+export function getPresetProfile(name: string): Readonly<Partial<HostProfile>> {
+  return PRESETS.find((preset) => preset.name === name)?.profile ?? {};
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { InstructionsConfig } from '../config/types.js';
+import { DEFAULT_PROFILE, type HostProfile, type InstructionsConfig } from '../config/types.js';
 import { isBlankText } from '../discover/chain-candidates.js';
 import { walkChain } from '../discover/chain-walk.js';
 import { compareCodeUnits } from '../discover/compare-code-units.js';
@@ -22,6 +22,8 @@ export const MAX_TOTAL_READ_BYTES = 8 * 1024 * 1024;
 /** The sources besides the contextPaths layers. */
 export interface SourceOptions {
   readonly instructions: InstructionsConfig;
+  /** How the preset's host walks, picks and orders the chain (absent: ctxfiles' own way). */
+  readonly profile?: HostProfile | undefined;
   /** The user's home directory, for `~`. */
   readonly homeDir: string;
   /** Scoped rules (docs/rules.md); absent when `rules.sources` is empty. */
@@ -151,6 +153,7 @@ function chainCandidates(
   diagnostics: Diagnostic[],
 ): string {
   const { instructions, rules } = options;
+  const profile = options.profile ?? DEFAULT_PROFILE;
   const walk = (candidates: readonly string[]) =>
     walkChain(fs, {
       workDir,
@@ -159,23 +162,23 @@ function chainCandidates(
       candidates,
       select: instructions.select ?? 'first',
       symlinks: instructions.symlinks ?? 'inside',
-      candidateScope: instructions.candidateScope ?? 'directory',
-      projectRootFallback: instructions.projectRootFallback ?? 'workDir',
-      walkFrom: instructions.walkFrom ?? 'projectRoot',
+      candidateScope: profile.candidateScope,
+      projectRootFallback: profile.projectRootFallback,
+      walkFrom: profile.walkFrom,
       homeDir: options.homeDir,
       ceiling: options.ceiling,
     });
   let chain = walk(instructions.candidates);
   // `fallbackCandidates` are tried only when no directory of the chain holds a candidate file
   // (Claude Code reads AGENTS.md where no CLAUDE.md is found: docs/chains.md).
-  const fallback = instructions.fallbackCandidates ?? [];
+  const fallback = profile.fallbackCandidates;
   if (fallback.length > 0 && chain.items.every((item) => item.kind === 'rules'))
     chain = walk([...fallback, ...instructions.candidates]);
   diagnostics.push(...chain.diagnostics);
   const items =
-    instructions.order === 'closest-first'
+    profile.order === 'closest-first'
       ? [...chain.items].reverse()
-      : instructions.order === 'path'
+      : profile.order === 'path'
         ? byPath(chain.items)
         : chain.items;
   for (const item of items) {

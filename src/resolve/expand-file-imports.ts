@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ImportsConfig } from '../config/types.js';
+import type { HostProfile, ImportsConfig } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import { findProjectRoot } from '../discover/chain-walk.js';
 import { isInside, type SymlinkPolicy } from '../fs/contain.js';
@@ -13,6 +13,8 @@ import type { ContextFile } from './read-context-file.js';
 /** What {@link expandFileImports} needs besides the files. */
 export interface FileImportOptions {
   readonly imports: ImportsConfig;
+  /** How the preset's host reads and frames an import (absent: ctxfiles' own way). */
+  readonly profile?: Pick<HostProfile, 'importStyle' | 'importPunctuation'> | undefined;
   /** `instructions.symlinks`, applied to every import target as to its importer's source. */
   readonly symlinks: SymlinkPolicy;
   /**
@@ -73,8 +75,8 @@ export function expandFileImports(
         maxDepth: options.imports.maxDepth,
         mode: options.imports.mode,
         failed: options.imports.failed ?? 'keep',
-        style: options.imports.style ?? 'comment',
-        punctuation: options.imports.punctuation ?? 'cut',
+        style: options.profile?.importStyle ?? 'comment',
+        punctuation: options.profile?.importPunctuation ?? 'cut',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
         homeDir: options.homeDir,

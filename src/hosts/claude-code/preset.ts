@@ -20,14 +20,6 @@ export const claudeCode: Preset = frozen({
       userFile: '~/.claude/CLAUDE.md',
       // Claude Code follows symlinked memory files and rule folders (CHANGELOG 2.1.198, 2.1.239).
       symlinks: 'follow',
-      // AGENTS.md and .claude/AGENTS.md, from every directory of the walk, when none of them holds
-      // a CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md (2.1.277 and later; the binary's
-      // `instructionFiles` default "claude-md-or-agents-md").
-      fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
-      // Each file's text is trimmed and a blank file left out; comment blocks are removed
-      // (2.1.332: its memory loader drops top-level `<!-- -->` blocks of the Markdown).
-      trim: true,
-      htmlComments: 'strip',
       // Files below a symlinked cwd are shown under its real path.
       workDirPath: 'real',
     },
@@ -52,6 +44,16 @@ export const claudeCode: Preset = frozen({
       },
     },
   },
+  profile: {
+    // AGENTS.md and .claude/AGENTS.md, from every directory of the walk, when none of them holds
+    // a CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md (2.1.277 and later; the binary's
+    // `instructionFiles` default "claude-md-or-agents-md").
+    fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
+    // Each file's text is trimmed and a blank file left out; comment blocks are removed
+    // (2.1.332: its memory loader drops top-level `<!-- -->` blocks of the Markdown).
+    trim: true,
+    htmlComments: 'strip',
+  },
 });
 
 /**
@@ -63,12 +65,6 @@ export const claudeCode2197: Preset = frozen({
   name: 'claude-code-2.1.197',
   summary: 'Claude Code 2.1.197 (the newest on Node 20): as claude-code, no AGENTS.md, its session frame',
   verified: { version: '2.1.197', package: '@anthropic-ai/claude-code' },
-  config: {
-    ...claudeCode.config,
-    instructions: {
-      ...(claudeCode.config['instructions'] as Record<string, unknown>),
-      fallbackCandidates: [],
-    },
-    format: 'claude-code-2.1.197',
-  },
+  config: { ...claudeCode.config, format: 'claude-code-2.1.197' },
+  profile: { ...claudeCode.profile, fallbackCandidates: [] },
 });

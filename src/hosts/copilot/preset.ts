@@ -33,6 +33,7 @@ export const copilot: Preset = frozen({
     format: 'copilot',
     // An `@path` line is followed by the file in <imported_custom_instruction> tags; a repeat is
     // marked `skipped="already-loaded"`, other failures leave the line alone.
-    imports: { enabled: true, mode: 'inline', failed: 'comment', style: 'copilot' },
+    imports: { enabled: true, mode: 'inline', failed: 'comment' },
   },
+  profile: { importStyle: 'copilot' },
 });

@@ -24,14 +24,11 @@ export const geminiCli: Preset = frozen({
       symlinks: 'follow',
       // Gemini CLI takes its cwd from process.cwd(): a symlinked cwd shows as its real path.
       workDirPath: 'real',
-      // The paths found are sorted as plain strings (`getEnvironmentMemoryPaths`: `unique.sort()`),
-      // so `Api/GEMINI.md` comes before the root's `GEMINI.md`.
-      order: 'path',
     },
     // `@path` is replaced in place by the imported text between comment markers, at most 5 deep;
     // a reference not followed becomes an `Import failed` or `File already processed` comment. A
     // reference runs to the next whitespace (`findImports`): `@notes.md.` names `notes.md.`.
-    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment', punctuation: 'keep' },
+    imports: { enabled: true, mode: 'inline', maxDepth: 5, failed: 'comment' },
     // No byte or character cap in memory discovery.
     budget: { maxBytes: null },
     format: 'gemini',
@@ -47,5 +44,12 @@ export const geminiCli: Preset = frozen({
         search_file_content: { as: 'search', pathKeys: ['dir_path'] },
       },
     },
+  },
+  profile: {
+    // The paths found are sorted as plain strings (`getEnvironmentMemoryPaths`: `unique.sort()`),
+    // so `Api/GEMINI.md` comes before the root's `GEMINI.md`.
+    order: 'path',
+    // A reference runs to the next whitespace (`findImports`): `@notes.md.` names `notes.md.`.
+    importPunctuation: 'keep',
   },
 });

@@ -50,7 +50,6 @@ export const kilo: Preset = frozen({
       // else the cwd): outside git the walk still picks the name, but only the cwd's file is read,
       // and a link that leads out of the project is dropped (its project file reader checks the
       // real path of the opened file).
-      projectRootFallback: 'workDir',
       symlinks: 'inside',
       // Files are read with `fs.readFile` as UTF-8, which keeps a byte order mark.
       keepBom: true,
@@ -58,4 +57,6 @@ export const kilo: Preset = frozen({
       globs: KILO_RULE_GLOBS,
     },
   },
+  // OpenCode's walk, but outside git only the cwd's file is read (see `symlinks` above).
+  profile: { ...opencode.profile, projectRootFallback: 'workDir' },
 });

@@ -18,12 +18,7 @@ export const opencode: Preset = frozen({
       // repository the worktree is `/`, so the walk goes up to the filesystem root.
       walk: 'project',
       projectRootMarkers: ['.git'],
-      projectRootFallback: 'root',
-      // The first name found anywhere on the walk is the only one read, in every directory.
       candidates: ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md'],
-      candidateScope: 'walk',
-      // Closest directory first.
-      order: 'closest-first',
       // The first user file that exists: OpenCode's config dir (`$XDG_CONFIG_HOME/opencode`, by
       // default `~/.config/opencode`), else Claude Code's (off with OPENCODE_DISABLE_CLAUDE_CODE).
       userFile: [
@@ -46,5 +41,13 @@ export const opencode: Preset = frozen({
       // OpenCode adds nested files to the result of its `read` tool only.
       tools: { read: { as: 'read', pathKeys: ['filePath'] } },
     },
+  },
+  profile: {
+    // Outside a repository the worktree is `/`: the walk goes up to the filesystem root.
+    projectRootFallback: 'root',
+    // The first name found anywhere on the walk is the only one read, in every directory.
+    candidateScope: 'walk',
+    // Closest directory first.
+    order: 'closest-first',
   },
 });

@@ -17,8 +17,6 @@ export const qwenCode: Preset = frozen({
       // homedir())` (memory/memoryDiscovery.ts), Gemini CLI's before it moved to the root itself.
       walk: 'project',
       projectRootMarkers: ['.git'],
-      walkFrom: 'projectRootParent',
-      projectRootFallback: 'homeParent',
       // `context.fileName`, default [QWEN.md, AGENTS.md]: every name that exists.
       candidates: ['QWEN.md', 'AGENTS.md'],
       select: 'all',
@@ -37,8 +35,6 @@ export const qwenCode: Preset = frozen({
       maxDepth: 5,
       failed: { missing: 'keep', unreadable: 'comment', outside: 'comment', repeated: 'comment' },
       root: 'marker',
-      // Its `findImports` is Gemini CLI's: a reference runs to the next whitespace.
-      punctuation: 'keep',
     },
     budget: { maxBytes: null },
     format: 'qwen',
@@ -56,5 +52,12 @@ export const qwenCode: Preset = frozen({
         run_shell_command: { as: 'shell', pathKeys: ['command'] },
       },
     },
+  },
+  profile: {
+    // The walk's start (see `walk` above): the `.git` root's parent, else the home's parent.
+    walkFrom: 'projectRootParent',
+    projectRootFallback: 'homeParent',
+    // Its `findImports` is Gemini CLI's: a reference runs to the next whitespace.
+    importPunctuation: 'keep',
   },
 });
