@@ -37,7 +37,7 @@ describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, impor
     ]);
   });
 
-  test('the order is the host profile\'s: root-first by default, not a config key', async () => {
+  test("the order is the host profile's: root-first by default, not a config key", async () => {
     const tree = { '/r/.git': { dir: true as const }, '/r/GEMINI.md': 'Root.', '/r/Api/GEMINI.md': 'Api.' };
     const input = { instructions: { walk: 'project', candidates: ['GEMINI.md'] }, rules: { sources: [] } };
     const order = async (profile: object) => {
@@ -48,7 +48,11 @@ describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, impor
     expect(await order({})).toEqual(['/r/GEMINI.md', '/r/Api/GEMINI.md']);
     expect(await order({ order: 'path' })).toEqual(['/r/Api/GEMINI.md', '/r/GEMINI.md']);
     await expect(
-      memoryResolver(tree, { preset: 'gemini-cli', instructions: { order: 'root-first' } }, { workDir: '/r/Api' }),
+      memoryResolver(
+        tree,
+        { preset: 'gemini-cli', instructions: { order: 'root-first' } },
+        { workDir: '/r/Api' },
+      ),
     ).rejects.toMatchObject({ code: 'config-invalid' });
   });
 

@@ -199,7 +199,13 @@ describe('trust tiers', () => {
     );
     expect(result.profile).toEqual(dropped ? {} : { [key]: value });
     expect(diagnostics.map((diagnostic) => diagnostic.message)).toEqual(
-      dropped ? [expect.stringMatching(/^\.opencode\.json: preset: the preset "x" reads as its host does, and .*ignored/)] : [],
+      dropped
+        ? [
+            expect.stringMatching(
+              /^\.opencode\.json: preset: the preset "x" reads as its host does, and .*ignored/,
+            ),
+          ]
+        : [],
     );
   });
 

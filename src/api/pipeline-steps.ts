@@ -158,6 +158,17 @@ function heldNested(workDir: string, basenames: ReadonlySet<string>, held: Itera
   return nested;
 }
 
+/** The files, then (`contextDiscovery.mode: inline`) the nested files `walker` finds besides them. */
+function withNested(
+  context: ResolverContext,
+  files: readonly ContextFile[],
+  walker: NestedWalker,
+  diagnostics: Diagnostic[],
+): ContextFile[] {
+  const nested = inlineNested(context, files, walker(files.map((file) => file.realPath)), diagnostics);
+  return [...files, ...nested];
+}
+
 /**
  * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped),
  * then, with `contextDiscovery.mode: inline`, the nested files `walker` finds besides them, then expands imports over
@@ -192,17 +203,7 @@ export function collect(
       },
       diagnostics,
     );
-    const listed = inline
-      ? [
-          ...collected.files,
-          ...inlineNested(
-            context,
-            collected.files,
-            walker(collected.files.map((file) => file.realPath)),
-            diagnostics,
-          ),
-        ]
-      : collected.files;
+    const listed = inline ? withNested(context, collected.files, walker, diagnostics) : collected.files;
     const files = expandFileImports(
       fs,
       listed,

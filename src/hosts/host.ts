@@ -60,7 +60,7 @@ export interface HostView {
      */
     readonly names: 'candidates' | readonly string[];
     /**
-     * The preset's `instructions.fallbackCandidates` count too when no directory from the work dir
+     * The preset's host profile `fallbackCandidates` count too when no directory from the work dir
      * up holds one of `names` (Claude Code reads AGENTS.md in a project with no CLAUDE.md).
      */
     readonly fallback?: boolean;

@@ -2,7 +2,7 @@ import { escapeTags } from '../escape-tags.js';
 import { failureComment, type ImportFailure } from './failure-comment.js';
 import type { ImportReference } from './scan-imports.js';
 
-/** The names of the inline import styles (`imports.style`, docs/imports.md). */
+/** The names of the inline import styles (a host profile's `importStyle`, docs/imports.md). */
 export type ImportStyleName = 'comment' | 'copilot';
 
 /** How `inline` mode writes an imported file into its importer's text. */
@@ -59,7 +59,7 @@ function attribute(value: string): string {
   return value.replace(/[&"<]/g, (char) => (char === '&' ? '&amp;' : char === '"' ? '&quot;' : '&lt;'));
 }
 
-/** The style of an `imports.style` name. */
+/** The style of an `importStyle` name. */
 export function importStyle(name: ImportStyleName): ImportStyle {
   return name === 'copilot' ? COPILOT_STYLE : COMMENT_STYLE;
 }

@@ -1,6 +1,5 @@
 import { HOSTS } from '../hosts/index.js';
 import type { Preset } from '../hosts/index.js';
-import type { HostProfile } from '../config/types.js';
 
 export type { Preset } from '../hosts/index.js';
 
@@ -24,6 +23,6 @@ export function getPreset(name: string): Readonly<Record<string, unknown>> | und
 }
 
 /** The host profile of a preset (only the values that differ from ctxfiles' own); `{}` for none. */
-export function getPresetProfile(name: string): Readonly<Partial<HostProfile>> {
+export function getPresetProfile(name: string): NonNullable<Preset['profile']> {
   return PRESETS.find((preset) => preset.name === name)?.profile ?? {};
 }

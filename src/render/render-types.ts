@@ -8,7 +8,7 @@ export interface RenderFile {
   /** Where the file came from (`user`, `chain`, `global`, …); host formats use it for labels. */
   readonly layer?: string | undefined;
   /**
-   * The text holds import frames ctxfiles wrote (`imports.style`), and its file text is escaped
+   * The text holds import frames ctxfiles wrote (the host profile's `importStyle`), and its file text is escaped
    * already: a host format whose frame tags the style escapes leaves it as it is.
    */
   readonly escaped?: true | undefined;

@@ -25,7 +25,7 @@ export interface ContextFile extends Provenance {
    */
   readonly inlined?: readonly InlinedImport[];
   /**
-   * With an `imports.style` that escapes (`copilot`): `text` holds import frames ctxfiles wrote and
+   * With an import style that escapes (`copilot`): `text` holds import frames ctxfiles wrote and
    * the file text around them is escaped already, so the format does not escape it again.
    */
   readonly escaped?: true;

@@ -2,15 +2,15 @@ import type { Diagnostic } from '../errors.js';
 import { findCodeRegions, type CodeRegion } from '../imports/scan-imports.js';
 import type { ContextFile } from './read-context-file.js';
 
-/** How file texts are shaped before rendering (`instructions.trim`, `instructions.htmlComments`). */
+/** How file texts are shaped before rendering (the host profile's `trim` and `htmlComments`). */
 export interface TextShape {
   readonly trim?: boolean | undefined;
   readonly htmlComments?: 'keep' | 'strip' | undefined;
 }
 
 /**
- * Shapes the text of each file of a resolution (docs/config.md, `instructions.trim` and
- * `instructions.htmlComments`): comment blocks removed, then both ends trimmed; with `trim`, a file
+ * Shapes the text of each file of a resolution (docs/config.md "Host profiles", `trim` and
+ * `htmlComments`): comment blocks removed, then both ends trimmed; with `trim`, a file
  * whose text is left blank is skipped with an `info` `blank-file`, whatever its source. The list
  * comes back unchanged when neither key is on.
  */

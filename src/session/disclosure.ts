@@ -86,7 +86,7 @@ export interface DisclosureOptions {
   /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
   readonly rules?: SessionRules | undefined;
   /**
-   * `instructions.order`: the nested files one tool call discloses, from the work dir down
+   * The host profile's `order`: the nested files one tool call discloses, from the work dir down
    * (`root-first`, default) or from the touched directory up (`closest-first`).
    */
   readonly order?: 'root-first' | 'closest-first' | 'path' | undefined;
