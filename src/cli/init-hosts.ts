@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hookProtocol } from '../hosts/index.js';
 
 /** The agents `ctxfiles init` configures. */
 export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo', 'qwen-code'] as const;
@@ -76,7 +77,7 @@ function gitRootStart(fromRoot: string): Pick<Starter, 'command' | 'args'> {
 }
 
 /** One hook group: the events it answers and what it matches. */
-interface HookGroup {
+export interface HookGroup {
   readonly event: string;
   readonly matcher?: string;
   /** Extra arguments after `hook <agent>`. */
@@ -132,35 +133,33 @@ function hookCommand(start: Starter, agent: string, args = ''): string {
 /** The server's arguments: `--host` keeps out what the host shows by itself (docs/mcp.md). */
 const mcpArgs = (start: Starter, host: InitHost) => [...start.args, 'mcp', '--host', host];
 
-const CLAUDE_GROUPS: readonly HookGroup[] = [
-  { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
-  { event: 'PostToolUse', matcher: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS' },
-  { event: 'PreCompact' },
-  // A subagent's own layers and once-only state (docs/subagents.md).
-  { event: 'SubagentStart' },
-];
-const GEMINI_GROUPS: readonly HookGroup[] = [
-  { event: 'SessionStart', matcher: '*' },
-  {
-    event: 'AfterTool',
-    matcher:
-      '^(read_file|write_file|replace|list_directory|glob|grep_search|search_file_content|read_many_files)$',
-  },
-  { event: 'PreCompress', matcher: '*' },
-  { event: 'BeforeModel', matcher: '*' },
-];
-const QWEN_GROUPS: readonly HookGroup[] = [
-  { event: 'SessionStart', matcher: '*' },
-  { event: 'PostToolUse', matcher: '^(read_file|write_file|edit|list_directory|glob|grep_search)$' },
-  { event: 'PreCompact' },
-  { event: 'SubagentStart' },
-];
-const CODEX_GROUPS: readonly HookGroup[] = [
-  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', args: ' --shell-paths' },
-  { event: 'PostToolUse', matcher: '^(Bash|apply_patch)$', args: ' --shell-paths' },
-  { event: 'PreCompact', args: ' --shell-paths' },
-  { event: 'SubagentStart', args: ' --shell-paths' },
-];
+/**
+ * The hook groups `init` registers for a host, from its hook protocol (src/hosts/<id>/index.ts):
+ * start, the tools of its table (shell tools only with `--shell-paths`), compaction, the
+ * compression event and the subagent event where it has them.
+ */
+export function hookGroups(host: string): readonly HookGroup[] {
+  const protocol = hookProtocol(host);
+  const init = protocol?.init;
+  if (protocol === undefined || init === undefined) return [];
+  const args = init.shellPaths === true ? { args: ' --shell-paths' } : {};
+  const matcher = (value: string | undefined) => (value === undefined ? {} : { matcher: value });
+  const tools = Object.entries(protocol.tools)
+    .filter(([, tool]) => tool.as !== 'shell' || init.shellPaths === true)
+    .map(([name]) => name);
+  const alternatives = tools.join('|');
+  const toolMatcher = init.toolMatcher === 'anchored' ? `^(${alternatives})$` : alternatives;
+  const { events, compression } = protocol;
+  return [
+    { event: events.start, ...matcher(init.startMatcher), ...args },
+    { event: events.afterTool, matcher: toolMatcher, ...args },
+    { event: events.compact, ...matcher(init.compactMatcher), ...args },
+    ...(compression === undefined
+      ? []
+      : [{ event: compression.event, ...matcher(init.compactMatcher), ...args }]),
+    ...(events.subagentStart === undefined ? [] : [{ event: events.subagentStart, ...args }]),
+  ];
+}
 
 /**
  * The files `ctxfiles init <host>` writes for a scope, and what goes in each. Project scope:
@@ -234,7 +233,7 @@ function claudeCodeTargets(base: string, scope: 'project' | 'user', launch: Star
       kind: 'json',
       file: path.join(base, '.claude', 'settings.json'),
       agent: 'claude-code',
-      hooks: CLAUDE_GROUPS.map((group) => ({
+      hooks: hookGroups('claude-code').map((group) => ({
         event: group.event,
         group: {
           ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
@@ -260,7 +259,7 @@ function geminiTarget(base: string, launch: Starter): InitTarget {
     kind: 'json',
     file: path.join(base, '.gemini', 'settings.json'),
     agent: 'gemini-cli',
-    hooks: GEMINI_GROUPS.map((group) => ({
+    hooks: hookGroups('gemini-cli').map((group) => ({
       event: group.event,
       group: {
         matcher: group.matcher,
@@ -290,7 +289,7 @@ function qwenTarget(base: string, launch: Starter): InitTarget {
     kind: 'json',
     file: path.join(base, '.qwen', 'settings.json'),
     agent: 'qwen-code',
-    hooks: QWEN_GROUPS.map((group) => ({
+    hooks: hookGroups('qwen-code').map((group) => ({
       event: group.event,
       group: {
         ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
@@ -315,7 +314,7 @@ function codexBlock(launch: Starter): string {
     `command = ${tomlString(launch.command)}`,
     `args = [${mcpArgs(launch, 'codex').map(tomlString).join(', ')}]`,
   ];
-  for (const group of CODEX_GROUPS) {
+  for (const group of hookGroups('codex')) {
     lines.push('', `[[hooks.${group.event}]]`);
     if (group.matcher !== undefined) lines.push(`matcher = ${tomlString(group.matcher)}`);
     lines.push(

@@ -225,6 +225,20 @@ export interface HookProtocol {
    * since, and what the hook disclosed before is gone. Absent: no such event.
    */
   readonly compression?: { readonly event: string; readonly reply: string };
+  /**
+   * How `ctxfiles init` registers the hook in the host's settings (docs/hooks.md): the matcher of
+   * the start event (absent: none) and of the compaction and compression events (absent: none),
+   * how the tool matcher is written (`alternation`: `A|B`, `anchored`: `^(A|B)$`), and
+   * `shellPaths`: the commands get `--shell-paths` and the shell tools join the matcher. The tool
+   * names are those of `tools`, in their order; the subagent event is registered when there is one.
+   * Absent: `init` does not register this host's hook.
+   */
+  readonly init?: {
+    readonly startMatcher?: string;
+    readonly compactMatcher?: string;
+    readonly toolMatcher: 'alternation' | 'anchored';
+    readonly shellPaths?: boolean;
+  };
   /** What the hook prints when it has nothing to add; absent: nothing at all. */
   readonly emptyOutput?: string;
   /** Tool name → how it touches paths. Every tool not listed touches nothing. */

@@ -47,6 +47,8 @@ export const claudeCodeHost: Host = frozen({
       Bash: { as: 'shell', pathKeys: ['command'] },
     },
     projectDirEnv: 'CLAUDE_PROJECT_DIR',
+    // Matchers are regular expressions; SessionStart's matches its `source`.
+    init: { startMatcher: 'startup|resume|clear|compact', toolMatcher: 'alternation' },
     // 2.1.332 escapes the `<` of system-reminder tags in a hook's additional context: the
     // `claude-code` frames lose their tags.
     present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),

@@ -30,8 +30,10 @@ export const codexHost: Host = frozen({
     // Codex's shell tools report as `Bash` and `apply_patch` as itself, both with the command or
     // the patch text as `tool_input.command`.
     tools: {
-      apply_patch: { as: 'patch', pathKeys: ['command', 'input'] },
       Bash: { as: 'shell', pathKeys: ['command'] },
+      apply_patch: { as: 'patch', pathKeys: ['command', 'input'] },
     },
+    // Codex edits through its shell and apply_patch alone: the hook reads shell commands too.
+    init: { startMatcher: 'startup|resume|clear|compact', toolMatcher: 'anchored', shellPaths: true },
   },
 });

@@ -39,6 +39,8 @@ export const geminiCliHost: Host = frozen({
     // fixed model message (packages/core/src/services/chatCompressionService.ts `compress`;
     // packages/core/src/hooks/hookTranslator.ts `toHookLLMRequest`).
     compression: { event: 'BeforeModel', reply: 'Got it. Thanks for the additional context!' },
+    // Every event's matcher is written out (`*`); the tool names anchored.
+    init: { startMatcher: '*', compactMatcher: '*', toolMatcher: 'anchored' },
     // Gemini CLI parses stderr when stdout is empty (packages/core/src/hooks/hookRunner.ts), so
     // "nothing to add" is an empty JSON object.
     emptyOutput: '{}\n',

@@ -51,5 +51,6 @@ export const qwenCodeHost: Host = frozen({
     },
     // Set (with CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR) to the session's work dir.
     projectDirEnv: 'QWEN_PROJECT_DIR',
+    init: { startMatcher: '*', toolMatcher: 'anchored' },
   },
 });
