@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
+import { DEFAULT_PROFILE } from '../src/config/types.js';
 import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import fastValidate from '../src/config/validate-config.generated.js';
 import { applyPreset } from '../src/presets/apply-preset.js';
@@ -928,5 +929,53 @@ describe('session frames per preset', () => {
     const result = await cli(['session', '--preset', preset], { cwd: root, stdin });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout.trim())).toEqual({ inject: inject.replaceAll('<root>', root) });
+  });
+});
+
+describe('host profiles (docs/config.md, "Host profiles")', () => {
+  test("each preset brings its profile over ctxfiles' own, and a config over it cannot change it", async () => {
+    for (const preset of PRESETS) {
+      const root = tempTree({});
+      const loaded = await loadConfig({ cwd: root, preset: preset.name, stopDir: root, userConfig: null });
+      expect(loaded.config.profile).toEqual({ ...DEFAULT_PROFILE, ...preset.profile });
+    }
+    expect((await parseConfig({})).config.profile).toEqual(DEFAULT_PROFILE);
+    const opencode = (await parseConfig({ preset: 'opencode', instructions: { candidates: ['A.md'] } }))
+      .config;
+    expect(opencode.profile).toMatchObject({ order: 'closest-first', candidateScope: 'walk' });
+    await expect(
+      parseConfig({ preset: 'opencode', instructions: { order: 'root-first' } }),
+    ).rejects.toMatchObject({
+      code: 'config-invalid',
+    });
+  });
+
+  test('no preset writes a host profile value as a config key', () => {
+    const retired = [
+      'fallbackCandidates',
+      'trim',
+      'htmlComments',
+      'order',
+      'candidateScope',
+      'projectRootFallback',
+      'walkFrom',
+    ];
+    for (const preset of PRESETS) {
+      const instructions = (preset.config['instructions'] ?? {}) as Record<string, unknown>;
+      const imports = (preset.config['imports'] ?? {}) as Record<string, unknown>;
+      expect(
+        retired.filter((key) => key in instructions),
+        preset.name,
+      ).toEqual([]);
+      expect(
+        ['style', 'punctuation'].filter((key) => key in imports),
+        preset.name,
+      ).toEqual([]);
+      // The profile is what differs from ctxfiles' own: no value repeats a default.
+      for (const [key, value] of Object.entries(preset.profile ?? {}))
+        expect(value, `${preset.name} ${key}`).not.toEqual(
+          DEFAULT_PROFILE[key as keyof typeof DEFAULT_PROFILE],
+        );
+    }
   });
 });

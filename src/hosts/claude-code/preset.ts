@@ -1,6 +1,12 @@
 import { frozen, type Preset } from '../host.js';
 
 /**
+ * Each file's text is trimmed and a blank file left out; comment blocks are removed (2.1.332: its
+ * memory loader drops top-level `<!-- -->` blocks of the Markdown).
+ */
+const TEXT_SHAPE = { trim: true, htmlComments: 'strip' } as const;
+
+/**
  * Claude Code. Sources (docs/presets.md#claude-code): https://code.claude.com/docs/en/memory (files,
  * walk, imports), anthropics/claude-code `CHANGELOG.md` (nested files, `.claude/rules`, symlinks),
  * the type definitions of the Claude Agent SDK (`sdk.d.ts`, `sdk-tools.d.ts`: kinds and tool inputs).
@@ -49,10 +55,7 @@ export const claudeCode: Preset = frozen({
     // a CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md (2.1.277 and later; the binary's
     // `instructionFiles` default "claude-md-or-agents-md").
     fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
-    // Each file's text is trimmed and a blank file left out; comment blocks are removed
-    // (2.1.332: its memory loader drops top-level `<!-- -->` blocks of the Markdown).
-    trim: true,
-    htmlComments: 'strip',
+    ...TEXT_SHAPE,
   },
 });
 
@@ -66,5 +69,5 @@ export const claudeCode2197: Preset = frozen({
   summary: 'Claude Code 2.1.197 (the newest on Node 20): as claude-code, no AGENTS.md, its session frame',
   verified: { version: '2.1.197', package: '@anthropic-ai/claude-code' },
   config: { ...claudeCode.config, format: 'claude-code-2.1.197' },
-  profile: { ...claudeCode.profile, fallbackCandidates: [] },
+  profile: TEXT_SHAPE,
 });

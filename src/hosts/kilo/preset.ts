@@ -57,6 +57,7 @@ export const kilo: Preset = frozen({
       globs: KILO_RULE_GLOBS,
     },
   },
-  // OpenCode's walk, but outside git only the cwd's file is read (see `symlinks` above).
-  profile: { ...opencode.profile, projectRootFallback: 'workDir' },
+  // OpenCode's choice of name and order; outside git only the cwd's file is read (see `symlinks`
+  // above), so the walk starts at the work dir, ctxfiles' own fallback.
+  profile: { candidateScope: 'walk', order: 'closest-first' },
 });
