@@ -205,13 +205,13 @@ describe('config errors name file, line, column and key path', () => {
       'a key that became part of a host profile says so',
       { '.opencode.json': '{"instructions": {"walkFrom": "projectRootParent"}}' },
       'config-invalid',
-      '.opencode.json:1:19: instructions.walkFrom: "walkFrom" is no longer a config key: it reproduced one host and is now part of its preset\'s host profile (qwen-code). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
+      '.opencode.json:1:19: instructions.walkFrom: "walkFrom" is no longer a config key: it reproduced a host, and the presets of the hosts that need it set it in their host profile. Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
     ],
     [
       'each such key under imports too',
       { '.opencode.json': '{"imports": {"style": "copilot"}}' },
       'config-invalid',
-      '.opencode.json:1:14: imports.style: "style" is no longer a config key: it reproduced one host and is now part of its preset\'s host profile (copilot). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
+      '.opencode.json:1:14: imports.style: "style" is no longer a config key: it reproduced a host, and the presets of the hosts that need it set it in their host profile. Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").',
     ],
     [
       'an unknown key under rules lists the real keys',

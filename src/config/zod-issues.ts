@@ -4,23 +4,22 @@ import type { SourceText } from './source-text.js';
 
 /**
  * Keys that existed only to reproduce a host and became part of the hosts' profiles (DESIGN §13,
- * docs/config.md "Host profiles"), with the presets that set them: an error that says so, not a
- * bare "unknown key".
+ * docs/config.md "Host profiles"): an error that says so, not a bare "unknown key".
  */
-const RETIRED_KEYS: Readonly<Record<string, string>> = Object.freeze({
-  'instructions.fallbackCandidates': 'claude-code',
-  'instructions.trim': 'claude-code',
-  'instructions.htmlComments': 'claude-code',
-  'instructions.order': 'opencode, kilo, gemini-cli',
-  'instructions.candidateScope': 'opencode, kilo',
-  'instructions.projectRootFallback': 'opencode, qwen-code',
-  'instructions.walkFrom': 'qwen-code',
-  'imports.style': 'copilot',
-  'imports.punctuation': 'gemini-cli, qwen-code',
-});
+const RETIRED_KEYS: ReadonlySet<string> = new Set([
+  'instructions.fallbackCandidates',
+  'instructions.trim',
+  'instructions.htmlComments',
+  'instructions.order',
+  'instructions.candidateScope',
+  'instructions.projectRootFallback',
+  'instructions.walkFrom',
+  'imports.style',
+  'imports.punctuation',
+]);
 
-function retiredMessage(key: string, presets: string): string {
-  return `"${key}" is no longer a config key: it reproduced one host and is now part of its preset's host profile (${presets}). Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").`;
+function retiredMessage(key: string): string {
+  return `"${key}" is no longer a config key: it reproduced a host, and the presets of the hosts that need it set it in their host profile. Remove it, and name the preset to get that behaviour (docs/config.md, "Host profiles").`;
 }
 
 /**
@@ -44,9 +43,8 @@ export function toProblems(
     }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const retired = RETIRED_KEYS[[...issue.path, key].join('.')];
-        if (retired !== undefined) {
-          problems.push(source.problem([...keyPath, key], retiredMessage(key, retired), 'key'));
+        if (RETIRED_KEYS.has([...issue.path, key].join('.'))) {
+          problems.push(source.problem([...keyPath, key], retiredMessage(key), 'key'));
           continue;
         }
         const hint = suggest(key, knownKeys(issue.path));
