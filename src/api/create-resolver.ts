@@ -26,12 +26,12 @@ import {
   discoverRulesOnce,
   explainRequest,
   needsNestedRules,
-  rulesKey,
   rulesLayer,
   shareWalks,
   type Rules,
 } from './rules-step.js';
 import { saveWalkCache } from './walk-cache.js';
+import { collectKey, requestKey, resolutionKey } from './cache-keys.js';
 import { capDiagnostics } from '../diagnostics.js';
 
 export type { ResolverOptions } from './load-context.js';
@@ -190,15 +190,14 @@ async function resolveRequest(
   // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
   const agent = planned.selection.agent;
   const rules = found === null ? null : found.forAgent(agent);
-  const agentKey = found?.agentScoped === true ? `\0a${agent ?? ''}` : '';
-  const key = planned.plan.key + (rules === null ? '' : rulesKey(request) + agentKey);
+  const key = resolutionKey(planned.key, request, found, agent);
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
   const collected = collect(
     context,
     planned.plan,
     caches.collected,
+    collectKey(key, !nestedRules && rules !== null, inline && walker !== null),
     rules === null || layer === null ? undefined : collectedRules(rules, layer),
-    key + (nestedRules || rules === null ? '' : '\0local'),
     inline ? walker : null,
   );
   // The nested walk leaves out what the block holds; inline mode walked inside collect.
@@ -383,12 +382,6 @@ function keySourceOf(
 /** A memoized resolution: the frozen result and what a session starts from. */
 interface Resolution extends SessionStart {
   readonly result: ResolveResult;
-}
-
-function requestKey(config: Config, request: Readonly<ResolveRequest>): string {
-  const format = request.format ?? config.format;
-  const manifest = request.manifest === false ? 0 : 1;
-  return `${request.agent ?? ''}\0${request.flow ?? ''}\0${request.step ?? ''}\0${format}\0${manifest}${rulesKey(request)}`;
 }
 
 /** The frozen result of one request; diagnostics in pipeline order. */

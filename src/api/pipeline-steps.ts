@@ -1,3 +1,4 @@
+import { disclosureKey, planKey, renderKey, walkKey } from './cache-keys.js';
 import type { Format } from '../config/types.js';
 import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
@@ -31,6 +32,8 @@ import { createDiagnostics } from '../diagnostics.js';
 export interface Planned {
   readonly selection: Selection;
   readonly plan: ResolutionPlan;
+  /** Identifies the plan: equal keys resolve to byte-identical output (src/api/cache-keys.ts). */
+  readonly key: string;
 }
 
 /** The files a plan inlines, before the budget. */
@@ -81,7 +84,8 @@ export async function plan(
     request.step !== undefined ||
     (request.agent !== undefined && !Object.hasOwn(config.agents, request.agent));
   const selection = selectRequest(config, needsFlows ? await context.flows() : new Map(), request);
-  return { selection, plan: planResolution(config, selection, context.env, context.workDir, onUnknownMode) };
+  const planned = planResolution(config, selection, context.env, onUnknownMode);
+  return { selection, plan: planned, key: planKey(context.workDir, planned.layers) };
 }
 
 /**
@@ -111,12 +115,11 @@ export async function discover(
     discovery.respectGitignore === true ? import('../discover/gitignore.js') : undefined,
     walkLister(context),
   ]);
-  const names = [...basenames].sort().join('\0');
   return (held) => {
     // Only a held file the walk could find changes it, so the key stays the names alone in the
     // usual case (the block holds the work dir's own files, which are not nested).
     const nested = heldNested(context.workDir, basenames, held);
-    return walks(nested.size === 0 ? names : `${names}\0\0${[...nested].sort().join('\0')}`, () =>
+    return walks(walkKey(basenames, nested), () =>
       buildNestedIndex(
         listings === undefined ? listThrough(basenames) : listings.replay(listThrough, basenames),
         context.workDir,
@@ -172,18 +175,18 @@ function withNested(
 /**
  * collect: reads the files of a plan (user file, chain, rules, layers, extras; ordered and deduped),
  * then, with `contextDiscovery.mode: inline`, the nested files `walker` finds besides them, then expands imports over
- * the whole list. `key` is the plan key, plus the request's paths and rule names when rules are on.
+ * the whole list. `key`: {@link collectKey}.
  */
 export function collect(
   context: ResolverContext,
   plan: ResolutionPlan,
   table: MemoTable<Collected>,
+  key: string,
   rules?: RulesSource,
-  key: string = plan.key,
   walker: NestedWalker | null = null,
 ): Collected {
   const inline = context.config.contextDiscovery.mode === 'inline' && walker !== null;
-  return table(inline ? `${key}\0inline` : key, () => {
+  return table(key, () => {
     const diagnostics: Diagnostic[] = createDiagnostics();
     const { fs, workDir, homeDir, config, env } = context;
     const layerRoot = contextRootOf(context, diagnostics);
@@ -353,7 +356,7 @@ export function render(
   format: Format,
   table: MemoTable<Rendered>,
 ): Rendered {
-  return table(`${format}\0${key}`, () => {
+  return table(renderKey(format, key), () => {
     const { spelledWorkDir, homeDir, config } = context;
     const block = renderBlock(
       format,
@@ -392,7 +395,7 @@ export async function renderDisclosure(
   if ((walk === null || inlineMode) && rules === undefined) return NOTHING_DISCLOSED;
   // Two requests with one plan differ in their walk when one turns `nested` off (an agent or step
   // setting): with rules on, the one without a walk still renders, so its entry must stay its own.
-  return table(walk === null ? `${key}\0nowalk` : key, async () => {
+  return table(disclosureKey(key, walk !== null), async () => {
     const [{ groupByOwner }, { renderManifest, boundRuleCatalog }, { compareCodeUnits }] = await Promise.all([
       import('../discover/nested-index.js'),
       import('../render/render-manifest.js'),

@@ -28,14 +28,6 @@ export function rulesEnabled(config: Config): boolean {
   return (config.rules?.sources.length ?? 0) > 0;
 }
 
-/** The part of a memo key a rules request adds; empty without paths and names. */
-export function rulesKey(request: Readonly<RulesRequest>): string {
-  const paths = request.paths ?? [];
-  const names = request.rules ?? [];
-  if (paths.length === 0 && names.length === 0) return '';
-  return `\0p${JSON.stringify(paths)}\0r${JSON.stringify(names)}`;
-}
-
 /**
  * True when a request needs the rule folders below the work dir: it shows the manifest (nested
  * `always` rules, the catalog), or puts paths or names in play. A plain `resolve` needs only the

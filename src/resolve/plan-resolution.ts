@@ -27,8 +27,6 @@ export interface ResolutionPlan {
   readonly layers: readonly PlannedLayer[];
   /** Declared layers that a `replace` above them keeps out, with the layer that replaced them. */
   readonly replaced: ReadonlyArray<PlannedLayer & { readonly by: LayerName }>;
-  /** Identifies the plan: equal keys resolve to byte-identical output. */
-  readonly key: string;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -47,7 +45,6 @@ export function planResolution(
   config: Config,
   selection: Selection,
   env: Readonly<Record<string, string | undefined>>,
-  workDir: string,
   onUnknownMode: (mode: string, layer: LayerName) => Diagnostic | undefined,
 ): ResolutionPlan {
   const diagnostics: Diagnostic[] = [];
@@ -95,11 +92,7 @@ export function planResolution(
       (layer) => lowest !== undefined && LAYER_ORDER.indexOf(layer.name) < LAYER_ORDER.indexOf(lowest.name),
     )
     .map((layer) => ({ ...plan(layer, false), by: lowest?.name as LayerName }));
-  const key = JSON.stringify([
-    workDir,
-    planned.map((layer) => [layer.name, layer.mode ?? null, layer.entries.map((entry) => entry.expanded)]),
-  ]);
-  return { layers: planned, replaced, key, diagnostics };
+  return { layers: planned, replaced, diagnostics };
 }
 
 /** Why a known token gave the empty string, in the user's terms (`${env.NOPE}` → the variable). */
