@@ -6,6 +6,7 @@ import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
+import { orList } from '../shared/or-list.js';
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {
@@ -114,7 +115,7 @@ function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: 
   const agent = positional[0];
   // The agents `ctxfiles hook` answers: the hosts with a hook protocol.
   if (positional.length !== 1 || !HOOK_HOSTS.includes(agent as string))
-    return `expected one agent (${HOOK_HOSTS.slice(0, -1).join(', ')} or ${HOOK_HOSTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
+    return `expected one agent (${orList(HOOK_HOSTS)}), got ${JSON.stringify(positional.join(' '))}`;
   return { options, agent: agent as HookAgent };
 }
 
