@@ -12,6 +12,12 @@ export interface DocListSources {
   readonly formats: readonly string[];
   readonly initHosts: readonly string[];
   readonly commands: readonly string[];
+  readonly diagnostics: readonly {
+    readonly code: string;
+    readonly level: string;
+    readonly meaning: string;
+    readonly action: string;
+  }[];
 }
 export declare function docLists(sources: DocListSources): Readonly<Record<string, string>>;
 export declare function commandsFromHelp(help: string): string[];

@@ -1,4 +1,4 @@
-// The lists the docs repeat (hosts, formats, presets, commands), written from the registry and the
+// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes), written from the registry and the
 // CLI so that they cannot drift. A doc marks each list with a region:
 //
 //   <!-- generated: hook-hosts -->`codex`, `claude-code`, ...<!-- /generated -->
@@ -26,12 +26,24 @@ function presetTitle(preset) {
   return colon === -1 ? preset.summary : preset.summary.slice(0, colon);
 }
 
+/** The table of docs/diagnostics.md: one row per entry of DIAGNOSTICS, in its order. */
+function diagnosticsTable(diagnostics) {
+  const cell = (text) => text.replaceAll('|', '\\|');
+  return [
+    '| code | level | meaning | what to do |',
+    '| --- | --- | --- | --- |',
+    ...diagnostics.map(
+      (row) => `| \`${row.code}\` | ${row.level} | ${cell(row.meaning)} | ${cell(row.action)} |`,
+    ),
+  ].join('\n');
+}
+
 /**
  * The text of every region, by name, from `hosts` (the registry, in its order), `formats` (the
- * config's FORMATS), `initHosts` (INIT_HOSTS of the CLI) and `commands` (the CLI's commands, as
- * its help lists them).
+ * config's FORMATS), `initHosts` (INIT_HOSTS of the CLI), `commands` (the CLI's commands, as
+ * its help lists them) and `diagnostics` (the table of src/diagnostics.ts).
  */
-export function docLists({ hosts, formats, initHosts, commands }) {
+export function docLists({ hosts, formats, initHosts, commands, diagnostics }) {
   const hookHosts = hosts.filter((host) => host.hook !== undefined);
   const hostFormats = new Set(hosts.flatMap((host) => (host.formats ?? []).map((format) => format.name)));
   const presets = hosts.flatMap((host) => host.presets.map((preset) => ({ host, preset })));
@@ -54,6 +66,11 @@ export function docLists({ hosts, formats, initHosts, commands }) {
       'and',
     ),
     'init-hosts': series(initHosts.map(code), 'or'),
+    'lab-hosts': series(
+      hosts.filter((host) => host.verified !== null).map((host) => host.title),
+      'and',
+    ),
+    diagnostics: diagnosticsTable(diagnostics),
     commands: series(commands.map(code), 'and'),
     'preset-commands': [
       '```sh runnable',

@@ -26,11 +26,12 @@ console.log(
   'wrote schema/config.schema.json, src/config/config-schema.generated.ts, src/config/validate-config.generated.ts and src/session/validate-session-state.generated.ts',
 );
 
-// The lists the docs repeat (hosts, formats, presets, commands): scripts/doc-lists.mjs.
+// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes): scripts/doc-lists.mjs.
 const { HOSTS } = await import('../dist/hosts/index.js');
 const { FORMATS } = await import('../dist/config/types.js');
 const { INIT_HOSTS } = await import('../dist/cli/init-hosts.js');
 const { run } = await import('../dist/cli/run.js');
+const { DIAGNOSTICS } = await import('../dist/diagnostics.js');
 let help = '';
 await run(['--help'], {
   stdout: { write: (text) => (help += text) },
@@ -43,6 +44,7 @@ const lists = docLists({
   formats: FORMATS,
   initHosts: INIT_HOSTS,
   commands: commandsFromHelp(help),
+  diagnostics: DIAGNOSTICS,
 });
 const rewritten = [];
 for (const page of docPages(repo)) {

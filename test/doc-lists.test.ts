@@ -2,15 +2,23 @@ import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { INIT_HOSTS } from '../src/cli/init-hosts.js';
 import { FORMATS } from '../src/config/types.js';
+import { DIAGNOSTICS } from '../src/diagnostics.js';
 import { HOOK_HOSTS, HOSTS } from '../src/hosts/index.js';
 import { commandsFromHelp, docLists, docPages, fillRegions, regionNames } from '../scripts/doc-lists.mjs';
 import { cli } from './helpers/cli.js';
 
 // The lists of hosts, formats, presets and commands in the docs are generated from the registry
-// and the CLI (scripts/doc-lists.mjs): each doc is compared with what `npm run generate` would write.
+// and the CLI, and the table of diagnostic codes from src/diagnostics.ts (scripts/doc-lists.mjs): each
+// doc is compared with what `npm run generate` would write.
 
 const commands = commandsFromHelp((await cli(['--help'], { cwd: process.cwd() })).stdout);
-const lists = docLists({ hosts: HOSTS, formats: FORMATS, initHosts: INIT_HOSTS, commands });
+const lists = docLists({
+  hosts: HOSTS,
+  formats: FORMATS,
+  initHosts: INIT_HOSTS,
+  commands,
+  diagnostics: DIAGNOSTICS,
+});
 const pages = docPages('.');
 
 describe('the generated lists in the docs', () => {
@@ -33,6 +41,7 @@ describe('the generated lists in the docs', () => {
     );
     expect(used.get('docs/hooks.md')).toEqual(expect.arrayContaining(['hook-hosts', 'init-hosts']));
     expect(used.get('README.md')).toEqual(expect.arrayContaining(['preset-commands', 'host-formats']));
+    expect(used.get('docs/diagnostics.md')).toEqual(['diagnostics']);
   });
 
   test('the lists hold every host, format, preset and command', () => {
@@ -45,6 +54,7 @@ describe('the generated lists in the docs', () => {
     );
     expect(commands).toEqual(expect.arrayContaining(['resolve', 'hook', 'init', 'doctor', 'mcp']));
     expect(commands).not.toContain('help');
+    expect(lists['diagnostics']?.split('\n')).toHaveLength(DIAGNOSTICS.length + 2);
   });
 
   test('the command table of docs/cli.md has one row per command of the CLI', () => {
