@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
-import { DEFAULT_CONFIG } from './defaults.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { DEFAULT_CONFIG } from './defaults.js';
 
 /**
  * One config key that reads outside the project (or reads more of it than the defaults allow)
