@@ -5,7 +5,7 @@
  */
 
 /** Modules below everything else, importable by every layer. */
-const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$', '^src/escape-tags\\.ts$'];
+const LEAF = ['^src/errors\\.ts$', '^src/diagnostics\\.ts$', '^src/escape-tags\\.ts$', '^src/shared/'];
 /** The shared config vocabulary: types, format and mode names, and the one glob compiler. */
 const CONFIG_VOCABULARY = [
   '^src/config/types\\.ts$',
@@ -31,6 +31,12 @@ module.exports = {
       '^src/(errors|diagnostics)\\.ts$',
       LEAF,
       'errors.ts, diagnostics.ts and escape-tags.ts import nothing of the project.',
+    ),
+    only(
+      'shared-is-a-leaf',
+      '^src/shared/',
+      [],
+      'src/shared holds the small helpers several modules need (isPlainObject, deepFreeze, toPosix, ...), each defined once; it imports nothing of the project.',
     ),
     only(
       'fs-is-the-port',

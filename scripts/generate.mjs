@@ -1,11 +1,13 @@
 // Regenerates the artifacts derived from the zod schema: schema/config.schema.json, and the fast
-// validator compiled from it with Ajv's standalone code generation. Run `npm run generate` after
-// changing src/config/schema.ts; tests fail while either file is stale.
+// validator compiled from it with Ajv's standalone code generation; then the lists of hosts,
+// formats, presets and commands in the docs (scripts/doc-lists.mjs). Run `npm run generate` after
+// changing src/config/schema.ts, a host, a format or a command; tests fail while a file is stale.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateConfigJsonSchemaText } from '../dist/config/generate-json-schema.js';
 import { sessionStateJsonSchema } from '../dist/session/session-state-schema.js';
+import { commandsFromHelp, docLists, docPages, fillRegions } from './doc-lists.mjs';
 import { fastValidatorSource, schemaModuleSource, SESSION_STATE_ABOUT } from './fast-validator.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,4 +24,37 @@ fs.writeFileSync(
 );
 console.log(
   'wrote schema/config.schema.json, src/config/config-schema.generated.ts, src/config/validate-config.generated.ts and src/session/validate-session-state.generated.ts',
+);
+
+// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes): scripts/doc-lists.mjs.
+const { HOSTS } = await import('../dist/hosts/index.js');
+const { FORMATS } = await import('../dist/config/types.js');
+const { INIT_HOSTS } = await import('../dist/cli/init-hosts.js');
+const { run } = await import('../dist/cli/run.js');
+const { DIAGNOSTICS } = await import('../dist/diagnostics.js');
+let help = '';
+await run(['--help'], {
+  stdout: { write: (text) => (help += text) },
+  stderr: { write() {} },
+  env: {},
+  cwd: repo,
+});
+const lists = docLists({
+  hosts: HOSTS,
+  formats: FORMATS,
+  initHosts: INIT_HOSTS,
+  commands: commandsFromHelp(help),
+  diagnostics: DIAGNOSTICS,
+});
+const rewritten = [];
+for (const page of docPages(repo)) {
+  const text = fs.readFileSync(path.join(repo, page), 'utf8');
+  const filled = fillRegions(text, lists, page);
+  if (filled !== text) {
+    fs.writeFileSync(path.join(repo, page), filled);
+    rewritten.push(page);
+  }
+}
+console.log(
+  rewritten.length === 0 ? 'the docs lists were up to date' : `rewrote the lists in ${rewritten.join(', ')}`,
 );

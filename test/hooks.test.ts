@@ -517,6 +517,19 @@ describe('faults never break the agent', () => {
     expect(spawnBin(['hook', '--help'], { cwd: tempTree() }).stdout).toBe(help.stdout);
   });
 
+  test('a --help that reaches the hook itself (after a `--` taken as a value) adds nothing and warns', async () => {
+    // Help is commander's alone: the hook's parser has no help text of its own to print into the agent.
+    const result = await cli(['hook', 'claude-code', '--cwd', '--', '--help'], {
+      cwd: tempTree(),
+      env: {},
+      stdin: Readable.from(['{}']),
+    });
+    expect([result.code, result.stdout]).toEqual([0, '']);
+    expect(result.stderr).toBe(
+      'ctxfiles: warning: unknown option "--help" for ctxfiles hook; nothing added\n',
+    );
+  });
+
   test('--user-config is read', async () => {
     const root = tempTree(tree);
     const user = path.join(tempTree({ 'u.json': '{"contextDiscovery": {"maxDepth": "deep"}}' }), 'u.json');

@@ -5,6 +5,7 @@ import { parseConfig } from '../src/config/load-config.js';
 import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { flow, memoryResolver } from './helpers/memory.js';
+import { seededShuffle } from './helpers/shuffle.js';
 
 describe('the opencode block', () => {
   test('golden bytes', async () => {
@@ -300,16 +301,7 @@ describe('order independence', () => {
     ).resolver.resolve();
     await fc.assert(
       fc.asyncProperty(fc.integer(), async (seed) => {
-        const shuffle = (list: readonly string[]) => {
-          const copy = [...list];
-          let state = seed >>> 0;
-          for (let index = copy.length - 1; index > 0; index -= 1) {
-            state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-            const other = state % (index + 1);
-            [copy[index], copy[other]] = [copy[other] as string, copy[index] as string];
-          }
-          return copy;
-        };
+        const shuffle = seededShuffle(seed);
         const { resolver } = await memoryResolver(
           tree,
           { contextPaths: ['rules/', 'rules/a.md'], rules: { sources: [] } },

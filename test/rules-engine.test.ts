@@ -16,6 +16,7 @@ import { compileRuleGlobs } from '../src/rules/compile-rule-globs.js';
 import { RULE_ADAPTERS, RULE_SOURCES } from '../src/rules/rule-adapters.js';
 import { tempTree } from './helpers/disk.js';
 import { compileGlobMatcher } from '../src/config/glob-match.js';
+import { seededShuffle } from './helpers/shuffle.js';
 
 const W = '/w';
 
@@ -447,16 +448,7 @@ describe('discovery', () => {
     const view = (set: typeof reference.set) => paths.map((p) => names(set.rulesFor(p)));
     fc.assert(
       fc.property(fc.integer(), (seed) => {
-        const shuffle = (list: readonly string[]) => {
-          const copy = [...list];
-          let state = seed >>> 0;
-          for (let index = copy.length - 1; index > 0; index -= 1) {
-            state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-            const other = state % (index + 1);
-            [copy[index], copy[other]] = [copy[other] as string, copy[index] as string];
-          }
-          return copy;
-        };
+        const shuffle = seededShuffle(seed);
         const shuffled = discover(tree, { ownerDirs: [...owners].reverse() }, { listOrder: shuffle });
         expect(view(shuffled.set)).toEqual(view(reference.set));
         expect(shuffled.found.rules.map((r) => r.path)).toEqual(reference.found.rules.map((r) => r.path));

@@ -7,6 +7,7 @@ import { normalizeConfig } from '../src/config/normalize-config.js';
 import { FORMATS, KNOWN_RULE_SOURCES } from '../src/config/types.js';
 import { createMemoryFileSystem, type MemoryFileSystemOptions } from '../src/fs/memory-file-system.js';
 import { RULE_SOURCES } from '../src/rules/rule-adapters.js';
+import { seededShuffle } from './helpers/shuffle.js';
 
 const W = '/w';
 
@@ -418,16 +419,7 @@ describe('order independence', () => {
     const reference = await (await setup(TREE, ALL)).resolver.resolve({ paths });
     await fc.assert(
       fc.asyncProperty(fc.integer(), async (seed) => {
-        const listOrder = (names: readonly string[]) => {
-          const copy = [...names];
-          let state = seed >>> 0;
-          for (let index = copy.length - 1; index > 0; index -= 1) {
-            state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-            const other = state % (index + 1);
-            [copy[index], copy[other]] = [copy[other] as string, copy[index] as string];
-          }
-          return copy;
-        };
+        const listOrder = seededShuffle(seed);
         const { resolver } = await setup(TREE, ALL, { listOrder });
         const result = await resolver.resolve({ paths: [...paths].reverse() });
         expect(result.text).toBe(reference.text);

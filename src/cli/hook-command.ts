@@ -6,6 +6,7 @@ import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
 import { PRESET_NAMES } from '../presets/index.js';
+import { orList } from '../shared/or-list.js';
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
 export interface HookIo {
@@ -28,24 +29,6 @@ export interface HookIo {
  */
 export const MAX_HOOK_INPUT_BYTES = 33_554_432;
 
-const USAGE = `Usage: ctxfiles hook <claude-code|gemini-cli|codex> [--cwd <dir>] [--config <file>] [--user-config <file>] [--preset <name>] [--agent <id>] [--state-dir <dir>] [--shell-paths]
-
-Answer one Claude Code, Gemini CLI or Codex hook event read as JSON on stdin (see docs/hooks.md).
-Always exits 0; problems are reported as warnings on stderr.
-
-Options:
-  --cwd <dir>        the work dir (default: the event's "cwd")
-  --config <file>    use this config file instead of searching for one
-  --user-config <file>  the trusted user config (default: ~/.config/ctxfiles/config.json)
-  --preset <name>    merge the config over a preset (${PRESET_NAMES.join(', ')})
-  --agent <id>       resolve for this ctxfiles agent (its layer and the rules scoped to it)
-  --state-dir <dir>  keep session states here (default: $CTXFILES_STATE_DIR, else
-                     $XDG_STATE_HOME/ctxfiles/sessions, else ~/.local/state/ctxfiles/sessions)
-  --shell-paths      also take paths from shell commands: words naming an existing file or
-                     directory inside the work dir
-  -h, --help         show help
-`;
-
 /**
  * `ctxfiles hook <agent> [options]` (`argv` without `hook`): reads one hook event from stdin and
  * prints the agent's answer. It has its own small argument parser so that the bin can start it
@@ -58,10 +41,6 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
   // event or the state file (docs/hooks.md).
   const warn = (message: string) => io.stderr.write(`ctxfiles: warning: ${escapeControl(message)}\n`);
   const parsed = parseHookArgs(argv);
-  if (parsed === 'help') {
-    io.stdout.write(USAGE);
-    return 0;
-  }
   if (typeof parsed === 'string') {
     warn(`${parsed}; nothing added`);
     return 0;
@@ -101,13 +80,15 @@ interface HookOptions {
   shellPaths?: true;
 }
 
-/** The options and the agent of `ctxfiles hook`, `'help'`, or what is wrong with them. */
+/**
+ * The options and the agent of `ctxfiles hook`, or what is wrong with them. `--help` never gets
+ * here: `run` and the bin send it to commander, the one style of help (src/cli/run.ts).
+ */
 function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: HookAgent } | string {
   const options: HookOptions = {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
-    if (arg === '-h' || arg === '--help') return 'help';
     if (arg === '--shell-paths') {
       options.shellPaths = true;
       continue;
@@ -134,7 +115,7 @@ function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: 
   const agent = positional[0];
   // The agents `ctxfiles hook` answers: the hosts with a hook protocol.
   if (positional.length !== 1 || !HOOK_HOSTS.includes(agent as string))
-    return `expected one agent (${HOOK_HOSTS.slice(0, -1).join(', ')} or ${HOOK_HOSTS.at(-1)}), got ${JSON.stringify(positional.join(' '))}`;
+    return `expected one agent (${orList(HOOK_HOSTS)}), got ${JSON.stringify(positional.join(' '))}`;
   return { options, agent: agent as HookAgent };
 }
 

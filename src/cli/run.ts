@@ -12,6 +12,9 @@ import {
   writePlain,
   type CommonOptions,
 } from './resolve-command.js';
+import { HOOK_HOSTS } from '../hosts/index.js';
+import { orList } from '../shared/or-list.js';
+import { INIT_HOSTS } from './init-hosts.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -282,7 +285,7 @@ function registerPromptCommands(cli: Cli, io: CliIo): void {
 function registerInitCommand(cli: Cli, io: CliIo): void {
   cli
     .command('init', "write an agent's hook and MCP server configuration", 'none')
-    .argument('<host>', 'claude-code, gemini-cli, codex, opencode, kilo or qwen-code')
+    .argument('<host>', orList(INIT_HOSTS))
     .option('--project', "the project's settings (default)")
     .option('--user', "the user's settings, for every project")
     .option('--cwd <dir>', 'the project directory (default: the current directory)')
@@ -323,7 +326,7 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
       'answer one coding agent hook event read as JSON on stdin (see docs/hooks.md); always exits 0',
       'none',
     )
-    .argument('<agent>', 'the agent whose event it is: codex, claude-code, gemini-cli or qwen-code')
+    .argument('<agent>', `the agent whose event it is: ${orList(HOOK_HOSTS)}`)
     .option('--cwd <dir>', 'the work dir (default: the event\'s "cwd")')
     .option('--config <file>', 'use this config file instead of searching for one')
     .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')

@@ -10,6 +10,7 @@ import { readSourceFile, relativeDisplay } from '../config/read-source.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { createKeyLocator, formatKeyPath, parseSourceText } from '../config/source-text.js';
 import { CtxfilesError, formatProblem, type Diagnostic, type Problem } from '../errors.js';
+import { sameStrings } from '../shared/same-strings.js';
 
 /** Options of {@link validateFiles}. */
 export interface ValidateOptions {
@@ -124,7 +125,7 @@ async function checkConfig(
       'unknown-agent',
       undeclared.map((message) => ({ message })),
     );
-  if (loaded.flows.size === 0 && !sameList(loaded.config.flows, DEFAULT_CONFIG.flows)) {
+  if (loaded.flows.size === 0 && !sameStrings(loaded.config.flows, DEFAULT_CONFIG.flows)) {
     diagnostics.push({
       level: 'warn',
       code: 'flows-unmatched',
@@ -160,10 +161,6 @@ function looksLikeConfig(file: string): boolean {
   return (
     !keys.includes('steps') && keys.some((key) => KNOWN_TOP_LEVEL_KEYS.includes(key) && key !== '$schema')
   );
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /** The work dir must be an existing directory, as for every other command (exit 1 otherwise). */

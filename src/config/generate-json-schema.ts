@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { configSchema } from './schema.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 
 /** Where the published schema lives; editors fetch it by this id. */
 export const CONFIG_SCHEMA_ID =
@@ -47,8 +48,4 @@ export function generateConfigJsonSchema(): Record<string, unknown> {
 /** The schema as the exact text committed in `schema/config.schema.json`. */
 export function generateConfigJsonSchemaText(): string {
   return `${JSON.stringify(generateConfigJsonSchema(), null, 2)}\n`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

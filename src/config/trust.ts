@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import type { HostProfile } from './types.js';
 
@@ -256,12 +257,6 @@ export function mergeLayers(
     result[key] = isPlainObject(previous) && isPlainObject(value) ? mergeLayers(previous, value) : value;
   }
   return result;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 function parentOf(

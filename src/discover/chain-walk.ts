@@ -4,6 +4,7 @@ import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import { errorCode, isAbsent, type FileInfo, type FileSystem } from '../fs/file-system.js';
 import type { CandidateSelect } from './chain-candidates.js';
 import { createDiagnostics } from '../diagnostics.js';
+import { joinName } from '../shared/join-name.js';
 
 /** What a chain walk needs. */
 export interface ChainOptions {
@@ -94,7 +95,7 @@ export function findProjectRoot(
   for (let index = ancestors.length - 1; index >= 0; index -= 1) {
     const dir = ancestors[index] as string;
     for (const marker of markers) {
-      if (probe(fs, childOf(dir, marker), diagnostics) !== null) return dir;
+      if (probe(fs, joinName(dir, marker), diagnostics) !== null) return dir;
     }
   }
   return null;
@@ -133,7 +134,7 @@ export function walkChain(fs: FileSystem, options: ChainOptions): ChainResult {
         if (select === 'all' || chosen === undefined) items.push({ kind: 'rules', dir, depth });
         continue;
       }
-      const file = childOf(dir, candidate);
+      const file = joinName(dir, candidate);
       const found = locate(fs, file, start, symlinks, candidate, diagnostics);
       if (found === null) continue;
       if (select === 'all' || chosen === undefined) {
@@ -201,7 +202,7 @@ function walkCandidate(fs: FileSystem, dirs: readonly string[], candidates: read
   const slots = candidates.filter((candidate) => candidate === RULES_CANDIDATE);
   for (const candidate of candidates) {
     if (candidate === RULES_CANDIDATE) continue;
-    if (dirs.some((dir) => exists(fs, childOf(dir, candidate)))) return [...slots, candidate];
+    if (dirs.some((dir) => exists(fs, joinName(dir, candidate)))) return [...slots, candidate];
   }
   return slots;
 }
@@ -286,11 +287,6 @@ export function ancestorsOf(dir: string): string[] {
     list.push(current);
     if (path.dirname(current) === current) return list.reverse();
   }
-}
-
-/** A plain name inside a canonical directory; cheaper than `path.join` on this hot path. */
-function childOf(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 function probe(fs: FileSystem, file: string, diagnostics: Diagnostic[]): FileInfo | null {

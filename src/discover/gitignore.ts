@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
 import type { Diagnostic } from '../errors.js';
 import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { under } from './nested-walk.js';
 
 // `ignore` (CommonJS) loads on first use: only walks that respect .gitignore need it.
 const require = createRequire(import.meta.url);
@@ -54,7 +55,7 @@ export function createGitignore(fs: FileSystem, rootDir: string, options: Gitign
   function level(relativeDir: string): Ignore | null {
     let rules = levels.get(relativeDir);
     if (rules === undefined) {
-      rules = load(join(rootDir, relativeDir === '' ? '.gitignore' : `${relativeDir}/.gitignore`));
+      rules = load(under(rootDir, relativeDir === '' ? '.gitignore' : `${relativeDir}/.gitignore`));
       levels.set(relativeDir, rules);
     }
     return rules;
@@ -73,7 +74,7 @@ export function createGitignore(fs: FileSystem, rootDir: string, options: Gitign
       }
       if (cut <= 0) break;
     }
-    exclude ??= load(join(rootDir, '.git/info/exclude'));
+    exclude ??= load(under(rootDir, '.git/info/exclude'));
     return exclude !== null && exclude.test(relativePath + suffix).ignored;
   }
 
@@ -150,8 +151,4 @@ function trim(relativePath: string): string {
   let end = relativePath.length;
   while (end > start && relativePath.charCodeAt(end - 1) === 47) end -= 1;
   return relativePath.slice(start, end);
-}
-
-function join(root: string, relative: string): string {
-  return root.endsWith('/') ? root + relative : `${root}/${relative}`;
 }

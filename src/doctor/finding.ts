@@ -1,4 +1,5 @@
 import type { DiagnosticCode } from '../diagnostics.js';
+import { compareCodeUnits } from '../discover/compare-code-units.js';
 
 /** How bad a finding is; `--fail-on` picks the least that fails the run. */
 export type Severity = 'error' | 'warn';
@@ -69,12 +70,12 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     return true;
   });
   return unique.sort(
-    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code),
+    (a, b) =>
+      compareCodeUnits(a.file, b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      compareCodeUnits(a.code, b.code),
   );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The most findings one report lists; the rest are counted (like the diagnostics of a resolution). */

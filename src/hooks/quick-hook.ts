@@ -11,6 +11,7 @@ import { completeContext, contextKey, contextSignature } from './host-request.js
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
 import { hookProtocol } from '../hosts/index.js';
+import { sameStrings } from '../shared/same-strings.js';
 
 // The start of every hook event, and the quick check of a tool call with nothing due: what
 // `ctxfiles hook` runs before it needs the config, a resolver or the session's lock. Its bundle
@@ -265,8 +266,4 @@ function touchedInside(events: readonly ToolEvent[], workDir: string): string[] 
     for (const dir of touchedDirectories(event, workDir))
       if (dir.startsWith(`${workDir}${path.sep}`) && !dir.split(path.sep).includes('..')) dirs.add(dir);
   return [...dirs];
-}
-
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

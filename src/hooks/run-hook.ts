@@ -40,12 +40,12 @@ import {
   readStored,
   rearmFile,
   startDue,
-  sameStrings,
   startHook,
   type HookAnswer,
   type RunHookOptions,
   type Scoped,
 } from './quick-hook.js';
+import { sameStrings } from '../shared/same-strings.js';
 
 export type { HookAnswer, RunHookOptions } from './quick-hook.js';
 

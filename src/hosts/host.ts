@@ -272,11 +272,8 @@ export interface HookTool {
   readonly patternList?: boolean;
 }
 
-/** Freezes a plain value and everything below it; host tables are shared and must never change. */
-export function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) frozen(child);
-    Object.freeze(value);
-  }
-  return value;
-}
+/**
+ * Freezes a plain value and everything below it; host tables are shared and must never change.
+ * The one deep freeze of src/shared, under the name the host modules use.
+ */
+export { deepFreeze as frozen } from '../shared/deep-freeze.js';

@@ -108,7 +108,7 @@ export function createInstructionResources(options: {
 function resolvedEntry(file: ResolvedFile, workDir: string): Listed {
   return {
     uri: resourceUri(file.path, workDir),
-    name: shown(workDir, file.path),
+    name: shownPath(workDir, file.path),
     description: `${file.layer} layer (entry ${JSON.stringify(file.entry)}): part of every answer's project instructions`,
     mimeType: mimeTypeOf(file.path),
     size: file.bytes,
@@ -123,7 +123,7 @@ function nestedEntry(fs: FileSystem, file: NestedFile, workDir: string, maxBytes
   return {
     uri: resourceUri(file.path, workDir),
     name: file.relativePath,
-    description: `nested: governs ${shown(workDir, file.ownerDir)}/${file.label === '' ? '' : ` (${file.label})`}`,
+    description: `nested: governs ${shownPath(workDir, file.ownerDir)}/${file.label === '' ? '' : ` (${file.label})`}`,
     mimeType: mimeTypeOf(file.path),
     size: probe(fs, file.path)?.size ?? 0,
     file: file.path,
@@ -132,8 +132,8 @@ function nestedEntry(fs: FileSystem, file: NestedFile, workDir: string, maxBytes
   };
 }
 
-/** A path relative to the work dir when it is inside, else as it is. */
-function shown(workDir: string, file: string): string {
+/** A path as the server's answers show it: relative to the work dir when inside it, else as it is. */
+export function shownPath(workDir: string, file: string): string {
   return isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
 }
 

@@ -13,7 +13,7 @@ import { escapeFramePath } from '../render/escape.js';
 import { renderSessionFrame } from '../render/render-session-frame.js';
 import { baselineRecords } from '../session/change-tracking.js';
 import type { DisclosureState } from '../session/disclosure.js';
-import { createInstructionResources, type InstructionResources } from './instruction-resources.js';
+import { createInstructionResources, shownPath, type InstructionResources } from './instruction-resources.js';
 import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_ALIASES, TOOL_DEFINITIONS } from './tool-definitions.js';
 import { containToolPath, type ToolPath } from './tool-path.js';
@@ -226,7 +226,7 @@ function nothingNew(state: ConnectionState, target: ToolPath, result: ResolveRes
     : '';
   const relative = oneLine(target.relative);
   if (applying.length === 0) return `No instruction files apply to ${relative}.${cap}`;
-  return `Nothing new applies to ${relative}: the instruction files that govern it (${applying.map((file) => oneLine(shown(workDir, file))).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
+  return `Nothing new applies to ${relative}: the instruction files that govern it (${applying.map((file) => oneLine(shownPath(workDir, file))).join(', ')}) were already returned on this connection or cannot be sent (explain_instructions says which).${cap}`;
 }
 
 async function explainTool(state: ConnectionState, args: Record<string, unknown>): Promise<ToolResult> {
@@ -266,7 +266,7 @@ function connectionLines(state: ConnectionState, result: ResolveResult, target: 
   const lines = [`For ${target.relative} on this connection:`];
   const rows: Array<[string, string]> = result.files.map((file) => [
     state.baselineSent ? 'returned' : 'not returned yet',
-    `${shown(workDir, file.path)} (${file.layer} layer: applies everywhere)`,
+    `${shownPath(workDir, file.path)} (${file.layer} layer: applies everywhere)`,
   ]);
   for (const file of governing(result.nested, target)) {
     const status = injected.has(file.relativePath)
@@ -274,7 +274,7 @@ function connectionLines(state: ConnectionState, result: ResolveResult, target: 
       : skipped.has(file.relativePath)
         ? 'cannot be sent'
         : 'not returned yet';
-    rows.push([status, `${file.relativePath} (nested: governs ${shown(workDir, file.ownerDir)}/)`]);
+    rows.push([status, `${file.relativePath} (nested: governs ${shownPath(workDir, file.ownerDir)}/)`]);
   }
   if (rows.length === 0) lines.push('  (no instruction file applies)');
   for (const [status, what] of rows) lines.push(`  ${status.padEnd(17)}${what}`);
@@ -321,11 +321,6 @@ function pathArgument(state: ConnectionState, args: Record<string, unknown>, req
         : '"path" must be a string',
     };
   return containToolPath(state.fs, state.workDir, value);
-}
-
-/** A path as answers show it: relative to the work dir when inside it. */
-function shown(workDir: string, file: string): string {
-  return isInside(workDir, file) ? path.relative(workDir, file) || '.' : file;
 }
 
 /** Runs one tool call: its name and arguments checked, then its handler. Never rejects. */

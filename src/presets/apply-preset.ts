@@ -1,3 +1,5 @@
+import { isPlainObject } from '../shared/is-plain-object.js';
+
 /**
  * The effective config value before validation: the preset as the base, the loaded config
  * deep-merged over it. Plain objects merge key by key; arrays and every other value replace.
@@ -16,10 +18,4 @@ function mergeOver(base: Readonly<Record<string, unknown>>, over: Readonly<Recor
     merged[key] = isPlainObject(below) && isPlainObject(value) ? mergeOver(below, value) : value;
   }
   return merged;
-}
-
-function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
 }

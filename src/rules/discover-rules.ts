@@ -14,6 +14,9 @@ import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
 import { createDiagnostics } from '../diagnostics.js';
+import { joinName } from '../shared/join-name.js';
+import { toPosix } from '../shared/to-posix.js';
+import { compareCodeUnits } from '../discover/compare-code-units.js';
 
 /** Rule files read before discovery stops, whatever `maxRules` says. */
 export const MAX_RULE_FILES = 2_000;
@@ -138,7 +141,9 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   const symlinks = options.symlinks ?? 'inside';
   const projectOwners = new Set(options.ownerDirs);
   const userDir = options.userDir;
-  const owners = [...new Set([...projectOwners, ...(userDir === undefined ? [] : [userDir])])].sort(compare);
+  const owners = [...new Set([...projectOwners, ...(userDir === undefined ? [] : [userDir])])].sort(
+    compareCodeUnits,
+  );
   const rules: Rule[] = [];
   const skipped: SkippedRule[] = [];
   const seen = new Set<string>();
@@ -150,7 +155,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const candidates = candidatesOf(fs, ownerDir, scan);
     if (candidates.length === 0) continue;
     const relativeOf = relativeTo(options.workDir, ownerDir);
-    candidates.sort((a, b) => compare(a.key, b.key));
+    candidates.sort((a, b) => compareCodeUnits(a.key, b.key));
     for (const candidate of candidates) {
       // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
       if (seen.has(candidate.realPath)) continue;
@@ -585,17 +590,4 @@ function relativeTo(workDir: string, ownerDir: string): (candidate: Candidate) =
     return (candidate) => prefix + candidate.key;
   }
   return (candidate) => toPosix(path.relative(workDir, candidate.path));
-}
-
-/** `path.join(dir, name)` for a normalized `dir` and a directory entry's name (no separator, never `.` or `..`). */
-function joinName(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
-}
-
-function toPosix(value: string): string {
-  return path.sep === '/' ? value : value.split(path.sep).join('/');
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -7,6 +7,7 @@ import { PARSE_CODES, reparseRule } from '../rules/rule-body.js';
 import type { Rule } from '../rules/rule.js';
 import { readNested } from './injection.js';
 import type { ReadBody } from './read-faults.js';
+import { toPosix } from '../shared/to-posix.js';
 
 /** The rules a session may inject (docs/rules.md, "In a session"). */
 export interface SessionRules {
@@ -86,10 +87,6 @@ export function ruleNote(rule: Rule, why: string): string {
 function ownerOf(rule: Rule, workDir: string): string {
   const relative = toPosix(path.relative(workDir, rule.ownerDir));
   return relative === '' ? '.' : `${relative}/`;
-}
-
-function toPosix(value: string): string {
-  return path.sep === '/' ? value : value.split(path.sep).join('/');
 }
 
 /**

@@ -9,6 +9,8 @@ import { identityOf, type Candidate } from '../src/resolve/expand-entries.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 
+// The chain walk's options: `select: all`, `@rules` slots, blank chain files, the default
+// AGENTS.local.md and `contextRoot: project` (docs/chains.md).
 const CLAUDE = ['CLAUDE.md', '.claude/CLAUDE.md', '@rules', 'CLAUDE.local.md'];
 
 describe('chain additions', () => {

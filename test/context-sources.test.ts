@@ -10,6 +10,9 @@ import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 
+// The sources of the block beyond the chain, on real disk: imports, `instructions.symlinks` on every
+// source, inline discovery with gitignore, and the same files in sessions and the CLI's JSON.
+
 /** A resolver over a real directory with a config object (trusted unless `untrusted`). */
 async function diskResolver(
   workDir: string,
