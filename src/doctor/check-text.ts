@@ -4,7 +4,7 @@ import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { scanImports } from '../imports/scan-imports.js';
 import type { Corpus, CorpusFile } from './corpus.js';
 import { finding, type Finding } from './finding.js';
-import { positionOf } from './matrix.js';
+import { positionOf } from './position-of.js';
 
 /**
  * The most names (code spans and link targets) and `npm run` lines checked per file: past them the

@@ -64,7 +64,7 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
     placeMarkers(options.hosts.map((host) => host.name)),
     options.homeDir,
   );
-  const { sites, resolutions } = await buildMatrix({
+  const { sites, outcomes } = await buildMatrix({
     root,
     sites: sitesOf(workDir, options.paths, index, show),
     hosts: options.hosts,
@@ -75,13 +75,13 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
     homeDir: options.homeDir,
     realPath: (absolute) => realPathOf(fs, absolute),
   });
-  const corpus = gatherCorpus(fs, root, workDir, resolutions, show, index);
+  const corpus = gatherCorpus(fs, root, workDir, outcomes, show, index);
   const all = sortFindings([
     ...checkRules(corpus),
     ...checkText(corpus),
     ...checkCopies(corpus),
     ...capFindings(sites),
-    ...checkHostNotices(resolutions, show),
+    ...checkHostNotices(outcomes, show),
     ...checkTwice(corpus, sites, (shown) => realPathOf(fs, path.resolve(root, shown))),
   ]);
   const { findings, leftOut, errorsLeftOut } = capFindingList(all);
