@@ -25,7 +25,7 @@ export interface HostNotice {
  * The notices of one host's resolution, from its diagnostics: `frame-escaped` (a file holds the
  * host's own frame tags, which the host sends as written: its frame breaks there) and `too-large`
  * (a file past the 1 MiB ctxfiles reads of one file, which a host with no cap sends whole). Taken
- * when the resolution is done, so that doctor need not keep its text (docs/security.md, "Bounds").
+ * when the resolution is done, so that doctor need not keep its text (docs/doctor.md, "Bounds").
  */
 export function hostNotices(host: string, result: ResolveResult): HostNotice[] {
   const notices: HostNotice[] = [];

@@ -3,7 +3,7 @@
  * `visit` returns `false`. The lines are those `text.split('\n')` gives, or with `crlf` those of
  * `text.split(/\r?\n/)`. One line at a time: a check that reads a file of a million characters
  * never holds an array of all its lines, and one that stops early never cuts up the rest
- * (docs/security.md, "Bounds").
+ * (docs/doctor.md, "Bounds").
  */
 export function eachLine(
   text: string,

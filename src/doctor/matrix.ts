@@ -77,7 +77,7 @@ export interface UnseenFile {
 /**
  * What doctor keeps of one host's resolution at one site once its column is built: the paths it
  * loads, the rules it knows and its notices, never the text (each resolution is let go before the
- * next one starts: docs/security.md, "Bounds").
+ * next one starts: docs/doctor.md, "Bounds").
  */
 export interface HostOutcome {
   readonly host: string;
@@ -123,6 +123,8 @@ export async function buildMatrix(options: Readonly<MatrixOptions>): Promise<{
   readonly outcomes: readonly SiteOutcome[];
 }> {
   const counter = loadTokenCounter();
+  // Awaited after the first resolution; a resolution that throws first must not leave it unhandled.
+  counter.catch(() => undefined);
   const show = displayPath(options.root, options.homeDir);
   const sites: DoctorSite[] = [];
   const outcomes: SiteOutcome[] = [];
