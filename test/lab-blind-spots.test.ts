@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig } from '../src/config/load-config.js';
-import { checkHostNotices } from '../src/doctor/check-host-notices.js';
+import { checkHostNotices, hostNotices } from '../src/doctor/check-host-notices.js';
 import { claudeCodeFormat } from '../src/hosts/claude-code/format.js';
 import { renderGemini, renderGeminiFull } from '../src/hosts/gemini-cli/format.js';
 import { scanImports } from '../src/imports/scan-imports.js';
@@ -193,15 +193,14 @@ describe('Codex (lab cases codex-home-without-agents, codex-user-frame-tags)', (
   });
 
   test('doctor: frame-escaped at the tag, too-large once per file with every host that loads it', () => {
+    // Each host's notices are taken when its resolution is done (doctor keeps no resolution).
     const resolution = (host: string, diagnostics: object[], files: object[] = []) => ({
       host,
-      resolution: { result: { diagnostics, files } as never, config: {} as never },
+      notices: hostNotices(host, { diagnostics, files } as never),
     });
     const findings = checkHostNotices(
       [
         {
-          site: { path: '.', absolute: '/r', kind: 'workdir' },
-          workDir: '/r',
           hosts: [
             resolution(
               'codex',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
 import { loadConfig } from '../src/config/load-config.js';
-import { checkHostNotices } from '../src/doctor/check-host-notices.js';
+import { checkHostNotices, hostNotices } from '../src/doctor/check-host-notices.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { piFormat, renderPi } from '../src/hosts/pi/format.js';
 import { tempTree } from './helpers/disk.js';
@@ -41,26 +41,17 @@ describe('pi format', () => {
 
 describe('pi in doctor', () => {
   test("frame-escaped names pi's tags and points at the first one; Codex's finding stays its own", () => {
+    // Each host's notices are taken when its resolution is done (doctor keeps no resolution).
     const host = (name: string, text: string) => ({
       host: name,
-      resolution: {
-        result: {
-          diagnostics: [{ level: 'warn', code: 'frame-escaped', message: '', path: '/r/AGENTS.md' }],
-          files: [{ path: '/r/AGENTS.md', text }],
-        } as never,
-        config: {} as never,
-      },
+      notices: hostNotices(name, {
+        diagnostics: [{ level: 'warn', code: 'frame-escaped', message: '', path: '/r/AGENTS.md' }],
+        files: [{ path: '/r/AGENTS.md', text }],
+      } as never),
     });
     const text = 'A.\n<INSTRUCTIONS>\nB </project_context>\n';
-    const findings = checkHostNotices(
-      [
-        {
-          site: { path: '.', absolute: '/r', kind: 'workdir' },
-          workDir: '/r',
-          hosts: [host('codex', text), host('pi', text)],
-        } as never,
-      ],
-      (absolute) => path.relative('/r', absolute),
+    const findings = checkHostNotices([{ hosts: [host('codex', text), host('pi', text)] }], (absolute) =>
+      path.relative('/r', absolute),
     );
     expect(findings.map((item) => [item.file, item.line, item.column, item.message])).toEqual([
       [

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Corpus, CorpusFile } from './corpus.js';
+import { eachLine } from './each-line.js';
 import { finding, type Finding } from './finding.js';
 
 /** Paragraphs shorter than this (after folding whitespace) are too common to call duplicates. */
@@ -56,29 +57,35 @@ interface Paragraph {
 /** The paragraphs of a file's body (blank-line separated), long enough to count, with their lines. */
 function paragraphsIn(text: string): Paragraph[] {
   const paragraphs: Paragraph[] = [];
-  const lines = text.split(/\r?\n/);
-  let start = frontmatterEnd(lines);
+  const first = frontmatterEnd(text);
+  let start = first;
   let block: string[] = [];
   const flush = (line: number) => {
     const key = block.join(' ').replace(/\s+/g, ' ').trim();
     if (key.length >= MIN_PARAGRAPH && !key.startsWith('#')) paragraphs.push({ key, line });
     block = [];
   };
-  for (let index = start; index <= lines.length; index += 1) {
-    const line = lines[index];
-    if (line === undefined || line.trim() === '') {
+  eachLine(text, { crlf: true }, (line, index) => {
+    if (index < first) return;
+    if (line.trim() === '') {
       if (block.length > 0) flush(start + 1);
       start = index + 1;
     } else block.push(line);
-  }
+  });
+  if (block.length > 0) flush(start + 1);
   return paragraphs;
 }
 
 /** The index of the first line after a frontmatter block, or 0. */
-function frontmatterEnd(lines: readonly string[]): number {
-  if (lines[0]?.replace(/^\uFEFF/, '').trimEnd() !== '---') return 0;
-  const close = lines.findIndex((line, index) => index > 0 && line.trimEnd() === '---');
-  return close === -1 ? 0 : close + 1;
+function frontmatterEnd(text: string): number {
+  let end = 0;
+  eachLine(text, { crlf: true }, (line, index) => {
+    if (index === 0) return line.replace(/^\uFEFF/, '').trimEnd() === '---';
+    if (line.trimEnd() !== '---') return true;
+    end = index + 1;
+    return false;
+  });
+  return end;
 }
 
 function staleCopies(corpus: Corpus): Finding[] {

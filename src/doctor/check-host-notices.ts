@@ -1,6 +1,7 @@
+import type { ResolveResult } from '../api/create-resolver.js';
 import { hostOfPreset } from '../hosts/index.js';
 import { finding, type Finding } from './finding.js';
-import { positionOf, type SiteResolution } from './matrix.js';
+import { positionOf } from './position-of.js';
 
 /** The frame tags of a preset's host format (`frameTags`): Codex's `INSTRUCTIONS` unless it says. */
 function frameTagsOf(preset: string): readonly string[] {
@@ -8,35 +9,63 @@ function frameTagsOf(preset: string): readonly string[] {
   return formats.find((format) => format.frameBreaks !== undefined)?.frameTags ?? ['INSTRUCTIONS'];
 }
 
+/** A file a host sends that ctxfiles shows otherwise, and where in it (for `frame-escaped`). */
+export interface HostNotice {
+  readonly code: Noted;
+  /** Absolute, as the resolution spelled it. */
+  readonly path: string;
+  /** The frame tags of the host (`frame-escaped`), or none. */
+  readonly tags: readonly string[];
+  /** Where the first frame tag is in the file as the host loads it; line 1, column 1 when not found. */
+  readonly line: number;
+  readonly column: number;
+}
+
 /**
- * Findings for what a host sends but ctxfiles cannot show as the host does, from the diagnostics
- * of each host's resolution: `frame-escaped` (a file holds the host's own frame tags, which the
- * host sends as written: its frame breaks there) and `too-large` (a file past the 1 MiB ctxfiles
- * reads of one file, which a host with no cap sends whole). One finding per host and file; paths as
- * doctor shows them (`~/` for the user's files).
+ * The notices of one host's resolution, from its diagnostics: `frame-escaped` (a file holds the
+ * host's own frame tags, which the host sends as written: its frame breaks there) and `too-large`
+ * (a file past the 1 MiB ctxfiles reads of one file, which a host with no cap sends whole). Taken
+ * when the resolution is done, so that doctor need not keep its text (docs/doctor.md, "Bounds").
+ */
+export function hostNotices(host: string, result: ResolveResult): HostNotice[] {
+  const notices: HostNotice[] = [];
+  for (const { code, path } of result.diagnostics) {
+    if (path === undefined || (code !== 'frame-escaped' && code !== 'too-large')) continue;
+    const tags = code === 'frame-escaped' ? frameTagsOf(host) : [];
+    let at = { line: 1, column: 1 };
+    if (code === 'frame-escaped') {
+      const text = result.files.find((file) => file.path === path)?.text ?? '';
+      const offset = text.search(new RegExp(`<\\s*\\/?\\s*(?:${tags.join('|')})`, 'i'));
+      if (offset >= 0) at = positionOf(text, offset);
+    }
+    notices.push({ code, path, tags, ...at });
+  }
+  return notices;
+}
+
+/**
+ * Findings for what a host sends but ctxfiles cannot show as the host does, from each host's
+ * {@link hostNotices} at each site. One finding per code and file (and frame tags), at the place
+ * the first host that noted it found; paths as doctor shows them (`~/` for the user's files).
  */
 export function checkHostNotices(
-  resolutions: readonly SiteResolution[],
+  sites: readonly {
+    readonly hosts: readonly { readonly host: string; readonly notices: readonly HostNotice[] }[];
+  }[],
   show: (absolute: string) => string,
 ): Finding[] {
-  // Per code and file: the hosts that load it, and the text as the first one read it.
-  const noted = new Map<
-    string,
-    { code: Noted; path: string; hosts: Set<string>; text: string; tags: readonly string[] }
-  >();
-  for (const { hosts } of resolutions)
-    for (const { host, resolution } of hosts)
-      for (const diagnostic of resolution.result.diagnostics) {
-        const { code, path } = diagnostic;
-        if (path === undefined || (code !== 'frame-escaped' && code !== 'too-large')) continue;
-        const tags = code === 'frame-escaped' ? frameTagsOf(host) : [];
-        const key = `${code}\0${path}\0${tags.join(' ')}`;
-        const text = resolution.result.files.find((file) => file.path === path)?.text ?? '';
-        const entry = noted.get(key) ?? { code, path, hosts: new Set<string>(), text, tags };
+  // Per code and file: the hosts that load it, and the place as the first one read it.
+  const noted = new Map<string, { notice: HostNotice; hosts: Set<string> }>();
+  for (const { hosts } of sites)
+    for (const { host, notices } of hosts)
+      for (const notice of notices) {
+        const key = `${notice.code}\0${notice.path}\0${notice.tags.join(' ')}`;
+        const entry = noted.get(key) ?? { notice, hosts: new Set<string>() };
         entry.hosts.add(host);
         noted.set(key, entry);
       }
-  return [...noted.values()].map(({ code, path, hosts, text, tags }) => {
+  return [...noted.values()].map(({ notice, hosts }) => {
+    const { code, path, tags, line, column } = notice;
     const file = show(path);
     const who = [...hosts].join(', ');
     if (code === 'too-large')
@@ -46,11 +75,10 @@ export function checkHostNotices(
         `loaded by ${who}, but over 1 MiB: ctxfiles neither shows nor checks it, and a host with no size cap sends all of it on every request`,
         'split the file, or move detail into files loaded only where needed',
       );
-    const at = text.search(new RegExp(`<\\s*\\/?\\s*(?:${tags.join('|')})`, 'i'));
     const named = tags.map((tag) => `<${tag}>`).join(' or ');
     return finding(
       'frame-escaped',
-      at < 0 ? { file, line: 1, column: 1 } : { file, ...positionOf(text, at) },
+      { file, line, column },
       `${who} sends this file inside its ${named} frame as written: this tag ends or reopens the frame, so the model reads what follows as outside the instructions (ctxfiles shows it escaped)`,
       `reword the line so that it holds no ${named} tag`,
     );

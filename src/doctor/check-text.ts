@@ -3,8 +3,9 @@ import { isInside } from '../fs/contain.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { scanImports } from '../imports/scan-imports.js';
 import type { Corpus, CorpusFile } from './corpus.js';
+import { eachLine } from './each-line.js';
 import { finding, type Finding } from './finding.js';
-import { positionOf } from './matrix.js';
+import { positionOf } from './position-of.js';
 
 /**
  * The most names (code spans and link targets) and `npm run` lines checked per file: past them the
@@ -184,27 +185,25 @@ function exists(corpus: Corpus, file: CorpusFile, relative: string): boolean {
 function namedPaths(text: string, body: number): { offset: number; text: string; link: boolean }[] {
   const found: { offset: number; text: string; link: boolean }[] = [];
   let fence: string | null = null;
-  let offset = 0;
-  for (const line of text.split('\n')) {
-    const start = offset;
-    offset += line.length + 1;
-    if (start < body) continue;
+  eachLine(text, { crlf: false }, (line, _index, start) => {
+    if (start < body) return true;
     const marker = /^\s{0,3}(```+|~~~+)/.exec(line);
     if (marker !== null) {
       const kind = (marker[1] as string).slice(0, 3);
       if (fence === null) fence = kind;
       else if (fence === kind) fence = null;
-      continue;
+      return true;
     }
-    if (fence !== null) continue;
-    if (found.length >= MAX_NAMES_PER_FILE) break;
+    if (fence !== null) return true;
+    if (found.length >= MAX_NAMES_PER_FILE) return false;
     for (const match of line.matchAll(/`([^`\n]+)`|\]\(([^)\s]+)\)/g)) {
       const inner = match[1] ?? match[2] ?? '';
       if (found.length >= MAX_NAMES_PER_FILE) break;
       const link = match[1] === undefined;
       found.push({ offset: start + (match.index ?? 0) + (link ? 2 : 1), text: inner, link });
     }
-  }
+    return true;
+  });
   return found;
 }
 

@@ -3,7 +3,7 @@ import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import type { RuleExplanation } from '../rules/explain-rules.js';
-import type { SiteResolution } from './matrix.js';
+import type { SiteOutcome } from './matrix.js';
 import type { RepoIndex } from './repo-index.js';
 
 /** The most bytes of instruction files doctor reads for its checks; files past it are not checked. */
@@ -55,7 +55,7 @@ export function gatherCorpus(
   fs: FileSystem,
   root: string,
   workDir: string,
-  resolutions: readonly SiteResolution[],
+  outcomes: readonly SiteOutcome[],
   show: (absolute: string) => string,
   index: RepoIndex,
 ): Corpus {
@@ -63,9 +63,8 @@ export function gatherCorpus(
   const files = new Map<string, CorpusFile>();
   // A rule file some host inlines raw is still a rule: its explanation is attached whoever reads it first.
   const rules = new Map<string, RuleExplanation>();
-  for (const { hosts } of resolutions)
-    for (const { resolution } of hosts)
-      for (const rule of resolution.result.rules ?? []) rules.set(rule.path, rule);
+  for (const { hosts } of outcomes)
+    for (const outcome of hosts) for (const rule of outcome.rules) rules.set(rule.path, rule);
   const add = (file: string) => {
     if (files.has(file) || budget <= 0 || !(file === root || isInside(root, file))) return;
     const rule = rules.get(file);
@@ -81,16 +80,11 @@ export function gatherCorpus(
     });
   };
   const loads: LoadSet[] = [];
-  for (const { site, hosts } of resolutions) {
-    for (const { host, resolution } of hosts) {
-      for (const rule of resolution.result.rules ?? []) add(rule.path);
-      for (const file of resolution.result.files) add(file.path);
-      loads.push({
-        host,
-        site: site.path,
-        files: resolution.result.files.map((file) => file.path),
-        imports: resolution.config.imports?.enabled === true,
-      });
+  for (const { site, hosts } of outcomes) {
+    for (const { host, files: loaded, rules: known, imports } of hosts) {
+      for (const rule of known) add(rule.path);
+      for (const file of loaded) add(file);
+      loads.push({ host, site: site.path, files: loaded, imports });
     }
   }
   const probed = new Map<string, boolean>();

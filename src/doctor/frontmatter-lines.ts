@@ -1,3 +1,5 @@
+import { eachLine } from './each-line.js';
+
 /** A `key: value` line of a frontmatter block, with its list items. */
 export interface FrontmatterKey {
   readonly key: string;
@@ -17,8 +19,6 @@ export interface FrontmatterKey {
  * (quoted, listed) where a YAML parser would hide it. No frontmatter: an empty list.
  */
 export function frontmatterKeys(text: string): FrontmatterKey[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return [];
   const keys: {
     key: string;
     line: number;
@@ -26,9 +26,13 @@ export function frontmatterKeys(text: string): FrontmatterKey[] {
     value: string;
     items: FrontmatterKey['items'][number][];
   }[] = [];
-  for (let index = 1; index < lines.length; index += 1) {
-    const line = lines[index] as string;
-    if (line.trimEnd() === '---') return keys;
+  let closed = false;
+  eachLine(text.replace(/^\uFEFF/, ''), { crlf: true }, (line, index) => {
+    if (index === 0) return line.trimEnd() === '---';
+    if (line.trimEnd() === '---') {
+      closed = true;
+      return false;
+    }
     const item = /^(\s*)-\s+(.*)$/.exec(line);
     if (item !== null && keys.length > 0) {
       keys[keys.length - 1]?.items.push({
@@ -36,7 +40,7 @@ export function frontmatterKeys(text: string): FrontmatterKey[] {
         column: (item[1] as string).length + 1,
         value: (item[2] as string).trim(),
       });
-      continue;
+      return true;
     }
     const pair = /^([A-Za-z_][\w-]*)\s*:(.*)$/.exec(line);
     if (pair !== null)
@@ -47,8 +51,10 @@ export function frontmatterKeys(text: string): FrontmatterKey[] {
         value: (pair[2] as string).trim(),
         items: [],
       });
-  }
-  return [];
+    return true;
+  });
+  // A block never closed is no frontmatter.
+  return closed ? keys : [];
 }
 
 /** True when a YAML scalar is written in quotes. */

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import type { ResolvedFile } from '../api/create-resolver.js';
 import { loadTokenCounter, type TokenCounter } from '../render/count-tokens.js';
+import type { RuleExplanation } from '../rules/explain-rules.js';
+import { hostNotices, type HostNotice } from './check-host-notices.js';
 import type { DoctorHost, HostRequest, HostResolution } from './hosts.js';
+import { positionOf } from './position-of.js';
 
 /** Why doctor looks from a site: the work dir, a `--path`, or a nested place found by the walk. */
 export type SiteKind = 'workdir' | 'path' | 'nested';
@@ -71,11 +74,26 @@ export interface UnseenFile {
   readonly readBy: readonly string[];
 }
 
-/** Everything a site's hosts resolved, before it is turned into columns. */
-export interface SiteResolution {
+/**
+ * What doctor keeps of one host's resolution at one site once its column is built: the paths it
+ * loads, the rules it knows and its notices, never the text (each resolution is let go before the
+ * next one starts: docs/doctor.md, "Bounds").
+ */
+export interface HostOutcome {
+  readonly host: string;
+  /** The files it loads, absolute, in load order. */
+  readonly files: readonly string[];
+  /** Every rule file it knows, as `explain` lists them. */
+  readonly rules: readonly RuleExplanation[];
+  /** True when the host expands `@path` imports. */
+  readonly imports: boolean;
+  readonly notices: readonly HostNotice[];
+}
+
+/** The outcomes of a site's hosts, in the order of the hosts. */
+export interface SiteOutcome {
   readonly site: SiteSpec;
-  readonly workDir: string;
-  readonly hosts: readonly { readonly host: string; readonly resolution: HostResolution }[];
+  readonly hosts: readonly HostOutcome[];
 }
 
 /** The options of {@link buildMatrix}. */
@@ -96,23 +114,26 @@ export interface MatrixOptions {
 
 /**
  * Resolves every host at every site (the work dir and each `--path`: a directory is where the host
- * starts; a file puts itself in play from its directory) and builds the matrix columns.
+ * starts; a file puts itself in play from its directory) and builds the matrix columns. One
+ * resolution at a time: each is turned into its column and {@link HostOutcome} before the next
+ * starts, so a run holds the text of one resolution, not of every host at every site.
  */
 export async function buildMatrix(options: Readonly<MatrixOptions>): Promise<{
   readonly sites: readonly DoctorSite[];
-  readonly resolutions: readonly SiteResolution[];
+  readonly outcomes: readonly SiteOutcome[];
 }> {
-  const [countTokens, resolutions] = await Promise.all([
-    loadTokenCounter(),
-    Promise.all(options.sites.map((site) => resolveSite(options, site))),
-  ]);
+  const counter = loadTokenCounter();
+  // Awaited after the first resolution; a resolution that throws first must not leave it unhandled.
+  counter.catch(() => undefined);
   const show = displayPath(options.root, options.homeDir);
-  const sites = resolutions.map((resolved) => ({
-    path: resolved.site.path,
-    kind: resolved.site.kind,
-    hosts: columnsOf(resolved, countTokens, show, options),
-  }));
-  return { sites: withAdds(sites), resolutions };
+  const sites: DoctorSite[] = [];
+  const outcomes: SiteOutcome[] = [];
+  for (const site of options.sites) {
+    const resolved = await resolveSite(options, site, counter, show);
+    sites.push({ path: site.path, kind: site.kind, hosts: resolved.columns });
+    outcomes.push({ site, hosts: resolved.outcomes });
+  }
+  return { sites: withAdds(sites), outcomes };
 }
 
 /** Sets `adds` on every column of the sites after the first (the work dir). */
@@ -138,18 +159,45 @@ function withAdds(sites: readonly DoctorSite[]): DoctorSite[] {
   );
 }
 
-async function resolveSite(options: Readonly<MatrixOptions>, site: SiteSpec): Promise<SiteResolution> {
+async function resolveSite(
+  options: Readonly<MatrixOptions>,
+  site: SiteSpec,
+  counter: Promise<TokenCounter>,
+  show: (absolute: string) => string,
+): Promise<{ columns: HostColumn[]; outcomes: HostOutcome[] }> {
   const absolute = site.absolute;
   const directory = site.kind !== 'path' || options.isDirectory(absolute);
   const workDir = directory ? absolute : path.dirname(absolute);
   const paths = directory ? [] : [path.basename(absolute)];
-  const hosts = await Promise.all(
-    options.hosts.map(async (host) => ({
-      host: host.name,
-      resolution: await host.resolve({ ...options.request, workDir, paths }),
-    })),
-  );
-  return { site, workDir, hosts };
+  const measured: { column: Omit<HostColumn, 'unseen'>; reads: ReadonlySet<string> }[] = [];
+  const outcomes: HostOutcome[] = [];
+  for (const host of options.hosts) {
+    const resolution = await host.resolve({ ...options.request, workDir, paths });
+    measured.push({
+      column: measure(host.name, resolution, await counter, show, options),
+      reads: readsOf(resolution),
+    });
+    outcomes.push(outcomeOf(host.name, resolution));
+  }
+  const reads = measured.map(({ column, reads: files }) => ({ host: column.host, files }));
+  // A link and its target are one file: a host reading CLAUDE.md -> AGENTS.md reads AGENTS.md.
+  const real = new Map(reads.map(({ host, files }) => [host, new Set([...files].map(options.realPath))]));
+  const columns = measured.map(({ column }) => ({
+    ...column,
+    unseen: unseenBy(real.get(column.host) ?? new Set<string>(), column.host, reads, show, options.realPath),
+  }));
+  return { columns, outcomes };
+}
+
+/** What doctor keeps of a resolution for its checks. */
+function outcomeOf(host: string, { result, config }: HostResolution): HostOutcome {
+  return {
+    host,
+    files: result.files.map((file) => file.path),
+    rules: result.rules ?? [],
+    imports: config.imports?.enabled === true,
+    notices: hostNotices(host, result),
+  };
 }
 
 /** Displays an absolute path relative to the root, or with `~` for the home dir outside it. */
@@ -164,28 +212,22 @@ export function displayPath(root: string, homeDir: string): (absolute: string) =
   };
 }
 
-function columnsOf(
-  resolved: SiteResolution,
+/** A host's column at a site but for `unseen`, which needs the reads of every host there. */
+function measure(
+  host: string,
+  resolution: HostResolution,
   countTokens: TokenCounter,
   show: (absolute: string) => string,
-  { sizeOf, realPath }: Readonly<MatrixOptions>,
-): HostColumn[] {
-  const reads = resolved.hosts.map(({ host, resolution }) => ({ host, files: readsOf(resolution) }));
-  // A link and its target are one file: a host reading CLAUDE.md -> AGENTS.md reads AGENTS.md.
-  const real = new Map(reads.map(({ host, files }) => [host, new Set([...files].map(realPath))]));
-  return resolved.hosts.map(({ host, resolution }) => {
-    const { result, config } = resolution;
-    const files = result.files.map((file) => loadedFile(file, countTokens, show));
-    const own = real.get(host) ?? new Set<string>();
-    return {
-      host,
-      files,
-      bytes: Buffer.byteLength(result.text, 'utf8'),
-      tokens: countTokens(result.text),
-      cuts: cutsOf(resolution, config.budget.maxBytes, show, sizeOf),
-      unseen: unseenBy(own, host, reads, show, realPath),
-    };
-  });
+  { sizeOf }: Readonly<MatrixOptions>,
+): Omit<HostColumn, 'unseen'> {
+  const { result, config } = resolution;
+  return {
+    host,
+    files: result.files.map((file) => loadedFile(file, countTokens, show)),
+    bytes: Buffer.byteLength(result.text, 'utf8'),
+    tokens: countTokens(result.text),
+    cuts: cutsOf(resolution, config.budget.maxBytes, show, sizeOf),
+  };
 }
 
 function loadedFile(file: ResolvedFile, countTokens: TokenCounter, show: (absolute: string) => string) {
@@ -278,25 +320,4 @@ function keptPrefix(text: string, block: string): number {
     else high = middle - 1;
   }
   return low;
-}
-
-/** The line starts of the last text {@link positionOf} looked in: checks ask about one file at a time. */
-let lineStarts: { text: string; starts: number[] } | null = null;
-
-/** The 1-based line and column of a UTF-16 offset (a binary search over the text's line starts). */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  if (lineStarts?.text !== text) {
-    const starts = [0];
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-    lineStarts = { text, starts };
-  }
-  const { starts } = lineStarts;
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if ((starts[middle] as number) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return { line: low + 1, column: offset - (starts[low] as number) + 1 };
 }

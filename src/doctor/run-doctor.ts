@@ -13,6 +13,7 @@ import { capFindingList, finding, sortFindings, type Finding } from './finding.j
 import { placeMarkers, type DoctorHost } from './hosts.js';
 import { buildMatrix, displayPath, type DoctorSite, type SiteSpec } from './matrix.js';
 import { indexRepository, type RepoIndex } from './repo-index.js';
+import { shareReads } from './shared-reads.js';
 
 /** The options of {@link runDoctor}. */
 export interface DoctorOptions {
@@ -64,24 +65,28 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
     placeMarkers(options.hosts.map((host) => host.name)),
     options.homeDir,
   );
-  const { sites, resolutions } = await buildMatrix({
+  // Every host at every site, then the corpus, read the same files: each is read once.
+  const shared = shareReads(fs);
+  const { sites, outcomes } = await buildMatrix({
     root,
     sites: sitesOf(workDir, options.paths, index, show),
     hosts: options.hosts,
-    request: { fs, env: options.env, homeDir: options.homeDir },
+    request: { fs: shared.fs, env: options.env, homeDir: options.homeDir },
     isDirectory: (absolute) =>
       fs.probe(absolute)?.kind === 'directory' || statKind(fs, absolute) === 'directory',
     sizeOf: (absolute) => fs.probe(absolute)?.size ?? 0,
     homeDir: options.homeDir,
     realPath: (absolute) => realPathOf(fs, absolute),
   });
-  const corpus = gatherCorpus(fs, root, workDir, resolutions, show, index);
+  const corpus = gatherCorpus(shared.fs, root, workDir, outcomes, show, index);
+  // The checks hold the corpus's text; the raw reads are let go before they run.
+  shared.release();
   const all = sortFindings([
     ...checkRules(corpus),
     ...checkText(corpus),
     ...checkCopies(corpus),
     ...capFindings(sites),
-    ...checkHostNotices(resolutions, show),
+    ...checkHostNotices(outcomes, show),
     ...checkTwice(corpus, sites, (shown) => realPathOf(fs, path.resolve(root, shown))),
   ]);
   const { findings, leftOut, errorsLeftOut } = capFindingList(all);
