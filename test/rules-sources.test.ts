@@ -139,10 +139,16 @@ describe('roo and kilo: every file always on, the mode folder names the agent', 
     expect(classify(source, fm('globs: "*.ts"'))).toEqual(rule('always'));
     expect(classify(source, 'plain text rule\n')).toEqual(rule('always'));
   });
-  test('the locations: rules/ for every mode, rules-<mode>/ per mode', () => {
-    expect(RULE_ADAPTERS.get('roo')?.locations).toEqual([
-      { type: 'folder', path: '.roo/rules', extensions: ['.md', '.txt'] },
-      { type: 'folder', path: '.roo', extensions: ['.md', '.txt'], agentPrefix: 'rules-' },
+  test('the locations: rules/ for every mode, rules-<mode>/ per mode (roo: every file, test/rules-roo.test.ts)', () => {
+    expect(
+      RULE_ADAPTERS.get('roo')?.locations.map((location) =>
+        location.type === 'folder'
+          ? { path: location.path, extensions: location.extensions, agentPrefix: location.agentPrefix }
+          : location,
+      ),
+    ).toEqual([
+      { path: '.roo/rules', extensions: 'any', agentPrefix: undefined },
+      { path: '.roo', extensions: 'any', agentPrefix: 'rules-' },
     ]);
     expect(RULE_ADAPTERS.get('kilo')?.locations.map((location) => location.path)).toEqual([
       '.kilocode/rules',
