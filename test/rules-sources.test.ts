@@ -397,6 +397,66 @@ describe('agent-scoped rules through ctxfiles hook --agent', () => {
   });
 });
 
+describe('augment: type → kind (docs.augmentcode.com/cli/rules)', () => {
+  test.each([
+    ['no frontmatter', 'Use pnpm.\n', rule('always')],
+    ['type: always_apply', fm('type: always_apply'), rule('always')],
+    [
+      'type: agent_requested',
+      fm('type: agent_requested\ndescription: DB work'),
+      rule('requested', [], 'DB work'),
+    ],
+    [
+      'type: "agent_requested", quoted',
+      fm('type: "agent_requested"\ndescription: x'),
+      rule('requested', [], 'x'),
+    ],
+    ['type: manual', fm('type: manual'), rule('manual')],
+  ])('%s', (_name, text, expected) => {
+    expect(classify('augment', text)).toEqual(expected);
+  });
+  test('an unknown type is refused', () => {
+    expect(classify('augment', fm('type: always'))).toEqual({
+      problem:
+        'bad frontmatter: type must be one of always_apply, agent_requested, manual, received "always"',
+    });
+  });
+  test('.augment/rules/ is read recursively, .md files only', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.augment/rules/style.md': 'augment always',
+        '/w/.augment/rules/db/migrations.md':
+          '---\ntype: agent_requested\ndescription: Migrations\n---\nmigrate',
+        '/w/.augment/rules/notes.txt': 'not a rule',
+      },
+      { rules: { sources: ['augment'] } },
+    );
+    const result = await resolver.resolve({ manifest: false });
+    expect(ruleLayer(result.files)).toEqual(['augment always']);
+    expect(
+      (result.rules ?? []).map((line) => [line.relativePath, line.kind === null ? null : line.source]),
+    ).toEqual([
+      ['.augment/rules/db/migrations.md', 'augment'],
+      ['.augment/rules/style.md', 'augment'],
+    ]);
+  });
+});
+
+describe("windsurf: Devin Desktop's .devin/rules/ beside .windsurf/rules/ (docs.devin.ai desktop/cascade/memories)", () => {
+  test('both folders, the same trigger format', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.devin/rules/new.md': '---\ntrigger: always_on\n---\ndevin always',
+        '/w/.devin/rules/off.md': 'no trigger: manual',
+        '/w/.windsurf/rules/old.md': '---\ntrigger: always_on\n---\nwindsurf always',
+      },
+      { rules: { sources: ['windsurf'] } },
+    );
+    const result = await resolver.resolve({ manifest: false });
+    expect(ruleLayer(result.files)).toEqual(['devin always', 'windsurf always']);
+  });
+});
+
 describe('junie and zed: one file each, always', () => {
   const TREE = {
     '/w/.junie/guidelines.md': 'junie guidelines',
