@@ -397,6 +397,31 @@ describe('agent-scoped rules through ctxfiles hook --agent', () => {
   });
 });
 
+describe('zed: its first-match list is not modelled; what the default config reads of it (docs/rules.md, "Zed")', () => {
+  // Zed's RULES_FILE_NAMES (zed-industries/zed, crates/prompt_store/src/prompts.rs; docs
+  // https://zed.dev/docs/ai/rules): Zed reads the first that exists at a worktree's root, and only it.
+  test.each([
+    ['.rules', true],
+    ['.cursorrules', true],
+    ['.windsurfrules', false],
+    ['.clinerules', true],
+    ['.github/copilot-instructions.md', true],
+    ['AGENT.md', false],
+    ['AGENTS.md', true],
+    ['CLAUDE.md', true],
+    ['GEMINI.md', false],
+  ])('%s alone: read by the default config: %s', async (name, read) => {
+    const { resolver } = await memoryResolver({ [`/w/${name}`]: `text of ${name}` });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.files.some((file) => file.text === `text of ${name}`)).toBe(read);
+  });
+  test('with .rules present ctxfiles still reads the others Zed would skip', async () => {
+    const { resolver } = await memoryResolver({ '/w/.rules': 'zed rules', '/w/AGENTS.md': 'agents' });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.files.map((file) => file.text)).toEqual(['zed rules', 'agents']);
+  });
+});
+
 describe('augment: type → kind (docs.augmentcode.com/cli/rules)', () => {
   test.each([
     ['no frontmatter', 'Use pnpm.\n', rule('always')],
