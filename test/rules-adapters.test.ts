@@ -35,6 +35,7 @@ describe('the adapter table', () => {
       '.claude',
       '.github',
       '.windsurf',
+      '.devin',
       'AGENTS.md',
       'agents.md',
       '.clinerules',
@@ -44,6 +45,7 @@ describe('the adapter table', () => {
       '.kilocode',
       '.junie',
       '.rules',
+      '.augment',
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });

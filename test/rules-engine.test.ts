@@ -401,9 +401,14 @@ describe('discovery', () => {
     tree['.claude/rules/1/2/3/deep.md'] = 'deep';
     const { found } = discover(tree, { maxRules: 3, maxDepth: 2 });
     expect(found.rules.map((r) => r.name)).toEqual(['r0', 'r1', 'r2']);
-    expect(found.diagnostics.map((d) => d.code)).toEqual(['rule-limit']);
+    // The folder past the depth cap is said, never dropped silently; then the count cap.
+    expect(found.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['rule-limit', '"/w/.claude/rules/1/2/3" is more than 2 folders deep; it is not read for claude rules'],
+      ['rule-limit', 'rule discovery stopped after 3 rule files'],
+    ]);
     const deep = discover(tree, { maxDepth: 2 }).found;
     expect(deep.rules.map((r) => r.name)).not.toContain('1/2/3/deep');
+    expect(deep.diagnostics.map((d) => d.code)).toEqual(['rule-limit']);
     expect(discover(tree, { maxDepth: 3 }).found.rules.map((r) => r.name)).toContain('1/2/3/deep');
   });
 

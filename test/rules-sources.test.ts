@@ -139,10 +139,16 @@ describe('roo and kilo: every file always on, the mode folder names the agent', 
     expect(classify(source, fm('globs: "*.ts"'))).toEqual(rule('always'));
     expect(classify(source, 'plain text rule\n')).toEqual(rule('always'));
   });
-  test('the locations: rules/ for every mode, rules-<mode>/ per mode', () => {
-    expect(RULE_ADAPTERS.get('roo')?.locations).toEqual([
-      { type: 'folder', path: '.roo/rules', extensions: ['.md', '.txt'] },
-      { type: 'folder', path: '.roo', extensions: ['.md', '.txt'], agentPrefix: 'rules-' },
+  test('the locations: rules/ for every mode, rules-<mode>/ per mode (roo: every file, test/rules-roo.test.ts)', () => {
+    expect(
+      RULE_ADAPTERS.get('roo')?.locations.map((location) =>
+        location.type === 'folder'
+          ? { path: location.path, extensions: location.extensions, agentPrefix: location.agentPrefix }
+          : location,
+      ),
+    ).toEqual([
+      { path: '.roo/rules', extensions: 'any', agentPrefix: undefined },
+      { path: '.roo', extensions: 'any', agentPrefix: 'rules-' },
     ]);
     expect(RULE_ADAPTERS.get('kilo')?.locations.map((location) => location.path)).toEqual([
       '.kilocode/rules',
@@ -388,6 +394,91 @@ describe('agent-scoped rules through ctxfiles hook --agent', () => {
     });
     expect(after.stdout).toContain('lib every mode');
     expect(after.stdout.includes('lib code mode')).toBe(injected);
+  });
+});
+
+describe('zed: its first-match list is not modelled; what the default config reads of it (docs/rules.md, "Zed")', () => {
+  // Zed's RULES_FILE_NAMES (zed-industries/zed, crates/prompt_store/src/prompts.rs; docs
+  // https://zed.dev/docs/ai/rules): Zed reads the first that exists at a worktree's root, and only it.
+  test.each([
+    ['.rules', true],
+    ['.cursorrules', true],
+    ['.windsurfrules', false],
+    ['.clinerules', true],
+    ['.github/copilot-instructions.md', true],
+    ['AGENT.md', false],
+    ['AGENTS.md', true],
+    ['CLAUDE.md', true],
+    ['GEMINI.md', false],
+  ])('%s alone: read by the default config: %s', async (name, read) => {
+    const { resolver } = await memoryResolver({ [`/w/${name}`]: `text of ${name}` });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.files.some((file) => file.text === `text of ${name}`)).toBe(read);
+  });
+  test('with .rules present ctxfiles still reads the others Zed would skip', async () => {
+    const { resolver } = await memoryResolver({ '/w/.rules': 'zed rules', '/w/AGENTS.md': 'agents' });
+    const result = await resolver.resolve({ manifest: false });
+    expect(result.files.map((file) => file.text)).toEqual(['zed rules', 'agents']);
+  });
+});
+
+describe('augment: type → kind (docs.augmentcode.com/cli/rules)', () => {
+  test.each([
+    ['no frontmatter', 'Use pnpm.\n', rule('always')],
+    ['type: always_apply', fm('type: always_apply'), rule('always')],
+    [
+      'type: agent_requested',
+      fm('type: agent_requested\ndescription: DB work'),
+      rule('requested', [], 'DB work'),
+    ],
+    [
+      'type: "agent_requested", quoted',
+      fm('type: "agent_requested"\ndescription: x'),
+      rule('requested', [], 'x'),
+    ],
+    ['type: manual', fm('type: manual'), rule('manual')],
+  ])('%s', (_name, text, expected) => {
+    expect(classify('augment', text)).toEqual(expected);
+  });
+  test('an unknown type is refused', () => {
+    expect(classify('augment', fm('type: always'))).toEqual({
+      problem:
+        'bad frontmatter: type must be one of always_apply, agent_requested, manual, received "always"',
+    });
+  });
+  test('.augment/rules/ is read recursively, .md files only', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.augment/rules/style.md': 'augment always',
+        '/w/.augment/rules/db/migrations.md':
+          '---\ntype: agent_requested\ndescription: Migrations\n---\nmigrate',
+        '/w/.augment/rules/notes.txt': 'not a rule',
+      },
+      { rules: { sources: ['augment'] } },
+    );
+    const result = await resolver.resolve({ manifest: false });
+    expect(ruleLayer(result.files)).toEqual(['augment always']);
+    expect(
+      (result.rules ?? []).map((line) => [line.relativePath, line.kind === null ? null : line.source]),
+    ).toEqual([
+      ['.augment/rules/db/migrations.md', 'augment'],
+      ['.augment/rules/style.md', 'augment'],
+    ]);
+  });
+});
+
+describe("windsurf: Devin Desktop's .devin/rules/ beside .windsurf/rules/ (docs.devin.ai desktop/cascade/memories)", () => {
+  test('both folders, the same trigger format', async () => {
+    const { resolver } = await memoryResolver(
+      {
+        '/w/.devin/rules/new.md': '---\ntrigger: always_on\n---\ndevin always',
+        '/w/.devin/rules/off.md': 'no trigger: manual',
+        '/w/.windsurf/rules/old.md': '---\ntrigger: always_on\n---\nwindsurf always',
+      },
+      { rules: { sources: ['windsurf'] } },
+    );
+    const result = await resolver.resolve({ manifest: false });
+    expect(ruleLayer(result.files)).toEqual(['devin always', 'windsurf always']);
   });
 });
 

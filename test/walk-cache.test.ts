@@ -67,10 +67,12 @@ describe('contextDiscovery.cache', () => {
     expect(saved.key).toBe(workDir);
     // The names of the nested walk and, rules being on by default, the rule folders' first segments.
     expect(saved.names.sort()).toEqual([
+      '.augment',
       '.claude',
       '.clinerules',
       '.continue',
       '.cursor',
+      '.devin',
       '.github',
       '.junie',
       '.kilocode',

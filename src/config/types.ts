@@ -128,6 +128,7 @@ export const KNOWN_RULE_SOURCES = Object.freeze([
   'kilo',
   'junie',
   'zed',
+  'augment',
 ] as const);
 
 /** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */

@@ -94,8 +94,13 @@ interface Candidate {
    * regular file).
    */
   readonly expect: { readonly dev: number; readonly ino: number } | null;
-  /** Path below the owner dir, `/` separators: the sort key. */
+  /** Path below the owner dir, `/` separators: the sort key unless `sortKey` is set. */
   readonly key: string;
+  /**
+   * Set for the files of a folder ordered otherwise than by path (`order: 'file-name'`): the folder's
+   * path, then the file's rank in it.
+   */
+  readonly sortKey?: string;
   readonly name: string;
   readonly adapter: RuleAdapter;
   readonly location: RuleLocation;
@@ -155,7 +160,7 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     const candidates = candidatesOf(fs, ownerDir, scan);
     if (candidates.length === 0) continue;
     const relativeOf = relativeTo(options.workDir, ownerDir);
-    candidates.sort((a, b) => compareCodeUnits(a.key, b.key));
+    candidates.sort((a, b) => compareCodeUnits(a.sortKey ?? a.key, b.sortKey ?? b.key));
     for (const candidate of candidates) {
       // One real path is one file: a symlink to a rule already listed, or two sources sharing a folder.
       if (seen.has(candidate.realPath)) continue;
@@ -465,9 +470,14 @@ interface Folder {
   readonly depth: number;
 }
 
-/** Depth-first over a rules folder; a directory already entered (by real path) is not entered again. */
+/**
+ * Depth-first over a rules folder; a directory already entered (by real path) is not entered again.
+ * What the vendor would read and this walk does not (a name with control characters, a folder past
+ * the depth cap) is a `warn`, never dropped silently.
+ */
 function walkFolder(walk: Walk, top: Folder): void {
   const { location } = walk;
+  const first = walk.candidates.length;
   const entered = new Set<string>([top.real]);
   const stack: Folder[] = [top];
   while (stack.length > 0) {
@@ -475,23 +485,32 @@ function walkFolder(walk: Walk, top: Folder): void {
     const entries = listFolder(walk, dir);
     for (const entry of entries ?? []) {
       const name = entry.name;
-      // Dot entries are editor and VCS leftovers, never rules; control characters could forge output.
-      if (name.charCodeAt(0) === 46 /* . */ || hasControlCharacter(name)) continue;
-      if (entry.kind === 'file' && extensionOf(location, name) === null) continue;
+      // Dot entries are editor and VCS leftovers, never rules, unless the vendor reads them.
+      if (name.charCodeAt(0) === 46 /* . */ && location.dotEntries !== true) continue;
+      if (entry.kind === 'file' && ruleExtension(location, name) === null) continue;
       const child = joinName(dir, name);
+      // Control characters could forge output: never read, always said.
+      if (hasControlCharacter(name)) {
+        warnPassedOver(walk, child, 'unsafe-name', 'holds control characters');
+        continue;
+      }
       const childRelative = relative === '' ? name : `${relative}/${name}`;
       const resolved = resolveEntry(walk, child, entry.kind, joinName(real, name));
       if (resolved === null) continue;
       const { kind, realPath, expect } = resolved;
       if (kind === 'directory') {
-        if (depth + 1 > walk.maxDepth || entered.has(realPath)) continue;
+        if (entered.has(realPath)) continue;
+        if (depth + 1 > walk.maxDepth) {
+          warnPassedOver(walk, child, 'rule-limit', `is more than ${walk.maxDepth} folders deep`);
+          continue;
+        }
         entered.add(realPath);
         stack.push({ dir: child, real: realPath, relative: childRelative, depth: depth + 1 });
         continue;
       }
-      const extension = kind === 'file' ? extensionOf(location, name) : null;
+      const extension = kind === 'file' ? ruleExtension(location, name) : null;
       if (extension === null) continue;
-      const stem = childRelative.slice(0, -extension.length);
+      const stem = childRelative.slice(0, childRelative.length - extension.length);
       if (stem === '' || stem.endsWith('/')) continue;
       walk.candidates.push({
         adapter: walk.adapter,
@@ -505,12 +524,60 @@ function walkFolder(walk: Walk, top: Folder): void {
       });
     }
   }
+  if (location.order === 'file-name') orderByFileName(walk.candidates, first, location.path);
 }
 
-/** The extension of `location` that `name` ends with, the first listed that fits; `null` for none. */
-function extensionOf(location: Extract<RuleLocation, { type: 'folder' }>, name: string): string | null {
-  for (const extension of location.extensions) if (name.endsWith(extension)) return extension;
-  return null;
+/** A `warn` for an entry of a rules folder the walk does not read. */
+function warnPassedOver(walk: Walk, child: string, code: DiagnosticCode, why: string): void {
+  walk.diagnostics.push({
+    level: 'warn',
+    code,
+    message: `${JSON.stringify(child)} ${why}; it is not read for ${walk.adapter.source} rules`,
+    path: child,
+  });
+}
+
+/**
+ * The part of `name` left out of a rule's name, when `location` reads the file: the first of its
+ * `extensions` that fits, or with `any` the last extension (`''` when there is none, or for a dot
+ * file); `null` for a file the location does not read (another extension, or a name it skips).
+ */
+function ruleExtension(location: Extract<RuleLocation, { type: 'folder' }>, name: string): string | null {
+  if (location.extensions !== 'any') {
+    for (const extension of location.extensions) if (name.endsWith(extension)) return extension;
+    return null;
+  }
+  const skip = location.skip;
+  if (skip !== undefined && (skip.names.includes(name) || skip.suffixes.some((end) => name.endsWith(end))))
+    return null;
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot);
+}
+
+let fileNameCollator: Intl.Collator | undefined;
+
+/**
+ * Orders the candidates from `first` on (one folder's files) by file name ignoring case, collated
+ * (Roo Code sorts with `localeCompare` on lower-cased names: an English collation, where `_` comes
+ * before digits), then by path in code units where the names are equal (Roo keeps the listing's
+ * order there, which no filesystem guarantees). Their sort keys keep the folder's place among the
+ * owner's other locations and this order within it.
+ */
+function orderByFileName(candidates: Candidate[], first: number, folder: string): void {
+  if (candidates.length - first < 1) return;
+  fileNameCollator ??= new Intl.Collator('en');
+  const collator = fileNameCollator;
+  const named = candidates.slice(first).map((candidate) => ({
+    candidate,
+    name: path.basename(candidate.key).toLowerCase(),
+  }));
+  named.sort(
+    (a, b) => collator.compare(a.name, b.name) || compareCodeUnits(a.candidate.key, b.candidate.key),
+  );
+  const width = String(named.length).length;
+  named.forEach(({ candidate }, index) => {
+    candidates[first + index] = { ...candidate, sortKey: `${folder}/${String(index).padStart(width, '0')}` };
+  });
 }
 
 /** The entries of a folder; `null` when it is gone (quietly) or cannot be listed (a `warn`). */

@@ -53,6 +53,12 @@ export function parseRule(
   location: RuleLocation,
   budget?: CompileBudget,
 ): ParsedRule {
+  if (adapter.frontmatter === 'verbatim') {
+    // The tool sends the file as written (Roo Code): nothing is read from it, nothing left out.
+    const classified = adapter.classify({ data: {}, lenient: false });
+    if (!classified.ok) return { ok: false, reason: 'bad frontmatter', problem: classified.problem };
+    return finish(adapter, classified, text, false, budget);
+  }
   const frontmatter = readRuleFrontmatter(text, adapter.keys, budget);
   if (!frontmatter.ok && frontmatter.overBudget === true)
     return { ok: false, reason: 'over budget', problem: frontmatter.problem };

@@ -3,10 +3,26 @@ import type { AgentScope, RuleKind } from './rule.js';
 /** Where a vendor keeps its rules, relative to an owner directory. */
 export type RuleLocation =
   | {
-      /** A folder read recursively for files ending with one of `extensions` (the first that fits). */
+      /**
+       * A folder read recursively for files ending with one of `extensions` (the first that fits), or
+       * for every file (`any`: the name's last extension, if any, is left out of the rule's name).
+       */
       readonly type: 'folder';
       readonly path: string;
-      readonly extensions: readonly string[];
+      readonly extensions: readonly string[] | 'any';
+      /**
+       * Files and folders whose name starts with a dot are read too (default: passed over, as editor
+       * and VCS leftovers), for a tool that reads them (Roo Code).
+       */
+      readonly dotEntries?: boolean;
+      /** Names the tool passes over (cache and system files): ending with one of `suffixes`, or equal to one of `names`. */
+      readonly skip?: { readonly suffixes: readonly string[]; readonly names: readonly string[] };
+      /**
+       * `file-name`: the folder's files are ordered by file name ignoring case, collated (subfolders
+       * interleaved; equal names by path), as Roo Code orders them. Default `path`: by the path below
+       * the owner, in code units.
+       */
+      readonly order?: 'path' | 'file-name';
       /**
        * Set for a family of folders, one per agent: `path` is their parent and each directory in it
        * named `<agentPrefix><agent>` (`.roo/rules-code`) holds rules for that agent only.
@@ -84,6 +100,12 @@ export interface RuleAdapter {
   readonly globs: GlobDialect;
   /** A rule's body is cut to this many characters (UTF-16 code units), as the tool reads it. */
   readonly maxChars?: number;
+  /**
+   * `verbatim`: the tool sends a file's text as written, frontmatter and all, and reads no key from
+   * it (Roo Code); the rule's kind is what `classify` gives for no frontmatter. Default: the
+   * frontmatter is read and left out of the text.
+   */
+  readonly frontmatter?: 'verbatim';
   /**
    * The vendor's files reference other files as `#[[file:path]]`, relative to the owner directory
    * (Kiro): with imports on, the imports engine follows them (docs/rules.md).

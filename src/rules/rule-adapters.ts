@@ -1,3 +1,4 @@
+import { augmentAdapter } from './adapters/augment.js';
 import { claudeAdapter } from './adapters/claude.js';
 import { clineAdapter } from './adapters/cline.js';
 import { continueAdapter } from './adapters/continue.js';
@@ -23,6 +24,7 @@ export const RULE_ADAPTERS: ReadonlyMap<string, RuleAdapter> = new Map(
     kiloAdapter,
     junieAdapter,
     zedAdapter,
+    augmentAdapter,
   ].map((adapter) => [adapter.source, adapter]),
 );
 

@@ -13,7 +13,7 @@ const nestedAgentsFile = (path: string) =>
   ({ type: 'file', path, name: 'AGENTS', kind: 'glob', globs: ['**'], owners: 'nested' }) as const;
 
 /**
- * Windsurf workspace rules: `.windsurf/rules/**\/*.md` with `trigger`: `always_on` → always, `glob`
+ * Windsurf (Devin Desktop) workspace rules: `.windsurf/rules/**\/*.md` and `.devin/rules/**\/*.md` with `trigger`: `always_on` → always, `glob`
  * (+ `globs`) → glob, `model_decision` (+ `description`) → requested, `manual` → manual. A file without
  * `trigger` is manual. An `AGENTS.md` in a subdirectory is a glob rule for `<dir>/**` (the work dir's
  * own is the chain's file). Windsurf reads a rule file up to 12,000 characters. Sources: docs/rules.md.
@@ -22,6 +22,8 @@ export const windsurfAdapter: RuleAdapter = {
   source: 'windsurf',
   locations: [
     { type: 'folder', path: '.windsurf/rules', extensions: ['.md'] },
+    // Devin Desktop (Windsurf renamed) keeps the same rules in `.devin/rules/`, and still reads the old folder.
+    { type: 'folder', path: '.devin/rules', extensions: ['.md'] },
     nestedAgentsFile('AGENTS.md'),
     nestedAgentsFile('agents.md'),
   ],
