@@ -585,7 +585,7 @@ export default {
           "default": true
         },
         "userFolders": {
-          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.",
+          "description": "Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/, ~/.roo/rules/). Reads outside the project: ignored from a project config. Default false.",
           "type": "boolean",
           "default": false
         }

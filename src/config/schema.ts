@@ -257,7 +257,7 @@ export const rulesSchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/). Reads outside the project: ignored from a project config. Default false.',
+      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/, ~/.roo/rules/). Reads outside the project: ignored from a project config. Default false.',
     ),
 });
 
