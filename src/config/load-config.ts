@@ -8,7 +8,6 @@ import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import {
   isTrustedProject,
   mergeLayers,
-  profileSetsScope,
   sanitizeProfile,
   sanitizeProjectConfig,
   setsScope,
@@ -333,7 +332,7 @@ async function mergeOverPreset(
     const bounded = sanitizeProfile(profile, filepath, shown, loading.diagnostics, presetName);
     profile = bounded.profile;
     loading.dropped.push(...sanitized.dropped, ...bounded.dropped);
-    presetScope = setsScope(preset) || profileSetsScope(profile);
+    presetScope = setsScope(preset);
   }
   const presetTier = presetFromProject ? 'project' : 'trusted';
   for (const pattern of globsOf(preset)) loading.globs.push({ pattern, file: filepath, tier: presetTier });

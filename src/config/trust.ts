@@ -194,11 +194,6 @@ export function sanitizeProfile(
   return { profile: copy as Partial<HostProfile>, dropped };
 }
 
-/** True when a host profile chooses which chain files are read (as a scope key of a config does). */
-export function profileSetsScope(profile: Readonly<Partial<HostProfile>>): boolean {
-  return profile.candidateScope !== undefined;
-}
-
 /**
  * True when `workDir` lies inside one of the `trustedProjects` of the user config (`~` is the
  * home directory; entries that are not absolute never match).

@@ -16,12 +16,8 @@ export async function hookHostView(
   if (resolver.config.contextDiscovery.repeatHostFiles === true) return undefined;
   const host = hostById(hostId);
   if (host === undefined) return undefined;
-  const preset = host.presets[0];
   return openHostView({
-    preset:
-      preset === undefined
-        ? undefined
-        : { name: preset.name, config: preset.config, profile: preset.profile },
+    preset: host.presets[0],
     view: host.view,
     workDir: resolver.workDir,
     env,
