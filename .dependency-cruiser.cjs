@@ -51,17 +51,30 @@ module.exports = {
       'config/types.ts, config/globs.ts and config/glob-match.ts are shared by the core; they import no other module.',
     ),
     only(
-      'presets-are-data',
-      '^src/presets/',
-      [...LEAF, '^src/hosts/'],
-      'src/presets lists the presets of the host modules and merges config over them; it imports nothing but errors and the hosts.',
+      'registry-is-the-contract',
+      '^src/registry/',
+      [...LEAF, '^src/config/types\\.ts$', '^src/render/render-types\\.ts$'],
+      'src/registry: what a host module is (the Host contract) and the lookups over a list of hosts; it imports the config vocabulary and the render types only, and no host.',
     ),
     only(
       'hosts-are-modules',
       '^src/hosts/',
-      [...LEAF, '^src/config/types\\.ts$', '^src/render/(escape|display-path|render-types)\\.ts$'],
-      'src/hosts: one module per host (preset config, framing, session frames, hook protocol, verified version, sources); it imports the config vocabulary and the escaping primitives of render only, so every layer may ask the registry.',
+      [
+        ...LEAF,
+        '^src/config/types\\.ts$',
+        '^src/render/(escape|display-path|render-types)\\.ts$',
+        '^src/registry/',
+      ],
+      'src/hosts: one folder per host (preset and host profile, framing, session frames, hook protocol, own view, settings, verified version, sources) and the registry rows; it imports the host contract, the config vocabulary and the escaping primitives of render only.',
     ),
+    {
+      name: 'only-the-composition-root-imports-hosts',
+      comment:
+        'The host registry is built at the composition root (the CLI, and the public API in src/api/lazy-api.ts) and handed down; no engine module imports a host (DESIGN §13).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/api/lazy-api\\.ts$', '^src/hosts/'] },
+      to: { path: '^src/hosts/' },
+    },
     only(
       'discover-below-resolve',
       '^src/discover/',
@@ -97,8 +110,8 @@ module.exports = {
     only(
       'render-is-pure',
       '^src/render/',
-      [...LEAF, '^src/config/types\\.ts$', '^src/fs/contain\\.ts$', '^src/hosts/'],
-      'src/render turns data into text: errors, config types, the pure path predicate isInside of fs/contain.ts, and the host formats of src/hosts; no file access.',
+      [...LEAF, '^src/config/types\\.ts$', '^src/fs/contain\\.ts$'],
+      'src/render turns data into text: errors, config types and the pure path predicate isInside of fs/contain.ts; a host format comes in through the lookup its context carries. No file access.',
     ),
     only(
       'session-is-core',
@@ -109,8 +122,8 @@ module.exports = {
     only(
       'config-loads-through-the-port',
       '^src/config/',
-      [...LEAF, '^src/fs/', '^src/presets/', '^src/hosts/'],
-      'src/config may import errors, fs (config files are read through the FileSystem port) and the preset tables; nothing above.',
+      [...LEAF, '^src/fs/', '^src/registry/'],
+      'src/config may import errors, fs (config files are read through the FileSystem port) and the host contract; presets come in through the lookup the caller hands down; nothing above.',
     ),
     only(
       'prompt-is-core',
@@ -128,14 +141,18 @@ module.exports = {
     only(
       'api-wires-the-core',
       '^src/api/',
-      [...LEAF, '^src/(fs|config|presets|discover|imports|rules|resolve|render|session|prompt)/'],
-      'src/api wires the core; it never imports an edge (cli, mcp, hooks).',
+      [
+        ...LEAF,
+        '^src/(fs|config|registry|discover|imports|rules|resolve|render|session|prompt)/',
+        '^src/hosts/index\\.ts$',
+      ],
+      'src/api wires the core; it never imports an edge (cli, mcp, hooks). Only lazy-api.ts, the public composition root, imports the host registry (rule only-the-composition-root-imports-hosts).',
     ),
     only(
       'edges-use-the-api',
       '^src/(mcp|hooks)/',
-      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
-      'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other.',
+      [...LEAF, '^src/(fs|config|registry|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/mcp and src/hooks are edges like the CLI: api, config and the core, never the CLI or each other; the host registry is handed to them.',
     ),
     only(
       'adapters-are-edges',
@@ -146,23 +163,23 @@ module.exports = {
     only(
       'doctor-uses-the-api',
       '^src/doctor/',
-      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
-      'src/doctor (ctxfiles doctor) is an edge like the CLI: api, presets and the core, never the CLI, mcp or hooks.',
+      [...LEAF, '^src/(fs|config|registry|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/doctor (ctxfiles doctor) is an edge like the CLI: api and the core, never the CLI, mcp or hooks; the host registry is handed to it.',
     ),
     only(
       'cli-is-the-outer-edge',
       '^src/cli/',
       [
         ...LEAF,
-        '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
+        '^src/(fs|config|registry|hosts|discover|imports|rules|resolve|render|session|prompt|api|mcp|hooks|doctor)/',
       ],
-      'src/cli may import everything; nothing imports the CLI.',
+      'src/cli may import everything; it builds the host registry and hands it down. Nothing imports the CLI.',
     ),
     only(
       'index-re-exports-the-api',
       '^src/index\\.ts$',
-      [...LEAF, '^src/(fs|config|presets|hosts|discover|imports|rules|resolve|render|session|prompt|api)/'],
-      'src/index.ts re-exports the documented API; it never imports an edge.',
+      [...LEAF, '^src/(fs|config|discover|imports|rules|resolve|render|session|prompt|api)/'],
+      'src/index.ts re-exports the documented API (what needs the hosts comes from src/api/lazy-api.ts); it never imports an edge.',
     ),
     {
       name: 'no-node-fs-in-the-core',

@@ -10,6 +10,7 @@ export {
   buildSystemPrompt,
   explain,
   runFlow,
+  renderFormat,
 } from './api/lazy-api.js';
 export type { FlowStepRun, RunFlowOptions } from './api/run-flow.js';
 export type {
@@ -61,7 +62,6 @@ export type {
   MemoryOperation,
   MemoryCall,
 } from './fs/memory-file-system.js';
-export { renderFormat } from './render/render-formats.js';
 export { renderManifest } from './render/render-manifest.js';
 export { renderInjection } from './render/render-injection.js';
 export type {

@@ -19,14 +19,20 @@ import {
   unescapeReminderText,
 } from '../src/render/escape.js';
 import { renderEvent } from '../src/render/render-events.js';
-import { renderFormat } from '../src/render/render-formats.js';
+import { renderFormat } from '../src/index.js';
 import { renderManifest } from '../src/render/render-manifest.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
 import { parseReminder, parseXml } from './helpers/parse-formats.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/w', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/w',
+  homeDir: '/home/u',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 const SIZE = 300_000;
 
 describe('regular expressions on file text are linear', () => {

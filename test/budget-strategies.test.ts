@@ -3,8 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { Format } from '../src/config/types.js';
 import { applyBudget, type BudgetFile, type BudgetOptions } from '../src/render/apply-budget.js';
-import { renderFormat } from '../src/render/render-formats.js';
+import { renderFormat } from '../src/index.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const within = (max: number) => (text: string) => bytes(text) <= max;
@@ -13,6 +14,7 @@ const quiet = {
   workDir: '/r/w',
   homeDir: '/home/u',
   wording: { ...DEFAULT_CONFIG.wording, budgetNotice: '' },
+  formats: HOST_REGISTRY.format,
 };
 const codexBudget = {
   format: 'codex',

@@ -5,8 +5,14 @@ import type { Format } from '../src/config/types.js';
 import { applyBudget, type BudgetFile } from '../src/render/apply-budget.js';
 import { loadTokenCounter } from '../src/render/count-tokens.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/repo/w', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/repo/w',
+  homeDir: '/home/u',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const within = (max: number) => (text: string) => bytes(text) <= max;
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { parseConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { parseConfig } from '../src/index.js';
 import { walkChain } from '../src/discover/chain-walk.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { collectSources } from '../src/resolve/collect-files.js';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
-import { hookProtocol, hostFormat } from '../src/hosts/index.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 import { stripHtmlCommentBlocks } from '../src/resolve/shape-text.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -176,19 +176,19 @@ describe('stripHtmlCommentBlocks', () => {
 
 describe('Claude Code versions and hooks', () => {
   test('claude-code-2.1.197 frames a nested file without tags', () => {
-    const frame = hostFormat('claude-code-2.1.197')?.sessionFrame?.([
+    const frame = HOST_REGISTRY.format('claude-code-2.1.197')?.sessionFrame?.([
       { path: '/r/pkg/CLAUDE.md', dir: '/r/pkg', text: 'Pkg.\nContents of /x:\n' },
     ]);
     expect(frame).toBe('Contents of /r/pkg/CLAUDE.md:\n\nPkg.\n\\Contents of /x:\n');
   });
 
   test("the hook protocol recasts claude-code frames into Claude Code's tagless frame only", () => {
-    const present = hookProtocol('claude-code')?.present;
+    const present = HOST_REGISTRY.hookProtocol('claude-code')?.present;
     const frame = '<system-reminder>\nContents of /r/a/CLAUDE.md:\n\nA.\n</system-reminder>';
     expect(present?.(frame, 'claude-code')).toMatch(
       /^Project instruction files[^\n]*\n\nContents of \/r\/a\/CLAUDE\.md:\n\nA\.$/,
     );
     expect(present?.(frame, 'claude-code-2.1.197')).toBe(frame);
-    expect(hookProtocol('claude-code')?.projectDirEnv).toBe('CLAUDE_PROJECT_DIR');
+    expect(HOST_REGISTRY.hookProtocol('claude-code')?.projectDirEnv).toBe('CLAUDE_PROJECT_DIR');
   });
 });

@@ -128,7 +128,7 @@ describe('ctxfiles resolve', () => {
     [['nope'], `ctxfiles: error: unknown command 'nope'\n${hint}`],
     [
       ['resolve', '--format', 'html'],
-      `ctxfiles: error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, codex, claude-code, claude-code-2.1.197, gemini, gemini-full, opencode-cli, continue, qwen, copilot, pi, cline.\n${hint}`,
+      `ctxfiles: error: option '--format <format>' argument 'html' is invalid. Allowed choices are opencode, xml, reminder, magi, opencode-cli, codex, claude-code, claude-code-2.1.197, copilot, gemini, gemini-full, continue, qwen, pi, cline.\n${hint}`,
     ],
   ])('usage error %j exits 2 and says why', async (argv, stderr) => {
     const result = await cli(argv, { cwd: example });

@@ -5,8 +5,14 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { renderCline } from '../src/hosts/cline/format.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/r/sub', homeDir: '/h', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/r/sub',
+  homeDir: '/h',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 
 describe('cline format', () => {
   test('one # Rules section: each rule under its name, text trimmed, sorted by name, blank ones left out', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig } from '../src/index.js';
 import { spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree } from './helpers/disk.js';
 

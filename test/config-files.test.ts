@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkJson, MAX_NESTING } from '../src/config/check-json.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig } from '../src/index.js';
 import { CtxfilesError } from '../src/errors.js';
 import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';

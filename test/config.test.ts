@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { loadConfig, parseConfig } from '../src/index.js';
 import { relativeDisplay } from '../src/config/read-source.js';
 import { KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
 import { configSchema } from '../src/config/schema.js';

@@ -6,8 +6,14 @@ import { renderContinue } from '../src/hosts/continue/format.js';
 import { renderCopilot } from '../src/hosts/copilot/format.js';
 import { renderQwen } from '../src/hosts/qwen-code/format.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/r/sub', homeDir: '/h', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/r/sub',
+  homeDir: '/h',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 
 describe('continue format', () => {
   test('the agent file as written, then project rules, then the user rules, in one userRules section', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DEEP_SEARCH_SEGMENTS, loadConfig } from '../src/config/load-config.js';
+import { DEEP_SEARCH_SEGMENTS } from '../src/config/load-config.js';
+import { loadConfig } from '../src/index.js';
 import { realPathBelow } from '../src/fs/contain.js';
 import { createMemoryFileSystem, type MemoryCall } from '../src/fs/memory-file-system.js';
 import { memoryResolver } from './helpers/memory.js';

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { INIT_HOSTS } from '../src/cli/init-hosts.js';
 import { FORMATS } from '../src/config/types.js';
 import { DIAGNOSTICS } from '../src/diagnostics.js';
-import { HOOK_HOSTS, HOSTS } from '../src/hosts/index.js';
+import { HOSTS, HOST_REGISTRY } from '../src/hosts/index.js';
 import { commandsFromHelp, docLists, docPages, fillRegions, regionNames } from '../scripts/doc-lists.mjs';
 import { cli } from './helpers/cli.js';
 
@@ -46,7 +46,7 @@ describe('the generated lists in the docs', () => {
 
   test('the lists hold every host, format, preset and command', () => {
     expect(lists['formats']?.match(/`[^`]+`/g)).toHaveLength(FORMATS.length);
-    expect(lists['hook-hosts']?.match(/`[^`]+`/g)).toEqual(HOOK_HOSTS.map((id) => `\`${id}\``));
+    expect(lists['hook-hosts']?.match(/`[^`]+`/g)).toEqual(HOST_REGISTRY.hookHosts.map((id) => `\`${id}\``));
     expect(lists['init-hosts']?.match(/`[^`]+`/g)).toHaveLength(INIT_HOSTS.length);
     const presets = HOSTS.flatMap((host) => host.presets);
     expect(lists['preset-commands']?.match(/--preset \S+/g)).toEqual(

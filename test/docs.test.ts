@@ -45,7 +45,7 @@ test('the README opens with the two commands a newcomer runs, and both scripts e
 });
 
 test('docs/formats.md shows exactly what each format renders', async () => {
-  const { renderFormat } = await import('../src/render/render-formats.js');
+  const { renderFormat } = await import('../src/index.js');
   const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
   const { FORMATS } = await import('../src/config/types.js');
   const context = { workDir: '/home/dev/shop/api', homeDir: '/home/dev', wording: DEFAULT_CONFIG.wording };

@@ -6,6 +6,7 @@ import { listHosts } from '../src/doctor/hosts.js';
 import { runDoctor } from '../src/doctor/run-doctor.js';
 import { DIAGNOSTICS } from '../src/diagnostics.js';
 import { tempTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 /** The findings of doctor in a repository (a `.git` is added), for the hosts named. */
 async function findingsOf(
@@ -20,7 +21,7 @@ async function findingsOf(
   fs.mkdirSync(home);
   const report = await runDoctor({
     workDir: root,
-    hosts: listHosts().filter((host) => hosts.includes(host.name)),
+    hosts: listHosts(HOST_REGISTRY).filter((host) => hosts.includes(host.name)),
     paths,
     env: { HOME: home },
     homeDir: home,

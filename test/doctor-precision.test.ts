@@ -6,6 +6,7 @@ import { listHosts } from '../src/doctor/hosts.js';
 import { runDoctor, type DoctorReport } from '../src/doctor/run-doctor.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 /** A repository (a `.git` is added) with an empty home directory inside it. */
 function repository(tree: Record<string, string>): string {
@@ -18,7 +19,7 @@ async function reportOf(root: string, hosts?: readonly string[], workDir = root)
   const home = path.join(root, '.home');
   return runDoctor({
     workDir,
-    hosts: listHosts().filter((host) => hosts === undefined || hosts.includes(host.name)),
+    hosts: listHosts(HOST_REGISTRY).filter((host) => hosts === undefined || hosts.includes(host.name)),
     paths: [],
     env: { HOME: home },
     homeDir: home,

@@ -8,6 +8,7 @@ import { runDoctor } from '../src/doctor/run-doctor.js';
 import { shareReads } from '../src/doctor/shared-reads.js';
 import { tempTree } from './helpers/disk.js';
 import { shopMonorepo } from './fixtures/doctor-repos.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 /** `fs` with a count of the reads of each path that reach it. */
 function counting(fs: FileSystem): { fs: FileSystem; reads: Map<string, number> } {
@@ -35,7 +36,7 @@ describe('doctor reads each file once per run', () => {
     const disk = counting(createNodeFileSystem());
     const report = await runDoctor({
       workDir: root,
-      hosts: listHosts(),
+      hosts: listHosts(HOST_REGISTRY),
       paths: ['packages/api'],
       env: { HOME: home },
       homeDir: home,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/subagents');
 
@@ -36,14 +37,20 @@ test('explain --hosts: each context of the example and the files it gets (docs/e
 
 test('doctor prints the same section for a project that maps subagents or modes, nothing otherwise', async () => {
   const { hostAgentsSection } = await import('../src/doctor/host-agents.js');
-  const section = await hostAgentsSection({ workDir: example, env: {}, homeDir: '/nonexistent-home' });
+  const section = await hostAgentsSection(
+    { workDir: example, env: {}, homeDir: '/nonexistent-home' },
+    HOST_REGISTRY,
+  );
   expect(section).toContain("Hosts' agents and modes (docs/subagents.md)");
   expect(section).toContain('  subagent Explore → agent explorer (mapped): docs/explore.md');
   expect(section).toContain('  mode plan → flow work, step plan: RULES.md, docs/plan.md');
-  const plain = await hostAgentsSection({
-    workDir: tempTree({ 'AGENTS.md': 'rules' }),
-    env: {},
-    homeDir: '/nonexistent-home',
-  });
+  const plain = await hostAgentsSection(
+    {
+      workDir: tempTree({ 'AGENTS.md': 'rules' }),
+      env: {},
+      homeDir: '/nonexistent-home',
+    },
+    HOST_REGISTRY,
+  );
   expect(plain).toBe('');
 });

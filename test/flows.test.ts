@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig } from '../src/index.js';
 import { CtxfilesError } from '../src/errors.js';
 import { tempTree } from './helpers/disk.js';
 

@@ -7,9 +7,10 @@ import { createMcpConnection } from '../src/mcp/mcp-connection.js';
 import { rulesOfResolver } from '../src/mcp/rule-source.js';
 import { REMINDER_HEADERS } from '../src/render/escape.js';
 import { renderEvent } from '../src/render/render-events.js';
-import { renderFormat, type RenderFile } from '../src/render/render-formats.js';
+import { type RenderFile } from '../src/render/render-formats.js';
+import { renderFormat } from '../src/index.js';
 import { renderSessionFrame } from '../src/render/render-session-frame.js';
-import { hostFormat } from '../src/hosts/index.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 import { memoryResolver } from './helpers/memory.js';
 
 // Issue #26, item 7 (the MCP bullet): a rule description cannot add a line, close a frame or turn
@@ -25,6 +26,7 @@ describe('MCP list_rules', () => {
     const { resolver, fs } = await memoryResolver(files, { rules: { sources: ['cursor'] } });
     const connection = createMcpConnection({
       resolver,
+      formats: HOST_REGISTRY.format,
       fs,
       homeDir: '/home/u',
       rules: rulesOfResolver(resolver),
@@ -64,7 +66,12 @@ describe('prompt conflict notes', () => {
 // the claude-code session frame (and the hook's frame made of it), Claude Code's other labels in
 // `resolve`, and headers after NEL, form feed, vertical tab, U+2028 or U+2029.
 
-const context = { workDir: '/w', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/w',
+  homeDir: '/home/u',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 const nested = (text: string) => ({ path: '/w/a/CLAUDE.md', dir: '/w/a', text });
 
 describe('claude-code frames escape header lines the same way', () => {
@@ -189,7 +196,9 @@ describe('property: no file text or path forges a header in any frame', () => {
   test('gemini: resolve and the session wrapper', () =>
     run((files) => {
       expect(count(renderFormat('gemini', files, context), GEMINI)).toBe(2 * visible(files));
-      const frame = hostFormat('gemini')?.sessionFrame?.(files.map((entry) => ({ ...entry, dir: '/w' })));
+      const frame = HOST_REGISTRY.format('gemini')?.sessionFrame?.(
+        files.map((entry) => ({ ...entry, dir: '/w' })),
+      );
       expect(count(frame as string, GEMINI)).toBe(visible(files) === 0 ? 0 : 2 + 2 * visible(files));
     }));
 

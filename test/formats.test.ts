@@ -8,11 +8,17 @@ import {
   escapeXmlText,
   unescapeReminderText,
 } from '../src/render/escape.js';
-import { renderFormat } from '../src/render/render-formats.js';
+import { renderFormat } from '../src/index.js';
 import { memoryResolver } from './helpers/memory.js';
 import { parseReminder, parseXml } from './helpers/parse-formats.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/w', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/w',
+  homeDir: '/home/u',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 const one = [{ path: '/w/AGENTS.md', text: 'Read files before editing.\n' }];
 const several = [
   { path: '/home/u/.config/AGENTS.md', text: 'user rules' },

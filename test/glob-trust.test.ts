@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { createMcpConnection } from '../src/mcp/mcp-connection.js';
 import { spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree, type DiskTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 // Issue #35, items 1 and 5: the matches of `instructions.globs` are project files. A pattern has the
 // trust tier of the layer that set it; its matches follow `instructions.symlinks` against its root,
@@ -84,7 +85,12 @@ describe('instructions.globs matches are contained project files (#35.1)', () =>
     const { home, repo } = setup(WAYS[0]![1]);
     const node = createNodeFileSystem();
     const resolver = await createResolver({ workDir: repo, fs: node, env: env(home), homeDir: home });
-    const connection = createMcpConnection({ resolver, fs: node, homeDir: home });
+    const connection = createMcpConnection({
+      resolver,
+      formats: HOST_REGISTRY.format,
+      fs: node,
+      homeDir: home,
+    });
     const result = await connection.callTool('instructions_for_path', { path: 'docs/c.md' });
     const text = JSON.stringify(result);
     expect(text).toContain('doc c, inside');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig, parseConfig } from '../src/index.js';
 import { decodeText } from '../src/fs/decode-text.js';
 import { findHiddenUnicode } from '../src/fs/hidden-unicode.js';
 import { createMemoryFileSystem, type MemoryOperation } from '../src/fs/memory-file-system.js';

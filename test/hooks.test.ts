@@ -14,6 +14,7 @@ import {
 import { toToolEvents } from '../src/hooks/tool-names.js';
 import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const tree = {
   'AGENTS.md': 'root',
@@ -427,8 +428,8 @@ describe('the tool tables', () => {
     ['qwen-code', 'replace', { file_path: 'a.ts' }, []], // Gemini CLI's name, not Qwen Code's
     ['qwen-code', 'run_shell_command', { command: 'cat a.ts' }, []],
   ] as const)('%s %s %j', (agent, name, input, events) => {
-    expect(toToolEvents(agent, name, input, true)).toEqual(events);
-    expect(toToolEvents(agent, name, input, false)).toEqual([]);
+    expect(toToolEvents(HOST_REGISTRY.hookProtocol(agent)!, name, input, true)).toEqual(events);
+    expect(toToolEvents(HOST_REGISTRY.hookProtocol(agent)!, name, input, false)).toEqual([]);
   });
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { FORMATS } from '../src/config/types.js';
-import { HOOK_HOSTS, HOSTS, hookProtocol, hostFormat, hostOfPreset } from '../src/hosts/index.js';
-import { PRESET_NAMES } from '../src/presets/index.js';
+import { HOSTS, HOST_REGISTRY } from '../src/hosts/index.js';
 import { HOSTS as LAB_HOSTS } from './conformance/hosts/index.mjs';
 
 /** The formats the engine renders itself (docs/formats.md); every other format belongs to a host. */
@@ -11,21 +10,21 @@ describe('the host registry (src/hosts)', () => {
   test('ids and preset names are unique, and each host has a preset named like itself', () => {
     const ids = HOSTS.map((host) => host.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(new Set(PRESET_NAMES).size).toBe(PRESET_NAMES.length);
+    expect(new Set(HOST_REGISTRY.presetNames).size).toBe(HOST_REGISTRY.presetNames.length);
     for (const host of HOSTS) {
       expect(host.presets[0]?.name).toBe(host.id);
       expect(host.sources.length).toBeGreaterThan(0);
-      for (const preset of host.presets) expect(hostOfPreset(preset.name)).toBe(host);
+      for (const preset of host.presets) expect(HOST_REGISTRY.hostOfPreset(preset.name)).toBe(host);
     }
-    expect(hostOfPreset('vim')).toBeUndefined();
+    expect(HOST_REGISTRY.hostOfPreset('vim')).toBeUndefined();
   });
 
   test('every format is either the engine’s or exactly one host’s', () => {
     const hostFormats = HOSTS.flatMap((host) => (host.formats ?? []).map((format) => format.name));
     expect(new Set(hostFormats).size).toBe(hostFormats.length);
     expect([...ENGINE_FORMATS, ...hostFormats].sort()).toEqual([...FORMATS].sort());
-    for (const name of ENGINE_FORMATS) expect(hostFormat(name as never)).toBeUndefined();
-    for (const name of hostFormats) expect(hostFormat(name)?.name).toBe(name);
+    for (const name of ENGINE_FORMATS) expect(HOST_REGISTRY.format(name as never)).toBeUndefined();
+    for (const name of hostFormats) expect(HOST_REGISTRY.format(name)?.name).toBe(name);
   });
 
   test('a host the lab drives is verified at the lab’s pinned version, and only those', () => {
@@ -42,13 +41,15 @@ describe('the host registry (src/hosts)', () => {
   });
 
   test('hook protocols: each names its three events and maps tools onto trigger kinds', () => {
-    expect(HOOK_HOSTS).toEqual(HOSTS.filter((host) => host.hook !== undefined).map((host) => host.id));
-    expect(HOOK_HOSTS).toEqual(expect.arrayContaining(['claude-code', 'gemini-cli', 'codex']));
-    for (const id of HOOK_HOSTS) {
-      const protocol = hookProtocol(id);
+    expect(HOST_REGISTRY.hookHosts).toEqual(
+      HOSTS.filter((host) => host.hook !== undefined).map((host) => host.id),
+    );
+    expect(HOST_REGISTRY.hookHosts).toEqual(expect.arrayContaining(['claude-code', 'gemini-cli', 'codex']));
+    for (const id of HOST_REGISTRY.hookHosts) {
+      const protocol = HOST_REGISTRY.hookProtocol(id);
       expect(Object.values(protocol?.events ?? {}).every((name) => name !== '')).toBe(true);
       expect(Object.keys(protocol?.tools ?? {}).length).toBeGreaterThan(0);
     }
-    expect(hookProtocol('cursor')).toBeUndefined();
+    expect(HOST_REGISTRY.hookProtocol('cursor')).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { checkHostNotices, hostNotices } from '../src/doctor/check-host-notices.js';
 import { claudeCodeFormat } from '../src/hosts/claude-code/format.js';
 import { renderGemini, renderGeminiFull } from '../src/hosts/gemini-cli/format.js';
@@ -14,8 +14,15 @@ import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
+import { listHosts } from '../src/doctor/hosts.js';
 
-const context = { workDir: '/r', homeDir: '/h', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/r',
+  homeDir: '/h',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 
 describe('Gemini CLI (lab cases gemini-path-order, gemini-user-blank-runs, import-trailing-dot)', () => {
   test('the chain in plain string order of the paths: Api/ before the root file, Api/lib/ between', async () => {
@@ -196,7 +203,10 @@ describe('Codex (lab cases codex-home-without-agents, codex-user-frame-tags)', (
     // Each host's notices are taken when its resolution is done (doctor keeps no resolution).
     const resolution = (host: string, diagnostics: object[], files: object[] = []) => ({
       host,
-      notices: hostNotices(host, { diagnostics, files } as never),
+      notices: hostNotices(listHosts(HOST_REGISTRY).find((entry) => entry.name === host)!.frameTags, {
+        diagnostics,
+        files,
+      } as never),
     });
     const findings = checkHostNotices(
       [

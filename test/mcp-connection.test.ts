@@ -13,6 +13,7 @@ import { rulesOfResolver, type RuleSource } from '../src/mcp/rule-source.js';
 import { serveStdio } from '../src/mcp/stdio-server.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
 import { memoryResolver, WORK } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const tree = {
   'AGENTS.md': 'root rules',
@@ -31,7 +32,13 @@ async function connect(
   });
   const extra = rules === undefined ? {} : typeof rules === 'function' ? { onNote: rules } : { rules };
   return {
-    connection: createMcpConnection({ resolver, fs, homeDir: '/home/u', ...extra }),
+    connection: createMcpConnection({
+      resolver,
+      formats: HOST_REGISTRY.format,
+      fs,
+      homeDir: '/home/u',
+      ...extra,
+    }),
     fs,
   };
 }
@@ -231,6 +238,7 @@ describe('other tools', () => {
     const { resolver, fs } = await memoryResolver(files, { rules: { sources: ['cursor'] } });
     const connection = createMcpConnection({
       resolver,
+      formats: HOST_REGISTRY.format,
       fs,
       homeDir: '/home/u',
       rules: rulesOfResolver(resolver),

@@ -3,6 +3,7 @@ import type { ToolResult } from '../src/mcp/mcp-connection.js';
 import { createScopedConnection } from '../src/mcp/scoped-connection.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tool-definitions.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const tree = {
   'RULES.md': 'root rules',
@@ -24,7 +25,7 @@ const config = {
 
 async function connect() {
   const { resolver, fs } = await memoryResolver(tree, config, { flows });
-  return createScopedConnection({ resolver, fs, homeDir: '/home/u' });
+  return createScopedConnection({ resolver, formats: HOST_REGISTRY.format, fs, homeDir: '/home/u' });
 }
 
 const text = (result: ToolResult) => result.content.map((part) => part.text).join('\n');
@@ -91,7 +92,13 @@ describe('a scoped context and the hook-shared state (mcp --host)', () => {
         return value;
       },
     };
-    const connection = createScopedConnection({ resolver, fs, homeDir: '/home/u', shared });
+    const connection = createScopedConnection({
+      resolver,
+      formats: HOST_REGISTRY.format,
+      fs,
+      homeDir: '/home/u',
+      shared,
+    });
     expect(text(await connection.callTool('instructions_for_path', { path: 'svc/a.ts' }))).toContain(
       'svc rules',
     );

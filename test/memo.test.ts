@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import { createMemo } from '../src/api/memo.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 

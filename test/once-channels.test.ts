@@ -26,6 +26,7 @@ import {
   pydanticShaped,
   twinText,
 } from './helpers/pydantic-shaped.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 const DIRS: readonly string[] = [...TWINS, ...ALONE];
 
@@ -162,7 +163,12 @@ describe('a pydantic-ai shaped project: one copy per identity in every channel',
   test('MCP instructions_for_path, one connection, a path in each directory: every text once', async () => {
     const root = tempTree(pydanticShaped());
     const resolver = await createResolver({ workDir: root, homeDir: root, config: {} });
-    const connection = createMcpConnection({ resolver, fs: createNodeFileSystem(), homeDir: root });
+    const connection = createMcpConnection({
+      resolver,
+      formats: HOST_REGISTRY.format,
+      fs: createNodeFileSystem(),
+      homeDir: root,
+    });
     const answers: string[] = [];
     for (const dir of DIRS) {
       const answer = await connection.callTool('instructions_for_path', { path: FILE_IN(dir) });

@@ -7,6 +7,7 @@ import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { cli } from './helpers/cli.js';
 import { tempTree, type DiskTree } from './helpers/disk.js';
 import { ALONE, TWINS, pydanticShaped } from './helpers/pydantic-shaped.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 /** How many times `needle` occurs in `text`. */
 function count(text: string, needle: string): number {
@@ -65,7 +66,12 @@ describe('one copy per identity (DESIGN §13): a pydantic-ai shaped project', ()
   test('MCP instructions_for_path returns each file once', async () => {
     const root = tempTree(pydanticShaped());
     const resolver = await createResolver({ workDir: root, homeDir: root, config: {} });
-    const connection = createMcpConnection({ resolver, fs: createNodeFileSystem(), homeDir: root });
+    const connection = createMcpConnection({
+      resolver,
+      formats: HOST_REGISTRY.format,
+      fs: createNodeFileSystem(),
+      homeDir: root,
+    });
     const answer = await connection.callTool('instructions_for_path', { path: 'tests/models/x.py' });
     const text = answer.content.map((part) => part.text).join('\n');
     expect(count(text, 'ROOT-TEXT')).toBe(1);
@@ -142,12 +148,13 @@ describe('the MCP server inside a host', () => {
       '.continue/rules/gui.md': '---\nname: gui\nglobs: gui/**\n---\nGUI-RULE\n',
       'gui/src/components/Foo.tsx': 'export {};\n',
     });
-    const { loadConfig } = await import('../src/config/load-config.js');
+    const { loadConfig } = await import('../src/index.js');
     const config = await loadConfig({ cwd: root, preset: 'continue', userConfig: null, hostSettings: false });
     const resolver = await createResolver({ workDir: root, homeDir: root, config });
     const notes: string[] = [];
     const connection = createMcpConnection({
       resolver,
+      formats: HOST_REGISTRY.format,
       fs: createNodeFileSystem(),
       homeDir: root,
       onNote: (line) => notes.push(line),
@@ -181,9 +188,10 @@ describe('the MCP server inside a host', () => {
       import('../src/hooks/shared-session.js'),
     ]);
     const resolver = await createResolver({ workDir: root, homeDir: root, config: {} });
-    const view = await hookHostView('claude-code', resolver, {}, root);
+    const view = await hookHostView(HOST_REGISTRY.host('claude-code')!, HOST_REGISTRY, resolver, {}, root);
     const connection = createMcpConnection({
       resolver,
+      formats: HOST_REGISTRY.format,
       fs: createNodeFileSystem(),
       homeDir: root,
       ...(view === undefined ? {} : { view }),

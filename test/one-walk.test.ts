@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import type { ConfigInput } from '../src/config/schema.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { walkNested, type WalkLimits, type WalkOptions } from '../src/discover/nested-walk.js';

@@ -3,15 +3,22 @@
 // checks the same against the binary.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { checkHostNotices, hostNotices } from '../src/doctor/check-host-notices.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { piFormat, renderPi } from '../src/hosts/pi/format.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
+import { listHosts } from '../src/doctor/hosts.js';
 
-const context = { workDir: '/r/sub', homeDir: '/h', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/r/sub',
+  homeDir: '/h',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 
 describe('pi format', () => {
   test('one project_context section: the intro line, then each file in its own tag, blank lines between', () => {
@@ -44,7 +51,7 @@ describe('pi in doctor', () => {
     // Each host's notices are taken when its resolution is done (doctor keeps no resolution).
     const host = (name: string, text: string) => ({
       host: name,
-      notices: hostNotices(name, {
+      notices: hostNotices(listHosts(HOST_REGISTRY).find((entry) => entry.name === name)!.frameTags, {
         diagnostics: [{ level: 'warn', code: 'frame-escaped', message: '', path: '/r/AGENTS.md' }],
         files: [{ path: '/r/AGENTS.md', text }],
       } as never),

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { createNodeFileSystem } from '../src/fs/node-file-system.js';
 import { createMcpConnection } from '../src/mcp/mcp-connection.js';
 import { spawnBin } from './helpers/cli.js';
 import { tempTree, writeTree, type DiskTree } from './helpers/disk.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 // Issue #26, item 1: a preset named by a config the search finds has the project's tier. The keys
 // of it that widen reads (walk: root, userFile, symlinks: follow, ...) are dropped as if the project
@@ -76,7 +77,12 @@ describe('a preset named by the project has project trust', () => {
       const { home, repo } = hostileRepo(NAMINGS['ctxfiles.config.json'] as DiskTree, make);
       const node = createNodeFileSystem();
       const resolver = await createResolver({ workDir: repo, fs: node, env: env(home), homeDir: home });
-      const connection = createMcpConnection({ resolver, fs: node, homeDir: home });
+      const connection = createMcpConnection({
+        resolver,
+        formats: HOST_REGISTRY.format,
+        fs: node,
+        homeDir: home,
+      });
       const result = await connection.callTool('instructions_for_path', { path: 'CLAUDE.md' });
       expect(JSON.stringify(result)).not.toContain(KEY);
     },

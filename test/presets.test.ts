@@ -1,13 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../src/config/defaults.js';
 import { DEFAULT_PROFILE } from '../src/config/types.js';
-import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { loadConfig, parseConfig } from '../src/index.js';
 import fastValidate from '../src/config/validate-config.generated.js';
-import { applyPreset } from '../src/presets/apply-preset.js';
-import { getPreset, PRESET_NAMES, PRESET_SUMMARIES, PRESETS } from '../src/presets/index.js';
+import { mergeLayers } from '../src/config/trust.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
+
+const PRESETS = HOST_REGISTRY.presets;
+const PRESET_NAMES = HOST_REGISTRY.presetNames;
+const getPreset = (name: string) => HOST_REGISTRY.preset(name)?.config;
+const PRESET_SUMMARIES = Object.fromEntries(PRESETS.map((preset) => [preset.name, preset.summary]));
 import { cli, spawnBin } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 
@@ -93,7 +98,7 @@ describe('the preset table', () => {
   });
 });
 
-describe('applyPreset', () => {
+describe('a config merged over a preset (mergeLayers)', () => {
   test.each([
     // [preset, config, merged]
     [{ a: 1 }, {}, { a: 1 }],
@@ -105,18 +110,13 @@ describe('applyPreset', () => {
     [{ a: { b: 1 } }, { a: null }, { a: null }],
     [{ a: 1 }, { a: { b: 2 } }, { a: { b: 2 } }],
   ])('%j under %j', (preset, config, merged) => {
-    expect(applyPreset(preset, config)).toEqual(merged);
-  });
-
-  test('a config that is not an object is left for the validator', () => {
-    expect(applyPreset({ a: 1 }, 'text')).toBe('text');
-    expect(applyPreset({ a: 1 }, [1])).toEqual([1]);
+    expect(mergeLayers(preset, config)).toEqual(merged);
   });
 
   test('never changes its inputs', () => {
     const preset = Object.freeze({ a: Object.freeze({ b: 1 }) });
     const config = { a: { c: 2 } };
-    applyPreset(preset, config);
+    mergeLayers(preset, config);
     expect(config).toEqual({ a: { c: 2 } });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
+import { parseConfig } from '../src/index.js';
 import { memoryResolver } from './helpers/memory.js';
 
 const dir = 'docs/recipes';

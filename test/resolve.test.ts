@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { parseConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { parseConfig } from '../src/index.js';
 import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { flow, memoryResolver } from './helpers/memory.js';

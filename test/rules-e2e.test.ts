@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig, parseConfig } from '../src/index.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { createMcpConnection, type ToolResult } from '../src/mcp/mcp-connection.js';
 import { rulesOfResolver } from '../src/mcp/rule-source.js';
@@ -14,6 +14,7 @@ import { checkRuleRegex, ruleRegexMatches } from '../src/rules/rule-regex.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';
 import { memoryResolver, WORK } from './helpers/memory.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
 /** Parses `text` as a file of `source` at `location` (default: its first folder); a compact view. */
 function classify(source: string, text: string, location?: RuleLocation) {
@@ -347,6 +348,7 @@ describe('agent-scoped rules through MCP', () => {
     const { resolver, fs } = await memoryResolver(REPO, SOURCES);
     const connection = createMcpConnection({
       resolver,
+      formats: HOST_REGISTRY.format,
       fs,
       homeDir: '/home/u',
       rules: rulesOfResolver(resolver, { agent }),

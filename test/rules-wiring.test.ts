@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import type { ConfigInput } from '../src/config/schema.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { FORMATS, KNOWN_RULE_SOURCES } from '../src/config/types.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { FORMATS } from '../src/config/types.js';
 import { CtxfilesError } from '../src/errors.js';
 import { createMemoryFileSystem, type MemoryNodeSpec } from '../src/fs/memory-file-system.js';

@@ -2,12 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { Format } from '../src/config/types.js';
-import { renderFormat, type RenderFile } from '../src/render/render-formats.js';
+import { type RenderFile } from '../src/render/render-formats.js';
+import { renderFormat } from '../src/index.js';
 import { renderSessionFrame } from '../src/render/render-session-frame.js';
 import { memoryResolver } from './helpers/memory.js';
 import { parseClaudeCode, parseCodex, parseGemini } from './helpers/parse-formats.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
 
-const context = { workDir: '/w', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+const context = {
+  workDir: '/w',
+  homeDir: '/home/u',
+  wording: DEFAULT_CONFIG.wording,
+  formats: HOST_REGISTRY.format,
+};
 const one: RenderFile[] = [{ path: '/w/AGENTS.md', text: 'Read files before editing.\n', layer: 'chain' }];
 const several: RenderFile[] = [
   { path: '/home/u/.codex/AGENTS.md', text: 'user rules', layer: 'user' },
@@ -354,7 +361,12 @@ describe('file text and paths cannot change the structure of the tool formats', 
 
 // OpenCode 1.18's bytes, as the conformance lab captured them (docs/formats.md#opencode-cli).
 describe('opencode-cli', () => {
-  const context = { workDir: '/repo', homeDir: '/home/u', wording: DEFAULT_CONFIG.wording };
+  const context = {
+    workDir: '/repo',
+    homeDir: '/home/u',
+    wording: DEFAULT_CONFIG.wording,
+    formats: HOST_REGISTRY.format,
+  };
 
   test('entries joined by a newline; an empty file is left out; text as read', () => {
     const files: RenderFile[] = [

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig, parseConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig, parseConfig } from '../src/index.js';
 import { mergeLayers, sanitizeProfile, sanitizeProjectConfig, WIDENING_KEYS } from '../src/config/trust.js';
 import { knownKeysAt } from '../src/config/validate-config.js';
 import { CtxfilesError, type Diagnostic } from '../src/errors.js';

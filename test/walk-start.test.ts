@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { createResolver } from '../src/index.js';
+import { loadConfig } from '../src/index.js';
 import { walkChain, type ChainOptions } from '../src/discover/chain-walk.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { tempTree } from './helpers/disk.js';

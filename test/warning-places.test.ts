@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createResolver } from '../src/api/create-resolver.js';
+import { createResolver } from '../src/index.js';
 import type { ResolveRequest } from '../src/api/select-request.js';
 import { cli } from './helpers/cli.js';
 import { tempTree } from './helpers/disk.js';

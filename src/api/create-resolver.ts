@@ -33,6 +33,7 @@ import {
 import { saveWalkCache } from './walk-cache.js';
 import { collectKey, requestKey, resolutionKey } from './cache-keys.js';
 import { capDiagnostics } from '../diagnostics.js';
+import type { HostRegistry } from '../registry/registry.js';
 
 export type { ResolverOptions } from './load-context.js';
 export type { Session, SessionOptions } from './open-session.js';
@@ -103,8 +104,11 @@ export interface Resolver {
  * @throws CtxfilesError `workdir-invalid` when the work dir does not exist or is not a directory,
  * and the config codes of `loadConfig` when the config is loaded here.
  */
-export async function createResolver(options: Readonly<ResolverOptions> = {}): Promise<Resolver> {
-  const context = await loadContext(normalizeOptions(options));
+export async function createResolver(
+  options: Readonly<ResolverOptions>,
+  hosts: HostRegistry,
+): Promise<Resolver> {
+  const context = await loadContext(normalizeOptions(options, hosts));
   const memo = createMemo();
   const caches = createCaches(memo);
   const onUnknownMode = warnOncePerMode();

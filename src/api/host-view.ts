@@ -2,20 +2,9 @@ import path from 'node:path';
 import type { ConfigInput } from '../config/schema.js';
 import type { HostProfile } from '../config/types.js';
 import type { FileSystem } from '../fs/file-system.js';
+import type { HostView as HostViewData } from '../registry/host.js';
+import type { HostRegistry } from '../registry/registry.js';
 import type { InViewTest, ShownItem } from '../session/identity.js';
-
-/**
- * What a host shows by itself after tool calls, as its host module states it (`Host.view`,
- * src/hosts/host.ts; the same shape, kept here so that the engine imports no host).
- */
-export interface HostViewData {
-  readonly nested?: {
-    readonly tools: readonly string[];
-    readonly names: 'candidates' | readonly string[];
-    readonly fallback?: boolean;
-  };
-  readonly rules?: { readonly tools: readonly string[]; readonly sources: readonly string[] };
-}
 
 /** Options of {@link openHostView}. */
 export interface HostViewOptions {
@@ -34,6 +23,8 @@ export interface HostViewOptions {
   readonly homeDir: string;
   /** Default: Node's. */
   readonly fs?: FileSystem;
+  /** The host registry, handed down: the preset's settings files and its resolution need it. */
+  readonly hosts: HostRegistry;
 }
 
 /** A host's own view in one work dir (DESIGN §13, "A host's own view"). */
@@ -80,7 +71,8 @@ async function ownConfig(
     import('../config/host-settings.js'),
     import('../config/trust.js'),
   ]);
-  const layers = await readHostSettings(preset.name, preset.config, {
+  const settings = options.hosts.hostOfPreset(preset.name)?.settings;
+  const layers = await readHostSettings(settings, preset.name, preset.config, {
     fs,
     cwd: options.workDir,
     homeDir: options.homeDir,
@@ -100,14 +92,17 @@ async function startFiles(
   const files = new Set<string>();
   if (own === null) return files;
   const { createResolver } = await import('./create-resolver.js');
-  const native = await createResolver({
-    workDir: options.workDir,
-    // Named, so that the preset's host profile applies as well.
-    config: { ...own, preset: options.preset?.name } as ConfigInput,
-    env: options.env,
-    homeDir: options.homeDir,
-    fs,
-  });
+  const native = await createResolver(
+    {
+      workDir: options.workDir,
+      // Named, so that the preset's host profile applies as well.
+      config: { ...own, preset: options.preset?.name } as ConfigInput,
+      env: options.env,
+      homeDir: options.homeDir,
+      fs,
+    },
+    options.hosts,
+  );
   for (const file of (await native.resolve()).files) {
     files.add(file.path);
     files.add(file.realPath);

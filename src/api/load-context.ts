@@ -8,6 +8,7 @@ import { errorCode, type FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { loadTokenCounter, type TokenCounter } from '../render/count-tokens.js';
 import { homeDirectory } from '../fs/home-dir.js';
+import type { HostRegistry } from '../registry/registry.js';
 
 /** Options of {@link createResolver}. */
 export interface ResolverOptions {
@@ -35,9 +36,9 @@ export interface ResolverOptions {
   readonly userConfig?: string | null;
 }
 
-/** {@link ResolverOptions} with every default applied. */
+/** {@link ResolverOptions} with every default applied, and the host registry handed down. */
 type NormalizedOptions = Required<Omit<ResolverOptions, 'config' | 'flows' | 'userConfig'>> &
-  Pick<ResolverOptions, 'config' | 'flows' | 'userConfig'>;
+  Pick<ResolverOptions, 'config' | 'flows' | 'userConfig'> & { readonly hosts: HostRegistry };
 
 /** Everything the pipeline reads, fixed for the life of a resolver. */
 export interface ResolverContext {
@@ -52,6 +53,8 @@ export interface ResolverContext {
   readonly config: Config;
   /** The config file, as loaded (absolute); `null` for defaults or a config object. For messages. */
   readonly configFile: string | null;
+  /** The hosts presets and formats come from, handed down by the composition root. */
+  readonly hosts: HostRegistry;
   /**
    * Whether the project's config is trusted (docs/security.md, "Trust tiers"). `untrusted` for a
    * plain {@link Config} object: the object's keys are trusted, the project's files are not.
@@ -81,7 +84,7 @@ export interface ResolverContext {
  * normalized (validated, defaults applied) by {@link loadContext}, which may need to read files.
  * @throws CtxfilesError `usage` for options of the wrong type (an embedder's mistake, named).
  */
-export function normalizeOptions(options: Readonly<ResolverOptions>): NormalizedOptions {
+export function normalizeOptions(options: Readonly<ResolverOptions>, hosts: HostRegistry): NormalizedOptions {
   const wrong = (key: string, expected: string): never => {
     throw new CtxfilesError('usage', `createResolver: options.${key} must be ${expected}`);
   };
@@ -100,6 +103,7 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
     env: Object.assign(Object.create(null) as object, options.env ?? process.env),
     homeDir: path.resolve(options.homeDir ?? homeDirectory()),
     userConfig: options.userConfig,
+    hosts,
   } satisfies NormalizedOptions;
 }
 
@@ -109,17 +113,20 @@ export function normalizeOptions(options: Readonly<ResolverOptions>): Normalized
  * @throws CtxfilesError `workdir-invalid`, and the codes of `loadConfig` when it loads the config.
  */
 export async function loadContext(options: NormalizedOptions): Promise<ResolverContext> {
-  const { fs, env, homeDir } = options;
+  const { fs, env, homeDir, hosts } = options;
   const workDir = canonicalWorkDir(fs, options.workDir);
   const given = options.config;
   const loaded: LoadedConfig | LazyLoadedConfig | { config: Config; diagnostics: readonly Diagnostic[] } =
     given === undefined
-      ? await loadConfig({ cwd: workDir, fs, env, homeDir, userConfig: options.userConfig, lazyFlows: true })
+      ? await loadConfig(
+          { cwd: workDir, fs, env, homeDir, userConfig: options.userConfig, lazyFlows: true },
+          hosts,
+        )
       : isLoadedConfig(given)
         ? given
         : isNormalizedConfig(given)
           ? { config: given, diagnostics: [] }
-          : await parseConfig(given);
+          : await parseConfig(given, hosts);
   const { config } = loaded;
   return {
     fs,
@@ -130,6 +137,7 @@ export async function loadContext(options: NormalizedOptions): Promise<ResolverC
     env,
     config,
     configFile: 'filepath' in loaded ? loaded.filepath : null,
+    hosts,
     trust: ('trust' in loaded ? loaded.trust : undefined) ?? { project: 'untrusted' },
     configDiagnostics: loaded.diagnostics,
     flows: flowSource(loaded, options.flows, { fs, workDir }),

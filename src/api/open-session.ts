@@ -103,6 +103,7 @@ export async function openSession(
       maxFileBytes: discovery.maxFileBytes,
       maxSessionBytes: discovery.maxSessionBytes,
       format,
+      formats: context.hosts.format,
       wording,
       tracking: { enabled: instructions.trackChanges, candidates: instructions.candidates },
       baseline: baselineRecords(rendered.files),

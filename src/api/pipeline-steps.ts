@@ -366,6 +366,7 @@ export function render(
         homeDir,
         wording: config.wording,
         names: config.instructions.candidates.filter((name) => name !== '@rules'),
+        formats: context.hosts.format,
       },
       config.budget,
       context.countTokens,

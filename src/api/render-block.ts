@@ -60,7 +60,7 @@ export function renderBlock(
   const dropped = new Set(result.dropped);
   for (const file of files)
     if (!dropped.has(file.path)) {
-      const breaks = frameBreaks(format, file.text);
+      const breaks = frameBreaks(format, file.text, context.formats);
       if (breaks !== null) diagnostics.push(frameEscaped(file, breaks));
     }
   return {

@@ -4,6 +4,7 @@ import { atOrAbove, type Severity } from '../doctor/finding.js';
 import { formatDoctorGithub, formatDoctorSarif } from '../doctor/format-ci.js';
 import { formatDoctorText } from '../doctor/format-text.js';
 import { listHosts, type DoctorHost } from '../doctor/hosts.js';
+import { HOST_REGISTRY } from '../hosts/index.js';
 import { runDoctor, type DoctorReport } from '../doctor/run-doctor.js';
 import { CtxfilesError } from '../errors.js';
 import { EXIT, type CliIo } from './io.js';
@@ -32,7 +33,7 @@ export async function doctorCommand(
   const outputs = [options.json === true, options.format !== undefined, options.html !== undefined];
   if (outputs.filter(Boolean).length > 1)
     throw new CtxfilesError('usage', '--json, --format and --html cannot be used together');
-  const known = listHosts();
+  const known = listHosts(HOST_REGISTRY);
   const unknown = (options.host ?? []).filter((name) => !known.some((host) => host.name === name));
   if (unknown.length > 0)
     throw new CtxfilesError(
@@ -62,11 +63,14 @@ export async function doctorCommand(
     // What each host's agents and modes would see here (src/doctor/host-agents.ts, docs/subagents.md).
     const { hostAgentsSection } = await import('../doctor/host-agents.js');
     io.stdout.write(
-      await hostAgentsSection({
-        workDir: path.resolve(io.cwd, options.cwd ?? '.'),
-        env: io.env,
-        homeDir: home !== undefined && home !== '' ? home : homeDirectory(),
-      }),
+      await hostAgentsSection(
+        {
+          workDir: path.resolve(io.cwd, options.cwd ?? '.'),
+          env: io.env,
+          homeDir: home !== undefined && home !== '' ? home : homeDirectory(),
+        },
+        HOST_REGISTRY,
+      ),
     );
   }
   const threshold = options.failOn ?? 'error';

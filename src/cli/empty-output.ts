@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ResolveResult } from '../api/create-resolver.js';
 import type { Config } from '../config/types.js';
-import { hostOfPreset } from '../hosts/index.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import { escapeControl } from '../render/escape.js';
 
 /**
@@ -112,7 +112,7 @@ async function presetHint(input: Readonly<EmptyOutputInput>): Promise<string> {
       : count(best.files.length, 'instruction file');
   // A host whose own settings can name other files (Gemini CLI's `context.fileName`) is told how;
   // another tool's preset would not change what this host loads.
-  const settings = input.preset === undefined ? undefined : hostOfPreset(input.preset)?.settings;
+  const settings = input.preset === undefined ? undefined : hosts.hostOfPreset(input.preset)?.settings;
   if (settings?.readsNamesWhen !== undefined) return `${what} here: ${settings.readsNamesWhen(names)}`;
   return `${what} here: try \`--preset ${best.name}\``;
 }

@@ -1,6 +1,7 @@
 import type { Resolver } from '../api/create-resolver.js';
 import { hostViews } from '../api/host-views.js';
 import { formatHostAgents, hostDelivery } from '../doctor/host-agents.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -15,10 +16,11 @@ export async function explainHostsCommand(
   io: CliIo,
 ): Promise<number> {
   const views = await hostViews(resolver, { mainAgent });
-  if (json) io.stdout.write(`${JSON.stringify({ contexts: views, delivery: hostDelivery() }, null, 2)}\n`);
+  if (json)
+    io.stdout.write(`${JSON.stringify({ contexts: views, delivery: hostDelivery(hosts) }, null, 2)}\n`);
   else
     io.stdout.write(
-      `${["Hosts' agents and modes here (docs/subagents.md)", '', ...formatHostAgents(views)].join('\n')}\n`,
+      `${["Hosts' agents and modes here (docs/subagents.md)", '', ...formatHostAgents(views, hosts)].join('\n')}\n`,
     );
   return 0;
 }

@@ -1,11 +1,11 @@
 import { readAllBounded, type BoundedInput } from '../fs/bounded-input.js';
 import { formatHookOutput } from '../hooks/hook-event.js';
 import type { HookAnswer, RunHookOptions } from '../hooks/quick-hook.js';
-import { HOOK_HOSTS } from '../hosts/index.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
+import type { HookProtocol } from '../registry/host.js';
 import { escapeControl } from '../render/escape.js';
 import { fromShell } from './io.js';
 import type { HookAgent } from '../hooks/tool-names.js';
-import { PRESET_NAMES } from '../presets/index.js';
 import { orList } from '../shared/or-list.js';
 
 /** What `ctxfiles hook` reads and writes; the bin passes the real process's. */
@@ -45,15 +45,17 @@ export async function hookCommand(argv: readonly string[], io: HookIo): Promise<
     warn(`${parsed}; nothing added`);
     return 0;
   }
-  const { options, agent } = parsed;
+  const { options, agent, protocol } = parsed;
   const input = await io.readStdin();
   if (typeof input !== 'string') {
     warn(`the hook input is ${input.overBytes} bytes, over the ${MAX_HOOK_INPUT_BYTES} read; nothing added`);
-    io.stdout.write(formatHookOutput(agent, 'after-tool', ''));
+    io.stdout.write(formatHookOutput(protocol, 'after-tool', ''));
     return 0;
   }
   const answer = await io.answer({
     agent,
+    protocol,
+    hosts,
     input,
     cwd: options.cwd,
     configFile: fromShell(options.config, io),
@@ -84,7 +86,9 @@ interface HookOptions {
  * The options and the agent of `ctxfiles hook`, or what is wrong with them. `--help` never gets
  * here: `run` and the bin send it to commander, the one style of help (src/cli/run.ts).
  */
-function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: HookAgent } | string {
+function parseHookArgs(
+  argv: readonly string[],
+): { options: HookOptions; agent: HookAgent; protocol: HookProtocol } | string {
   const options: HookOptions = {};
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
@@ -110,13 +114,14 @@ function parseHookArgs(argv: readonly string[]): { options: HookOptions; agent: 
     } else if (arg.startsWith('-')) return `unknown option ${JSON.stringify(arg)} for ctxfiles hook`;
     else positional.push(arg);
   }
-  if (options.preset !== undefined && !PRESET_NAMES.includes(options.preset))
-    return `"${options.preset}" is not a preset (${PRESET_NAMES.join(', ')})`;
+  if (options.preset !== undefined && hosts.preset(options.preset) === undefined)
+    return `"${options.preset}" is not a preset (${hosts.presetNames.join(', ')})`;
   const agent = positional[0];
   // The agents `ctxfiles hook` answers: the hosts with a hook protocol.
-  if (positional.length !== 1 || !HOOK_HOSTS.includes(agent as string))
-    return `expected one agent (${orList(HOOK_HOSTS)}), got ${JSON.stringify(positional.join(' '))}`;
-  return { options, agent: agent as HookAgent };
+  const protocol = positional.length === 1 ? hosts.hookProtocol(agent as string) : undefined;
+  if (protocol === undefined)
+    return `expected one agent (${orList(hosts.hookHosts)}), got ${JSON.stringify(positional.join(' '))}`;
+  return { options, agent: agent as HookAgent, protocol };
 }
 
 /** Reads a whole stream (the in-process CLI's stdin), up to {@link MAX_HOOK_INPUT_BYTES}. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { hookProtocol } from '../hosts/index.js';
+import { HOST_REGISTRY } from '../hosts/index.js';
 
 /** The agents `ctxfiles init` configures. */
 export const INIT_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'opencode', 'kilo', 'qwen-code'] as const;
@@ -139,7 +139,7 @@ const mcpArgs = (start: Starter, host: InitHost) => [...start.args, 'mcp', '--ho
  * compression event and the subagent event where it has them.
  */
 export function hookGroups(host: string): readonly HookGroup[] {
-  const protocol = hookProtocol(host);
+  const protocol = HOST_REGISTRY.hookProtocol(host);
   const init = protocol?.init;
   if (protocol === undefined || init === undefined) return [];
   const args = init.shellPaths === true ? { args: ' --shell-paths' } : {};

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import type { Resolver } from '../api/create-resolver.js';
 import { CtxfilesError } from '../errors.js';
 import type { McpConnectionOptions } from '../mcp/mcp-connection.js';
+import type { HostRegistry } from '../registry/registry.js';
 import { createScopedConnection } from '../mcp/scoped-connection.js';
 import { wantedInside } from '../hooks/host-wants.js';
 import { rulesOfResolver } from '../mcp/rule-source.js';
@@ -49,38 +50,43 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     return 2;
   }
   // Imported as run.ts imports them, so the bundle keeps one chunk per module for every command.
-  const [{ loadConfig }, { createResolver }] = await Promise.all([
+  const [{ loadConfig }, { createResolver }, { HOST_REGISTRY: hosts }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
+    import('../hosts/index.js'),
   ]);
   const workDir = path.resolve(io.cwd, options.cwd ?? '.');
   const fs = createNodeFileSystem();
-  const config = await loadConfig({
-    cwd: workDir,
-    configFile: fromShell(options.config, io),
-    preset: options.preset,
-    userConfig: fromShell(options.userConfig, io),
-    displayCwd: io.cwd,
-    lazyFlows: true,
-  });
+  const config = await loadConfig(
+    {
+      cwd: workDir,
+      configFile: fromShell(options.config, io),
+      preset: options.preset,
+      userConfig: fromShell(options.userConfig, io),
+      displayCwd: io.cwd,
+      lazyFlows: true,
+    },
+    hosts,
+  );
   // As `resolve` prints them, escaped: a message may carry a path or value from the repository.
   writeDiagnostics(config.diagnostics, io);
   // Inside a host, its own instruction names are wanted too unless the config names contextPaths.
-  const ownNames =
-    options.host === undefined
-      ? undefined
-      : (await import('../hosts/index.js')).hostById(options.host)?.ownNames;
-  const resolver = await createResolver({ workDir, config: wantedInside(config, ownNames), env: io.env, fs });
+  const ownNames = options.host === undefined ? undefined : hosts.host(options.host)?.ownNames;
+  const resolver = await createResolver(
+    { workDir, config: wantedInside(config, ownNames), env: io.env, fs },
+    hosts,
+  );
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
   const note = (line: string) => io.stderr.write(`ctxfiles mcp: ${escapeControl(line.slice(0, 2000))}\n`);
   const connection = createScopedConnection({
     resolver,
+    formats: hosts.format,
     fs,
     rules: rulesOfResolver(resolver, request),
     request,
-    ...(await insideHost(options.host, resolver, io)),
+    ...(await insideHost(options.host, hosts, resolver, io)),
     // Notes about ctxfiles itself go to stderr, one line each, never into a tool result.
     onNote: (text) => text.split('\n').forEach(note),
   });
@@ -102,26 +108,25 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
  */
 async function insideHost(
   host: string | undefined,
+  hosts: HostRegistry,
   resolver: Resolver,
   io: CliIo,
 ): Promise<Pick<McpConnectionOptions, 'view' | 'shared'>> {
   if (host === undefined) return {};
-  const [{ hostById }, { hookHostView }, { sharedSession }, { stateDirectory }, { homeDirectory }] =
-    await Promise.all([
-      import('../hosts/index.js'),
-      import('../hooks/host-view.js'),
-      import('../hooks/shared-session.js'),
-      import('../hooks/state-store.js'),
-      import('../fs/home-dir.js'),
-    ]);
-  const known = hostById(host);
+  const [{ hookHostView }, { sharedSession }, { stateDirectory }, { homeDirectory }] = await Promise.all([
+    import('../hooks/host-view.js'),
+    import('../hooks/shared-session.js'),
+    import('../hooks/state-store.js'),
+    import('../fs/home-dir.js'),
+  ]);
+  const known = hosts.host(host);
   if (known === undefined)
     throw new CtxfilesError(
       'usage',
       `--host: unknown host ${JSON.stringify(host)}; \`ctxfiles presets\` lists the hosts`,
     );
   const homeDir = homeDirectory();
-  const view = await hookHostView(host, resolver, io.env, homeDir);
+  const view = await hookHostView(known, hosts, resolver, io.env, homeDir);
   const shared =
     known.hook === undefined
       ? undefined

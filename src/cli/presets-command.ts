@@ -1,5 +1,4 @@
-import { HOSTS } from '../hosts/index.js';
-import { getPreset, PRESET_NAMES } from '../presets/index.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import { EXIT, type CliIo } from './io.js';
 
 /** One preset as `ctxfiles presets --json` lists it (docs/presets.md). */
@@ -14,7 +13,7 @@ export interface PresetListing {
 
 /** Every preset with its host and verified version, in the order `ctxfiles presets` lists them. */
 export function listPresets(): PresetListing[] {
-  return HOSTS.flatMap((host) =>
+  return hosts.hosts.flatMap((host) =>
     host.presets.map((preset) => ({
       name: preset.name,
       host: host.title,
@@ -59,10 +58,10 @@ export function presetsCommand(
     io.stderr.write(`ctxfiles: error: unknown action "${action}"; use: ctxfiles presets [show NAME]\n`);
     return EXIT.usage;
   }
-  const preset = name === undefined ? undefined : getPreset(name);
+  const preset = name === undefined ? undefined : hosts.preset(name)?.config;
   if (preset === undefined) {
     const what = name === undefined ? 'name a preset' : `"${name}" is not a preset`;
-    io.stderr.write(`ctxfiles: error: ${what}; the presets are: ${PRESET_NAMES.join(', ')}\n`);
+    io.stderr.write(`ctxfiles: error: ${what}; the presets are: ${hosts.presetNames.join(', ')}\n`);
     return EXIT.usage;
   }
   io.stdout.write(`${JSON.stringify(preset, null, 2)}\n`);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Format } from '../config/types.js';
 import { FORMATS } from '../config/types.js';
-import { PRESET_NAMES } from '../presets/index.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import type { ResolveResult } from '../api/create-resolver.js';
 import { EXIT, fromShell, writeDiagnostics, type CliIo } from './io.js';
 
@@ -56,7 +56,7 @@ export function plainResolveOptions(argv: readonly string[]): CommonOptions | un
     if (key === undefined || key === 'json' || options[key] !== undefined) return undefined;
     if (value === undefined || value === '' || value.startsWith('-')) return undefined;
     if (key === 'format' && !(FORMATS as readonly string[]).includes(value)) return undefined;
-    if (key === 'preset' && !PRESET_NAMES.includes(value)) return undefined;
+    if (key === 'preset' && hosts.preset(value) === undefined) return undefined;
     options[key] = value;
     index += 1;
   }
@@ -135,7 +135,7 @@ export async function writePlain(
         config: resolver.config,
         result,
         preset: options.preset ?? resolver.config.preset,
-        presets: PRESET_NAMES,
+        presets: hosts.presetNames,
         tryPreset: async (preset) => {
           try {
             const other = await openResolver({ ...options, preset }, io);
@@ -157,16 +157,19 @@ export async function openResolver(options: CommonOptions, io: CliIo) {
     import('../api/create-resolver.js'),
   ]);
   const workDir = resolveCwd(options, io);
-  const config = await loadConfig({
-    cwd: workDir,
-    configFile: fromShell(options.config, io),
-    preset: options.preset,
-    userConfig: fromShell(options.userConfig, io),
-    env: io.env,
-    displayCwd: io.cwd,
-    lazyFlows: true,
-  });
-  const resolver = await createResolver({ workDir, config, env: io.env });
+  const config = await loadConfig(
+    {
+      cwd: workDir,
+      configFile: fromShell(options.config, io),
+      preset: options.preset,
+      userConfig: fromShell(options.userConfig, io),
+      env: io.env,
+      displayCwd: io.cwd,
+      lazyFlows: true,
+    },
+    hosts,
+  );
+  const resolver = await createResolver({ workDir, config, env: io.env }, hosts);
   const format = options.format as Format | undefined;
   const rules = options as { paths?: string[]; rule?: string[] };
   return {

@@ -2,7 +2,6 @@ import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { CtxfilesError } from '../errors.js';
 import { FORMATS } from '../config/types.js';
-import { PRESET_NAMES } from '../presets/index.js';
 import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 import {
   openResolver,
@@ -12,7 +11,7 @@ import {
   writePlain,
   type CommonOptions,
 } from './resolve-command.js';
-import { HOOK_HOSTS } from '../hosts/index.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import { orList } from '../shared/or-list.js';
 import { INIT_HOSTS } from './init-hosts.js';
 
@@ -204,7 +203,7 @@ function listValues(value: string, previous: readonly string[] = []): string[] {
 
 /** `--preset NAME`: the config is merged over a tool's preset (docs/presets.md). */
 function presetOption(): Option {
-  return new Option('--preset <name>', "merge the config over a tool's preset").choices(PRESET_NAMES);
+  return new Option('--preset <name>', "merge the config over a tool's preset").choices(hosts.presetNames);
 }
 
 /** `resolve`, `manifest` and `session`: a resolver for one request. */
@@ -326,7 +325,7 @@ function registerServerCommands(cli: Cli, io: CliIo): void {
       'answer one coding agent hook event read as JSON on stdin (see docs/hooks.md); always exits 0',
       'none',
     )
-    .argument('<agent>', `the agent whose event it is: ${orList(HOOK_HOSTS)}`)
+    .argument('<agent>', `the agent whose event it is: ${orList(hosts.hookHosts)}`)
     .option('--cwd <dir>', 'the work dir (default: the event\'s "cwd")')
     .option('--config <file>', 'use this config file instead of searching for one')
     .option('--user-config <file>', 'the trusted user config (default: ~/.config/ctxfiles/config.json)')

@@ -2,6 +2,7 @@ import { undeclaredStepAgents } from '../api/select-request.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load-config.js';
+import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import { CONFIG_SEARCH_PLACES } from '../config/search-places.js';
 import { DEFAULT_CONFIG, KNOWN_TOP_LEVEL_KEYS } from '../config/defaults.js';
 import { lintConfig } from '../config/lint-config.js';
@@ -91,15 +92,18 @@ async function checkConfig(
 ): Promise<{ checked: string[]; diagnostics: Diagnostic[] }> {
   const checked: string[] = [];
   const diagnostics: Diagnostic[] = [];
-  const loaded = await loadConfig({
-    cwd: options.cwd,
-    configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
-    preset: options.preset,
-    displayCwd: options.displayCwd,
-    userConfig: options.userConfig,
-    env: options.env,
-    thorough: true,
-  });
+  const loaded = await loadConfig(
+    {
+      cwd: options.cwd,
+      configFile: file === undefined ? undefined : path.resolve(options.displayCwd, file),
+      preset: options.preset,
+      displayCwd: options.displayCwd,
+      userConfig: options.userConfig,
+      env: options.env,
+      thorough: true,
+    },
+    hosts,
+  );
   const name = loaded.filepath === null ? 'no config file found; defaults apply' : display(loaded.filepath);
   const flows = `${loaded.flows.size} flow${loaded.flows.size === 1 ? '' : 's'}`;
   const trust = describeDropped(loaded.dropped ?? []);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { configSchema } from './schema.js';
+import { HOST_PRESET_NAMES } from './host-names.generated.js';
+import { FORMATS } from './types.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 /** Where the published schema lives; editors fetch it by this id. */
@@ -21,6 +23,10 @@ export function generateConfigJsonSchema(): Record<string, unknown> {
     unknown
   >;
   const properties = generated['properties'] as Record<string, Record<string, unknown>>;
+  // The names `preset` and `format` take: the config checks them against the host registry it is
+  // handed; the published schema lists those of the hosts ctxfiles ships, for editors.
+  if (properties['preset'] !== undefined) properties['preset']['enum'] = [...HOST_PRESET_NAMES];
+  if (properties['format'] !== undefined) properties['format']['enum'] = [...FORMATS];
   for (const [key, value] of Object.entries(DEFAULT_CONFIG)) {
     const property = properties[key];
     if (property === undefined) continue;

@@ -1,6 +1,6 @@
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { isAbsent, type FileSystem } from '../fs/file-system.js';
-import { hostOfPreset, type HostSettingsFile } from '../hosts/index.js';
+import type { HostSettings, HostSettingsFile } from '../registry/host.js';
 import { readSourceFile } from './read-source.js';
 import { mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 
@@ -37,18 +37,19 @@ export interface HostSettingsLayers {
 }
 
 /**
- * Reads the settings files of the host that defines `preset` (Codex's `config.toml`, ...), as config
+ * Reads the settings files of the host that defines `preset` (`settings`, from the host registry:
+ * Codex's `config.toml`, ...), as config
  * values to layer over the preset (docs/presets.md, "Host settings"). A file that is absent is passed
  * over; one that cannot be read or parsed is a `warn` `host-settings-invalid` and leaves the preset's
  * values standing: a host's settings never fail a resolution. A project-tier file loses the keys that
  * widen reads unless the project is trusted.
  */
 export async function readHostSettings(
+  settings: HostSettings | undefined,
   preset: string,
   presetConfig: Readonly<Record<string, unknown>>,
   context: HostSettingsContext,
 ): Promise<HostSettingsLayers> {
-  const settings = hostOfPreset(preset)?.settings;
   let value: Record<string, unknown> = {};
   const files: Array<{ source: string; keys: string[] }> = [];
   const dropped: DroppedKey[] = [];

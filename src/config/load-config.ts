@@ -3,7 +3,7 @@ import { CtxfilesError, formatProblem, type Diagnostic } from '../errors.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
-import { getPreset, getPresetProfile, PRESET_NAMES } from '../presets/index.js';
+import { presetProfile, type PresetLookup } from '../registry/registry.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import {
   isTrustedProject,
@@ -25,7 +25,7 @@ import {
 } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
-import type { Config, Flow, HostProfile } from './types.js';
+import { configNames, type Config, type ConfigNames, type Flow, type HostProfile } from './types.js';
 import fastValidate from './validate-config.generated.js';
 
 import { globsOf, readHostSettings } from './host-settings.js';
@@ -151,36 +151,34 @@ export interface LazyLoadedConfig extends Omit<LoadedConfig, 'flows'> {
  */
 export async function loadConfig(
   options: Readonly<LoadConfigOptions> & { readonly lazyFlows: true },
+  hosts: PresetLookup,
 ): Promise<LazyLoadedConfig>;
-export async function loadConfig(options?: Readonly<LoadConfigOptions>): Promise<LoadedConfig>;
 export async function loadConfig(
-  options: Readonly<LoadConfigOptions> = {},
+  options: Readonly<LoadConfigOptions>,
+  hosts: PresetLookup,
+): Promise<LoadedConfig>;
+export async function loadConfig(
+  options: Readonly<LoadConfigOptions>,
+  hosts: PresetLookup,
 ): Promise<LoadedConfig | LazyLoadedConfig> {
   // The layering in its order: find and read the user config, then the project (or explicit) file
   // with its tier sanitized, merge both over the preset and its host's settings, clamp caps, then
   // wire the flows.
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const display = relativeDisplay(options.displayCwd ?? process.cwd());
-  const fs = options.fs ?? createNodeFileSystem();
-  const homeDir = options.homeDir ?? homeDirectory();
-  const loading: Loading = {
-    fs,
-    cwd,
-    homeDir,
-    display,
-    thorough: options.thorough === true,
-    diagnostics: [],
-    layers: [],
-    dropped: [],
-    globs: [],
-  };
-
+  const loading = startLoading(options, hosts);
+  const { fs, cwd, homeDir, display } = loading;
   const userFile = findUserConfig(fs, options, homeDir, display);
   const user = userFile === null ? {} : await readLayer(loading, userFile);
   if (userFile !== null) loading.layers.push({ tier: 'user', source: userFile, keys: Object.keys(user) });
   const trusted = isTrustedProject(user['trustedProjects'], cwd, homeDir, (file) => fs.realpath(file));
   const project = await readProjectLayer(loading, options, trusted);
-  const { merged, presetScope, profile } = await mergeOverPreset(loading, options, user, project, trusted);
+  const { merged, presetScope, profile } = await mergeOverPreset(
+    loading,
+    options,
+    hosts,
+    user,
+    project,
+    trusted,
+  );
 
   for (const { keyPath, maximum } of capsAboveMaxima(merged)) {
     loading.diagnostics.push({
@@ -208,6 +206,22 @@ export async function loadConfig(
   return { ...common, flows: await loadFlows() };
 }
 
+/** A {@link loadConfig} call's {@link Loading}, with the options' defaults applied. */
+function startLoading(options: Readonly<LoadConfigOptions>, hosts: PresetLookup): Loading {
+  return {
+    fs: options.fs ?? createNodeFileSystem(),
+    cwd: path.resolve(options.cwd ?? process.cwd()),
+    homeDir: options.homeDir ?? homeDirectory(),
+    display: relativeDisplay(options.displayCwd ?? process.cwd()),
+    thorough: options.thorough === true,
+    names: configNames(hosts),
+    diagnostics: [],
+    layers: [],
+    dropped: [],
+    globs: [],
+  };
+}
+
 /** What one {@link loadConfig} call reads through and collects as it goes. */
 interface Loading {
   readonly fs: FileSystem;
@@ -215,6 +229,8 @@ interface Loading {
   readonly homeDir: string;
   readonly display: (file: string) => string;
   readonly thorough: boolean;
+  /** The preset and format names of the host registry handed down. */
+  readonly names: ConfigNames;
   readonly diagnostics: Diagnostic[];
   readonly layers: ConfigLayer[];
   readonly dropped: DroppedKey[];
@@ -253,7 +269,7 @@ interface ProjectLayer {
 
 /** Reads one config file of a layer (readConfig with the call's display, diagnostics and mode). */
 function readLayer(loading: Loading, file: string): Promise<Record<string, unknown>> {
-  return readConfig(loading.fs, file, loading.display(file), loading.diagnostics, loading.thorough);
+  return readConfig(loading, file, loading.display(file));
 }
 
 /**
@@ -304,6 +320,7 @@ async function readProjectLayer(
 async function mergeOverPreset(
   loading: Loading,
   options: Readonly<LoadConfigOptions>,
+  hosts: PresetLookup,
   user: Record<string, unknown>,
   project: ProjectLayer,
   trusted: boolean,
@@ -322,8 +339,8 @@ async function mergeOverPreset(
     presetOf(own) !== presetOf(user);
   const merged = mergeLayers(user, own);
   if (presetName === undefined) return { merged, presetScope: false, profile: {} };
-  let preset = presetBase(presetName);
-  let profile = getPresetProfile(presetName);
+  let preset = presetBase(hosts, presetName);
+  let profile = presetProfile(hosts, presetName);
   let presetScope = false;
   if (presetFromProject && filepath !== null) {
     const shown = loading.display(filepath);
@@ -340,7 +357,7 @@ async function mergeOverPreset(
   const host =
     options.hostSettings === false
       ? undefined
-      : await readHostSettings(presetName, preset, {
+      : await readHostSettings(hosts.hostOfPreset(presetName)?.settings, presetName, preset, {
           fs: loading.fs,
           cwd: loading.cwd,
           homeDir: loading.homeDir,
@@ -417,6 +434,7 @@ function realDir(fs: FileSystem, dir: string): string {
  */
 export async function parseConfig(
   value: unknown,
+  hosts: PresetLookup,
   file = '<config>',
 ): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
@@ -431,12 +449,13 @@ export async function parseConfig(
   // A `preset` key merges the value over that preset, as in a config file (docs/presets.md).
   const name = isPlainObject(value) ? presetOf(value) : undefined;
   const layered =
-    name === undefined ? value : mergeLayers(presetBase(name), value as Record<string, unknown>);
-  const profile = { ...(name === undefined ? {} : getPresetProfile(name)), ...carried };
-  const fast = quickConfig(layered, profile);
+    name === undefined ? value : mergeLayers(presetBase(hosts, name), value as Record<string, unknown>);
+  const profile = { ...(name === undefined ? {} : presetProfile(hosts, name)), ...carried };
+  const names = configNames(hosts);
+  const fast = quickConfig(layered, names, profile);
   if (fast !== null) return { config: fast, diagnostics };
   const { validateConfig } = await import('./validate-config.js');
-  const config = validateConfig(layered, plainSource(file, value), [], diagnostics, profile);
+  const config = validateConfig(layered, plainSource(file, value), [], diagnostics, names, profile);
   return { config, diagnostics };
 }
 
@@ -446,13 +465,13 @@ export async function parseConfig(
  * reads from a preset only a project config names (docs/security.md, "Trust tiers").
  * @throws CtxfilesError `config-invalid` for a name that is not a preset.
  */
-function presetBase(name: string): Record<string, unknown> {
-  const preset = getPreset(name);
+function presetBase(hosts: PresetLookup, name: string): Record<string, unknown> {
+  const preset = hosts.preset(name)?.config;
   if (preset === undefined) {
     throw new CtxfilesError('config-invalid', [
       formatProblem(
         { keyPath: 'preset' },
-        `"${name}" is not a preset. Expected one of ${PRESET_NAMES.join(', ')}`,
+        `"${name}" is not a preset. Expected one of ${hosts.presetNames.join(', ')}`,
       ),
     ]);
   }
@@ -468,8 +487,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * validator generated from the JSON Schema. Anything else returns `null` and takes the thorough
  * path (zod, with positions and hints).
  */
-function quickConfig(value: unknown, profile: Readonly<Partial<HostProfile>>): Config | null {
-  return isQuickValid(value) ? normalizeConfig(value as ConfigInput, profile) : null;
+function quickConfig(
+  value: unknown,
+  names: ConfigNames,
+  profile: Readonly<Partial<HostProfile>>,
+): Config | null {
+  return isQuickValid(value, names) ? normalizeConfig(value as ConfigInput, profile) : null;
 }
 
 /**
@@ -598,11 +621,9 @@ function refuseOutsideLink(
 }
 
 async function readConfig(
-  fs: FileSystem,
+  { fs, diagnostics, thorough: thoroughOnly, names }: Loading,
   file: string,
   shown: string,
-  diagnostics: Diagnostic[],
-  thoroughOnly: boolean,
 ): Promise<Record<string, unknown>> {
   const extension = path.extname(file);
   // zod and the YAML parser load only on the thorough path.
@@ -620,7 +641,7 @@ async function readConfig(
         { cause: error },
       );
     }
-    (await thorough())(value, plainSource(shown, value), [], diagnostics);
+    (await thorough())(value, plainSource(shown, value), [], diagnostics, names);
     return value as Record<string, unknown>;
   }
   const text = readSourceFile(fs, file, shown, 'config-syntax');
@@ -632,23 +653,28 @@ async function readConfig(
   if (extension === '.json' && !thoroughOnly) {
     // JSON that parses and validates needs neither the YAML parser nor zod.
     const fast = parseJson(text, isPackage);
-    if (isQuickValid(fast)) return fast;
+    if (isQuickValid(fast, names)) return fast;
   }
   const { parseSourceText } = await import('./source-text.js');
   const source = parseSourceText(text, shown, 'config-syntax');
   const value = isPackage
     ? (source.value as Record<string, unknown> | null)?.['ctxfiles']
     : (source.value ?? {});
-  if (!thoroughOnly && isQuickValid(value)) return value;
-  (await thorough())(value, source, isPackage ? ['ctxfiles'] : [], diagnostics);
+  if (!thoroughOnly && isQuickValid(value, names)) return value;
+  (await thorough())(value, source, isPackage ? ['ctxfiles'] : [], diagnostics, names);
   return value as Record<string, unknown>;
 }
 
 /** True for a value the generated validator accepts with only known keys (see {@link quickConfig}). */
 // The fast validator is generated from the published schema, whose top level is closed: a config
 // with an unknown key fails it and takes the slow path, which warns with a "did you mean" hint.
-function isQuickValid(value: unknown): value is Record<string, unknown> {
+// The generated validator knows the names of the hosts ctxfiles ships; `names` are those of the
+// registry handed down, which decide.
+function isQuickValid(value: unknown, names: ConfigNames): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { preset, format } = value as { preset?: unknown; format?: unknown };
+  if (preset !== undefined && !names.presets.includes(preset as string)) return false;
+  if (format !== undefined && !names.formats.includes(format as string)) return false;
   return findForbiddenKey(value, []) === undefined && fastValidate(value);
 }
 

@@ -1,6 +1,6 @@
 import { CAP_MAXIMA, DEFAULT_CONFIG } from './defaults.js';
 import type { ConfigInput } from './schema.js';
-import { DEFAULT_PROFILE, type AgentConfig, type Config, type HostProfile } from './types.js';
+import { DEFAULT_PROFILE, type AgentConfig, type Config, type Format, type HostProfile } from './types.js';
 
 /**
  * Applies every default to a config that passed validation, with the host profile of the preset it
@@ -25,7 +25,8 @@ export function normalizeConfig(data: ConfigInput, profile: Readonly<Partial<Hos
       ...DEFAULT_CONFIG.instructions,
       ...stripUndefined(structuredClone(data.instructions ?? {})),
     }),
-    format: data.format ?? DEFAULT_CONFIG.format,
+    // Checked against the host registry's names by the loader (validate-config.ts, `unknownNames`).
+    format: (data.format as Format | undefined) ?? DEFAULT_CONFIG.format,
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),
     session: deepFreeze({ tools: structuredClone(data.session?.tools ?? {}) }),

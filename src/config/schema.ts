@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
-import { PRESET_NAMES } from '../presets/index.js';
-import {
-  FORMATS,
-  IMPORT_FAILURE_REASONS,
-  KNOWN_RULE_SOURCES,
-  TOOL_KINDS,
-  type ImportFailureReason,
-} from './types.js';
+import { IMPORT_FAILURE_REASONS, KNOWN_RULE_SOURCES, TOOL_KINDS, type ImportFailureReason } from './types.js';
 
 /**
  * The zod schema of a ctxfiles config. It is the single source of truth: the JSON Schema in
@@ -368,7 +361,7 @@ export const configSchema = z
   .looseObject({
     $schema: z.string().optional().describe('The JSON Schema an editor checks this file against; ignored.'),
     preset: z
-      .enum(PRESET_NAMES as [string, ...string[]])
+      .string()
       .optional()
       .describe('A preset this config is merged over: the view of one coding tool (docs/presets.md).'),
     contextPaths: z
@@ -398,7 +391,7 @@ export const configSchema = z
     instructions: instructionsSchema
       .optional()
       .describe('Chain discovery from the project root, user and extra files, change tracking.'),
-    format: z.enum(FORMATS).optional().describe('Output format of the rendered block. Default "opencode".'),
+    format: z.string().optional().describe('Output format of the rendered block. Default "opencode".'),
     budget: budgetSchema.optional().describe('Caps on the size of the rendered block.'),
     wording: wordingSchema.optional(),
     session: sessionSchema.optional().describe('How sessions read the tool calls of a runner.'),

@@ -1,5 +1,7 @@
 /** Normalized config types: what the resolver consumes after validation and defaults. */
 
+import { HOST_FORMAT_NAMES } from './host-names.generated.js';
+
 /** A `context` layer on an agent or a flow step. It is declared when `paths` is set. */
 export interface ContextLayer {
   readonly paths?: readonly string[];
@@ -144,26 +146,33 @@ export interface RulesConfig {
   readonly userFolders?: boolean;
 }
 
-/** An output format. */
-/** The output formats, in the order the docs list them (docs/formats.md). */
-export const FORMATS = Object.freeze([
-  'opencode',
-  'xml',
-  'reminder',
-  'magi',
-  'codex',
-  'claude-code',
-  'claude-code-2.1.197',
-  'gemini',
-  'gemini-full',
-  'opencode-cli',
-  'continue',
-  'qwen',
-  'copilot',
-  'pi',
-  'cline',
-] as const);
+/** ctxfiles' own output formats (docs/formats.md); each host adds its own (`codex`, `claude-code`, …). */
+export const ENGINE_FORMATS = Object.freeze(['opencode', 'xml', 'reminder', 'magi'] as const);
 
+/**
+ * Every output format: ctxfiles' own, then the hosts' in registry order (the names are generated
+ * from the host registry into host-names.generated.ts, so that this vocabulary imports no host).
+ */
+export const FORMATS = Object.freeze([...ENGINE_FORMATS, ...HOST_FORMAT_NAMES] as const);
+
+/**
+ * The preset and format names a config may use: those of the host registry handed down, and
+ * ctxfiles' own formats (see {@link configNames}).
+ */
+export interface ConfigNames {
+  readonly presets: readonly string[];
+  readonly formats: readonly string[];
+}
+
+/** The names of {@link ConfigNames} for a registry's presets and formats. */
+export function configNames(hosts: {
+  readonly presetNames: readonly string[];
+  readonly formatNames: readonly string[];
+}): ConfigNames {
+  return { presets: hosts.presetNames, formats: [...ENGINE_FORMATS, ...hosts.formatNames] };
+}
+
+/** An output format. */
 export type Format = (typeof FORMATS)[number];
 
 /** Modes with a defined meaning; any other string acts as `append` and warns. */

@@ -4,7 +4,7 @@ import { normalizeConfig } from './normalize-config.js';
 import { configSchema } from './schema.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import type { SourceText } from './source-text.js';
-import type { Config, HostProfile } from './types.js';
+import type { Config, ConfigNames, HostProfile } from './types.js';
 import { toProblems } from './zod-issues.js';
 
 /**
@@ -17,6 +17,7 @@ export function validateConfig(
   source: SourceText,
   prefix: readonly PropertyKey[],
   diagnostics: Diagnostic[],
+  names: ConfigNames,
   profile: Readonly<Partial<HostProfile>> = {},
 ): Config {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -32,6 +33,13 @@ export function validateConfig(
   if (!parsed.success) {
     throw new CtxfilesError('config-invalid', toProblems(parsed.error.issues, source, prefix, knownKeysAt));
   }
+  const unnamed = unknownNames(parsed.data, names).map(([key, allowed]) =>
+    source.problem(
+      [...prefix, key],
+      `Invalid option: expected one of ${allowed.map((name) => `"${name}"`).join('|')}`,
+    ),
+  );
+  if (unnamed.length > 0) throw new CtxfilesError('config-invalid', unnamed);
   for (const key of Object.keys(value)) {
     if (KNOWN_TOP_LEVEL_KEYS.includes(key)) continue;
     const hint = suggest(
@@ -49,6 +57,19 @@ export function validateConfig(
     });
   }
   return normalizeConfig(parsed.data, profile);
+}
+
+/** `preset` and `format` values that name no preset or format, with the names allowed. */
+function unknownNames(
+  data: { readonly preset?: string | undefined; readonly format?: string | undefined },
+  names: ConfigNames,
+): Array<[key: 'preset' | 'format', allowed: readonly string[]]> {
+  const wrong: Array<[key: 'preset' | 'format', allowed: readonly string[]]> = [];
+  if (data.preset !== undefined && !names.presets.includes(data.preset))
+    wrong.push(['preset', names.presets]);
+  if (data.format !== undefined && !names.formats.includes(data.format))
+    wrong.push(['format', names.formats]);
+  return wrong;
 }
 
 /**

@@ -1,13 +1,6 @@
 import type { ResolveResult } from '../api/create-resolver.js';
-import { hostOfPreset } from '../hosts/index.js';
 import { finding, type Finding } from './finding.js';
 import { positionOf } from './position-of.js';
-
-/** The frame tags of a preset's host format (`frameTags`): Codex's `INSTRUCTIONS` unless it says. */
-function frameTagsOf(preset: string): readonly string[] {
-  const formats = hostOfPreset(preset)?.formats ?? [];
-  return formats.find((format) => format.frameBreaks !== undefined)?.frameTags ?? ['INSTRUCTIONS'];
-}
 
 /** A file a host sends that ctxfiles shows otherwise, and where in it (for `frame-escaped`). */
 export interface HostNotice {
@@ -27,11 +20,11 @@ export interface HostNotice {
  * (a file past the 1 MiB ctxfiles reads of one file, which a host with no cap sends whole). Taken
  * when the resolution is done, so that doctor need not keep its text (docs/doctor.md, "Bounds").
  */
-export function hostNotices(host: string, result: ResolveResult): HostNotice[] {
+export function hostNotices(frameTags: readonly string[], result: ResolveResult): HostNotice[] {
   const notices: HostNotice[] = [];
   for (const { code, path } of result.diagnostics) {
     if (path === undefined || (code !== 'frame-escaped' && code !== 'too-large')) continue;
-    const tags = code === 'frame-escaped' ? frameTagsOf(host) : [];
+    const tags = code === 'frame-escaped' ? frameTags : [];
     let at = { line: 1, column: 1 };
     if (code === 'frame-escaped') {
       const text = result.files.find((file) => file.path === path)?.text ?? '';

@@ -1,13 +1,16 @@
 import { createResolver, type Resolver } from '../api/create-resolver.js';
 import { hostViews, type HostView } from '../api/host-views.js';
-import { HOSTS } from '../hosts/index.js';
+import type { HostRegistry } from '../registry/registry.js';
 
 /** Which hosts deliver a subagent's and a mode's layers by their hook, and which only through MCP. */
-export function hostDelivery(): { readonly hook: readonly string[]; readonly mcp: readonly string[] } {
-  const hook = HOSTS.filter((host) => host.hook?.events.subagentStart !== undefined);
+export function hostDelivery(hosts: HostRegistry): {
+  readonly hook: readonly string[];
+  readonly mcp: readonly string[];
+} {
+  const hook = hosts.hosts.filter((host) => host.hook?.events.subagentStart !== undefined);
   return {
     hook: hook.map((host) => host.id),
-    mcp: HOSTS.filter((host) => !hook.includes(host)).map((host) => host.id),
+    mcp: hosts.hosts.filter((host) => !hook.includes(host)).map((host) => host.id),
   };
 }
 
@@ -16,9 +19,9 @@ export function hostDelivery(): { readonly hook: readonly string[]; readonly mcp
  * agent, each subagent name the config knows, each mapped mode) with its files, the warnings of a
  * mapping that names nothing, then which hosts deliver them how.
  */
-export function formatHostAgents(views: readonly HostView[]): string[] {
-  const title = (id: string) => HOSTS.find((host) => host.id === id)?.title ?? id;
-  const delivery = hostDelivery();
+export function formatHostAgents(views: readonly HostView[], hosts: HostRegistry): string[] {
+  const title = (id: string) => hosts.host(id)?.title ?? id;
+  const delivery = hostDelivery(hosts);
   const lines = views.map((view) => `${describe(view)}: ${view.files.join(', ') || '(no files)'}`);
   for (const view of views)
     for (const diagnostic of view.diagnostics) lines.push(`  warning: ${diagnostic.message}`);
@@ -36,10 +39,12 @@ export function formatHostAgents(views: readonly HostView[]): string[] {
  */
 export async function hostAgentsSection(
   options: Readonly<{ workDir: string; env: Readonly<Record<string, string | undefined>>; homeDir: string }>,
+  hosts: HostRegistry,
 ): Promise<string> {
   let resolver: Resolver;
   try {
-    resolver = await createResolver({ workDir: options.workDir, env: options.env, homeDir: options.homeDir });
+    const { workDir, env, homeDir } = options;
+    resolver = await createResolver({ workDir, env, homeDir }, hosts);
   } catch {
     // A broken config is reported by the rest of doctor.
     return '';
@@ -47,7 +52,7 @@ export async function hostAgentsSection(
   const { config } = resolver;
   if (Object.keys(config.agents).length === 0 && config.subagents === undefined && config.modes === undefined)
     return '';
-  const lines = formatHostAgents(await hostViews(resolver));
+  const lines = formatHostAgents(await hostViews(resolver), hosts);
   return `\nHosts' agents and modes (docs/subagents.md)\n${lines.map((line) => (line === '' ? '' : `  ${line}`)).join('\n')}\n`;
 }
 

@@ -177,7 +177,7 @@ async function resolveSite(
       column: measure(host.name, resolution, await counter, show, options),
       reads: readsOf(resolution),
     });
-    outcomes.push(outcomeOf(host.name, resolution));
+    outcomes.push(outcomeOf(host, resolution));
   }
   const reads = measured.map(({ column, reads: files }) => ({ host: column.host, files }));
   // A link and its target are one file: a host reading CLAUDE.md -> AGENTS.md reads AGENTS.md.
@@ -190,13 +190,13 @@ async function resolveSite(
 }
 
 /** What doctor keeps of a resolution for its checks. */
-function outcomeOf(host: string, { result, config }: HostResolution): HostOutcome {
+function outcomeOf(host: DoctorHost, { result, config }: HostResolution): HostOutcome {
   return {
-    host,
+    host: host.name,
     files: result.files.map((file) => file.path),
     rules: result.rules ?? [],
     imports: config.imports?.enabled === true,
-    notices: hostNotices(host, result),
+    notices: hostNotices(host.frameTags, result),
   };
 }
 

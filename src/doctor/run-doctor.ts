@@ -58,13 +58,7 @@ export async function runDoctor(options: Readonly<DoctorOptions>): Promise<Docto
   for (const site of options.paths)
     if (fs.probe(path.resolve(workDir, site)) === null)
       throw new CtxfilesError('usage', `--path ${site}: no such file or directory under ${workDir}`);
-  const index = indexRepository(
-    fs,
-    root,
-    workDir,
-    placeMarkers(options.hosts.map((host) => host.name)),
-    options.homeDir,
-  );
+  const index = indexRepository(fs, root, workDir, placeMarkers(options.hosts), options.homeDir);
   // Every host at every site, then the corpus, read the same files: each is read once.
   const shared = shareReads(fs);
   const { sites, outcomes } = await buildMatrix({

@@ -1,7 +1,6 @@
 import type { HostContext } from '../api/host-layers.js';
 import { describeJsonError } from '../errors.js';
-import { hookProtocol } from '../hosts/index.js';
-import type { HookAgent } from './tool-names.js';
+import type { HookProtocol } from '../registry/host.js';
 
 /** One hook event, reduced to what ctxfiles uses. */
 export type HookEvent =
@@ -58,7 +57,7 @@ export type HookEvent =
  * Reads one hook event from the JSON an agent writes to the hook's stdin.
  * @returns the event, or a one-line reason why the input is not a usable event.
  */
-export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { readonly error: string } {
+export function parseHookEvent(protocol: HookProtocol, text: string): HookEvent | { readonly error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -70,8 +69,6 @@ export function parseHookEvent(agent: HookAgent, text: string): HookEvent | { re
   const record = value as Record<string, unknown>;
   const eventName = record['hook_event_name'];
   if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
-  const protocol = hookProtocol(agent);
-  if (protocol === undefined) return { error: `"${agent}" has no hook protocol` };
   const names = protocol.events;
   const compression = protocol.compression?.event === eventName ? protocol.compression : undefined;
   const layered = [names.subagentStart, names.prompt].includes(eventName);
@@ -164,12 +161,11 @@ function compressionSummary(request: unknown, reply: string): string | undefined
  * (its protocol's `emptyOutput`, else nothing).
  */
 export function formatHookOutput(
-  agent: HookAgent,
+  protocol: HookProtocol,
   event: 'session-start' | 'after-tool' | 'subagent-start' | 'prompt',
   text: string,
 ): string {
-  const protocol = hookProtocol(agent);
-  if (text === '' || protocol === undefined) return protocol?.emptyOutput ?? '';
+  if (text === '') return protocol.emptyOutput ?? '';
   const names = protocol.events;
   const hookEventName =
     event === 'session-start'

@@ -10,7 +10,8 @@ import { diskKindOf, type ShellPathsOptions } from './shell-paths.js';
 import { completeContext, contextKey, contextSignature } from './host-request.js';
 import { toToolEvents, type HookAgent } from './tool-names.js';
 import { homeDirectory } from '../fs/home-dir.js';
-import { hookProtocol } from '../hosts/index.js';
+import type { HookProtocol } from '../registry/host.js';
+import type { HostRegistry } from '../registry/registry.js';
 import { sameStrings } from '../shared/same-strings.js';
 
 // The start of every hook event, and the quick check of a tool call with nothing due: what
@@ -21,7 +22,12 @@ import { sameStrings } from '../shared/same-strings.js';
 
 /** Options of {@link runHook}. */
 export interface RunHookOptions {
+  /** The host whose hook this is (`ctxfiles hook <id>`). */
   readonly agent: HookAgent;
+  /** Its hook protocol, from the host registry the CLI hands down. */
+  readonly protocol: HookProtocol;
+  /** The host registry (presets, formats and the host's own view, for the full path). */
+  readonly hosts: HostRegistry;
   /** What the agent wrote to the hook's stdin. */
   readonly input: string;
   /** The work dir; default: the host's project dir variable (`CLAUDE_PROJECT_DIR`), else the event's `cwd`, else `processCwd`. */
@@ -68,11 +74,11 @@ export interface HookStart {
 
 /** The answer that adds nothing, with the warnings so far. */
 export function quietAnswer(
-  agent: HookAgent,
+  protocol: HookProtocol,
   warnings: string[],
   kind: 'session-start' | 'after-tool' = 'after-tool',
 ): HookAnswer {
-  return { stdout: formatHookOutput(agent, kind, ''), warnings };
+  return { stdout: formatHookOutput(protocol, kind, ''), warnings };
 }
 
 /**
@@ -81,16 +87,16 @@ export function quietAnswer(
  * work dir), each problem pushed to `warnings`.
  */
 export function startHook(options: Readonly<RunHookOptions>, warnings: string[]): HookStart | HookAnswer {
-  const { agent } = options;
-  const event = parseHookEvent(agent, options.input);
+  const { agent, protocol } = options;
+  const event = parseHookEvent(protocol, options.input);
   if ('error' in event) {
     warnings.push(event.error);
-    return quietAnswer(agent, warnings);
+    return quietAnswer(protocol, warnings);
   }
-  if (event.kind === 'other') return quietAnswer(agent, warnings);
+  if (event.kind === 'other') return quietAnswer(protocol, warnings);
   const workDir = usableWorkDir(options, event.cwd, warnings);
   if (workDir === undefined)
-    return quietAnswer(agent, warnings, event.kind === 'session-start' ? 'session-start' : 'after-tool');
+    return quietAnswer(protocol, warnings, event.kind === 'session-start' ? 'session-start' : 'after-tool');
   const homeDir = options.homeDir ?? homeDirectory();
   const configFile = options.configFile === undefined ? undefined : path.resolve(workDir, options.configFile);
   const dir = options.stateDir ?? stateDirectory(options.env, homeDir);
@@ -110,12 +116,12 @@ export function checkToolCall(
   warnings: string[],
 ): HookAnswer | { readonly toolEvents: readonly ToolEvent[]; readonly dirs: readonly string[] } {
   const { event, workDir, homeDir, configFile, state, scoped } = start;
-  const { agent } = scoped;
+  const { agent, protocol } = scoped;
   const shell = scoped.shellPaths === true ? shellContext(workDir, event.cwd) : undefined;
-  const toolEvents = toToolEvents(agent, event.toolName, event.toolInput, event.ok, shell);
+  const toolEvents = toToolEvents(protocol, event.toolName, event.toolInput, event.ok, shell);
   const dirs = touchedInside(toolEvents, workDir);
-  const rearmed = startDue(state, agent);
-  if (dirs.length === 0 && !rearmed) return quietAnswer(agent, warnings);
+  const rearmed = startDue(state, protocol);
+  if (dirs.length === 0 && !rearmed) return quietAnswer(protocol, warnings);
   const files = touchedFiles(toolEvents, workDir);
   const stored = usableDirectory(state.dir) ? readStored(state, workDir, agent, warnings) : null;
   if (
@@ -124,7 +130,7 @@ export function checkToolCall(
     sameStrings(stored.fingerprint, fingerprintOf(workDir, configFile, homeDir, scoped)) &&
     nothingDue(stored, dirs, files)
   )
-    return quietAnswer(agent, warnings);
+    return quietAnswer(protocol, warnings);
   return { toolEvents, dirs };
 }
 
@@ -156,8 +162,8 @@ export function rearmFile(state: StateFile): string {
  * Whether the next tool call brings the start's text again: a compaction since the last delivery,
  * on a host whose system prompt does not keep it (`startSurvivesCompaction`).
  */
-export function startDue(state: StateFile, agent: HookAgent): boolean {
-  return hookProtocol(agent)?.startSurvivesCompaction !== true && fs.existsSync(rearmFile(state));
+export function startDue(state: StateFile, protocol: HookProtocol): boolean {
+  return protocol.startSurvivesCompaction !== true && fs.existsSync(rearmFile(state));
 }
 
 /** The stored state of this session, or `null` (absent, or corrupt with a warning). */
@@ -199,7 +205,7 @@ function usableWorkDir(
  */
 function chooseWorkDir(options: Readonly<RunHookOptions>, eventCwd: string | undefined): string {
   if (options.cwd !== undefined) return options.cwd;
-  const variable = hookProtocol(options.agent)?.projectDirEnv;
+  const variable = options.protocol.projectDirEnv;
   const projectDir = variable === undefined ? undefined : options.env[variable];
   if (projectDir !== undefined && path.isAbsolute(projectDir)) return projectDir;
   return eventCwd ?? '.';

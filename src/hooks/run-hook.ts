@@ -32,7 +32,7 @@ import {
 import type { ResolveRequest } from '../api/select-request.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { HookAgent } from './tool-names.js';
-import { hookProtocol, hostById } from '../hosts/index.js';
+import type { HookProtocol } from '../registry/host.js';
 import {
   checkToolCall,
   fingerprintOf,
@@ -57,9 +57,10 @@ export type { HookAnswer, RunHookOptions } from './quick-hook.js';
  * openSession({ state }) → afterTool → writeStateFile`, the last three under the session's lock.
  */
 export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAnswer> {
-  const { agent } = options;
+  const { protocol } = options;
   const warnings: string[] = [];
-  const quiet = (kind: 'session-start' | 'after-tool' = 'after-tool') => quietAnswer(agent, warnings, kind);
+  const quiet = (kind: 'session-start' | 'after-tool' = 'after-tool') =>
+    quietAnswer(protocol, warnings, kind);
   const start = startHook(options, warnings);
   if (!('event' in start)) return start;
   const { event, workDir, homeDir, configFile, state, scoped } = start;
@@ -70,7 +71,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
       const text = await (event.kind === 'prompt'
         ? modeStep(state, workDir, configFile, homeDir, scoped, warnings)
         : sessionStart(state, workDir, configFile, homeDir, scoped, source, warnings));
-      return { stdout: formatHookOutput(agent, event.kind, text), warnings };
+      return { stdout: formatHookOutput(protocol, event.kind, text), warnings };
     }
     if (event.kind === 'compact' || event.kind === 'compressed') {
       // Nothing can be added now: the session starts over and the next tool call delivers again.
@@ -83,7 +84,7 @@ export async function runHook(options: Readonly<RunHookOptions>): Promise<HookAn
     if ('stdout' in checked) return checked;
     const { toolEvents, dirs } = checked;
     const text = await afterTool(state, workDir, configFile, homeDir, scoped, toolEvents, dirs, warnings);
-    return { stdout: formatHookOutput(agent, 'after-tool', text), warnings };
+    return { stdout: formatHookOutput(protocol, 'after-tool', text), warnings };
   } catch (error) {
     warnings.push(describe(error));
     return quiet(event.kind === 'session-start' ? 'session-start' : 'after-tool');
@@ -189,15 +190,17 @@ async function startText(
   options: Readonly<RunHookOptions>,
   homeDir: string,
 ): Promise<string> {
-  const present = (text: string) => presentFor(options.agent, resolver, text);
+  const present = (text: string) => presentFor(options.protocol, resolver, text);
   // What the host loads itself is not repeated (none of it with contextDiscovery.repeatHostFiles).
   const own = view === undefined ? new Set<string>() : await view.start();
-  return startBlock({ resolver, result, agent: options.agent, env: options.env, homeDir, present, own });
+  const { env, hosts } = options;
+  const preset = hosts.host(options.agent)?.presets[0];
+  return startBlock({ resolver, result, preset, hosts, env, homeDir, present, own });
 }
 
 /** Session frames as the agent reads them best, as its hook protocol says (Claude Code: no tags, B1). */
-function presentFor(agent: HookAgent, resolver: Resolver, text: string): string {
-  return hookProtocol(agent)?.present?.(text, resolver.config.format) ?? text;
+function presentFor(protocol: HookProtocol, resolver: Resolver, text: string): string {
+  return protocol.present?.(text, resolver.config.format) ?? text;
 }
 
 async function afterTool(
@@ -220,7 +223,7 @@ async function afterTool(
     const starts: string[] = [];
     const texts: string[] = [];
     // After a compaction: the start's text again, once, before what this call touched.
-    if (startDue(state, options.agent)) {
+    if (startDue(state, options.protocol)) {
       const start = await startText(opened, result, options, homeDir);
       starts.push(...[start, result.manifest].filter((text) => text !== ''));
       fs.rmSync(rearmFile(state), { force: true });
@@ -236,7 +239,7 @@ async function afterTool(
       state,
       snapshot(options.agent, workDir, opened, result, session.state(), previous, dirs, scopes),
     );
-    const injected = texts.length > 0 ? presentFor(options.agent, opened.resolver, texts.join('\n')) : '';
+    const injected = texts.length > 0 ? presentFor(options.protocol, opened.resolver, texts.join('\n')) : '';
     return [...starts, injected].filter((text) => text !== '').join('\n\n');
   });
 }
@@ -256,33 +259,38 @@ async function openResolver(
 ): Promise<Opened> {
   // Signed before loading: a config edited meanwhile leaves a stale signature, so the next call reloads.
   const fingerprint = fingerprintOf(workDir, configFile, homeDir, options);
-  const [{ loadConfig }, { createResolver }, { getPreset }] = await Promise.all([
+  const [{ loadConfig }, { createResolver }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
-    import('../presets/index.js'),
   ]);
-  const loaded = await loadConfig({
-    cwd: workDir,
-    configFile,
-    preset: options.preset,
-    userConfig: options.userConfig,
-    displayCwd: workDir,
-    lazyFlows: true,
-  });
+  const { hosts } = options;
+  const host = hosts.host(options.agent);
+  const loaded = await loadConfig(
+    {
+      cwd: workDir,
+      configFile,
+      preset: options.preset,
+      userConfig: options.userConfig,
+      displayCwd: workDir,
+      lazyFlows: true,
+    },
+    hosts,
+  );
   // Gemini CLI escapes `<` and `>` in hook context (packages/core/src/hooks/types.ts), so tag frames
   // reach its model as `&lt;system-reminder&gt;`: unless a config or preset chose a format, the
   // hook frames files as Gemini CLI's own just-in-time context (the gemini-cli preset's format).
   // Codex gets its own AGENTS.md frame the same way (the codex preset's format).
   const chosen = (loaded.layers ?? []).some((layer) => layer.keys.includes('format'));
   // Claude Code gets its own `Contents of <path>:` frame, without tags (its hook protocol's `present`).
-  const format = chosen ? undefined : getPreset(options.agent)?.['format'];
+  const format = chosen ? undefined : hosts.preset(options.agent)?.config['format'];
   const framed =
     format === undefined
       ? loaded
       : { ...loaded, config: { ...loaded.config, format: format as typeof loaded.config.format } };
-  const config = wantedInside(framed, hostById(options.agent)?.ownNames);
-  const resolver = await createResolver({ workDir, config, env: options.env, homeDir });
-  const view = await hookHostView(options.agent, resolver, options.env, homeDir);
+  const config = wantedInside(framed, host?.ownNames);
+  const resolver = await createResolver({ workDir, config, env: options.env, homeDir }, hosts);
+  const view =
+    host === undefined ? undefined : await hookHostView(host, hosts, resolver, options.env, homeDir);
   return { resolver, fingerprint, view };
 }
 

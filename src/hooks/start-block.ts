@@ -3,14 +3,18 @@ import type { Resolver, ResolveResult } from '../api/create-resolver.js';
 import type { ConfigInput } from '../config/schema.js';
 import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
 import type { FrameFile } from '../render/render-types.js';
-import type { HookAgent } from './tool-names.js';
+import type { Preset } from '../registry/host.js';
+import type { HostRegistry } from '../registry/registry.js';
 
 /** Options of {@link startBlock}. */
 export interface StartBlockOptions {
   readonly resolver: Resolver;
   /** The session's resolution (`resolver.resolve()`). */
   readonly result: ResolveResult;
-  readonly agent: HookAgent;
+  /** The main preset of the host the hook runs in (absent: a host without one). */
+  readonly preset: Preset | undefined;
+  /** The host registry: the session frames of host formats, the preset's resolution. */
+  readonly hosts: HostRegistry;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
   /** How the agent gets the frames (all of them at once); default: as they are. */
@@ -36,7 +40,12 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
   const { resolver, result } = options;
   if (result.files.length === 0) return '';
   const own = options.own ?? (await presetFiles(options));
-  const context = { workDir: resolver.workDir, homeDir: options.homeDir, wording: resolver.config.wording };
+  const context = {
+    workDir: resolver.workDir,
+    homeDir: options.homeDir,
+    wording: resolver.config.wording,
+    formats: options.hosts.format,
+  };
   const cap = resolver.config.contextDiscovery.maxSessionBytes;
   const kept: FrameFile[] = [];
   const left: string[] = [];
@@ -65,20 +74,20 @@ export async function startBlock(options: Readonly<StartBlockOptions>): Promise<
 
 /** The paths and real paths of what the agent's preset resolves in the work dir. */
 async function presetFiles(options: Readonly<StartBlockOptions>): Promise<ReadonlySet<string>> {
-  const [{ createResolver }, { getPreset }] = await Promise.all([
-    import('../api/create-resolver.js'),
-    import('../presets/index.js'),
-  ]);
-  const preset = getPreset(options.agent);
+  const { createResolver } = await import('../api/create-resolver.js');
+  const { preset } = options;
   const own = new Set<string>();
   if (preset === undefined) return own;
-  const native = await createResolver({
-    workDir: options.resolver.workDir,
-    // Named, so that the preset's host profile applies as well.
-    config: { ...preset, preset: options.agent } as ConfigInput,
-    env: options.env,
-    homeDir: options.homeDir,
-  });
+  const native = await createResolver(
+    {
+      workDir: options.resolver.workDir,
+      // Named, so that the preset's host profile applies as well.
+      config: { ...preset.config, preset: preset.name } as ConfigInput,
+      env: options.env,
+      homeDir: options.homeDir,
+    },
+    options.hosts,
+  );
   for (const file of (await native.resolve()).files) {
     own.add(file.path);
     own.add(file.realPath);

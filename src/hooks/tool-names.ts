@@ -1,8 +1,8 @@
-import { hookProtocol } from '../hosts/index.js';
+import type { HookProtocol } from '../registry/host.js';
 import type { ToolEvent } from '../session/triggers.js';
 import { shellPaths, type ShellPathsOptions } from './shell-paths.js';
 
-/** The id of a host with a hook protocol (src/hosts/index.ts `HOOK_HOSTS`): `claude-code`, `codex`, … */
+/** The id of a host with a hook protocol (the registry's `hookHosts`): `claude-code`, `codex`, … */
 export type HookAgent = string;
 
 /**
@@ -14,13 +14,13 @@ export type HookAgent = string;
  * existing file is a `read`, each existing directory an `ls`.
  */
 export function toToolEvents(
-  agent: HookAgent,
+  protocol: HookProtocol,
   toolName: string,
   input: Readonly<Record<string, unknown>>,
   ok: boolean,
   shell?: Readonly<ShellPathsOptions>,
 ): ToolEvent[] {
-  const tools = hookProtocol(agent)?.tools ?? {};
+  const tools = protocol.tools;
   const tool = Object.hasOwn(tools, toolName) ? tools[toolName] : undefined;
   if (tool === undefined || !ok) return [];
   const key = tool.pathKeys.find((name) => input[name] !== undefined && input[name] !== null);

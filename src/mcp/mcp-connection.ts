@@ -7,6 +7,7 @@ import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import { isInside } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
+import type { FormatLookup } from '../render/render-types.js';
 import { explain, formatExplain } from '../prompt/explain.js';
 import { loadTokenCounter } from '../render/count-tokens.js';
 import { escapeFramePath } from '../render/escape.js';
@@ -30,6 +31,8 @@ export interface ToolResult {
 /** Options of {@link createMcpConnection}. */
 export interface McpConnectionOptions {
   readonly resolver: Resolver;
+  /** The host formats (their session frames), handed down from the host registry. */
+  readonly formats: FormatLookup;
   /** The filesystem the resolver reads (resources and tool paths go through it too). */
   readonly fs: FileSystem;
   /** Where `list_rules` and `get_rule` look. Default: {@link NO_RULES}. */
@@ -105,7 +108,7 @@ export function createMcpConnection(options: Readonly<McpConnectionOptions>): Mc
   const { workDir } = resolver;
   const request = options.request ?? {};
   const homeDir = options.homeDir ?? homeDirectory();
-  const context = { workDir, homeDir, wording: resolver.config.wording };
+  const context = { workDir, homeDir, wording: resolver.config.wording, formats: options.formats };
   // The project-wide files of the first answer use the same frame as the nested files the session
   // adds after them: the format's own session frame (docs/formats.md#session-frames).
   const format = request.format ?? resolver.config.format;

@@ -2,6 +2,7 @@ import type { WordingConfig } from '../config/types.js';
 import { displayPath } from './display-path.js';
 import { escapeControl, escapeHeaderPath, escapeReminderText } from './escape.js';
 import { withoutFinalNewline } from './render-formats.js';
+import type { FormatLookup } from './render-types.js';
 
 /** Something a session reports in a tool result (docs/chains.md, "Change tracking"). */
 export type InstructionEvent =
@@ -19,6 +20,8 @@ export interface EventContext {
   readonly workDir: string;
   readonly homeDir: string;
   readonly wording: WordingConfig;
+  /** The host formats, for the session frame a host format defines (src/registry). */
+  readonly formats: FormatLookup;
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Format } from '../config/types.js';
-import { hostFormat } from '../hosts/index.js';
 import { displayPath } from './display-path.js';
 import {
   escapeControl,
@@ -9,7 +8,7 @@ import {
   escapeXmlText,
 } from './escape.js';
 import { renderOpencode } from './render-opencode.js';
-import type { RenderContext, RenderFile } from './render-types.js';
+import type { FormatLookup, RenderContext, RenderFile } from './render-types.js';
 
 export type { RenderContext, RenderFile } from './render-types.js';
 
@@ -17,7 +16,7 @@ export type { RenderContext, RenderFile } from './render-types.js';
  * Renders files in a format (docs/formats.md). `notice`, when set, is a visible line placed after
  * the format's preamble (the budget uses it). No files and no notice → the empty string, except
  * `magi`, which then says that no instruction files were found. A host's own format (`codex`,
- * `claude-code`, …) is rendered by its host module (src/hosts/).
+ * `claude-code`, …) is rendered by its host module, found through `context.formats`.
  */
 export function renderFormat(
   format: Format,
@@ -25,7 +24,7 @@ export function renderFormat(
   context: RenderContext,
   notice?: string,
 ): string {
-  const host = hostFormat(format);
+  const host = context.formats(format);
   if (host !== undefined) return host.render(files, context, notice);
   switch (format) {
     case 'opencode':
@@ -45,8 +44,8 @@ export function renderFormat(
  * What a file's text holds that the format's host would read as its own frame and ctxfiles
  * escapes (a phrase for the `frame-escaped` warning), or `null`. The engine's formats: never.
  */
-export function frameBreaks(format: Format, text: string): string | null {
-  return hostFormat(format)?.frameBreaks?.(text) ?? null;
+export function frameBreaks(format: Format, text: string, formats: FormatLookup): string | null {
+  return formats(format)?.frameBreaks?.(text) ?? null;
 }
 
 /** `<project_context>` with one `<project_instructions path="…">` per file (docs/formats.md, `xml`). */

@@ -1,7 +1,6 @@
 import type { Format } from '../config/types.js';
 import { renderEvent, type EventContext } from './render-events.js';
 import { renderInjection } from './render-injection.js';
-import { hostFormat } from '../hosts/index.js';
 import type { FrameFile } from './render-types.js';
 
 /**
@@ -26,7 +25,7 @@ export function renderSessionFrames(
 ): string {
   if (files.length === 0) return '';
   if (format === 'opencode') return renderInjection(files);
-  const host = hostFormat(format)?.sessionFrame;
+  const host = context.formats(format)?.sessionFrame;
   if (host !== undefined) return host(files);
   return files
     .map((file) => renderEvent({ kind: 'new', path: file.path, dir: file.dir, text: file.text }, context))

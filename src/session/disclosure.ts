@@ -6,7 +6,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import type { Rule } from '../rules/rule.js';
 import { renderEvent } from '../render/render-events.js';
 import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
-import type { FrameFile } from '../render/render-types.js';
+import type { FormatLookup, FrameFile } from '../render/render-types.js';
 import {
   createChangeTracker,
   isTrackable,
@@ -70,6 +70,8 @@ export interface DisclosureOptions {
   readonly maxFileBytes: number;
   readonly maxSessionBytes: number;
   readonly format: Format;
+  /** The host formats (their session frames), handed down from the host registry. */
+  readonly formats: FormatLookup;
   readonly wording: WordingConfig;
   /** Change tracking: off, or on with the chain's candidate names (for switches). */
   readonly tracking: { readonly enabled: boolean; readonly candidates: readonly string[] };

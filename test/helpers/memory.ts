@@ -1,5 +1,6 @@
-import { createResolver, type Resolver } from '../../src/api/create-resolver.js';
-import { parseConfig } from '../../src/config/load-config.js';
+import { type Resolver } from '../../src/api/create-resolver.js';
+import { createResolver } from '../../src/index.js';
+import { parseConfig } from '../../src/index.js';
 import type { Flow } from '../../src/config/types.js';
 import {
   createMemoryFileSystem,

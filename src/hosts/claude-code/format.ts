@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { escapeHeaderPath, LINE_BREAKS, lineEscape, tagEscape } from '../../render/escape.js';
 import { frameBody, type FrameFile, type RenderContext, type RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** `system-reminder` tags inside a `claude-code` session frame. */
 export const REMINDER_TAG = tagEscape('system-reminder');

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { claudeCode2197Format, claudeCodeFormat } from './format.js';
 import { claudeHookText } from './hook-frame.js';
 import { claudeCode, claudeCode2197 } from './preset.js';

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Each file's text is trimmed and a blank file left out; comment blocks are removed (2.1.332: its

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ParseError } from 'jsonc-parser';
 import { formatProblem, type Diagnostic } from '../../errors.js';
-import type { HostSettings } from '../host.js';
+import type { HostSettings } from '../../registry/host.js';
 
 /**
  * Claude Code's `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set): a project

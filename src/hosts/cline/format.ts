@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /**
  * The name Cline CLI gives a rule: `Workspace AGENTS.md` for the work dir's `AGENTS.md`, `Global

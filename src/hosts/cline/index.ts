@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { clineFormat } from './format.js';
 import { cline } from './preset.js';
 

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Cline CLI (`cline`). Sources (docs/presets.md#cline): the JavaScript `cline` 3.0.65 ships,

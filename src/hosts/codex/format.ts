@@ -1,6 +1,6 @@
 import { escapeHeaderPath, tagEscape } from '../../render/escape.js';
 import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** `<INSTRUCTIONS>` tags inside a `codex` frame. */
 export const CODEX_TAG = tagEscape('INSTRUCTIONS');

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { codexFormat } from './format.js';
 import { codex } from './preset.js';
 import { codexSettings } from './settings.js';

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * OpenAI Codex CLI. Sources (docs/presets.md#codex): openai/codex `codex-rs/core/src/agents_md.rs`

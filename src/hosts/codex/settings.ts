@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../../errors.js';
-import type { HostSettings } from '../host.js';
+import type { HostSettings } from '../../registry/host.js';
 
 /**
  * Codex's `config.toml` in `$CODEX_HOME` (default `~/.codex`): the two keys that change what it

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { tagEscape } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** `<context>` tags inside a `continue` frame. */
 export const CONTINUE_TAG = tagEscape('context');

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Continue CLI (`cn`). Sources (docs/presets.md#continue): the shipped bundle of `@continuedev/cli`

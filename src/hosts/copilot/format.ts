@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { escapeTags } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** The tags of Copilot CLI's instruction frames; ctxfiles escapes them in file text. */
 export const COPILOT_TAGS = Object.freeze(['custom_instruction', 'imported_custom_instruction']);

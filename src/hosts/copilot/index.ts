@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { copilotFormat } from './format.js';
 import { copilot } from './preset.js';
 

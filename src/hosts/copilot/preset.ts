@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * GitHub Copilot (the CLI and the coding agent). Sources (docs/presets.md#copilot):

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { cursor } from './preset.js';
 
 /** Cursor (docs/presets.md#cursor): no lab drives it; the preset follows its docs. */

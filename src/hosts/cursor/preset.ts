@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Cursor. Sources (docs/presets.md#cursor): https://www.cursor.com/docs/rules (project rules in

@@ -1,6 +1,6 @@
 import { escapeHeaderPath, escapeTags, lineEscape } from '../../render/escape.js';
 import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** Gemini CLI's context markers (packages/core/src/utils/memoryDiscovery.ts, tools/jit-context.ts). */
 export const GEMINI_MARKERS = Object.freeze({

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { geminiFormat, geminiFullFormat } from './format.js';
 import { geminiCli } from './preset.js';
 import { geminiCliSettings } from './settings.js';

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Gemini CLI. Sources (docs/presets.md#gemini-cli): google-gemini/gemini-cli

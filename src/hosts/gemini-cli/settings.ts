@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ParseError } from 'jsonc-parser';
 import { formatProblem, type Diagnostic } from '../../errors.js';
-import type { HostSettings, HostSettingsFile } from '../host.js';
+import type { HostSettings, HostSettingsFile } from '../../registry/host.js';
 
 /** The context file name Gemini CLI always keeps (packages/core/src/tools/memoryTool.ts). */
 export const GEMINI_DEFAULT_NAME = 'GEMINI.md';

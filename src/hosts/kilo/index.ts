@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { kilo } from './preset.js';
 import { kiloSettings } from './settings.js';
 

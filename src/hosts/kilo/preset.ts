@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 import { opencode } from '../opencode/preset.js';
 
 const base = opencode.config as { readonly instructions: Readonly<Record<string, unknown>> };

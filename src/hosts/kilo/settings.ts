@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HostSettings, HostSettingsFile } from '../host.js';
+import type { HostSettings, HostSettingsFile } from '../../registry/host.js';
 import { opencodeSettings, rootDown, xdgConfigDir } from '../opencode/settings.js';
 import { KILO_RULE_GLOBS } from './preset.js';
 

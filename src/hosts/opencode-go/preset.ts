@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * The archived Go opencode (opencode-ai/opencode) and the flows fork its context layers were

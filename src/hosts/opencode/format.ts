@@ -1,6 +1,6 @@
 import { escapeHeaderPath, lineEscape, tagEscape } from '../../render/escape.js';
 import type { FrameFile, RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** OpenCode's header before each file's text, in the system prompt and in a read result. */
 export const OPENCODE_HEADER = 'Instructions from: ';

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { opencodeCliFormat } from './format.js';
 import { opencode } from './preset.js';
 import { opencodeSettings } from './settings.js';

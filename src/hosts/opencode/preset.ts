@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * OpenCode (sst/opencode, the `opencode-ai` package), as its 1.18 binary loads instructions

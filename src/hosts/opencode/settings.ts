@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatProblem, type Diagnostic } from '../../errors.js';
-import type { HostSettings, HostSettingsFile, HostSettingsPlace } from '../host.js';
+import type { HostSettings, HostSettingsFile, HostSettingsPlace } from '../../registry/host.js';
 
 /** The names OpenCode reads its config from, in each place, lowest precedence first. */
 const USER_NAMES = ['config.json', 'opencode.json', 'opencode.jsonc'];

@@ -1,6 +1,6 @@
 import { tagEscape } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /** `<project_instructions>` tags inside a `pi` frame. */
 export const PI_FILE_TAG = tagEscape('project_instructions');

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { piFormat } from './format.js';
 import { pi } from './preset.js';
 import { piSettings } from './settings.js';

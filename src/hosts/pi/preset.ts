@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * pi, the coding agent of `@earendil-works/pi-coding-agent`. Sources (docs/presets.md#pi): its

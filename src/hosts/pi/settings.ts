@@ -1,4 +1,4 @@
-import type { HostSettings } from '../host.js';
+import type { HostSettings } from '../../registry/host.js';
 
 /** The names pi tries in its agent dir, as in each directory of the walk. */
 const NAMES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];

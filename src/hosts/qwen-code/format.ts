@@ -2,7 +2,7 @@ import path from 'node:path';
 import { escapeHeaderPath } from '../../render/escape.js';
 import type { RenderContext, RenderFile } from '../../render/render-types.js';
 import { GEMINI_HEADER, GEMINI_MARKERS, geminiSessionFrame } from '../gemini-cli/format.js';
-import type { HostFormat } from '../host.js';
+import type { HostFormat } from '../../registry/host.js';
 
 /**
  * `qwen`: Qwen Code's context blocks (`concatenateInstructions` in its core package,

@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../host.js';
+import { frozen, type Host } from '../../registry/host.js';
 import { qwenFormat } from './format.js';
 import { qwenCode } from './preset.js';
 

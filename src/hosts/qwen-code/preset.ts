@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../host.js';
+import { frozen, type Preset } from '../../registry/host.js';
 
 /**
  * Qwen Code. Sources (docs/presets.md#qwen-code): the shipped bundle of `@qwen-code/qwen-code`

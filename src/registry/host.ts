@@ -1,6 +1,8 @@
 import type { Format, HostProfile } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
-import type { FrameFile, RenderContext, RenderFile } from '../render/render-types.js';
+import type { HostFormat } from '../render/render-types.js';
+
+export type { FormatLookup, HostFormat } from '../render/render-types.js';
 
 /**
  * A host: an agent tool ctxfiles reproduces (DESIGN §12, ARCHITECTURE.md "Hosts"). One module per
@@ -158,32 +160,6 @@ export interface Preset {
    * (`verified` of {@link Host}): a preset for an older version of the host.
    */
   readonly verified?: { readonly version: string; readonly package: string };
-}
-
-/** An output format of a host (docs/formats.md): the block, and the frame for nested files. */
-export interface HostFormat {
-  readonly name: Format;
-  /**
-   * Renders files as the host frames them. `notice`, when set, is a visible line (the budget's).
-   * No files and no notice → the empty string.
-   */
-  render(files: readonly RenderFile[], context: RenderContext, notice?: string): string;
-  /**
-   * The frame the host's own session uses for files it discovers while working; several files
-   * are joined as the host joins them. Absent: the engine's `Additional instructions from:` frame.
-   */
-  sessionFrame?(files: readonly FrameFile[]): string;
-  /**
-   * What in a file's text the host would read as its own frame (Codex: `<INSTRUCTIONS>` tags),
-   * which ctxfiles escapes and the host does not: a phrase for the `frame-escaped` warning, or
-   * `null` when the text holds none. Absent: never.
-   */
-  frameBreaks?(text: string): string | null;
-  /**
-   * The tag names `frameBreaks` looks for (`INSTRUCTIONS`), which `doctor` names and points at.
-   * Absent with `frameBreaks`: `INSTRUCTIONS`.
-   */
-  readonly frameTags?: readonly string[];
 }
 
 /** A host's hook protocol: its event names and how its tools map onto trigger tools. */
