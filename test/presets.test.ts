@@ -802,7 +802,7 @@ describe('ctxfiles presets', () => {
     );
   });
 
-  test('--json gives each preset its host and verified version', async () => {
+  test('--json gives each preset its host, verified version and host profile', async () => {
     const result = await cli(['presets', '--json'], { cwd: tempTree() });
     expect(result.code).toBe(0);
     const listings = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
@@ -812,8 +812,13 @@ describe('ctxfiles presets', () => {
       host: 'Claude Code',
       verified: { version: '2.1.332', package: '@anthropic-ai/claude-code' },
       summary: PRESET_SUMMARIES['claude-code'],
+      profile: HOST_REGISTRY.preset('claude-code')?.profile,
+    });
+    expect(listings.find((listing) => listing['name'] === 'claude-code')?.['profile']).toMatchObject({
+      fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
     });
     expect(listings.find((listing) => listing['name'] === 'cursor')?.['verified']).toBeNull();
+    expect(listings.find((listing) => listing['name'] === 'opencode-go')?.['profile']).toEqual({});
   });
 
   test('show NAME prints the config as JSON', async () => {

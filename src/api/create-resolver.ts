@@ -7,10 +7,9 @@ import type { ContextFile } from '../resolve/read-context-file.js';
 import { loadContext, normalizeOptions, type ResolverContext, type ResolverOptions } from './load-context.js';
 import { createMemo } from './memo.js';
 import { openSession, type Session, type SessionOptions, type SessionStart } from './open-session.js';
+import { discoverRequest, type Discovered } from './discover-step.js';
 import {
   collect,
-  discover,
-  nestedWalkNames,
   plan,
   render,
   renderDisclosure,
@@ -22,14 +21,7 @@ import {
 import type { ResolveRequest } from './select-request.js';
 import type { Rule } from '../rules/rule.js';
 import type { RuleExplanation } from '../rules/explain-rules.js';
-import {
-  discoverRulesOnce,
-  explainRequest,
-  needsNestedRules,
-  rulesLayer,
-  shareWalks,
-  type Rules,
-} from './rules-step.js';
+import { discoverRulesOnce, explainRequest, rulesLayer, type Rules } from './rules-step.js';
 import { saveWalkCache } from './walk-cache.js';
 import { collectKey, requestKey, resolutionKey } from './cache-keys.js';
 import { capDiagnostics } from '../diagnostics.js';
@@ -182,41 +174,18 @@ async function resolveRequest(
 ): Promise<Resolution> {
   const format = request.format ?? context.config.format;
   const planned = await plan(context, request, onUnknownMode);
-  const wanted = request.manifest !== false;
-  const inline = context.config.contextDiscovery.mode === 'inline';
-  const nestedRules = needsNestedRules(request);
-  // One walk of the tree when the rule-folder search and the nested walk both run.
-  const listings = shareWalks(context, nestedWalkNames(context, planned, inline || wanted), nestedRules);
-  const [walker, found] = await Promise.all([
-    discover(context, planned, inline || wanted, caches.walks, listings),
-    discoverRulesOnce(context, caches.rules, nestedRules, listings),
-  ]);
-  // Rules scoped to other agents leave the request's rules (docs/rules.md, "Agent scope").
-  const agent = planned.selection.agent;
-  const rules = found === null ? null : found.forAgent(agent);
-  const key = resolutionKey(planned.key, request, found, agent);
+  const discovered = await discoverRequest(context, caches, planned, request);
+  const { walker, found, rules, inline } = discovered;
+  const key = resolutionKey(planned.key, request, found, planned.selection.agent);
   const layer = rules === null ? null : rulesLayer(rules, request, placedByChain(context, rules));
-  const collected = collect(
-    context,
-    planned.plan,
-    caches.collected,
-    collectKey(key, !nestedRules && rules !== null, inline && walker !== null),
-    rules === null || layer === null ? undefined : collectedRules(rules, layer),
-    inline ? walker : null,
-  );
+  const collected = collectStep(context, caches, planned, discovered, key, layer);
   // The nested walk leaves out what the block holds; inline mode walked inside collect.
   const walk = walker === null || inline ? null : walker(collected.files.map((file) => file.realPath));
   // Once per request, after both walks: the walk index is saved when they changed it.
   const cacheDiagnostics = await saveWalkCache(context);
   const rendered = render(context, key, collected, format, caches.rendered);
-  const disclosed = await renderDisclosure(
-    context,
-    key,
-    walk,
-    collected,
-    caches.disclosed,
-    rules !== null && wanted ? rules.set : undefined,
-  );
+  const shownRules = rules !== null && discovered.wanted ? rules.set : undefined;
+  const disclosed = await renderDisclosure(context, key, walk, collected, caches.disclosed, shownRules);
   const ruleLines = rules === null ? null : explainRequest(rules, request, context.workDir);
   const placed = await placeDiagnostics(context, planned.selection, [
     ...planned.plan.diagnostics,
@@ -230,6 +199,25 @@ async function resolveRequest(
     disclosed,
     format,
   };
+}
+
+/** collect: the files of the plan and of the request's rules layer (and, inline, the nested files). */
+function collectStep(
+  context: ResolverContext,
+  caches: Caches,
+  planned: Planned,
+  { walker, rules, nestedRules, inline }: Discovered,
+  key: string,
+  layer: ReturnType<typeof rulesLayer> | null,
+): Collected {
+  return collect(
+    context,
+    planned.plan,
+    caches.collected,
+    collectKey(key, !nestedRules && rules !== null, inline && walker !== null),
+    rules === null || layer === null ? undefined : collectedRules(rules, layer),
+    inline ? walker : null,
+  );
 }
 
 /** What the collect step takes from the request's rules and their layer. */

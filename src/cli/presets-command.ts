@@ -9,6 +9,11 @@ export interface PresetListing {
   /** The host version the conformance lab verified, or `null`: the preset follows the host's docs. */
   readonly verified: { readonly version: string; readonly package: string } | null;
   readonly summary: string;
+  /**
+   * Its host profile: how the host shapes what it loads where no config key does, the values that
+   * differ from ctxfiles' own (docs/config.md, "Host profiles"); `{}` for none.
+   */
+  readonly profile: Readonly<Record<string, unknown>>;
 }
 
 /** Every preset with its host and verified version, in the order `ctxfiles presets` lists them. */
@@ -19,6 +24,7 @@ export function listPresets(): PresetListing[] {
       host: host.title,
       verified: preset.verified ?? host.verified,
       summary: preset.summary,
+      profile: preset.profile ?? {},
     })),
   );
 }

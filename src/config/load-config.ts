@@ -4,6 +4,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { isInside } from '../fs/contain.js';
 import { presetProfile, type PresetLookup } from '../registry/registry.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { capsAboveMaxima, normalizeConfig } from './normalize-config.js';
 import {
   isTrustedProject,
@@ -478,9 +479,6 @@ function presetBase(hosts: PresetLookup, name: string): Record<string, unknown> 
   return { ...preset, preset: name };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The fast path for the common case: a valid config with only known keys, checked by the
