@@ -479,7 +479,6 @@ function presetBase(hosts: PresetLookup, name: string): Record<string, unknown> 
   return { ...preset, preset: name };
 }
 
-
 /**
  * The fast path for the common case: a valid config with only known keys, checked by the
  * validator generated from the JSON Schema. Anything else returns `null` and takes the thorough
