@@ -22,15 +22,15 @@ const hostsDir = path.join(repo, 'src/hosts');
 
 /** The files each host's folder holds. */
 const OWNED: Readonly<Record<string, readonly string[]>> = {
-  opencode: ['format.ts', 'index.ts', 'preset.ts', 'settings.ts'],
+  opencode: ['format.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   'opencode-go': ['index.ts', 'preset.ts'],
-  codex: ['format.ts', 'index.ts', 'preset.ts', 'settings.ts'],
-  'claude-code': ['format.ts', 'hook-frame.ts', 'index.ts', 'preset.ts', 'settings.ts'],
+  codex: ['format.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
+  'claude-code': ['format.ts', 'hook-frame.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   cursor: ['index.ts', 'preset.ts'],
   copilot: ['format.ts', 'index.ts', 'preset.ts'],
-  'gemini-cli': ['format.ts', 'index.ts', 'preset.ts', 'settings.ts'],
+  'gemini-cli': ['format.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   continue: ['format.ts', 'index.ts', 'preset.ts'],
-  'qwen-code': ['format.ts', 'index.ts', 'preset.ts'],
+  'qwen-code': ['format.ts', 'index.ts', 'init.ts', 'preset.ts'],
   kilo: ['index.ts', 'preset.ts', 'settings.ts'],
   pi: ['format.ts', 'index.ts', 'preset.ts', 'settings.ts'],
   cline: ['format.ts', 'index.ts', 'preset.ts'],

@@ -7,6 +7,7 @@ import { deleteHostConfig, readHostConfig, writeHostConfig, type InitPlace } fro
 import { chooseForm } from './init-form.js';
 import {
   INIT_HOSTS,
+  initHost,
   initTargets,
   starter,
   type InitHost,
@@ -65,13 +66,13 @@ interface Edit {
  * @throws CtxfilesError for a host config that cannot be edited.
  */
 export function initCommand(options: Readonly<InitOptions>, io: CliIo): number {
-  if (!(INIT_HOSTS as readonly string[]).includes(options.host)) {
+  const host = initHost(options.host);
+  if (host === undefined) {
     io.stderr.write(
       `ctxfiles: error: unknown host "${escapeControl(options.host)}" (${INIT_HOSTS.join(', ')})\n`,
     );
     return 2;
   }
-  const host = options.host as InitHost;
   const workDir = path.resolve(io.cwd, options.cwd ?? '.');
   const homeDir = options.homeDir ?? homeDirectory();
   const chosen = chooseForm(host, options, workDir, () => options.launch ?? currentLaunch());
@@ -155,9 +156,9 @@ const DOC_FORM: LaunchForm = {
 export function initSnippets(): Record<string, string> {
   const snippets: Record<string, string> = {};
   const places = { workDir: '/home/you/project', homeDir: '/home/you', env: {} };
-  for (const host of INIT_HOSTS)
+  for (const host of INIT_HOSTS.map((id) => initHost(id) as InitHost))
     for (const target of initTargets(host, 'project', starter(host, DOC_FORM) as Starter, places))
-      snippets[`${host} ${path.relative(places.workDir, target.file)}`] =
+      snippets[`${host.id} ${path.relative(places.workDir, target.file)}`] =
         target.kind === 'toml' ? target.block : edit('', target, 'add');
   return snippets;
 }
@@ -172,8 +173,5 @@ function notes(host: InitHost, form: LaunchForm, io: CliIo): void {
     io.stderr.write(
       `ctxfiles: warning: ctxfiles runs from npx's cache (${escapeControl(form.bin)}); install it (npm install --save-dev ctxfiles) and run init again, so the path stays\n`,
     );
-  if (host === 'codex')
-    io.stdout.write(
-      'Codex runs a new or changed hook only once you trust it: start codex and accept the ctxfiles hooks when it asks (an untrusted hook is skipped without a word).\n',
-    );
+  if (host.init.note !== undefined) io.stdout.write(`${host.init.note}\n`);
 }

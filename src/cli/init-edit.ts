@@ -9,7 +9,7 @@ import {
 import { parse as parseToml } from 'smol-toml';
 import { CtxfilesError } from '../errors.js';
 import { checkSettingsJson } from './init-json-check.js';
-import { TOML_BEGIN, TOML_END, type JsonTarget, type TomlTarget } from './init-hosts.js';
+import type { JsonTarget, TomlTarget } from './init-hosts.js';
 
 /** Adds ctxfiles' entries, or removes them. */
 export type InitMode = 'add' | 'remove';
@@ -211,8 +211,8 @@ function isOurs(group: unknown, agent: string): boolean {
 }
 
 /**
- * Edits a TOML file as text: ctxfiles owns one block between {@link TOML_BEGIN} and
- * {@link TOML_END}, replaced in place or appended at the end; nothing outside it changes, comments
+ * Edits a TOML file as text: ctxfiles owns one block between the target's `begin` and `end`
+ * lines, replaced in place or appended at the end; nothing outside it changes, comments
  * included. The file is parsed (smol-toml) before and after, so a malformed file, or one that
  * already defines ctxfiles' tables outside the block, is refused and left untouched.
  * @throws CtxfilesError as above.
@@ -220,15 +220,15 @@ function isOurs(group: unknown, agent: string): boolean {
 export function editToml(text: string, target: TomlTarget, mode: InitMode): string {
   checkToml(text, target.file);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const begin = text.indexOf(TOML_BEGIN);
-  const endAt = begin === -1 ? -1 : text.indexOf(TOML_END, begin);
+  const begin = text.indexOf(target.begin);
+  const endAt = begin === -1 ? -1 : text.indexOf(target.end, begin);
   if (begin !== -1 && endAt === -1)
-    throw refuse(target.file, `ctxfiles' block has no end line (${TOML_END})`);
+    throw refuse(target.file, `ctxfiles' block has no end line (${target.end})`);
   const block = target.block.split('\n').join(eol);
   let next: string;
   let outside = text;
   if (begin !== -1) {
-    let after = endAt + TOML_END.length;
+    let after = endAt + target.end.length;
     if (text.startsWith(eol, after)) after += eol.length;
     const replacement = mode === 'add' ? block : '';
     outside = text.slice(0, begin) + text.slice(after);

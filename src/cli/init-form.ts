@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { starter, type InitHost, type Launch, type LaunchForm } from './init-hosts.js';
+import { projectAnchor, starter, type InitHost, type Launch, type LaunchForm } from './init-hosts.js';
 
 /** What `init` writes, and the line that says so. */
 export interface ChosenForm {
@@ -42,27 +42,15 @@ export function chooseForm(
   const form: LaunchForm = { kind: 'project', ...found };
   if (starter(host, form) === null)
     return machine(
-      `outside a git repository, ${host} has no way to find the project's ctxfiles from a sub-folder`,
+      `outside a git repository, ${host.id} has no way to find the project's ctxfiles from a sub-folder`,
     );
-  const anchor = PROJECT_ANCHOR[host];
-  const bin = anchor === GIT_ROOT ? found.fromRoot : found.bin;
+  const anchor = projectAnchor(host);
+  const bin = host.init.anchor.kind === 'git-root' ? found.fromRoot : found.bin;
   return {
     form,
     note: `Written with a command relative to the project (${anchor}/${bin}): these files can be committed.\n`,
   };
 }
-
-const GIT_ROOT = '$(git rev-parse --show-toplevel)';
-
-/** How each host's project form finds the project (docs/hooks.md). */
-const PROJECT_ANCHOR: Record<InitHost, string> = {
-  'claude-code': '$CLAUDE_PROJECT_DIR',
-  'gemini-cli': '$GEMINI_PROJECT_DIR',
-  'qwen-code': '$QWEN_PROJECT_DIR',
-  codex: GIT_ROOT,
-  opencode: GIT_ROOT,
-  kilo: GIT_ROOT,
-};
 
 /**
  * The installed bin, relative to the project and to the repository root: looked for in the

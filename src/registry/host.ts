@@ -1,8 +1,18 @@
 import type { Format, HostProfile } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
 import type { HostFormat } from '../render/render-types.js';
+import type { HostInit } from './init.js';
 
 export type { FormatLookup, HostFormat } from '../render/render-types.js';
+export type {
+  HookGroup,
+  HostInit,
+  InitLaunch,
+  InitPlaces,
+  InitTarget,
+  JsonTarget,
+  TomlTarget,
+} from './init.js';
 
 /**
  * A host: an agent tool ctxfiles reproduces (DESIGN §12, ARCHITECTURE.md "Hosts"). One module per
@@ -27,6 +37,8 @@ export interface Host {
   readonly formats?: readonly HostFormat[];
   /** How `ctxfiles hook <id>` reads the host's hook events, for hosts with hooks. */
   readonly hook?: HookProtocol;
+  /** How `ctxfiles init <id>` registers ctxfiles in the host's settings; absent: `init` does not know the host. */
+  readonly init?: HostInit;
   /**
    * The host's own settings files that change what it loads (Codex's `config.toml`), read when
    * one of its presets is in use and layered over it (docs/presets.md, "Host settings").

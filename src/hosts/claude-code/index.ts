@@ -3,6 +3,7 @@ import { claudeCode2197Format, claudeCodeFormat } from './format.js';
 import { claudeHookText } from './hook-frame.js';
 import { claudeCode, claudeCode2197 } from './preset.js';
 import { claudeCodeSettings } from './settings.js';
+import { claudeCodeInit } from './init.js';
 
 /** Claude Code (docs/presets.md#claude-code). */
 export const claudeCodeHost: Host = frozen({
@@ -53,4 +54,5 @@ export const claudeCodeHost: Host = frozen({
     // `claude-code` frames lose their tags.
     present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),
   },
+  init: claudeCodeInit,
 });

@@ -2,6 +2,7 @@ import { frozen, type Host } from '../../registry/host.js';
 import { codexFormat } from './format.js';
 import { codex } from './preset.js';
 import { codexSettings } from './settings.js';
+import { codexInit } from './init.js';
 
 /** OpenAI Codex CLI (docs/presets.md#codex). */
 export const codexHost: Host = frozen({
@@ -36,4 +37,5 @@ export const codexHost: Host = frozen({
     // Codex edits through its shell and apply_patch alone: the hook reads shell commands too.
     init: { startMatcher: 'startup|resume|clear|compact', toolMatcher: 'anchored', shellPaths: true },
   },
+  init: codexInit,
 });

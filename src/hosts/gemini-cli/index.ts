@@ -2,6 +2,7 @@ import { frozen, type Host } from '../../registry/host.js';
 import { geminiFormat, geminiFullFormat } from './format.js';
 import { geminiCli } from './preset.js';
 import { geminiCliSettings } from './settings.js';
+import { geminiCliInit } from './init.js';
 
 /** Gemini CLI (docs/presets.md#gemini-cli). */
 export const geminiCliHost: Host = frozen({
@@ -57,4 +58,5 @@ export const geminiCliHost: Host = frozen({
       run_shell_command: { as: 'shell', pathKeys: ['command'] },
     },
   },
+  init: geminiCliInit,
 });

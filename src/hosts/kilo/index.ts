@@ -1,6 +1,7 @@
 import { frozen, type Host } from '../../registry/host.js';
 import { kilo } from './preset.js';
 import { kiloSettings } from './settings.js';
+import { opencodeInit } from '../opencode/init.js';
 
 /** Kilo CLI, an OpenCode fork (docs/presets.md#kilo). */
 export const kiloHost: Host = frozen({
@@ -19,4 +20,5 @@ export const kiloHost: Host = frozen({
   // Its `read` tool adds the nested instruction files from the read file's directory up to the cwd
   // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
   view: { nested: { tools: ['read'], names: 'candidates' } },
+  init: opencodeInit('kilo'),
 });

@@ -2,6 +2,7 @@ import { frozen, type Host } from '../../registry/host.js';
 import { opencodeCliFormat } from './format.js';
 import { opencode } from './preset.js';
 import { opencodeSettings } from './settings.js';
+import { opencodeInit } from './init.js';
 
 /** OpenCode, the `opencode-ai` package (docs/presets.md#opencode). */
 export const opencodeHost: Host = frozen({
@@ -21,4 +22,5 @@ export const opencodeHost: Host = frozen({
   // Its `read` tool adds the nested instruction files from the read file's directory up to the cwd
   // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
   view: { nested: { tools: ['read'], names: 'candidates' } },
+  init: opencodeInit('opencode'),
 });

@@ -1,6 +1,7 @@
 import { frozen, type Host } from '../../registry/host.js';
 import { qwenFormat } from './format.js';
 import { qwenCode } from './preset.js';
+import { qwenCodeInit } from './init.js';
 
 /** Qwen Code, a Gemini CLI fork (docs/presets.md#qwen-code). */
 export const qwenCodeHost: Host = frozen({
@@ -53,4 +54,5 @@ export const qwenCodeHost: Host = frozen({
     projectDirEnv: 'QWEN_PROJECT_DIR',
     init: { startMatcher: '*', toolMatcher: 'anchored' },
   },
+  init: qwenCodeInit,
 });
