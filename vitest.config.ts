@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { alias: { '#tokenizer': 'gpt-tokenizer/encoding/o200k_base' } },
   test: {
     include: ['test/**/*.test.ts'],
+    // The generated sources (validators, host names) are built, not committed.
+    globalSetup: ['test/setup/generated-sources.ts'],
     testTimeout: 20_000,
     pool: 'forks',
     // Tests never read the developer's own user config (~/.config/ctxfiles/config.json).

@@ -14,8 +14,8 @@ import { HOSTS as LAB_HOSTS } from './conformance/hosts/index.mjs';
 
 // DESIGN §13: a host is one folder. What it owns is listed here; a new host needs
 // src/hosts/<id>/, its row in src/hosts/index.ts and its lab driver (test/conformance/hosts/), and
-// nothing else written by hand (`npm run generate` rewrites the generated names, schema and docs
-// lists from the registry).
+// nothing else written by hand (the build derives the names of its presets and formats; `npm run
+// generate` rewrites the committed schema and the docs' lists).
 
 const repo = path.resolve(import.meta.dirname, '..');
 const hostsDir = path.join(repo, 'src/hosts');
