@@ -559,7 +559,7 @@ export default {
       "type": "object",
       "properties": {
         "sources": {
-          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\", \"augment\". Default: all of them; [] turns rules off.",
+          "description": "Rule folders to read: any of \"cursor\", \"claude\", \"copilot\", \"windsurf\", \"cline\", \"kiro\", \"continue\", \"roo\", \"kilo\", \"junie\", \"zed\", \"augment\", \"qwen\". Default: all of them; [] turns rules off.",
           "type": "array",
           "items": {
             "type": "string"
@@ -576,7 +576,8 @@ export default {
             "kilo",
             "junie",
             "zed",
-            "augment"
+            "augment",
+            "qwen"
           ]
         },
         "nested": {

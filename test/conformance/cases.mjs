@@ -393,6 +393,32 @@ export const CASES = [
     },
   },
   {
+    id: 'qwen-rules',
+    about:
+      'project .qwen/rules with and without paths: (one in a sub-folder, one with an HTML comment), and ~/.qwen/rules',
+    hosts: ['qwen-code'],
+    home: { '.qwen/rules/user-rule.md': 'User rule.\n' },
+    repo: {
+      'QWEN.md': 'Main.\n',
+      '.qwen/rules/always.md': '---\ndescription: Always\n---\nAlways on.\n<!-- a note for people -->\n',
+      '.qwen/rules/b/nested.md': 'Nested folder rule.\n',
+      '.qwen/rules/scoped.md': '---\npaths: ["src/**"]\n---\nScoped rule.\n',
+      '.qwen/rules/empty.md': '<!-- only a comment -->\n',
+    },
+  },
+  {
+    id: 'qwen-rule-paths-read',
+    about: 'a .qwen/rules rule with paths: arrives in a <system-reminder> when a matching file is read',
+    hosts: ['qwen-code'],
+    repo: {
+      'QWEN.md': 'Main.\n',
+      '.qwen/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTypeScript uses strict mode.\n',
+      '.qwen/rules/md.md': '---\npaths: "docs/**"\n---\nDocs rule.\n',
+      'src/index.ts': 'export {};\n',
+    },
+    read: 'src/index.ts',
+  },
+  {
     id: 'gemini-file-names',
     about: 'settings.json context.fileName = ["AGENTS.md", "GEMINI.md"]',
     hosts: ['gemini-cli'],
