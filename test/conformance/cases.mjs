@@ -419,6 +419,19 @@ export const CASES = [
     read: 'src/index.ts',
   },
   {
+    id: 'copilot-nested-read',
+    about:
+      'AGENTS.md at the root, in pkg/ and in pkg/sub/; the model views pkg/sub/a.js: what Copilot CLI adds for the folders on its path',
+    hosts: ['copilot'],
+    repo: {
+      'AGENTS.md': 'Root rules.\n',
+      'pkg/AGENTS.md': 'Package rules.\n',
+      'pkg/sub/AGENTS.md': 'Sub-folder rules.\n',
+      'pkg/sub/a.js': 'export const a = 1;\n',
+    },
+    read: 'pkg/sub/a.js',
+  },
+  {
     id: 'gemini-file-names',
     about: 'settings.json context.fileName = ["AGENTS.md", "GEMINI.md"]',
     hosts: ['gemini-cli'],

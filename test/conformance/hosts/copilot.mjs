@@ -1,7 +1,7 @@
 // GitHub Copilot CLI: `copilot -p` against the lab's Chat Completions server through its own
 // model provider settings (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL), in offline mode
 // (COPILOT_OFFLINE: no GitHub sign-in, no telemetry, nothing but the provider).
-import { chatToolText, fromMarker, paramKey, systemSpan } from '../extract.mjs';
+import { chatToolText, contentTexts, fromMarker, paramKey, systemSpan } from '../extract.mjs';
 
 const VERSION = '1.0.102';
 const OPEN = '<custom_instruction>\n';
@@ -40,7 +40,26 @@ export default {
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
   extractStatic: (body) => copilotInstructions(body),
-  /** Anything Copilot adds to the tool result in its instruction frame. */
-  extractLive: (body) => fromMarker(chatToolText(body), '<custom_instruction>'),
+  /**
+   * What Copilot adds after a tool call: anything in its instruction frame in the tool result, and
+   * the user message it sends after the result with the instruction files of the folders on the
+   * file's path (`<system_reminder>` frames), without the line break that opens it (the host's
+   * separator). Copilot CLI 1.0.102 uses the second.
+   */
+  extractLive: (body) => {
+    const messages = body?.messages ?? [];
+    const lastTool = messages.findLastIndex((message) => message.role === 'tool');
+    const after =
+      lastTool < 0
+        ? []
+        : messages
+            .slice(lastTool + 1)
+            .filter((message) => message.role === 'user')
+            .flatMap((message) => contentTexts(message.content))
+            .map((text) => (text.startsWith('\n') ? text.slice(1) : text));
+    return [fromMarker(chatToolText(body), '<custom_instruction>'), ...after]
+      .filter((text) => text !== '')
+      .join('\n');
+  },
   sessionEvent: (file) => ({ tool: 'view', input: { path: file }, ok: true }),
 };
