@@ -432,6 +432,19 @@ export const CASES = [
     read: 'pkg/sub/a.js',
   },
   {
+    id: 'copilot-nested-edit',
+    about: 'AGENTS.md in pkg/ and pkg/sub/; the model edits pkg/sub/a.js without viewing it first',
+    hosts: ['copilot'],
+    hostConfig: { copilot: { tool: 'edit' } },
+    repo: {
+      'AGENTS.md': 'Root rules.\n',
+      'pkg/AGENTS.md': 'Package rules.\n',
+      'pkg/sub/AGENTS.md': 'Sub-folder rules.\n',
+      'pkg/sub/a.js': 'export const a = 1;\n',
+    },
+    read: 'pkg/sub/a.js',
+  },
+  {
     id: 'gemini-file-names',
     about: 'settings.json context.fileName = ["AGENTS.md", "GEMINI.md"]',
     hosts: ['gemini-cli'],

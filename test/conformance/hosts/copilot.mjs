@@ -1,9 +1,13 @@
 // GitHub Copilot CLI: `copilot -p` against the lab's Chat Completions server through its own
 // model provider settings (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL), in offline mode
 // (COPILOT_OFFLINE: no GitHub sign-in, no telemetry, nothing but the provider).
+import fs from 'node:fs';
 import { chatToolText, contentTexts, fromMarker, paramKey, systemSpan } from '../extract.mjs';
 
 const VERSION = '1.0.102';
+
+/** The tool a row's scripted call uses: `view`, or `hostConfig.copilot.tool`. */
+const toolOf = (row) => row?.hostConfig?.copilot?.tool ?? 'view';
 const OPEN = '<custom_instruction>\n';
 const CLOSE = '\n</custom_instruction>';
 
@@ -32,7 +36,15 @@ export default {
       },
     };
   },
-  toolCall(body, file) {
+  /**
+   * The scripted call: `view` of the file, or with `hostConfig.copilot.tool: 'edit'` an `edit` of it
+   * that appends a comment to its first line (an edit Copilot CLI carries out).
+   */
+  toolCall(body, file, row) {
+    if (toolOf(row) === 'edit') {
+      const first = fs.readFileSync(file, 'utf8').split('\n')[0];
+      return { name: 'edit', args: { path: file, old_str: first, new_str: `${first} // edited` } };
+    }
     const view = (body?.tools ?? []).find((tool) => tool.function?.name === 'view');
     if (!view) return null;
     return { name: 'view', args: { [paramKey(view.function.parameters, ['path', 'file_path'])]: file } };
@@ -61,5 +73,5 @@ export default {
       .filter((text) => text !== '')
       .join('\n');
   },
-  sessionEvent: (file) => ({ tool: 'view', input: { path: file }, ok: true }),
+  sessionEvent: (file, row) => ({ tool: toolOf(row), input: { path: file }, ok: true }),
 };
