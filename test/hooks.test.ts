@@ -98,6 +98,31 @@ describe('ctxfiles hook qwen-code (inputs in the shape of Qwen Code 0.24.4)', ()
   });
 });
 
+describe("ctxfiles hook qwen-code: Qwen Code's own .qwen/rules", () => {
+  test('neither the rule without paths: at start nor the paths: rule after a read: Qwen Code shows both itself', async () => {
+    const { root, hook } = setup({
+      '.qwen/rules/always.md': 'qwen always\n',
+      '.qwen/rules/svc.md': '---\npaths: ["svc/**"]\n---\nqwen svc rule\n',
+    });
+    const start = { session_id: 'q2', cwd: root, hook_event_name: 'SessionStart', source: 'startup' };
+    const read = {
+      session_id: 'q2',
+      cwd: root,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'read_file',
+      tool_input: { file_path: `${root}/svc/auth/login.ts` },
+      tool_response: {},
+    };
+    expect((await hook('qwen-code', start)).stdout).not.toContain('qwen always');
+    const after = (await hook('qwen-code', read)).stdout;
+    expect(after).toContain('auth rules');
+    expect(after).not.toContain('qwen svc rule');
+    // Another host does not read .qwen/rules: its hook delivers the rule (rules on by default).
+    const claude = { ...read, session_id: 'c2', tool_name: 'Read' };
+    expect((await hook('claude-code', claude)).stdout).toContain('qwen svc rule');
+  });
+});
+
 describe('ctxfiles hook claude-code (recorded inputs of the documented shape)', () => {
   const base = (root: string) => ({
     session_id: '8c35adc1-4d1e-4b61-9d0a-2f6c0b1e7a10',

@@ -30,7 +30,7 @@ const MISTAKES: readonly Mistake[] = [
     code: 0,
     stdout: '',
     stderr: [
-      'ctxfiles: nothing to print: no instruction file applies here (looked for AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, … (12 names), and the rule folders of cursor, claude, copilot, windsurf, cline, kiro, continue, roo, kilo, junie, zed, augment)',
+      'ctxfiles: nothing to print: no instruction file applies here (looked for AGENTS.md, AGENTS.local.md, CLAUDE.md, CLAUDE.local.md, … (12 names), and the rule folders of cursor, claude, copilot, windsurf, cline, kiro, continue, roo, kilo, junie, zed, augment, qwen)',
     ],
   },
   {

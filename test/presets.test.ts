@@ -901,12 +901,13 @@ describe('session frames per preset', () => {
       'target_file',
       `<system-reminder>\nAdditional instructions from: pkg/AGENTS.md\n\n${scope}\n\nPkg agents.\n</system-reminder>`,
     ],
-    // Copilot CLI reads AGENTS.md, CLAUDE.md and GEMINI.md of the directories it works in
-    // (github/copilot-cli issue 713, the CLI help): one frame per file, joined by a newline.
+    // Copilot CLI 1.0.102, after a `view`, adds AGENTS.md, CLAUDE.md and GEMINI.md of the folders
+    // between the work dir and the file (the lab's copilot-nested-read): one frame per file, joined
+    // by a newline.
     [
       'copilot',
-      'read_file',
-      'file_path',
+      'view',
+      'path',
       [
         ['AGENTS.md', 'Pkg agents.'],
         ['CLAUDE.md', 'Pkg claude.'],
@@ -914,7 +915,7 @@ describe('session frames per preset', () => {
       ]
         .map(
           ([file, text]) =>
-            `<system-reminder>\nAdditional instructions from: pkg/${file}\n\n${scope}\n\n${text}\n</system-reminder>`,
+            `<system_reminder>\nCustom instructions from pkg/${file}. Apply these to any code you write here:\n\n${text}\n\n</system_reminder>`,
         )
         .join('\n'),
     ],

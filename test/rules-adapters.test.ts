@@ -46,6 +46,7 @@ describe('the adapter table', () => {
       '.junie',
       '.rules',
       '.augment',
+      '.qwen',
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });
@@ -434,5 +435,23 @@ describe('the fast path for simple frontmatter', () => {
     ['alwaysApply: 1', null],
   ])('%j', (block, expected) => {
     expect(readSimpleFrontmatter(block)).toEqual(expected);
+  });
+});
+
+describe('qwen', () => {
+  test.each([
+    // frontmatter, expected: as Qwen Code 0.24.4's parseRuleFile reads `paths`
+    [fm('paths: ["src/**", "lib/*.ts"]'), { kind: 'glob', globs: ['src/**', 'lib/*.ts'] }],
+    [fm('paths: "src/**,lib/**"'), { kind: 'glob', globs: ['src/**,lib/**'] }], // one string, one pattern
+    [fm('paths:\n  - "!src/**"'), { kind: 'glob', globs: ['!src/**'] }],
+    [fm('paths: []'), { kind: 'always', globs: [] }], // an empty list is none
+    [fm('paths: ""'), { kind: 'always', globs: [] }],
+    [fm('paths: 5'), { kind: 'always', globs: [] }], // another type is none
+    [fm('paths: [1, ""]'), { kind: 'glob', globs: ['1'] }], // items are strings, empty ones dropped
+    [fm('description: Only a description'), { kind: 'always', globs: [] }],
+    ['No frontmatter.\n', { kind: 'always', globs: [] }],
+  ])('%j', (text, expected) => {
+    const { kind, globs } = classify('qwen', text) as { kind: string; globs: readonly string[] };
+    expect({ kind, globs }).toEqual(expected);
   });
 });

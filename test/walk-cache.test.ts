@@ -77,6 +77,7 @@ describe('contextDiscovery.cache', () => {
       '.junie',
       '.kilocode',
       '.kiro',
+      '.qwen',
       '.roo',
       '.rules',
       '.windsurf',

@@ -131,6 +131,7 @@ export const KNOWN_RULE_SOURCES = Object.freeze([
   'junie',
   'zed',
   'augment',
+  'qwen',
 ] as const);
 
 /** Scoped rules (docs/rules.md): which vendors' rule folders are read, and whether nested ones are. */

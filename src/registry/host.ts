@@ -47,7 +47,7 @@ export interface Host {
   /**
    * What the host shows by itself after tool calls (DESIGN §13, "A host's own view"). What it
    * loads at start is always what its main preset resolves (with its settings files). Absent: the
-   * host adds nothing by itself after a tool call (Codex, Qwen Code, Copilot CLI, Continue CLI).
+   * host adds nothing by itself after a tool call (Codex, Continue CLI).
    */
   readonly view?: HostView;
   /**

@@ -26,7 +26,7 @@ export function renderSessionFrames(
   if (files.length === 0) return '';
   if (format === 'opencode') return renderInjection(files);
   const host = context.formats(format)?.sessionFrame;
-  if (host !== undefined) return host(files);
+  if (host !== undefined) return host(files, context);
   return files
     .map((file) => renderEvent({ kind: 'new', path: file.path, dir: file.dir, text: file.text }, context))
     .filter((frame) => frame !== '')

@@ -62,9 +62,10 @@ export interface HostFormat {
   render(files: readonly RenderFile[], context: RenderContext, notice?: string): string;
   /**
    * The frame the host's own session uses for files it discovers while working; several files
-   * are joined as the host joins them. Absent: the engine's `Additional instructions from:` frame.
+   * are joined as the host joins them; `context` gives the work dir for a frame that names files
+   * relative to it (Copilot CLI). Absent: the engine's `Additional instructions from:` frame.
    */
-  sessionFrame?(files: readonly FrameFile[]): string;
+  sessionFrame?(files: readonly FrameFile[], context?: Pick<RenderContext, 'workDir' | 'homeDir'>): string;
   /**
    * What in a file's text the host would read as its own frame (Codex: `<INSTRUCTIONS>` tags),
    * which ctxfiles escapes and the host does not: a phrase for the `frame-escaped` warning, or

@@ -6,6 +6,7 @@ import { copilotAdapter } from './adapters/copilot.js';
 import { cursorAdapter } from './adapters/cursor.js';
 import { junieAdapter, zedAdapter } from './adapters/single-file.js';
 import { kiroAdapter } from './adapters/kiro.js';
+import { qwenAdapter } from './adapters/qwen.js';
 import { kiloAdapter, rooAdapter } from './adapters/roo.js';
 import { windsurfAdapter } from './adapters/windsurf.js';
 import type { RuleAdapter } from './rule-adapter.js';
@@ -25,6 +26,7 @@ export const RULE_ADAPTERS: ReadonlyMap<string, RuleAdapter> = new Map(
     junieAdapter,
     zedAdapter,
     augmentAdapter,
+    qwenAdapter,
   ].map((adapter) => [adapter.source, adapter]),
 );
 

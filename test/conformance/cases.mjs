@@ -393,6 +393,58 @@ export const CASES = [
     },
   },
   {
+    id: 'qwen-rules',
+    about:
+      'project .qwen/rules with and without paths: (one in a sub-folder, one with an HTML comment), and ~/.qwen/rules',
+    hosts: ['qwen-code'],
+    home: { '.qwen/rules/user-rule.md': 'User rule.\n' },
+    repo: {
+      'QWEN.md': 'Main.\n',
+      '.qwen/rules/always.md': '---\ndescription: Always\n---\nAlways on.\n<!-- a note for people -->\n',
+      '.qwen/rules/b/nested.md': 'Nested folder rule.\n',
+      '.qwen/rules/scoped.md': '---\npaths: ["src/**"]\n---\nScoped rule.\n',
+      '.qwen/rules/empty.md': '<!-- only a comment -->\n',
+    },
+  },
+  {
+    id: 'qwen-rule-paths-read',
+    about: 'a .qwen/rules rule with paths: arrives in a <system-reminder> when a matching file is read',
+    hosts: ['qwen-code'],
+    repo: {
+      'QWEN.md': 'Main.\n',
+      '.qwen/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTypeScript uses strict mode.\n',
+      '.qwen/rules/md.md': '---\npaths: "docs/**"\n---\nDocs rule.\n',
+      'src/index.ts': 'export {};\n',
+    },
+    read: 'src/index.ts',
+  },
+  {
+    id: 'copilot-nested-read',
+    about:
+      'AGENTS.md at the root, in pkg/ and in pkg/sub/; the model views pkg/sub/a.js: what Copilot CLI adds for the folders on its path',
+    hosts: ['copilot'],
+    repo: {
+      'AGENTS.md': 'Root rules.\n',
+      'pkg/AGENTS.md': 'Package rules.\n',
+      'pkg/sub/AGENTS.md': 'Sub-folder rules.\n',
+      'pkg/sub/a.js': 'export const a = 1;\n',
+    },
+    read: 'pkg/sub/a.js',
+  },
+  {
+    id: 'copilot-nested-edit',
+    about: 'AGENTS.md in pkg/ and pkg/sub/; the model edits pkg/sub/a.js without viewing it first',
+    hosts: ['copilot'],
+    hostConfig: { copilot: { tool: 'edit' } },
+    repo: {
+      'AGENTS.md': 'Root rules.\n',
+      'pkg/AGENTS.md': 'Package rules.\n',
+      'pkg/sub/AGENTS.md': 'Sub-folder rules.\n',
+      'pkg/sub/a.js': 'export const a = 1;\n',
+    },
+    read: 'pkg/sub/a.js',
+  },
+  {
     id: 'gemini-file-names',
     about: 'settings.json context.fileName = ["AGENTS.md", "GEMINI.md"]',
     hosts: ['gemini-cli'],

@@ -19,6 +19,8 @@ export const TEXT = {
   twin: 'Count twin: the AGENTS.md of the pkg folder, linked as CLAUDE.md.',
   alone: 'Count alone: the AGENTS.md of the lib folder, with no link beside it.',
   rule: 'Count rule: a Claude rule whose paths match the pkg folder.',
+  qwenAlways: 'Count qwen always: a Qwen rule without paths.',
+  qwenRule: 'Count qwen paths: a Qwen rule whose paths match the pkg folder.',
 };
 
 /** The hosts with hooks (`ctxfiles init` writes them): the hook rows run there. */
@@ -104,6 +106,20 @@ const ROWS = [
     skips: NO_HOOKS,
     count: { start: [TEXT.root], end: [TEXT.root, TEXT.rule] },
     repo: { ...ROOT, ...RULE, ...FILES },
+    reads: ['pkg/a.js', 'pkg/b.js'],
+  },
+  {
+    id: 'live-count-qwen-rules',
+    about:
+      "counted after two reads a .qwen/rules rule with paths: matches, beside one without: each once (Qwen Code's own rules, which the hook must not repeat)",
+    hosts: ['qwen-code'],
+    count: { start: [TEXT.root, TEXT.qwenAlways], end: [TEXT.root, TEXT.qwenAlways, TEXT.qwenRule] },
+    repo: {
+      ...ROOT,
+      '.qwen/rules/always.md': `${TEXT.qwenAlways}\n`,
+      '.qwen/rules/pkg.md': `---\npaths: ["pkg/**"]\n---\n${TEXT.qwenRule}\n`,
+      ...FILES,
+    },
     reads: ['pkg/a.js', 'pkg/b.js'],
   },
   {

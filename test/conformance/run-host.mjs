@@ -361,7 +361,7 @@ async function ctxfiles(host, row, dirs, setup, captured) {
     const answer = host.wrapHook(mustAdd(await hookAnswer(host, dirs, path.join(dirs.repo, first), { row })));
     out.live = [answer, ...later.map(() => '')].join(READ_SEPARATOR);
   } else if (row.read) {
-    const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read));
+    const { hookFields, ...sessionEvent } = host.sessionEvent(path.join(dirs.repo, row.read), row);
     const event = JSON.stringify(sessionEvent);
     const session = await run(process.execPath, [bin, 'session', ...args], {
       cwd: dirs.cwd,

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { escapeTags } from '../../render/escape.js';
-import type { RenderContext, RenderFile } from '../../render/render-types.js';
+import { escapeHeaderPath, escapeTags } from '../../render/escape.js';
+import { frameBody, type FrameFile, type RenderContext, type RenderFile } from '../../render/render-types.js';
 import type { HostFormat } from '../../registry/host.js';
 
 /** The tags of Copilot CLI's instruction frames; ctxfiles escapes them in file text. */
@@ -40,4 +40,35 @@ export function renderCopilot(files: readonly RenderFile[], context: RenderConte
   return [...(notice === undefined ? [] : [notice]), ...blocks].join('\n\n');
 }
 
-export const copilotFormat: HostFormat = { name: 'copilot', render: renderCopilot };
+/** The tags of Copilot CLI's frame for the files of a folder a tool worked in, besides {@link COPILOT_TAGS}. */
+const REMINDER_TAGS = Object.freeze([...COPILOT_TAGS, 'system_reminder']);
+
+/**
+ * In a session: after a `view` of a file, Copilot CLI 1.0.102 adds the instruction files of the
+ * folders between the work dir and that file (the work dir's own are in its system message) as a
+ * user message after the tool result (the lab's `copilot-nested-read`; its runtime is native code):
+ * per file `<system_reminder>`, `Custom instructions from <path from the work dir>. Apply these to
+ * any code you write here:`, a blank line, the text as written and `</system_reminder>`, each on its
+ * own line, the closest folder first, frames joined by a line break. The message opens with a line
+ * break, the host's separator. Its frame tags in the text are escaped, as in the `copilot` block.
+ */
+export function copilotSessionFrame(
+  files: readonly FrameFile[],
+  context?: Pick<RenderContext, 'workDir' | 'homeDir'>,
+): string {
+  const shown = (file: string) =>
+    context === undefined ? file : path.relative(context.workDir, file).split(path.sep).join('/');
+  return [...files]
+    .sort((a, b) => b.dir.length - a.dir.length)
+    .map(
+      (file) =>
+        `<system_reminder>\nCustom instructions from ${escapeHeaderPath(shown(file.path))}. Apply these to any code you write here:\n\n${escapeTags(frameBody(file), REMINDER_TAGS)}\n</system_reminder>`,
+    )
+    .join('\n');
+}
+
+export const copilotFormat: HostFormat = {
+  name: 'copilot',
+  render: renderCopilot,
+  sessionFrame: copilotSessionFrame,
+};

@@ -34,6 +34,8 @@ export const copilot: Preset = frozen({
     // An `@path` line is followed by the file in <imported_custom_instruction> tags; a repeat is
     // marked `skipped="already-loaded"`, other failures leave the line alone.
     imports: { enabled: true, mode: 'inline', failed: 'comment' },
+    // `view` of a file brings the instruction files of the folders between the work dir and it.
+    session: { tools: { view: { as: 'read', pathKeys: ['path'] } } },
   },
   profile: { importStyle: 'copilot' },
 });

@@ -14,9 +14,32 @@ export const qwenCodeHost: Host = frozen({
     '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/core/prompts.ts: the memory after the base prompt)',
     'https://qwenlm.github.io/qwen-code-docs/en/users/configuration/settings/ (context.fileName)',
     '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/hooks/: events, input, output, matchers)',
+    '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/config/rulesDiscovery.ts: .qwen/rules, paths:, the rule blocks)',
+    '@qwen-code/qwen-code 0.24.4 chunks (packages/core/src/core/coreToolScheduler.ts: paths: rules after a tool call)',
   ],
   presets: [qwenCode],
   formats: [qwenFormat],
+  // After a tool call Qwen Code adds the `.qwen/rules` rules with `paths:` that the call's paths
+  // match, once each per session (packages/core/src/config/rulesDiscovery.ts
+  // `ConditionalRulesRegistry`; the tools: packages/core/src/core/coreToolScheduler.ts
+  // `FS_PATH_TOOL_NAMES`). The lab's `qwen-rule-paths-read` and `live-count-qwen-rules`.
+  view: {
+    rules: {
+      tools: [
+        'read_file',
+        'edit',
+        'write_file',
+        'grep_search',
+        'glob',
+        'list_directory',
+        'lsp',
+        'notebook_edit',
+        'zoom_image',
+        'display_image',
+      ],
+      sources: ['qwen'],
+    },
+  },
   // Qwen Code loads QWEN.md only from the cwd up (the lab's `live-count-nested`): one below is
   // for the hook to disclose.
   ownNames: ['QWEN.md'],

@@ -8,7 +8,7 @@ import { frozen, type Preset } from '../../registry/host.js';
 export const qwenCode: Preset = frozen({
   name: 'qwen-code',
   summary:
-    'Qwen Code: QWEN.md and AGENTS.md from above the git root down to the cwd, ~/.qwen/QWEN.md, inline @imports',
+    'Qwen Code: QWEN.md and AGENTS.md from above the git root down to the cwd, ~/.qwen/QWEN.md, inline @imports, .qwen/rules',
   config: {
     contextPaths: [],
     instructions: {
@@ -38,9 +38,10 @@ export const qwenCode: Preset = frozen({
     },
     budget: { maxBytes: null },
     format: 'qwen',
-    // Qwen Code's `.qwen/rules` are its own; no vendor rule folder is read.
-    rules: { sources: [] },
-    // Nothing is disclosed during the session: a read adds only matching `.qwen/rules` rules.
+    // `~/.qwen/rules` and the project's `.qwen/rules` (config/rulesDiscovery.ts `loadRules`): rules
+    // without `paths:` after the context files, the others once each when a tool names a match.
+    rules: { sources: ['qwen'], nested: false, userFolders: true },
+    // No instruction file is disclosed during the session: a tool adds only matching rules.
     contextDiscovery: { mode: 'off' },
     session: {
       tools: {

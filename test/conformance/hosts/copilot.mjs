@@ -1,9 +1,13 @@
 // GitHub Copilot CLI: `copilot -p` against the lab's Chat Completions server through its own
 // model provider settings (COPILOT_PROVIDER_BASE_URL, COPILOT_MODEL), in offline mode
 // (COPILOT_OFFLINE: no GitHub sign-in, no telemetry, nothing but the provider).
-import { chatToolText, fromMarker, paramKey, systemSpan } from '../extract.mjs';
+import fs from 'node:fs';
+import { chatToolText, contentTexts, fromMarker, paramKey, systemSpan } from '../extract.mjs';
 
 const VERSION = '1.0.102';
+
+/** The tool a row's scripted call uses: `view`, or `hostConfig.copilot.tool`. */
+const toolOf = (row) => row?.hostConfig?.copilot?.tool ?? 'view';
 const OPEN = '<custom_instruction>\n';
 const CLOSE = '\n</custom_instruction>';
 
@@ -32,7 +36,15 @@ export default {
       },
     };
   },
-  toolCall(body, file) {
+  /**
+   * The scripted call: `view` of the file, or with `hostConfig.copilot.tool: 'edit'` an `edit` of it
+   * that appends a comment to its first line (an edit Copilot CLI carries out).
+   */
+  toolCall(body, file, row) {
+    if (toolOf(row) === 'edit') {
+      const first = fs.readFileSync(file, 'utf8').split('\n')[0];
+      return { name: 'edit', args: { path: file, old_str: first, new_str: `${first} // edited` } };
+    }
     const view = (body?.tools ?? []).find((tool) => tool.function?.name === 'view');
     if (!view) return null;
     return { name: 'view', args: { [paramKey(view.function.parameters, ['path', 'file_path'])]: file } };
@@ -40,7 +52,26 @@ export default {
   hasToolResult: (body) => (body?.messages ?? []).some((m) => m.role === 'tool'),
   isMain: (record) => record.url.includes('/chat/completions') && (record.body?.tools ?? []).length > 0,
   extractStatic: (body) => copilotInstructions(body),
-  /** Anything Copilot adds to the tool result in its instruction frame. */
-  extractLive: (body) => fromMarker(chatToolText(body), '<custom_instruction>'),
-  sessionEvent: (file) => ({ tool: 'view', input: { path: file }, ok: true }),
+  /**
+   * What Copilot adds after a tool call: anything in its instruction frame in the tool result, and
+   * the user message it sends after the result with the instruction files of the folders on the
+   * file's path (`<system_reminder>` frames), without the line break that opens it (the host's
+   * separator). Copilot CLI 1.0.102 uses the second.
+   */
+  extractLive: (body) => {
+    const messages = body?.messages ?? [];
+    const lastTool = messages.findLastIndex((message) => message.role === 'tool');
+    const after =
+      lastTool < 0
+        ? []
+        : messages
+            .slice(lastTool + 1)
+            .filter((message) => message.role === 'user')
+            .flatMap((message) => contentTexts(message.content))
+            .map((text) => (text.startsWith('\n') ? text.slice(1) : text));
+    return [fromMarker(chatToolText(body), '<custom_instruction>'), ...after]
+      .filter((text) => text !== '')
+      .join('\n');
+  },
+  sessionEvent: (file, row) => ({ tool: toolOf(row), input: { path: file }, ok: true }),
 };
