@@ -62,6 +62,8 @@ export async function readHostSettings(
     value = mergeLayers(value, fromEnvironment.config);
   }
   for (const file of settings.files({ preset, cwd, homeDir, env })) {
+    // Most of these files are absent: asked first, with no shown path and no error built for them.
+    if (isAbsentFile(context.fs, file.path)) continue;
     const shown = display(file.path);
     const text = readSettingsFile(context.fs, file, shown, diagnostics);
     if (text === null) continue;
@@ -87,6 +89,19 @@ export async function readHostSettings(
 export function globsOf(value: Readonly<Record<string, unknown>>): string[] {
   const globs = (value['instructions'] as { globs?: unknown } | undefined)?.globs;
   return Array.isArray(globs) ? globs.filter((glob): glob is string => typeof glob === 'string') : [];
+}
+
+/**
+ * True when nothing is at `file` (`stat` says `ENOENT` or `ENOTDIR`); any other answer is left to
+ * {@link readSettingsFile}, which reads it again through the same `stat` and words what it finds.
+ */
+function isAbsentFile(fs: FileSystem, file: string): boolean {
+  try {
+    fs.stat(file);
+    return false;
+  } catch (error) {
+    return isAbsent(error);
+  }
 }
 
 /** The text of a settings file; `null` when it is absent, or unreadable (with a warning). */
