@@ -1,7 +1,7 @@
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { isAbsent, type FileSystem } from '../fs/file-system.js';
 import { hostOfPreset, type HostSettingsFile } from '../hosts/index.js';
-import { readSourceFile } from './read-source.js';
+import { readSourceFile, statKind } from './read-source.js';
 import { mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 
 /** What loading needs to read a host's settings files (see {@link readHostSettings}). */
@@ -92,13 +92,12 @@ export function globsOf(value: Readonly<Record<string, unknown>>): string[] {
 }
 
 /**
- * True when nothing is at `file` (`stat` says `ENOENT` or `ENOTDIR`); any other answer is left to
- * {@link readSettingsFile}, which reads it again through the same `stat` and words what it finds.
+ * True when nothing is at `file` (`stat` would say `ENOENT` or `ENOTDIR`); any other answer is left
+ * to {@link readSettingsFile}, which reads it through `stat` and words what it finds.
  */
 function isAbsentFile(fs: FileSystem, file: string): boolean {
   try {
-    fs.stat(file);
-    return false;
+    return statKind(fs, file) === null;
   } catch (error) {
     return isAbsent(error);
   }
