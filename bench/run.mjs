@@ -5,6 +5,7 @@
 // The huge tree (~1M files, ~2 GB, written once) is only walked, for the growth figure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, SIZES } from './generate.mjs';
@@ -12,7 +13,7 @@ import { measureInitHook } from './hook.mjs';
 import { countInstructions, haveValgrind, millions } from './instructions.mjs';
 import { FIRST_CALL_INPUT, measureMcp } from './mcp.mjs';
 import { measureNested, nestedLines } from './nested.mjs';
-import { cacheEnv, median, runCommand, timeCommands } from './measure.mjs';
+import { cacheEnv, cacheHome, median, runCommand, timeCommands } from './measure.mjs';
 import { mb, measurePackage } from './package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -223,6 +224,20 @@ if (counting) {
     millions(resolve),
     `+${millions(resolve - node)}, ${(resolve / node).toFixed(2)}× node -e 0 (wall ${(cold / nodeStart).toFixed(2)}×), target ≤ 1.2×: ${verdict('coldResolveInstructions', resolve / node, 1.2)}`,
   );
+  // Where nothing applies (an empty directory): `resolve` prints one line on stderr that names the
+  // preset that would find files there (src/cli/empty-output.ts), resolving each other preset to
+  // find it. Its own compile cache, written by its own first run. Target (issue 42): as cheap as
+  // the normal `resolve` above.
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-bench-empty-'));
+  const emptyOptions = { cwd: empty, env: { ...cacheEnv, XDG_CACHE_HOME: `${cacheHome}-empty` } };
+  countInstructions([bin, 'resolve'], emptyOptions); // writes its compile cache
+  const nothing = countInstructions([bin, 'resolve'], emptyOptions);
+  fs.rmSync(empty, { recursive: true, force: true });
+  line(
+    'instructions: resolve where nothing applies (an empty dir)',
+    millions(nothing),
+    `+${millions(nothing - node)}, ${(nothing / node).toFixed(2)}× node -e 0; target ≤ the normal resolve's (+${millions(resolve - node)}): ${verdict('nothingAppliesInstructions', nothing, resolve)}`,
+  );
   // The MCP server started, answering its first instructions_for_path call, and ended (bench/mcp.mjs).
   const mcpOptions = { ...options, input: FIRST_CALL_INPUT };
   countInstructions([bin, 'mcp'], mcpOptions); // writes the compile cache for these Node options
@@ -232,7 +247,7 @@ if (counting) {
     millions(mcp),
     `+${millions(mcp - node)}, ${(mcp / node).toFixed(2)}× node -e 0`,
   );
-  report.figures.instructions = { node, resolve, mcp };
+  report.figures.instructions = { node, resolve, nothing, mcp };
 } else line('instructions', 'skipped: valgrind is not installed');
 {
   // The hook command exactly as `ctxfiles init claude-code` writes it (absolute node and bin, run

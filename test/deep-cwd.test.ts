@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { DEEP_SEARCH_SEGMENTS } from '../src/config/load-config.js';
 import { loadConfig } from '../src/index.js';
 import { realPathBelow } from '../src/fs/contain.js';
-import { createMemoryFileSystem, type MemoryCall } from '../src/fs/memory-file-system.js';
+import { createMemoryFileSystem, type MemoryCall, type MemoryTree } from '../src/fs/memory-file-system.js';
 import { memoryResolver } from './helpers/memory.js';
 
 // Issue #26, item 17: a cwd 2,000 directories deep made `resolve` take 6.3 s (500 deep: 0.8 s). The
@@ -71,7 +71,8 @@ describe('the config search lists a deep directory once', () => {
 
   test('calls per directory: eleven probes above the threshold, one listing below it', async () => {
     const { calls } = await searchFrom(2_000);
-    const probes = calls.filter((call) => call.op === 'stat').length;
+    // A search place is probed without an error for an absent path (`probe`; `stat` only for a link).
+    const probes = calls.filter((call) => call.op === 'probe' || call.op === 'stat').length;
     const listings = calls.filter((call) => call.op === 'readdir').length;
     // `/`, `/r`, `/r/d`, …: the 64 directories above the threshold are probed at each place.
     expect(probes).toBe(11 * DEEP_SEARCH_SEGMENTS);
@@ -86,5 +87,31 @@ describe('the config search lists a deep directory once', () => {
     const upper = `${deep(1_000).slice(1)}/CTXFILES.CONFIG.JSON`;
     const folded = await searchFrom(2_000, { [upper]: '{"contextPaths":["X.md"]}' }, true);
     expect(folded.loaded.config.contextPaths).toEqual(['X.md']);
+  });
+});
+
+describe('a search place is asked without an error, and a link is followed as `stat` follows it', () => {
+  test.each([
+    // [what is at /p/ctxfiles.config.json, what the search makes of it]
+    ['a file', { '/p/ctxfiles.config.json': '{"contextPaths":["X.md"]}' }, ['X.md']],
+    [
+      'a link to a file beside it',
+      { '/p/real.json': '{"contextPaths":["Y.md"]}', '/p/ctxfiles.config.json': { symlink: '/p/real.json' } },
+      ['Y.md'],
+    ],
+    [
+      'a link that leads nowhere: absent',
+      { '/p/ctxfiles.config.json': { symlink: '/p/gone.json' } },
+      undefined,
+    ],
+    ['nothing', {}, undefined],
+  ] as const)('%s', async (_what, tree, contextPaths) => {
+    const fs = createMemoryFileSystem({ '/p': { dir: true }, ...(tree as MemoryTree) });
+    const loaded = await loadConfig({ cwd: '/p', fs, stopDir: '/p', homeDir: '/home/u', userConfig: null });
+    expect(loaded.filepath).toBe(contextPaths === undefined ? null : '/p/ctxfiles.config.json');
+    if (contextPaths !== undefined) expect(loaded.config.contextPaths).toEqual(contextPaths);
+    // An absent place costs one `probe` and no `stat`.
+    const asked = fs.calls.filter((call) => call.path === '/p/ctxfiles.config.yaml').map((call) => call.op);
+    expect(asked).toEqual(['probe']);
   });
 });

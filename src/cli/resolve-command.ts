@@ -4,6 +4,7 @@ import type { Format } from '../config/types.js';
 import { FORMATS } from '../config/types.js';
 import { HOST_REGISTRY as hosts } from '../hosts/index.js';
 import type { ResolveResult } from '../api/create-resolver.js';
+import type { FileSystem } from '../fs/file-system.js';
 import { EXIT, fromShell, writeDiagnostics, type CliIo } from './io.js';
 
 // `resolve` and what `manifest`, `session`, `prompt`, `explain` and `mcp` share with it: a resolver
@@ -128,7 +129,12 @@ export async function writePlain(
   // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
   if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
   if (text === '') {
-    const { emptyOutputLine } = await import('./empty-output.js');
+    const [{ emptyOutputLine }, { memoizeFileSystem }, { createNodeFileSystem }] = await Promise.all([
+      import('./empty-output.js'),
+      import('../fs/memo-file-system.js'),
+      import('../fs/node-file-system.js'),
+    ]);
+    let shared: { fs: FileSystem; io: CliIo } | undefined;
     io.stderr.write(
       await emptyOutputLine({
         kind,
@@ -138,7 +144,14 @@ export async function writePlain(
         presets: hosts.presetNames,
         tryPreset: async (preset) => {
           try {
-            const other = await openResolver({ ...options, preset }, io);
+            // Every preset probes the same places: one memoized port answers them all.
+            // and one copy of the environment serves them all (each resolver copies what it is given).
+            // (Not a spread of `io`: its `stdin` is a getter that would open the stream.)
+            shared ??= {
+              fs: memoizeFileSystem(createNodeFileSystem()),
+              io: { stdout: io.stdout, stderr: io.stderr, env: { ...io.env }, cwd: io.cwd },
+            };
+            const other = await openResolver({ ...options, preset }, shared.io, shared.fs);
             const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
             return { result: otherResult, config: other.resolver.config };
           } catch {
@@ -151,7 +164,7 @@ export async function writePlain(
   io.stdout.write(text);
 }
 
-export async function openResolver(options: CommonOptions, io: CliIo) {
+export async function openResolver(options: CommonOptions, io: CliIo, fs?: FileSystem) {
   const [{ loadConfig }, { createResolver }] = await Promise.all([
     import('../config/load-config.js'),
     import('../api/create-resolver.js'),
@@ -166,10 +179,14 @@ export async function openResolver(options: CommonOptions, io: CliIo) {
       env: io.env,
       displayCwd: io.cwd,
       lazyFlows: true,
+      ...(fs === undefined ? {} : { fs }),
     },
     hosts,
   );
-  const resolver = await createResolver({ workDir, config, env: io.env }, hosts);
+  const resolver = await createResolver(
+    { workDir, config, env: io.env, ...(fs === undefined ? {} : { fs }) },
+    hosts,
+  );
   const format = options.format as Format | undefined;
   const rules = options as { paths?: string[]; rule?: string[] };
   return {

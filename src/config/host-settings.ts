@@ -1,7 +1,7 @@
 import { CtxfilesError, type Diagnostic } from '../errors.js';
 import { isAbsent, type FileSystem } from '../fs/file-system.js';
 import type { HostSettings, HostSettingsFile } from '../registry/host.js';
-import { readSourceFile } from './read-source.js';
+import { readSourceFile, statKind } from './read-source.js';
 import { mergeLayers, sanitizeProjectConfig, type DroppedKey } from './trust.js';
 
 /** What loading needs to read a host's settings files (see {@link readHostSettings}). */
@@ -63,6 +63,8 @@ export async function readHostSettings(
     value = mergeLayers(value, fromEnvironment.config);
   }
   for (const file of settings.files({ preset, cwd, homeDir, env })) {
+    // Most of these files are absent: asked first, with no shown path and no error built for them.
+    if (isAbsentFile(context.fs, file.path)) continue;
     const shown = display(file.path);
     const text = readSettingsFile(context.fs, file, shown, diagnostics);
     if (text === null) continue;
@@ -88,6 +90,18 @@ export async function readHostSettings(
 export function globsOf(value: Readonly<Record<string, unknown>>): string[] {
   const globs = (value['instructions'] as { globs?: unknown } | undefined)?.globs;
   return Array.isArray(globs) ? globs.filter((glob): glob is string => typeof glob === 'string') : [];
+}
+
+/**
+ * True when nothing is at `file` (`stat` would say `ENOENT` or `ENOTDIR`); any other answer is left
+ * to {@link readSettingsFile}, which reads it through `stat` and words what it finds.
+ */
+function isAbsentFile(fs: FileSystem, file: string): boolean {
+  try {
+    return statKind(fs, file) === null;
+  } catch (error) {
+    return isAbsent(error);
+  }
 }
 
 /** The text of a settings file; `null` when it is absent, or unreadable (with a warning). */

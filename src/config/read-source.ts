@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CtxfilesError, formatProblem, type CtxfilesErrorCode } from '../errors.js';
-import { errorCode, isAbsent, type FileSystem } from '../fs/file-system.js';
+import { errorCode, isAbsent, type FileKind, type FileSystem } from '../fs/file-system.js';
 
 /** Config and flow files larger than this are refused before parsing. */
 export const MAX_SOURCE_BYTES = 1_048_576;
@@ -65,7 +65,8 @@ export function probeSourceFile(
   code: CtxfilesErrorCode,
 ): 'file' | 'absent' | 'directory' | 'other' {
   try {
-    const kind = fs.stat(file).kind;
+    const kind = statKind(fs, file);
+    if (kind === null) return 'absent';
     return kind === 'file' ? 'file' : kind === 'directory' ? 'directory' : 'other';
   } catch (error) {
     if (isAbsent(error)) return 'absent';
@@ -80,6 +81,20 @@ export function probeSourceFile(
       { cause: error },
     );
   }
+}
+
+/**
+ * What `stat` says `file` is, or `null` where `stat` would fail with `ENOENT` or `ENOTDIR`: asked with
+ * the port's `probe` first, which answers an absent path without an error (most search places are
+ * absent, and an error costs more than the call: Node builds it with its stack), then with `stat`
+ * only for a symlink, to follow it.
+ * @throws the port's error for anything else (`EACCES`, `ELOOP`, …), or for a link that leads nowhere
+ * (`ENOENT`, which callers read as absent).
+ */
+export function statKind(fs: FileSystem, file: string): FileKind | null {
+  const info = fs.probe(file);
+  if (info === null) return null;
+  return info.kind === 'symlink' ? fs.stat(file).kind : info.kind;
 }
 
 /**

@@ -231,7 +231,9 @@ function present(entries: readonly DirEntry[], markers: ReadonlySet<string> | un
   const kept: DirEntry[] = [];
   for (const { name, kind } of entries)
     if (kind !== 'file' || (markers !== undefined && hasName(markers, name))) kept.push({ name, kind });
-  return kept;
+  // Kept for every marked directory of the tree: a copy without the room for 17 entries that
+  // `push` left (src/discover/shared-listings.ts, `keepWalkable`).
+  return kept.slice();
 }
 
 /** True when `names` holds `name`, or a name equal to it ignoring case. */

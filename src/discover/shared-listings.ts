@@ -117,13 +117,17 @@ function decorate(fs: FileSystem, readdir: (dir: string) => readonly DirEntry[])
  * shared (most directories of a large tree hold neither).
  */
 function keepWalkable(listing: readonly DirEntry[], names: ReadonlySet<string>): readonly DirEntry[] {
-  let usable: DirEntry[] | undefined;
+  let usable: DirNode[] | undefined;
   for (const { name, kind } of listing) {
     if (name.charCodeAt(0) === 46 /* . */) continue;
     if (kind === 'directory' ? PRUNED_DIRECTORIES.has(name) : !names.has(name)) continue;
-    (usable ??= []).push({ name, kind });
+    // A directory's node gets its listing later: a slot for it from the start, not a property
+    // added to every directory entry of the tree.
+    (usable ??= []).push(kind === 'directory' ? { name, kind, listing: undefined } : { name, kind });
   }
-  return usable ?? NONE;
+  // A copy that holds exactly its entries: an array grown by `push` keeps room for 17, and the
+  // search keeps one listing per directory (10,000 directories: 1.4 MB of empty slots).
+  return usable === undefined ? NONE : usable.slice();
 }
 
 /**
