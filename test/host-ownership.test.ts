@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createResolver } from '../src/api/create-resolver.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig, parseConfig } from '../src/config/load-config.js';
 import { createMemoryFileSystem } from '../src/fs/memory-file-system.js';
 import { parseHookEvent } from '../src/hooks/hook-event.js';
 import { toToolEvents } from '../src/hooks/tool-names.js';
@@ -166,6 +166,15 @@ describe('a new host needs its folder and a registry row', () => {
         HOST_REGISTRY,
       ),
     ).rejects.toThrow(/format: Invalid option: expected one of "opencode"\|"xml"/);
+  });
+
+  test('a registry without a host refuses its names, though the shipped schema lists them', async () => {
+    // The fast validator is generated from the published schema (every shipped host); the registry
+    // handed down decides, on the fast path as on zod's.
+    const without = createHostRegistry(HOSTS.filter((host) => host.id !== 'codex'));
+    await expect(parseConfig({ format: 'codex' }, without)).rejects.toThrow(/format: Invalid option/);
+    await expect(parseConfig({ preset: 'codex' }, without)).rejects.toThrow(/"codex" is not a preset/);
+    expect((await parseConfig({ format: 'codex' }, HOST_REGISTRY)).config.format).toBe('codex');
   });
 
   test('its hook protocol reads its events and tools', () => {

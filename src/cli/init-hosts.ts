@@ -50,9 +50,9 @@ const ROOT = '"$(git rev-parse --show-toplevel)"';
  * How `host` starts ctxfiles in `form`, or `null` when that host cannot use it (a host without a
  * project variable outside a git repository), by its module's `init.anchor`. A host with a project
  * dir variable (Claude Code and Qwen Code export it to their hooks, so it is quoted for the shell;
- * Gemini CLI replaces it in the command with the quoted project dir, so it is written unquoted) names the bin from the project, and its MCP server,
- * started in the project's folder, the same way (Claude Code's from the git root:
- * `mcpFromGitRoot`). A host without one (Codex, OpenCode, Kilo CLI find their project config up to
+ * Gemini CLI replaces it in the command with the quoted project dir, so it is written unquoted)
+ * names the bin from the project, and its MCP server, started in the project's folder, the same way
+ * (Claude Code's from the git root: `mcpFromGitRoot`). A host without one (Codex, OpenCode, Kilo CLI find their project config up to
  * the repository's root and run hooks and servers in the session's folder) names the bin from the
  * root git gives.
  */

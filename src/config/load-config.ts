@@ -26,7 +26,14 @@ import {
 } from './read-source.js';
 import type { ConfigInput } from './schema.js';
 import type { SourceText } from './source-text.js';
-import { configNames, type Config, type ConfigNames, type Flow, type HostProfile } from './types.js';
+import {
+  configNames,
+  unknownNames,
+  type Config,
+  type ConfigNames,
+  type Flow,
+  type HostProfile,
+} from './types.js';
 import fastValidate from './validate-config.generated.js';
 
 import { globsOf, readHostSettings } from './host-settings.js';
@@ -669,9 +676,7 @@ async function readConfig(
 // registry handed down, which decide.
 function isQuickValid(value: unknown, names: ConfigNames): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { preset, format } = value as { preset?: unknown; format?: unknown };
-  if (preset !== undefined && !names.presets.includes(preset as string)) return false;
-  if (format !== undefined && !names.formats.includes(format as string)) return false;
+  if (unknownNames(value, names).length > 0) return false;
   return findForbiddenKey(value, []) === undefined && fastValidate(value);
 }
 

@@ -25,7 +25,7 @@ export function normalizeConfig(data: ConfigInput, profile: Readonly<Partial<Hos
       ...DEFAULT_CONFIG.instructions,
       ...stripUndefined(structuredClone(data.instructions ?? {})),
     }),
-    // Checked against the host registry's names by the loader (validate-config.ts, `unknownNames`).
+    // Checked against the host registry's names by the loader (`unknownNames` in types.ts).
     format: (data.format as Format | undefined) ?? DEFAULT_CONFIG.format,
     budget: Object.freeze({ ...DEFAULT_CONFIG.budget, ...stripUndefined(data.budget ?? {}) }),
     wording: Object.freeze({ ...DEFAULT_CONFIG.wording, ...stripUndefined(data.wording ?? {}) }),

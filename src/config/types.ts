@@ -173,6 +173,22 @@ export function configNames(hosts: {
   return { presets: hosts.presetNames, formats: [...ENGINE_FORMATS, ...hosts.formatNames] };
 }
 
+/**
+ * The `preset` and `format` values of a config that name no preset or format of `names`, each with
+ * the names allowed: the one check of both the fast path and zod's (which take any string there).
+ */
+export function unknownNames(
+  data: { readonly preset?: unknown; readonly format?: unknown },
+  names: ConfigNames,
+): Array<[key: 'preset' | 'format', allowed: readonly string[]]> {
+  const wrong: Array<[key: 'preset' | 'format', allowed: readonly string[]]> = [];
+  if (data.preset !== undefined && !names.presets.includes(data.preset as string))
+    wrong.push(['preset', names.presets]);
+  if (data.format !== undefined && !names.formats.includes(data.format as string))
+    wrong.push(['format', names.formats]);
+  return wrong;
+}
+
 /** An output format. */
 export type Format = (typeof FORMATS)[number];
 

@@ -4,7 +4,7 @@ import { normalizeConfig } from './normalize-config.js';
 import { configSchema } from './schema.js';
 import { findForbiddenKey } from './forbidden-keys.js';
 import type { SourceText } from './source-text.js';
-import type { Config, ConfigNames, HostProfile } from './types.js';
+import { unknownNames, type Config, type ConfigNames, type HostProfile } from './types.js';
 import { toProblems } from './zod-issues.js';
 
 /**
@@ -57,19 +57,6 @@ export function validateConfig(
     });
   }
   return normalizeConfig(parsed.data, profile);
-}
-
-/** `preset` and `format` values that name no preset or format, with the names allowed. */
-function unknownNames(
-  data: { readonly preset?: string | undefined; readonly format?: string | undefined },
-  names: ConfigNames,
-): Array<[key: 'preset' | 'format', allowed: readonly string[]]> {
-  const wrong: Array<[key: 'preset' | 'format', allowed: readonly string[]]> = [];
-  if (data.preset !== undefined && !names.presets.includes(data.preset))
-    wrong.push(['preset', names.presets]);
-  if (data.format !== undefined && !names.formats.includes(data.format))
-    wrong.push(['format', names.formats]);
-  return wrong;
 }
 
 /**
