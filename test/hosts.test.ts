@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { FORMATS } from '../src/config/types.js';
 import { HOSTS, HOST_REGISTRY } from '../src/hosts/index.js';
+import { createHostRegistry } from '../src/registry/registry.js';
+import type { Host } from '../src/registry/host.js';
 import { HOSTS as LAB_HOSTS } from './conformance/hosts/index.mjs';
 
 /** The formats the engine renders itself (docs/formats.md); every other format belongs to a host. */
@@ -51,5 +53,34 @@ describe('the host registry (src/hosts)', () => {
       expect(Object.keys(protocol?.tools ?? {}).length).toBeGreaterThan(0);
     }
     expect(HOST_REGISTRY.hookProtocol('cursor')).toBeUndefined();
+  });
+
+  test('a host is handed out deeply frozen, and frozen only when first handed out', () => {
+    const deeplyFrozen = (value: unknown): boolean =>
+      typeof value !== 'object' ||
+      value === null ||
+      (Object.isFrozen(value) && Object.values(value).every(deeplyFrozen));
+    const fresh = (id: string): Host => ({
+      id,
+      title: id,
+      verified: null,
+      sources: ['a test'],
+      presets: [{ name: id, summary: 'a throwaway host', config: { contextPaths: [`${id}.md`] } }],
+      ownNames: [`${id}.md`],
+    });
+    const [first, second] = [fresh('first'), fresh('second')];
+    const registry = createHostRegistry([first, second]);
+    // Loading the host modules and building the registry freezes nothing (start-up cost).
+    expect(Object.isFrozen(first)).toBe(false);
+    expect(Object.isFrozen(first.presets[0]!.config)).toBe(false);
+    const preset = registry.preset('first');
+    expect(preset).toBe(first.presets[0]);
+    expect(deeplyFrozen(first)).toBe(true);
+    expect(Object.isFrozen(second)).toBe(false);
+    expect(() => (preset!.config['contextPaths'] as string[]).push('x')).toThrow(TypeError);
+    // Listing every host freezes them all.
+    expect(registry.hosts.every(deeplyFrozen)).toBe(true);
+    expect(deeplyFrozen(registry.presets)).toBe(true);
+    for (const host of HOSTS) expect(deeplyFrozen(HOST_REGISTRY.host(host.id))).toBe(true);
   });
 });

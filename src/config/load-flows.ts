@@ -6,7 +6,7 @@ import { errorCode, isAbsent, type DirEntry, type FileSystem } from '../fs/file-
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { recordStepPlace } from './flow-locations.js';
 import { compileGlob, globBase } from './globs.js';
-import { deepFreeze } from './normalize-config.js';
+import { deepFreeze } from '../shared/deep-freeze.js';
 import { isSourceFile, readSourceFile } from './read-source.js';
 import { contextLayerSchema } from './schema.js';
 import { parseSourceText, type SourceText } from './source-text.js';

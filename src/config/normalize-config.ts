@@ -1,6 +1,7 @@
 import { CAP_MAXIMA, DEFAULT_CONFIG } from './defaults.js';
 import type { ConfigInput } from './schema.js';
 import { DEFAULT_PROFILE, type AgentConfig, type Config, type Format, type HostProfile } from './types.js';
+import { deepFreeze } from '../shared/deep-freeze.js';
 
 /**
  * Applies every default to a config that passed validation, with the host profile of the preset it
@@ -70,13 +71,4 @@ export const DEFAULT_LOADED: Config = normalizeConfig({});
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}
-
-/** Freezes a value and everything below it. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

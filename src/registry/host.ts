@@ -160,7 +160,7 @@ export interface Preset {
   readonly name: string;
   /** One line for `ctxfiles presets`. */
   readonly summary: string;
-  /** The config values, written with the config keys of docs/config.md. Deeply frozen. */
+  /** The config values, written with the config keys of docs/config.md. Deeply frozen once the registry hands it out. */
   readonly config: Readonly<Record<string, unknown>>;
   /**
    * How the host shapes what it loads where no config key does (DESIGN §13): the values that
@@ -259,9 +259,3 @@ export interface HookTool {
   /** The path key holds a list of glob patterns, each its own `glob` event (Gemini's read_many_files). */
   readonly patternList?: boolean;
 }
-
-/**
- * Freezes a plain value and everything below it; host tables are shared and must never change.
- * The one deep freeze of src/shared, under the name the host modules use.
- */
-export { deepFreeze as frozen } from '../shared/deep-freeze.js';

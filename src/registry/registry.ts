@@ -1,6 +1,7 @@
 import type { HostProfile } from '../config/types.js';
 import type { HostFormat } from '../render/render-types.js';
 import type { HookProtocol, Host, Preset } from './host.js';
+import { deepFreeze } from '../shared/deep-freeze.js';
 
 /**
  * The hosts ctxfiles reproduces, as the engine reaches them (DESIGN §13, ARCHITECTURE.md "Hosts").
@@ -32,26 +33,48 @@ export interface HostRegistry {
   hookProtocol(id: string): HookProtocol | undefined;
 }
 
-/** Builds the lookups over a list of hosts; the list is the registry's one row per host. */
+/**
+ * Builds the lookups over a list of hosts; the list is the registry's one row per host.
+ *
+ * Host tables are shared and must never change, so the registry hands a host out deeply frozen
+ * (with its presets, formats, hook protocol and view). It freezes each host the first time it hands
+ * out anything of it, not when the modules load: freezing every host's tables at start-up cost a cold
+ * `resolve` ~2.4 M instructions (docs/performance.md, "Round eight"), while a command uses one host,
+ * or none.
+ */
 export function createHostRegistry(hosts: readonly Host[]): HostRegistry {
-  const presets = Object.freeze(hosts.flatMap((host) => host.presets));
+  const presets = hosts.flatMap((host) => host.presets);
   const byId = new Map(hosts.map((host) => [host.id, host]));
   const byPreset = new Map(
     hosts.flatMap((host) => host.presets.map((preset) => [preset.name, host] as const)),
   );
   const presetByName = new Map(presets.map((preset) => [preset.name, preset]));
+  const formatHost = new Map(
+    hosts.flatMap((host) => (host.formats ?? []).map((format) => [format.name, host] as const)),
+  );
   const formats = new Map(hosts.flatMap((host) => host.formats ?? []).map((format) => [format.name, format]));
+  const handOut = <T>(host: Host | undefined, value: T): T => {
+    if (host !== undefined) deepFreeze(host);
+    return value;
+  };
+  let everyHost: readonly Host[] | undefined;
+  const all = (): readonly Host[] => (everyHost ??= deepFreeze([...hosts]));
   return Object.freeze({
-    hosts,
-    presets,
+    get hosts() {
+      return all();
+    },
+    get presets() {
+      all();
+      return Object.freeze(presets);
+    },
     presetNames: Object.freeze(presets.map((preset) => preset.name)),
     hookHosts: Object.freeze(hosts.filter((host) => host.hook !== undefined).map((host) => host.id)),
     formatNames: Object.freeze([...formats.keys()]),
-    host: (id: string) => byId.get(id),
-    preset: (name: string) => presetByName.get(name),
-    hostOfPreset: (name: string) => byPreset.get(name),
-    format: (name: string) => formats.get(name),
-    hookProtocol: (id: string) => byId.get(id)?.hook,
+    host: (id: string) => handOut(byId.get(id), byId.get(id)),
+    preset: (name: string) => handOut(byPreset.get(name), presetByName.get(name)),
+    hostOfPreset: (name: string) => handOut(byPreset.get(name), byPreset.get(name)),
+    format: (name: string) => handOut(formatHost.get(name), formats.get(name)),
+    hookProtocol: (id: string) => handOut(byId.get(id), byId.get(id)?.hook),
   });
 }
 

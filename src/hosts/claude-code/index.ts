@@ -1,4 +1,4 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { claudeCode2197Format, claudeCodeFormat } from './format.js';
 import { claudeHookText } from './hook-frame.js';
 import { claudeCode, claudeCode2197 } from './preset.js';
@@ -6,7 +6,7 @@ import { claudeCodeSettings } from './settings.js';
 import { claudeCodeInit } from './init.js';
 
 /** Claude Code (docs/presets.md#claude-code). */
-export const claudeCodeHost: Host = frozen({
+export const claudeCodeHost: Host = {
   id: 'claude-code',
   title: 'Claude Code',
   verified: { version: '2.1.332', package: '@anthropic-ai/claude-code' },
@@ -55,4 +55,4 @@ export const claudeCodeHost: Host = frozen({
     present: (text, format) => (format === 'claude-code' ? claudeHookText(text) : text),
   },
   init: claudeCodeInit,
-});
+};

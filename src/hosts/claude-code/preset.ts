@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Each file's text is trimmed and a blank file left out; comment blocks are removed (2.1.332: its
@@ -11,7 +11,7 @@ const TEXT_SHAPE = { trim: true, htmlComments: 'strip' } as const;
  * walk, imports), anthropics/claude-code `CHANGELOG.md` (nested files, `.claude/rules`, symlinks),
  * the type definitions of the Claude Agent SDK (`sdk.d.ts`, `sdk-tools.d.ts`: kinds and tool inputs).
  */
-export const claudeCode: Preset = frozen({
+export const claudeCode: Preset = {
   name: 'claude-code',
   summary:
     'Claude Code: CLAUDE.md, .claude/CLAUDE.md, .claude/rules and CLAUDE.local.md from / down, @imports',
@@ -57,17 +57,17 @@ export const claudeCode: Preset = frozen({
     fallbackCandidates: ['AGENTS.md', '.claude/AGENTS.md'],
     ...TEXT_SHAPE,
   },
-});
+};
 
 /**
  * Claude Code 2.1.197, the newest version npm installs on Node 20 (2.1.198 and later declare
  * Node 22): a nested file found during a session arrives in a message of its own without tags
  * (format `claude-code-2.1.197`), and no `AGENTS.md` is read (added in 2.1.277).
  */
-export const claudeCode2197: Preset = frozen({
+export const claudeCode2197: Preset = {
   name: 'claude-code-2.1.197',
   summary: 'Claude Code 2.1.197 (the newest on Node 20): as claude-code, no AGENTS.md, its session frame',
   verified: { version: '2.1.197', package: '@anthropic-ai/claude-code' },
   config: { ...claudeCode.config, format: 'claude-code-2.1.197' },
   profile: TEXT_SHAPE,
-});
+};

@@ -1,9 +1,9 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { clineFormat } from './format.js';
 import { cline } from './preset.js';
 
 /** Cline CLI, `cline` (docs/presets.md#cline). */
-export const clineHost: Host = frozen({
+export const clineHost: Host = {
   id: 'cline',
   title: 'Cline CLI',
   verified: { version: '3.0.65', package: 'cline' },
@@ -13,4 +13,4 @@ export const clineHost: Host = frozen({
   ],
   presets: [cline],
   formats: [clineFormat],
-});
+};

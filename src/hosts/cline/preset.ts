@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Cline CLI (`cline`). Sources (docs/presets.md#cline): the JavaScript `cline` 3.0.65 ships,
@@ -6,7 +6,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * `# Rules` section sorted by name) and `@cline/shared` 0.0.86 `dist/storage/index.js` (the rule
  * locations: the work dir's `AGENTS.md`, `.clinerules` and `.cline/rules`, `~/.agents/AGENTS.md`).
  */
-export const cline: Preset = frozen({
+export const cline: Preset = {
   name: 'cline',
   summary:
     "Cline CLI: the cwd's AGENTS.md and .clinerules, ~/.agents/AGENTS.md, as one # Rules section sorted by rule name",
@@ -37,4 +37,4 @@ export const cline: Preset = frozen({
       },
     },
   },
-});
+};

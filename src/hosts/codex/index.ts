@@ -1,11 +1,11 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { codexFormat } from './format.js';
 import { codex } from './preset.js';
 import { codexSettings } from './settings.js';
 import { codexInit } from './init.js';
 
 /** OpenAI Codex CLI (docs/presets.md#codex). */
-export const codexHost: Host = frozen({
+export const codexHost: Host = {
   id: 'codex',
   title: 'Codex CLI',
   verified: { version: '0.171.0', package: '@openai/codex' },
@@ -38,4 +38,4 @@ export const codexHost: Host = frozen({
     init: { startMatcher: 'startup|resume|clear|compact', toolMatcher: 'anchored', shellPaths: true },
   },
   init: codexInit,
-});
+};

@@ -1,11 +1,11 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * OpenAI Codex CLI. Sources (docs/presets.md#codex): openai/codex `codex-rs/core/src/agents_md.rs`
  * and its tests `agents_md_tests.rs` (walk, candidates, byte cap), `codex-rs/core/src/context/user_instructions.rs`
  * (the frame), and https://developers.openai.com/codex/guides/agents-md (user files, default cap).
  */
-export const codex: Preset = frozen({
+export const codex: Preset = {
   name: 'codex',
   summary:
     'OpenAI Codex CLI: AGENTS.override.md or AGENTS.md per directory from the git root down, 32 KiB root-first',
@@ -47,4 +47,4 @@ export const codex: Preset = frozen({
       },
     },
   },
-});
+};

@@ -1,9 +1,9 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { continueFormat } from './format.js';
 import { continuePreset } from './preset.js';
 
 /** Continue CLI, `cn` (docs/presets.md#continue). */
-export const continueHost: Host = frozen({
+export const continueHost: Host = {
   id: 'continue',
   title: 'Continue CLI',
   verified: { version: '1.5.47', package: '@continuedev/cli' },
@@ -14,4 +14,4 @@ export const continueHost: Host = frozen({
   ],
   presets: [continuePreset],
   formats: [continueFormat],
-});
+};

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Continue CLI (`cn`). Sources (docs/presets.md#continue): the shipped bundle of `@continuedev/cli`
@@ -6,7 +6,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * CLAUDE.md and CODEX.md in the cwd, then the always-on rules of `.continue/rules` and
  * `~/.continue/rules`), and continuedev/continue `extensions/cli/src/systemMessage.ts`.
  */
-export const continuePreset: Preset = frozen({
+export const continuePreset: Preset = {
   name: 'continue',
   summary:
     'Continue CLI: the first of AGENTS.md, AGENT.md, CLAUDE.md, CODEX.md in the cwd, then always-on .continue/rules and ~/.continue/rules',
@@ -42,4 +42,4 @@ export const continuePreset: Preset = frozen({
       },
     },
   },
-});
+};

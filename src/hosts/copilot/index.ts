@@ -1,9 +1,9 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { copilotFormat } from './format.js';
 import { copilot } from './preset.js';
 
 /** GitHub Copilot, the CLI and the coding agent (docs/presets.md#copilot). */
-export const copilotHost: Host = frozen({
+export const copilotHost: Host = {
   id: 'copilot',
   title: 'GitHub Copilot CLI',
   verified: { version: '1.0.102', package: '@github/copilot' },
@@ -18,4 +18,4 @@ export const copilotHost: Host = frozen({
   // After a `view`, Copilot CLI 1.0.102 adds the instruction files of the folders between the work
   // dir and the file, in a user message after the result (the lab's `copilot-nested-read`).
   view: { nested: { tools: ['view'], names: 'candidates' } },
-});
+};

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * GitHub Copilot (the CLI and the coding agent). Sources (docs/presets.md#copilot):
@@ -7,7 +7,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * Copilot's loader is native code; the framing and order are the ones the conformance lab saw
  * Copilot CLI 1.0.102 send (docs/conformance.md), in the `copilot` format.
  */
-export const copilot: Preset = frozen({
+export const copilot: Preset = {
   name: 'copilot',
   summary:
     'GitHub Copilot: .github/copilot-instructions.md, .github/instructions by applyTo, AGENTS.md/CLAUDE.md/GEMINI.md from the git root down',
@@ -38,4 +38,4 @@ export const copilot: Preset = frozen({
     session: { tools: { view: { as: 'read', pathKeys: ['path'] } } },
   },
   profile: { importStyle: 'copilot' },
-});
+};

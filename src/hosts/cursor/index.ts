@@ -1,8 +1,8 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { cursor } from './preset.js';
 
 /** Cursor (docs/presets.md#cursor): no lab drives it; the preset follows its docs. */
-export const cursorHost: Host = frozen({
+export const cursorHost: Host = {
   id: 'cursor',
   title: 'Cursor',
   verified: null,
@@ -10,4 +10,4 @@ export const cursorHost: Host = frozen({
     'https://www.cursor.com/docs/rules (project rules, their kinds, AGENTS.md, the legacy .cursorrules)',
   ],
   presets: [cursor],
-});
+};

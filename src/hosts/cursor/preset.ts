@@ -1,11 +1,11 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Cursor. Sources (docs/presets.md#cursor): https://www.cursor.com/docs/rules (project rules in
  * `.cursor/rules/*.mdc`, their kinds, AGENTS.md, the legacy `.cursorrules`). Cursor's framing,
  * order and caps are not public: the preset reproduces which files apply, in ctxfiles' `reminder` frame.
  */
-export const cursor: Preset = frozen({
+export const cursor: Preset = {
   name: 'cursor',
   summary: 'Cursor: AGENTS.md from the git root down, .cursor/rules/*.mdc by kind, the legacy .cursorrules',
   config: {
@@ -23,4 +23,4 @@ export const cursor: Preset = frozen({
     budget: { maxBytes: null },
     format: 'reminder',
   },
-});
+};

@@ -1,11 +1,11 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { geminiFormat, geminiFullFormat } from './format.js';
 import { geminiCli } from './preset.js';
 import { geminiCliSettings } from './settings.js';
 import { geminiCliInit } from './init.js';
 
 /** Gemini CLI (docs/presets.md#gemini-cli). */
-export const geminiCliHost: Host = frozen({
+export const geminiCliHost: Host = {
   id: 'gemini-cli',
   title: 'Gemini CLI',
   verified: { version: '0.61.0', package: '@google/gemini-cli' },
@@ -59,4 +59,4 @@ export const geminiCliHost: Host = frozen({
     },
   },
   init: geminiCliInit,
-});
+};

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Gemini CLI. Sources (docs/presets.md#gemini-cli): google-gemini/gemini-cli
@@ -6,7 +6,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * `packages/core/src/utils/memoryImportProcessor.ts` (imports), `packages/core/src/tools/jit-context.ts`
  * (the session frame), `packages/core/src/tools/definitions/base-declarations.ts` (tool inputs).
  */
-export const geminiCli: Preset = frozen({
+export const geminiCli: Preset = {
   name: 'gemini-cli',
   summary:
     'Gemini CLI: every GEMINI.md from the git root down to the cwd, inline @imports, just-in-time context',
@@ -52,4 +52,4 @@ export const geminiCli: Preset = frozen({
     // A reference runs to the next whitespace (`findImports`): `@notes.md.` names `notes.md.`.
     importPunctuation: 'keep',
   },
-});
+};

@@ -1,10 +1,10 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { kilo } from './preset.js';
 import { kiloSettings } from './settings.js';
 import { opencodeInit } from '../opencode/init.js';
 
 /** Kilo CLI, an OpenCode fork (docs/presets.md#kilo). */
-export const kiloHost: Host = frozen({
+export const kiloHost: Host = {
   id: 'kilo',
   title: 'Kilo CLI',
   verified: { version: '7.7.7', package: '@kilocode/cli' },
@@ -21,4 +21,4 @@ export const kiloHost: Host = frozen({
   // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
   view: { nested: { tools: ['read'], names: 'candidates' } },
   init: opencodeInit('kilo'),
-});
+};

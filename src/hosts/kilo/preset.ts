@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 import { opencode } from '../opencode/preset.js';
 
 const base = opencode.config as { readonly instructions: Readonly<Record<string, unknown>> };
@@ -29,7 +29,7 @@ export const KILO_RULE_GLOBS: readonly string[] = [
  * the user file, its project-only reads and Kilo Code's rule folders (`Instruction.systemSources`
  * and `loadLegacyConfigs` in the JavaScript bundled in the binary).
  */
-export const kilo: Preset = frozen({
+export const kilo: Preset = {
   name: 'kilo',
   summary:
     "Kilo CLI: the user AGENTS.md, then AGENTS.md (else CLAUDE.md, CONTEXT.md) from the cwd up to the git root, 'Instructions from: <path>'",
@@ -60,4 +60,4 @@ export const kilo: Preset = frozen({
   // OpenCode's choice of name and order; outside git only the cwd's file is read (see `symlinks`
   // above), so the walk starts at the work dir, ctxfiles' own fallback.
   profile: { candidateScope: 'walk', order: 'closest-first' },
-});
+};

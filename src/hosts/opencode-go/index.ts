@@ -1,11 +1,11 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { opencodeGo } from './preset.js';
 
 /**
  * The archived Go opencode and the flows fork of spec 003 (docs/presets.md#opencode-go). Its
  * `opencode` format is the engine's default format (docs/formats.md), not a host format.
  */
-export const opencodeGoHost: Host = frozen({
+export const opencodeGoHost: Host = {
   id: 'opencode-go',
   title: 'opencode (Go, archived)',
   verified: null,
@@ -14,4 +14,4 @@ export const opencodeGoHost: Host = frozen({
     'opencode-ai/opencode internal/llm/prompt/prompt.go (the frame)',
   ],
   presets: [opencodeGo],
-});
+};

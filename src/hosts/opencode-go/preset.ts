@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * The archived Go opencode (opencode-ai/opencode) and the flows fork its context layers were
@@ -8,7 +8,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * `internal/config/config.go` (the `contextPaths` default) and `internal/llm/prompt/prompt.go` (the
  * frame). A test keeps these paths equal to the defaults plus `.cursor/rules/`.
  */
-export const opencodeGo: Preset = frozen({
+export const opencodeGo: Preset = {
   name: 'opencode-go',
   summary:
     "The Go opencode and spec 003's flows fork: contextPaths with rule folders inlined raw, '# From:<path>'",
@@ -34,4 +34,4 @@ export const opencodeGo: Preset = frozen({
     format: 'opencode',
     rules: { sources: [] },
   },
-});
+};

@@ -1,11 +1,11 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { opencodeCliFormat } from './format.js';
 import { opencode } from './preset.js';
 import { opencodeSettings } from './settings.js';
 import { opencodeInit } from './init.js';
 
 /** OpenCode, the `opencode-ai` package (docs/presets.md#opencode). */
-export const opencodeHost: Host = frozen({
+export const opencodeHost: Host = {
   id: 'opencode',
   title: 'OpenCode',
   verified: { version: '1.18.33', package: 'opencode-ai' },
@@ -23,4 +23,4 @@ export const opencodeHost: Host = frozen({
   // (packages/opencode/src/session/instruction.ts `resolve`, packages/opencode/src/tool/read.ts).
   view: { nested: { tools: ['read'], names: 'candidates' } },
   init: opencodeInit('opencode'),
-});
+};

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * OpenCode (sst/opencode, the `opencode-ai` package), as its 1.18 binary loads instructions
@@ -6,7 +6,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * packages/opencode/src/session/instruction.ts, `findUp` in packages/opencode/src/util/filesystem.ts,
  * the nested frame in packages/opencode/src/tool/read.ts. The archived Go opencode is `opencode-go`.
  */
-export const opencode: Preset = frozen({
+export const opencode: Preset = {
   name: 'opencode',
   summary:
     "OpenCode: the user AGENTS.md, then AGENTS.md (else CLAUDE.md, CONTEXT.md) from the cwd up to the git root, 'Instructions from: <path>'",
@@ -50,4 +50,4 @@ export const opencode: Preset = frozen({
     // Closest directory first.
     order: 'closest-first',
   },
-});
+};

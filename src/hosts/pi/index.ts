@@ -1,10 +1,10 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { piFormat } from './format.js';
 import { pi } from './preset.js';
 import { piSettings } from './settings.js';
 
 /** pi, `@earendil-works/pi-coding-agent` (docs/presets.md#pi). */
-export const piHost: Host = frozen({
+export const piHost: Host = {
   id: 'pi',
   title: 'pi',
   verified: { version: '1.6.0', package: '@earendil-works/pi-coding-agent' },
@@ -18,4 +18,4 @@ export const piHost: Host = frozen({
   formats: [piFormat],
   // PI_CODING_AGENT_DIR moves the user file (settings.ts).
   settings: piSettings,
-});
+};

@@ -1,4 +1,4 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * pi, the coding agent of `@earendil-works/pi-coding-agent`. Sources (docs/presets.md#pi): its
@@ -6,7 +6,7 @@ import { frozen, type Preset } from '../../registry/host.js';
  * `loadProjectContextFiles`: the user file in `~/.pi/agent`, then one file per directory from the
  * filesystem root down to the cwd) and `dist/core/system-prompt.js` (the `project_context` section).
  */
-export const pi: Preset = frozen({
+export const pi: Preset = {
   name: 'pi',
   summary:
     'pi: the first of AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD in ~/.pi/agent, then per directory from / down to the cwd',
@@ -54,4 +54,4 @@ export const pi: Preset = frozen({
       },
     },
   },
-});
+};

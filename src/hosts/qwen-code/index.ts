@@ -1,10 +1,10 @@
-import { frozen, type Host } from '../../registry/host.js';
+import type { Host } from '../../registry/host.js';
 import { qwenFormat } from './format.js';
 import { qwenCode } from './preset.js';
 import { qwenCodeInit } from './init.js';
 
 /** Qwen Code, a Gemini CLI fork (docs/presets.md#qwen-code). */
-export const qwenCodeHost: Host = frozen({
+export const qwenCodeHost: Host = {
   id: 'qwen-code',
   title: 'Qwen Code',
   verified: { version: '0.24.4', package: '@qwen-code/qwen-code' },
@@ -78,4 +78,4 @@ export const qwenCodeHost: Host = frozen({
     init: { startMatcher: '*', toolMatcher: 'anchored' },
   },
   init: qwenCodeInit,
-});
+};

@@ -1,11 +1,11 @@
-import { frozen, type Preset } from '../../registry/host.js';
+import type { Preset } from '../../registry/host.js';
 
 /**
  * Qwen Code. Sources (docs/presets.md#qwen-code): the shipped bundle of `@qwen-code/qwen-code`
  * 0.24.4 (its core package's `memory/memoryDiscovery.ts`, `utils/memory-constants.ts`,
  * `utils/projectRoot.ts`, `core/prompts.ts`) and QwenLM/qwen-code `docs/users/configuration`.
  */
-export const qwenCode: Preset = frozen({
+export const qwenCode: Preset = {
   name: 'qwen-code',
   summary:
     'Qwen Code: QWEN.md and AGENTS.md from above the git root down to the cwd, ~/.qwen/QWEN.md, inline @imports, .qwen/rules',
@@ -61,4 +61,4 @@ export const qwenCode: Preset = frozen({
     // Its `findImports` is Gemini CLI's: a reference runs to the next whitespace.
     importPunctuation: 'keep',
   },
-});
+};
