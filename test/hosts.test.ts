@@ -47,6 +47,10 @@ describe('the host registry (src/hosts)', () => {
       HOSTS.filter((host) => host.hook !== undefined).map((host) => host.id),
     );
     expect(HOST_REGISTRY.hookHosts).toEqual(expect.arrayContaining(['claude-code', 'gemini-cli', 'codex']));
+    expect(HOST_REGISTRY.initHosts).toEqual(
+      HOSTS.filter((host) => host.init !== undefined).map((host) => host.id),
+    );
+    expect(HOST_REGISTRY.initHosts).toEqual(expect.arrayContaining(['claude-code', 'codex', 'opencode']));
     for (const id of HOST_REGISTRY.hookHosts) {
       const protocol = HOST_REGISTRY.hookProtocol(id);
       expect(Object.values(protocol?.events ?? {}).every((name) => name !== '')).toBe(true);

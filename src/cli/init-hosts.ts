@@ -4,9 +4,7 @@ import type { Host, HookGroup, HostInit, InitLaunch, InitPlaces, InitTarget } fr
 export type { HookGroup, InitPlaces, InitTarget, JsonTarget, TomlTarget } from '../registry/host.js';
 
 /** The hosts `ctxfiles init` configures: those whose module says how (`Host.init`), in registry order. */
-export const INIT_HOSTS: readonly string[] = Object.freeze(
-  HOST_REGISTRY.hosts.filter((host) => host.init !== undefined).map((host) => host.id),
-);
+export const INIT_HOSTS: readonly string[] = HOST_REGISTRY.initHosts;
 
 /** A host `init` configures, with how. */
 export type InitHost = Host & { readonly init: HostInit };

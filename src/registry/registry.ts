@@ -19,6 +19,8 @@ export interface HostRegistry {
   readonly presetNames: readonly string[];
   /** The ids of the hosts with a hook protocol, in registry order (`ctxfiles hook <id>`). */
   readonly hookHosts: readonly string[];
+  /** The ids of the hosts `ctxfiles init` knows, in registry order. */
+  readonly initHosts: readonly string[];
   /** The names of the hosts' output formats, in registry order. */
   readonly formatNames: readonly string[];
   /** The host of that id, or `undefined`. */
@@ -69,6 +71,7 @@ export function createHostRegistry(hosts: readonly Host[]): HostRegistry {
     },
     presetNames: Object.freeze(presets.map((preset) => preset.name)),
     hookHosts: Object.freeze(hosts.filter((host) => host.hook !== undefined).map((host) => host.id)),
+    initHosts: Object.freeze(hosts.filter((host) => host.init !== undefined).map((host) => host.id)),
     formatNames: Object.freeze([...formats.keys()]),
     host: (id: string) => handOut(byId.get(id), byId.get(id)),
     preset: (name: string) => handOut(byPreset.get(name), presetByName.get(name)),
