@@ -27,7 +27,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   codex: ['format.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   'claude-code': ['format.ts', 'hook-frame.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   cursor: ['index.ts', 'preset.ts'],
-  copilot: ['format.ts', 'index.ts', 'preset.ts'],
+  copilot: ['format.ts', 'import-style.ts', 'index.ts', 'preset.ts'],
   'gemini-cli': ['format.ts', 'index.ts', 'init.ts', 'preset.ts', 'settings.ts'],
   continue: ['format.ts', 'index.ts', 'preset.ts'],
   'qwen-code': ['format.ts', 'index.ts', 'init.ts', 'preset.ts'],

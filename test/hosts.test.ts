@@ -59,6 +59,24 @@ describe('the host registry (src/hosts)', () => {
     expect(HOST_REGISTRY.hookProtocol('cursor')).toBeUndefined();
   });
 
+  test('a preset’s import style is ctxfiles’ own or one its own host defines', () => {
+    let named = 0;
+    for (const host of HOSTS) {
+      for (const preset of host.presets) {
+        const name = preset.profile?.importStyle;
+        if (name === undefined || name === 'comment') continue;
+        named += 1;
+        expect(
+          host.importStyles?.map((style) => style.name),
+          `${preset.name}`,
+        ).toContain(name);
+        expect(HOST_REGISTRY.importStyle(name)).toBe(host.importStyles?.find((style) => style.name === name));
+      }
+    }
+    expect(named).toBeGreaterThan(0);
+    expect(HOST_REGISTRY.importStyle('comment')).toBeUndefined();
+  });
+
   test('a host is handed out deeply frozen, and frozen only when first handed out', () => {
     const deeplyFrozen = (value: unknown): boolean =>
       typeof value !== 'object' ||

@@ -13,6 +13,7 @@ import {
   type ImportOptions,
 } from '../src/imports/expand-imports.js';
 import { placeImports } from '../src/imports/place-imports.js';
+import { copilotImportStyle } from '../src/hosts/copilot/import-style.js';
 
 const ROOT = '/w';
 const HOME = '/home/u';
@@ -509,7 +510,7 @@ test('property: entries mode never changes the text; inline mode changes it only
 });
 
 describe('inline mode, copilot style', () => {
-  const copilot = { mode: 'inline', style: 'copilot', failed: 'comment' } as const;
+  const copilot = { mode: 'inline', style: copilotImportStyle, failed: 'comment' } as const;
 
   test('the reference line stays; the file follows it in imported_custom_instruction tags (exact bytes)', () => {
     const fs = setup({ 'AGENTS.md': 'Main.\n@docs/extra.md\nEnd.\n', 'docs/extra.md': 'Extra text.\n' });
@@ -548,9 +549,9 @@ describe('inline mode, copilot style', () => {
     const frame = (name: string) =>
       `\n<imported_custom_instruction source="/w/${name}.md">\n${name.toUpperCase()}.\n</imported_custom_instruction>\n`;
     const skipped = '\n<imported_custom_instruction source="/w/a.md" skipped="already-loaded" />\n';
-    expect(expand(fs, 'AGENTS.md', { mode: 'inline', style: 'copilot', failed: 'comment' }).text).toBe(
-      `@a.md @a.md\n${frame('a')}${skipped}mid\n@b.md\n${frame('b')}end`,
-    );
+    expect(
+      expand(fs, 'AGENTS.md', { mode: 'inline', style: copilotImportStyle, failed: 'comment' }).text,
+    ).toBe(`@a.md @a.md\n${frame('a')}${skipped}mid\n@b.md\n${frame('b')}end`);
   });
 
   test('the frame tags in every file text are escaped, the frames ctxfiles writes are not', () => {
@@ -575,7 +576,7 @@ describe('inline mode, copilot style', () => {
   test('the comment style and entries mode are not escaped', () => {
     const fs = setup({ 'AGENTS.md': '</custom_instruction>\n@a.md\n', 'a.md': 'A\n' });
     expect(expand(fs, 'AGENTS.md', { mode: 'inline' }).escaped).toBe(false);
-    expect(expand(fs, 'AGENTS.md', { style: 'copilot' })).toMatchObject({
+    expect(expand(fs, 'AGENTS.md', { style: copilotImportStyle })).toMatchObject({
       text: '</custom_instruction>\n@a.md\n',
       escaped: false,
     });

@@ -198,6 +198,7 @@ async function bodyImports(
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         profile: config.profile,
+        importStyles: context.hosts.importStyle,
         symlinks: config.instructions.symlinks ?? 'inside',
         trustOutside: context.trusted,
         homeDir,

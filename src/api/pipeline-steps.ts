@@ -213,6 +213,7 @@ export function collect(
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         profile: config.profile,
+        importStyles: context.hosts.importStyle,
         symlinks: config.instructions.symlinks ?? 'inside',
         // `imports.external: false`: a project file imports only from inside the work dir.
         trustOutside: context.trusted && config.imports?.external !== false,

@@ -273,11 +273,11 @@ export interface HostProfile {
    */
   readonly walkFrom: 'projectRoot' | 'projectRootParent';
   /**
-   * Inline imports: how an imported file is framed. `comment`: in place of the reference, between
-   * HTML comments; `copilot`: after the reference's line, in Copilot CLI's
-   * `<imported_custom_instruction>` tags.
+   * Inline imports: how an imported file is framed. `comment` (ctxfiles' own): in place of the
+   * reference, between HTML comments; any other name is a style of the preset's host
+   * (`Host.importStyles`, e.g. Copilot CLI's `copilot`).
    */
-  readonly importStyle: 'comment' | 'copilot';
+  readonly importStyle: string;
   /**
    * `cut`: sentence punctuation at the end of an `@path` reference is not part of its path
    * (`@a.md.` names `a.md`); `keep`: the path runs to the next whitespace, as Gemini CLI reads it.

@@ -6,7 +6,7 @@ import { defineSha256, digestOf, readInstruction, type InstructionRead } from '.
 import type { HiddenCharacter } from '../fs/hidden-unicode.js';
 import { containImport, type SymlinkPolicy } from './contain-import.js';
 import { commentsFailure, type ImportFailedChoice, type ImportFailure } from './failure-comment.js';
-import { importStyle, type ImportStyle, type ImportStyleName } from './import-style.js';
+import { COMMENT_STYLE, type ImportStyle } from './import-style.js';
 import { locateImport, type ImportRefusal } from './locate-import.js';
 import { scanFileReferences, scanImports, type ImportReference } from './scan-imports.js';
 import { createDiagnostics } from '../diagnostics.js';
@@ -48,9 +48,9 @@ export interface ImportOptions {
   readonly failed?: ImportFailedChoice;
   /**
    * `inline` mode: the markers around an imported file and its failure comments
-   * (src/imports/import-style.ts). Default `comment`.
+   * (src/imports/import-style.ts). Default ctxfiles' own, {@link COMMENT_STYLE}.
    */
-  readonly style?: ImportStyleName;
+  readonly style?: ImportStyle;
   /** `keep`: trailing punctuation is part of a reference's path ({@link scanImports}). Default `cut`. */
   readonly punctuation?: 'cut' | 'keep';
   /** Default `inside`: a link is followed when its real target stays inside the root. */
@@ -137,7 +137,7 @@ export function expandImports(fs: FileSystem, file: ImportingFile, options: Impo
       maxDepth: options.maxDepth ?? DEFAULT_IMPORT_DEPTH,
       mode: options.mode ?? 'entries',
       failed: options.failed ?? 'keep',
-      style: importStyle(options.style ?? 'comment'),
+      style: options.style ?? COMMENT_STYLE,
       punctuation: options.punctuation ?? 'cut',
       symlinks: options.symlinks ?? 'inside',
       trustOutside: options.trustOutside ?? false,

@@ -1,5 +1,6 @@
 import type { Format, HostProfile } from '../config/types.js';
 import type { Diagnostic } from '../errors.js';
+import type { ImportStyle } from '../imports/import-style.js';
 import type { HostFormat } from '../render/render-types.js';
 import type { HostInit } from './init.js';
 
@@ -35,6 +36,11 @@ export interface Host {
   readonly presets: readonly Preset[];
   /** Output formats that reproduce the host's framing. */
   readonly formats?: readonly HostFormat[];
+  /**
+   * How the host frames an imported file in `inline` imports, where that is not ctxfiles' own
+   * (docs/imports.md, "Inline styles"): its presets name one with their profile's `importStyle`.
+   */
+  readonly importStyles?: readonly ImportStyle[];
   /** How `ctxfiles hook <id>` reads the host's hook events, for hosts with hooks. */
   readonly hook?: HookProtocol;
   /** How `ctxfiles init <id>` registers ctxfiles in the host's settings; absent: `init` does not know the host. */

@@ -1,5 +1,6 @@
 import type { HostProfile } from '../config/types.js';
 import type { HostFormat } from '../render/render-types.js';
+import type { ImportStyle } from '../imports/import-style.js';
 import type { HookProtocol, Host, Preset } from './host.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 
@@ -31,6 +32,8 @@ export interface HostRegistry {
   hostOfPreset(name: string): Host | undefined;
   /** The host format of that name, or `undefined` for the engine's own formats. */
   format(name: string): HostFormat | undefined;
+  /** A host's inline import style of that name (`Host.importStyles`), or `undefined`. */
+  importStyle(name: string): ImportStyle | undefined;
   /** The hook protocol of a host, or `undefined` when it has none. */
   hookProtocol(id: string): HookProtocol | undefined;
 }
@@ -55,6 +58,12 @@ export function createHostRegistry(hosts: readonly Host[]): HostRegistry {
     hosts.flatMap((host) => (host.formats ?? []).map((format) => [format.name, host] as const)),
   );
   const formats = new Map(hosts.flatMap((host) => host.formats ?? []).map((format) => [format.name, format]));
+  const styleHost = new Map(
+    hosts.flatMap((host) => (host.importStyles ?? []).map((style) => [style.name, host] as const)),
+  );
+  const styles = new Map(
+    hosts.flatMap((host) => host.importStyles ?? []).map((style) => [style.name, style]),
+  );
   const handOut = <T>(host: Host | undefined, value: T): T => {
     if (host !== undefined) deepFreeze(host);
     return value;
@@ -77,6 +86,7 @@ export function createHostRegistry(hosts: readonly Host[]): HostRegistry {
     preset: (name: string) => handOut(byPreset.get(name), presetByName.get(name)),
     hostOfPreset: (name: string) => handOut(byPreset.get(name), byPreset.get(name)),
     format: (name: string) => handOut(formatHost.get(name), formats.get(name)),
+    importStyle: (name: string) => handOut(styleHost.get(name), styles.get(name)),
     hookProtocol: (id: string) => handOut(byId.get(id), byId.get(id)?.hook),
   });
 }

@@ -6,6 +6,7 @@ import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
 import type { ImportedFile, ImportExpansion, ImportingFile } from '../imports/expand-imports.js';
+import { COMMENT_STYLE, type ImportStyle } from '../imports/import-style.js';
 import { placeImport } from '../imports/place-imports.js';
 import { isOwnGlob } from './glob-files.js';
 import type { ContextFile } from './read-context-file.js';
@@ -15,6 +16,8 @@ export interface FileImportOptions {
   readonly imports: ImportsConfig;
   /** How the preset's host reads and frames an import (absent: ctxfiles' own way). */
   readonly profile?: Pick<HostProfile, 'importStyle' | 'importPunctuation'> | undefined;
+  /** The hosts' import styles by name, for a profile's `importStyle` (the registry's lookup). */
+  readonly importStyles?: (name: string) => ImportStyle | undefined;
   /** `instructions.symlinks`, applied to every import target as to its importer's source. */
   readonly symlinks: SymlinkPolicy;
   /**
@@ -58,6 +61,7 @@ export function expandFileImports(
   const placed = new Set(options.placed);
   const out: ContextFile[] = [];
   const rootOf = importRootOf(fs, options);
+  const style = styleOf(options);
   for (const file of files) {
     let info;
     try {
@@ -75,7 +79,7 @@ export function expandFileImports(
         maxDepth: options.imports.maxDepth,
         mode: options.imports.mode,
         failed: options.imports.failed ?? 'keep',
-        style: options.profile?.importStyle ?? 'comment',
+        style,
         punctuation: options.profile?.importPunctuation ?? 'cut',
         symlinks: options.symlinks,
         trustOutside: options.trustOutside || own,
@@ -204,4 +208,13 @@ function importedEntry(file: ContextFile, imported: ImportedFile): ContextFile {
     bytes: imported.bytes,
   };
   return Object.freeze(defineSha256(entry, digestOf(imported), { text: imported.text }));
+}
+
+/**
+ * The inline import style the profile names: ctxfiles' own (`comment`), else the host's of that
+ * name; a name no host defines is ctxfiles' own (test/hosts.test.ts checks each preset's).
+ */
+function styleOf(options: FileImportOptions): ImportStyle {
+  const name = options.profile?.importStyle ?? COMMENT_STYLE.name;
+  return name === COMMENT_STYLE.name ? COMMENT_STYLE : (options.importStyles?.(name) ?? COMMENT_STYLE);
 }

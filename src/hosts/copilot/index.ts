@@ -1,5 +1,6 @@
 import type { Host } from '../../registry/host.js';
 import { copilotFormat } from './format.js';
+import { copilotImportStyle } from './import-style.js';
 import { copilot } from './preset.js';
 
 /** GitHub Copilot, the CLI and the coding agent (docs/presets.md#copilot). */
@@ -15,6 +16,7 @@ export const copilotHost: Host = {
   ],
   presets: [copilot],
   formats: [copilotFormat],
+  importStyles: [copilotImportStyle],
   // After a `view`, Copilot CLI 1.0.102 adds the instruction files of the folders between the work
   // dir and the file, in a user message after the result (the lab's `copilot-nested-read`).
   view: { nested: { tools: ['view'], names: 'candidates' } },
