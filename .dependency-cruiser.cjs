@@ -53,8 +53,13 @@ module.exports = {
     only(
       'registry-is-the-contract',
       '^src/registry/',
-      [...LEAF, '^src/config/types\\.ts$', '^src/render/render-types\\.ts$'],
-      'src/registry: what a host module is (the Host contract) and the lookups over a list of hosts; it imports the config vocabulary and the render types only, and no host.',
+      [
+        ...LEAF,
+        '^src/config/types\\.ts$',
+        '^src/render/render-types\\.ts$',
+        '^src/imports/import-style\\.ts$',
+      ],
+      'src/registry: what a host module is (the Host contract) and the lookups over a list of hosts; it imports the config vocabulary, the render types and the import style contract only, and no host.',
     ),
     only(
       'hosts-are-modules',
@@ -63,9 +68,10 @@ module.exports = {
         ...LEAF,
         '^src/config/types\\.ts$',
         '^src/render/(escape|display-path|render-types)\\.ts$',
+        '^src/imports/import-style\\.ts$',
         '^src/registry/',
       ],
-      'src/hosts: one folder per host (preset and host profile, framing, session frames, hook protocol, own view, settings, verified version, sources) and the registry rows; it imports the host contract, the config vocabulary and the escaping primitives of render only.',
+      'src/hosts: one folder per host (preset and host profile, framing, import style, session frames, hook protocol, own view, settings, verified version, sources) and the registry rows; it imports the host contract, the config vocabulary, the import style contract and the escaping primitives of render only.',
     ),
     {
       name: 'only-the-composition-root-imports-hosts',

@@ -1,6 +1,8 @@
 import { failureComment, type ImportFailure } from './failure-comment.js';
 import type { ImportReference } from './scan-imports.js';
 
+export type { ImportFailure, ImportReference };
+
 /**
  * How `inline` mode writes an imported file into its importer's text (docs/imports.md, "Inline
  * styles"). ctxfiles' own is {@link COMMENT_STYLE}; a host module may define its host's

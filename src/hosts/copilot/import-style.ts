@@ -1,7 +1,10 @@
 import { escapeTags } from '../../escape-tags.js';
-import type { ImportFailure } from '../../imports/failure-comment.js';
-import { attributeValue, type ImportStyle } from '../../imports/import-style.js';
-import type { ImportReference } from '../../imports/scan-imports.js';
+import {
+  attributeValue,
+  type ImportFailure,
+  type ImportReference,
+  type ImportStyle,
+} from '../../imports/import-style.js';
 
 /** Copilot CLI's frame tags; the frames' own tags in file text are escaped (`&lt;`). */
 const COPILOT_TAGS = Object.freeze(['custom_instruction', 'imported_custom_instruction']);
