@@ -13,7 +13,11 @@ import { tempTree } from './helpers/disk.js';
 // answer, the start's text with the first tool call, and the scripts `ctxfiles init cline` writes.
 
 /** A payload as Cline CLI's hook runner writes it (@cline/core 0.0.86 dist/index.js). */
-function payload(hookName: string, extra: Record<string, unknown> = {}, root = '/w') {
+function payload(
+  hookName: string,
+  extra: Record<string, unknown> = {},
+  root = '/w',
+): Record<string, unknown> {
   return {
     clineVersion: '',
     hookName,
