@@ -492,9 +492,9 @@ describe('faults never break the agent', () => {
   test.each([
     [
       ['cursor'],
-      'expected one agent (codex, claude-code, gemini-cli or qwen-code), got "cursor"; nothing added',
+      'expected one agent (codex, claude-code, gemini-cli, qwen-code or cline), got "cursor"; nothing added',
     ],
-    [[], 'expected one agent (codex, claude-code, gemini-cli or qwen-code), got ""; nothing added'],
+    [[], 'expected one agent (codex, claude-code, gemini-cli, qwen-code or cline), got ""; nothing added'],
     [['claude-code', '--nope'], 'unknown option "--nope" for ctxfiles hook; nothing added'],
     [['claude-code', '--cwd'], '--cwd needs a value; nothing added'],
     [

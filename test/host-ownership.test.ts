@@ -33,7 +33,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   'qwen-code': ['format.ts', 'index.ts', 'init.ts', 'preset.ts'],
   kilo: ['index.ts', 'preset.ts', 'settings.ts'],
   pi: ['format.ts', 'index.ts', 'preset.ts', 'settings.ts'],
-  cline: ['format.ts', 'index.ts', 'preset.ts'],
+  cline: ['format.ts', 'hook.ts', 'index.ts', 'init.ts', 'preset.ts'],
 };
 
 /**

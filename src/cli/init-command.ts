@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { homeDirectory } from '../fs/home-dir.js';
 import { escapeControl } from '../render/escape.js';
-import { editJson, editToml, type InitMode } from './init-edit.js';
+import { editJson, editScript, editToml, type InitMode } from './init-edit.js';
 import { deleteHostConfig, readHostConfig, writeHostConfig, type InitPlace } from './init-files.js';
 import { chooseForm } from './init-form.js';
 import {
@@ -86,7 +86,10 @@ export function initCommand(options: Readonly<InitOptions>, io: CliIo): number {
   const edits = targets.map((target): Edit => {
     const found = readHostConfig(target.file, place);
     const after = edit(found.text, target, mode);
-    const drop = found.exists && mode === 'remove' && found.text === edit('', target, 'add');
+    const drop =
+      found.exists &&
+      mode === 'remove' &&
+      (target.kind === 'script' ? after === '' : found.text === edit('', target, 'add'));
     return { target, before: found.text, after, drop };
   });
   const shown = (file: string) => {
@@ -120,7 +123,8 @@ function applyEdit(
     return;
   }
   if (drop) deleteHostConfig(target.file, place);
-  else writeHostConfig(target.file, after, place);
+  // A script the host runs is executable (its shebang names the shell either way).
+  else writeHostConfig(target.file, after, place, target.kind === 'script' ? 0o755 : 'keep');
   io.stdout.write(
     `${name}: ${drop ? 'deleted (init had created it)' : options.remove ? 'ctxfiles removed' : 'updated'}\n`,
   );
@@ -164,6 +168,7 @@ export function initSnippets(): Record<string, string> {
 }
 
 function edit(before: string, target: InitTarget, mode: InitMode): string {
+  if (target.kind === 'script') return editScript(before, target, mode);
   return target.kind === 'json' ? editJson(before, target, mode) : editToml(before, target, mode);
 }
 

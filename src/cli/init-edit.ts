@@ -9,7 +9,7 @@ import {
 import { parse as parseToml } from 'smol-toml';
 import { CtxfilesError } from '../errors.js';
 import { checkSettingsJson } from './init-json-check.js';
-import type { JsonTarget, TomlTarget } from './init-hosts.js';
+import type { JsonTarget, ScriptTarget, TomlTarget } from './init-hosts.js';
 
 /** Adds ctxfiles' entries, or removes them. */
 export type InitMode = 'add' | 'remove';
@@ -292,4 +292,20 @@ function checkToml(text: string, file: string, what = 'it'): Record<string, unkn
     const where = found.line === undefined ? '' : ` at ${found.line}:${found.column ?? 0}`;
     throw refuse(file, `${what === 'it' ? 'not valid TOML' : `${what} would not be valid TOML`}${where}`);
   }
+}
+
+/**
+ * A script of ctxfiles' own (a {@link ScriptTarget}): its text where there was none or where it
+ * holds the marker line (init wrote it); `--remove` empties only such a file. Another file at that
+ * path is the user's own hook.
+ * @throws CtxfilesError when adding over a file that is not ctxfiles'.
+ */
+export function editScript(text: string, target: ScriptTarget, mode: InitMode): string {
+  const own = text.split(/\r?\n/).includes(target.marker);
+  if (mode === 'remove') return own ? '' : text;
+  if (text === '' || own) return target.text;
+  throw refuse(
+    target.file,
+    'is a hook of your own (it lacks the line init writes), which init never replaces: move it away or merge it by hand, then run init again',
+  );
 }

@@ -92,16 +92,22 @@ export function readHostConfig(file: string, place: InitPlace): HostConfigFile {
 
 /**
  * Replaces a host config (src/fs/user-cache.ts, `replaceFile`: a temp file with a random name,
- * created with `O_CREAT|O_EXCL|O_NOFOLLOW`, then a rename), keeping its mode; creates the missing
+ * created with `O_CREAT|O_EXCL|O_NOFOLLOW`, then a rename), keeping its mode (or giving it `mode`,
+ * for a script the host runs); creates the missing
  * folders one at a time, never through a link. With `place.followLinks`, a linked file is
  * replaced at its real path, so the link stays.
  * @throws CtxfilesError when it cannot.
  */
-export function writeHostConfig(file: string, text: string, place: InitPlace): void {
+export function writeHostConfig(
+  file: string,
+  text: string,
+  place: InitPlace,
+  mode: number | 'keep' = 'keep',
+): void {
   checkInitPath(file, place);
   const target = place.followLinks && fs.existsSync(file) ? fs.realpathSync(file) : file;
   createFolders(path.dirname(target), place);
-  const failed = replaceFile(target, text, { mode: 'keep' });
+  const failed = replaceFile(target, text, { mode });
   if (failed !== undefined) throw new CtxfilesError('usage', `${file}: cannot be written (${failed})`);
 }
 

@@ -1,7 +1,14 @@
 import { HOST_REGISTRY } from '../hosts/index.js';
 import type { Host, HookGroup, HostInit, InitLaunch, InitPlaces, InitTarget } from '../registry/host.js';
 
-export type { HookGroup, InitPlaces, InitTarget, JsonTarget, TomlTarget } from '../registry/host.js';
+export type {
+  HookGroup,
+  InitPlaces,
+  InitTarget,
+  JsonTarget,
+  ScriptTarget,
+  TomlTarget,
+} from '../registry/host.js';
 
 /** The hosts `ctxfiles init` configures: those whose module says how (`Host.init`), in registry order. */
 export const INIT_HOSTS: readonly string[] = HOST_REGISTRY.initHosts;
@@ -113,8 +120,9 @@ export function initTargets(
 
 /**
  * The hook groups `init` registers for a host, from its hook protocol (src/hosts/<id>/index.ts):
- * start, the tools of its table (shell tools only with `--shell-paths`), compaction, the
- * compression event and the subagent event where it has them.
+ * start (unless the host ignores its answer: `startWithFirstTool`), the tools of its table (shell
+ * tools only with `--shell-paths`), compaction, the compression event and the subagent event where
+ * it has them.
  */
 export function hookGroups(host: Host): readonly HookGroup[] {
   const protocol = host.hook;
@@ -129,9 +137,14 @@ export function hookGroups(host: Host): readonly HookGroup[] {
   const toolMatcher = init.toolMatcher === 'anchored' ? `^(${alternatives})$` : alternatives;
   const { events, compression } = protocol;
   return [
-    { event: events.start, ...matcher(init.startMatcher), ...args },
+    // A host that ignores the start's answer gets the start's text with the first tool call.
+    ...(protocol.startWithFirstTool === true
+      ? []
+      : [{ event: events.start, ...matcher(init.startMatcher), ...args }]),
     { event: events.afterTool, matcher: toolMatcher, ...args },
-    { event: events.compact, ...matcher(init.compactMatcher), ...args },
+    ...(events.compact === undefined
+      ? []
+      : [{ event: events.compact, ...matcher(init.compactMatcher), ...args }]),
     ...(compression === undefined
       ? []
       : [{ event: compression.event, ...matcher(init.compactMatcher), ...args }]),

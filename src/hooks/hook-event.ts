@@ -66,7 +66,7 @@ export function parseHookEvent(protocol: HookProtocol, text: string): HookEvent 
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { error: 'the hook input is not a JSON object' };
-  const record = value as Record<string, unknown>;
+  const record = protocol.input?.(value as Record<string, unknown>) ?? (value as Record<string, unknown>);
   const eventName = record['hook_event_name'];
   if (typeof eventName !== 'string') return { error: 'the hook input has no "hook_event_name"' };
   const names = protocol.events;
@@ -157,8 +157,8 @@ function compressionSummary(request: unknown, reply: string): string | undefined
 }
 
 /**
- * What the hook prints: the agent's JSON with `additionalContext`, or the agent's "nothing to add"
- * (its protocol's `emptyOutput`, else nothing).
+ * What the hook prints: the agent's JSON with `additionalContext` (or the shape its protocol's
+ * `output` writes), or the agent's "nothing to add" (its protocol's `emptyOutput`, else nothing).
  */
 export function formatHookOutput(
   protocol: HookProtocol,
@@ -175,5 +175,6 @@ export function formatHookOutput(
         : event === 'prompt'
           ? (names.prompt ?? names.start)
           : names.afterTool;
+  if (protocol.output !== undefined) return protocol.output(text, hookEventName);
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } })}\n`;
 }

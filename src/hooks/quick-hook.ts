@@ -94,6 +94,9 @@ export function startHook(options: Readonly<RunHookOptions>, warnings: string[])
     return quietAnswer(protocol, warnings);
   }
   if (event.kind === 'other') return quietAnswer(protocol, warnings);
+  // A host that ignores the start's answer gets the start's text with the first tool call instead.
+  if (event.kind === 'session-start' && protocol.startWithFirstTool === true)
+    return quietAnswer(protocol, warnings, 'session-start');
   const workDir = usableWorkDir(options, event.cwd, warnings);
   if (workDir === undefined)
     return quietAnswer(protocol, warnings, event.kind === 'session-start' ? 'session-start' : 'after-tool');
@@ -159,10 +162,12 @@ export function rearmFile(state: StateFile): string {
 }
 
 /**
- * Whether the next tool call brings the start's text again: a compaction since the last delivery,
- * on a host whose system prompt does not keep it (`startSurvivesCompaction`).
+ * Whether the next tool call brings the start's text (again): a compaction since the last delivery,
+ * on a host whose system prompt does not keep it (`startSurvivesCompaction`); or, on a host that
+ * ignores its start event's answer (`startWithFirstTool`), a session with no state yet.
  */
 export function startDue(state: StateFile, protocol: HookProtocol): boolean {
+  if (protocol.startWithFirstTool === true && !fs.existsSync(state.file)) return true;
   return protocol.startSurvivesCompaction !== true && fs.existsSync(rearmFile(state));
 }
 

@@ -9,7 +9,8 @@ export type HookAgent = string;
  * The trigger events for one of an agent's tool calls, by the tool table of its host module
  * (every tool not listed there, shell commands without the opt-in, web fetches, MCP tools, touches
  * nothing): none for an unknown tool or a missing
- * path, several for a tool that names several paths. `ok` is whether the call succeeded. A shell
+ * path, several for a tool that names several paths (a list: each item a path, or an object whose
+ * `itemKey` holds one). `ok` is whether the call succeeded. A shell
  * command touches what it names only when `shell` is given (the `--shell-paths` opt-in): each
  * existing file is a `read`, each existing directory an `ls`.
  */
@@ -35,6 +36,10 @@ export function toToolEvents(
     const pattern = input[tool.patternKey ?? 'pattern'];
     return [{ tool: 'glob', input: { path: value, pattern }, ok: true }];
   }
+  if (Array.isArray(value))
+    return value.flatMap((item) =>
+      toToolEvents(protocol, toolName, { [key as string]: itemPath(item, tool.itemKey) }, ok, shell),
+    );
   if (typeof value !== 'string' || value === '') return [];
   if (tool.as === 'patch') return [{ tool: 'apply_patch', input: { patch: value }, ok: true }];
   if (tool.as === 'shell') {
@@ -47,4 +52,12 @@ export function toToolEvents(
   }
   const pathKey = tool.as === 'read' || tool.as === 'write' || tool.as === 'edit' ? 'file_path' : 'path';
   return [{ tool: tool.as, input: { [pathKey]: value }, ok: true }];
+}
+
+/** A list item's path: the item itself, or its `itemKey` field; `undefined` for anything else. */
+function itemPath(item: unknown, itemKey: string | undefined): unknown {
+  if (typeof item === 'string') return item;
+  if (itemKey === undefined || typeof item !== 'object' || item === null || Array.isArray(item))
+    return undefined;
+  return (item as Record<string, unknown>)[itemKey];
 }

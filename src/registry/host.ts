@@ -12,6 +12,7 @@ export type {
   InitPlaces,
   InitTarget,
   JsonTarget,
+  ScriptTarget,
   TomlTarget,
 } from './init.js';
 
@@ -185,7 +186,8 @@ export interface HookProtocol {
   readonly events: {
     readonly start: string;
     readonly afterTool: string;
-    readonly compact: string;
+    /** The event before a compaction; absent: the pinned version's hooks have none (Cline CLI 3.0.65). */
+    readonly compact?: string;
     /**
      * The event the host fires when it starts a subagent, before the subagent's first request,
      * whose `hookSpecificOutput.additionalContext` the subagent reads (docs/subagents.md). Absent:
@@ -235,6 +237,26 @@ export interface HookProtocol {
   };
   /** What the hook prints when it has nothing to add; absent: nothing at all. */
   readonly emptyOutput?: string;
+  /**
+   * Recasts the JSON object a host writes to its hook into the fields `ctxfiles hook` reads (Claude
+   * Code's: `hook_event_name`, `session_id`, `cwd`, `tool_name`, `tool_input`, `tool_response`,
+   * `agent_id`, `agent_type`, `permission_mode`, `source`, `trigger`), for a host whose events have
+   * other names and shapes (Cline CLI). Never throws: an event it cannot read is returned as it
+   * is, which then fails with the usual one-line reason. Absent: the object as it is.
+   */
+  input?(record: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * The hook's answer that adds `text` (never empty), for a host that reads another shape than
+   * `hookSpecificOutput.additionalContext` (Cline CLI: `contextModification`). Absent: that shape.
+   */
+  output?(text: string, eventName: string): string;
+  /**
+   * The host does not read what its start event answers (Cline CLI 3.0.65 runs `TaskStart` hooks
+   * detached, their output ignored): the start's text comes with the answer to the first tool call
+   * of a session (one with no state yet), before what that call touched, and `init` registers no
+   * start event. Absent: the start event answers it.
+   */
+  readonly startWithFirstTool?: boolean;
   /** Tool name → how it touches paths. Every tool not listed touches nothing. */
   readonly tools: Readonly<Record<string, HookTool>>;
   /**
@@ -264,4 +286,9 @@ export interface HookTool {
   readonly patternKey?: string;
   /** The path key holds a list of glob patterns, each its own `glob` event (Gemini's read_many_files). */
   readonly patternList?: boolean;
+  /**
+   * The path key may hold a list, each item a path or an object whose `itemKey` holds one, each its
+   * own event (Cline CLI's `read_files`: `files: [{ path }]`). Absent: a list holds paths only.
+   */
+  readonly itemKey?: string;
 }

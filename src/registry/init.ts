@@ -69,7 +69,21 @@ export interface TomlTarget {
   readonly tables: readonly string[];
 }
 
-export type InitTarget = JsonTarget | TomlTarget;
+/**
+ * A whole file of ctxfiles' own that the host runs (Cline CLI's hook scripts, one per event in a
+ * hooks folder): written executable where none is, or where `init` wrote it before (it holds
+ * `marker`); a file of the user's at that path is never replaced, and `--remove` deletes only
+ * ctxfiles' own.
+ */
+export interface ScriptTarget {
+  readonly kind: 'script';
+  readonly file: string;
+  readonly text: string;
+  /** A line of `text` that marks the file as ctxfiles' own. */
+  readonly marker: string;
+}
+
+export type InitTarget = JsonTarget | TomlTarget | ScriptTarget;
 
 /** Where `init` writes. */
 export interface InitPlaces {

@@ -97,7 +97,8 @@ const LAYER_SKIPS = {
   continue: 'hooks never fire in 1.5.47 (docs/hooks.md): the MCP route',
   copilot: 'no command hooks ctxfiles uses: the MCP route',
   pi: 'no command hooks (its extensions are TypeScript modules loaded into the process): the MCP route',
-  cline: 'ctxfiles has no hook protocol for its hook scripts yet: the MCP route',
+  cline:
+    'Cline CLI 3.0.65 runs TaskStart and UserPromptSubmit hooks detached and ignores their output, and its hook inputs carry agent_id and parent_agent_id but no agent type or mode (@cline/core 0.0.86 dist/index.js): no layer can arrive before a subagent or a mode starts; the MCP route, instructions_for_path with agent and step',
 };
 
 const CODEX_PLAN_SKIP =
@@ -645,7 +646,7 @@ export const CASES = [
     id: 'live-hook-once',
     about:
       'two reads in one nested directory, one per turn: the nested RULES.md and the matching Cursor rule arrive after the first only',
-    hosts: ['claude-code', 'gemini-cli', 'qwen-code'],
+    hosts: ['claude-code', 'gemini-cli', 'qwen-code', 'cline'],
     hook: true,
     hookConfig: { contextPaths: ['RULES.md'], rules: { sources: ['cursor'] } },
     repo: {

@@ -24,7 +24,7 @@ export const TEXT = {
 };
 
 /** The hosts with hooks (`ctxfiles init` writes them): the hook rows run there. */
-const HOOK_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'qwen-code'];
+const HOOK_HOSTS = ['claude-code', 'gemini-cli', 'codex', 'qwen-code', 'cline'];
 
 /** Why a host has no row of the family, read in its shipped code and in init-hosts.ts. */
 const NO_HOOKS = {
@@ -106,6 +106,17 @@ const ROWS = [
     skips: NO_HOOKS,
     count: { start: [TEXT.root], end: [TEXT.root, TEXT.rule] },
     repo: { ...ROOT, ...RULE, ...FILES },
+    reads: ['pkg/a.js', 'pkg/b.js'],
+  },
+  {
+    // Cline CLI ignores what its TaskStart hook answers (docs/hooks.md, "Cline CLI"): the start's
+    // text (here the Cursor always rule) comes with the first tool call, once.
+    id: 'live-count-first-tool',
+    about:
+      'counted after two reads in the pkg folder, for a host whose start answer is ignored: the root, the always rule (with the first tool call) and the nested file once each',
+    hosts: ['cline'],
+    count: { start: [TEXT.root], end: [TEXT.root, TEXT.always, TEXT.nested] },
+    repo: { ...ROOT, ...ALWAYS, 'pkg/{DOC}': `# Pkg\n${TEXT.nested}\n`, ...FILES },
     reads: ['pkg/a.js', 'pkg/b.js'],
   },
   {

@@ -306,7 +306,11 @@ async function hookAnswer(host, dirs, file, { session = 'lab-expected', row, fie
   // Nothing due: the hook exits 0 and prints nothing.
   if (answer.code === 0 && answer.stdout.trim() === '') return '';
   try {
-    return JSON.parse(answer.stdout).hookSpecificOutput?.additionalContext ?? '';
+    const parsed = JSON.parse(answer.stdout);
+    // A driver whose host reads another answer shape says where the text is (Cline CLI's).
+    return (
+      (host.hookAnswerText ? host.hookAnswerText(parsed) : parsed.hookSpecificOutput?.additionalContext) ?? ''
+    );
   } catch {
     return `(ctxfiles hook failed: ${answer.stdout}${answer.stderr})`;
   }

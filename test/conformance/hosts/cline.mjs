@@ -8,6 +8,26 @@ import { chatToolText, contentTexts, fromMarker } from '../extract.mjs';
 const VERSION = '3.0.65';
 const OPEN = '# Rules\n';
 
+/**
+ * A PostToolUse hook's text as Cline CLI hands it to the model: a user message of its own after the
+ * tool results, `<hook_context source="PostToolUse" tool_name=… tool_call_id=…>`, the text trimmed,
+ * `<hook_context` in it escaped (@cline/agents 0.0.86 dist/index.js). The texts inside, in order.
+ */
+const HOOK_OPEN = /^<hook_context source="PostToolUse"[^>\n]*>\n/;
+const HOOK_CLOSE = '\n</hook_context>';
+function hookParts(body) {
+  return (body?.messages ?? [])
+    .filter((message) => message.role === 'user')
+    .flatMap((message) => contentTexts(message.content))
+    .flatMap((text) =>
+      text.split('\n\n<hook_context').map((part, k) => (k === 0 ? part : `<hook_context${part}`)),
+    )
+    .filter((text) => HOOK_OPEN.test(text) && text.endsWith(HOOK_CLOSE))
+    .map((text) => text.replace(HOOK_OPEN, '').slice(0, -HOOK_CLOSE.length));
+}
+/** What Cline CLI does to a hook's text before it wraps it. */
+const asCline = (text) => text.trim().replace(/<(\/?)hook_context/gi, '<\\$1hook_context');
+
 /** Cline CLI: the `# Rules` section that ends its system prompt; '' when none. */
 export function clineInstructions(body) {
   const system = (body?.messages ?? []).filter((message) => message.role === 'system');
@@ -24,7 +44,9 @@ export default {
   version: VERSION,
   bin: 'node_modules/.bin/cline',
   names: { doc: 'AGENTS.md', user: '.agents/AGENTS.md' },
-  prepare({ home, port, prompt, mcpServer }) {
+  hookAgent: 'cline',
+  hookEventName: 'PostToolUse',
+  prepare({ home, port, prompt, mcpServer, hookCommand }) {
     const dir = path.join(home, '.cline', 'data', 'settings');
     fs.mkdirSync(dir, { recursive: true });
     const settings = {
@@ -50,6 +72,13 @@ export default {
       const servers = { ctxfiles: { ...mcpServer, disabled: false } };
       const file = path.join(dir, 'cline_mcp_settings.json');
       fs.writeFileSync(file, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+    }
+    if (hookCommand) {
+      // docs/hooks.md "Cline CLI": a PostToolUse script in the user's hooks folder, as
+      // `ctxfiles init cline --user` writes it (with the row's config).
+      const hooks = path.join(home, '.cline', 'hooks');
+      fs.mkdirSync(hooks, { recursive: true });
+      fs.writeFileSync(path.join(hooks, 'PostToolUse'), `#!/bin/sh\nexec ${hookCommand}\n`, { mode: 0o755 });
     }
     // Cline's global settings: telemetry and auto-update off (its settings schema in the binary).
     const global = path.join(dir, 'global-settings.json');
@@ -95,5 +124,17 @@ export default {
   extractStatic: (body) => clineInstructions(body),
   /** Cline CLI adds nothing to a tool result; a `# Rules` heading there would be new. */
   extractLive: (body) => fromMarker(chatToolText(body), OPEN),
-  sessionEvent: (file) => ({ tool: 'read_files', input: { files: [{ path: file }] }, ok: true }),
+  sessionEvent: (file) => ({
+    tool: 'read_files',
+    input: { files: [{ path: file }] },
+    ok: true,
+    hookFields: { tool_name: 'read_files', tool_input: { files: [{ path: file }] }, tool_response: {} },
+  }),
+  toolResultCount: (body) => (body?.messages ?? []).filter((m) => m.role === 'tool').length,
+  /** The hook's answer (`contextModification`). */
+  hookAnswerText: (answer) => answer.contextModification ?? '',
+  wrapHook: (text) => asCline(text),
+  extractHook: (body) => hookParts(body).join('\n'),
+  extractAdded: (body) => hookParts(body).join('\n'),
+  addedJoin: '\n',
 };
