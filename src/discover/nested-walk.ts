@@ -100,9 +100,10 @@ export function walkNested(
   // files reports it); what it says about directories goes to both.
   const aboutFiles: Diagnostic[] = visits === undefined ? diagnostics : [];
   const listed: Listed = { files: NO_FILES, marked: NONE, fault: undefined };
+  const screen = screenOf(markers);
   for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
     const next: string[] = [];
-    const walk = { fs, workDir, depth, basenames, limits, options, next, aboutFiles };
+    const walk = { fs, workDir, depth, basenames, limits, options, next, aboutFiles, screen };
     for (const relativeDir of level) {
       visited += 1;
       if (visited > maxDirectories) {
@@ -212,6 +213,20 @@ interface DirectoryWalk {
   readonly next: string[];
   /** Where a refused symlink is said. */
   readonly aboutFiles: Diagnostic[];
+  /** {@link screenOf} the markers (none: `undefined`). */
+  readonly screen: Uint32Array | undefined;
+}
+
+/**
+ * A screen of `names` by first character and length, asked before the set: a name can be in the set
+ * only when the bit of its length is set in the entry of its first character (both folded). Nearly
+ * every entry of a tree fails it at once, so most entries cost the set no look-up.
+ */
+function screenOf(names: ReadonlySet<string> | undefined): Uint32Array | undefined {
+  if (names === undefined || names.size === 0) return undefined;
+  const screen = new Uint32Array(128);
+  for (const name of names) (screen[name.charCodeAt(0) & 127] as number) |= 1 << (name.length & 31);
+  return screen;
 }
 
 /** What {@link listDirectory} found in one directory (one object for the whole walk). */
@@ -257,10 +272,16 @@ function listDirectory(walk: DirectoryWalk, relativeDir: string, listed: Listed)
   }
   const enter = depth + 1 <= walk.limits.maxDepth;
   const prefix = relativeDir === '' ? '' : `${relativeDir}/`;
-  const marks = depth > 0 && markers !== undefined && markers.size > 0 ? markers : undefined;
+  const screen = depth > 0 ? walk.screen : undefined;
   for (const entry of entries) {
     const name = entry.name;
-    if (marks !== undefined && !marked && marks.has(name)) marked = true;
+    if (
+      screen !== undefined &&
+      !marked &&
+      (screen[name.charCodeAt(0) & 127] as number) & (1 << (name.length & 31)) &&
+      markers?.has(name) === true
+    )
+      marked = true;
     if (name.charCodeAt(0) === 46 /* . */) continue;
     const kind = entry.kind;
     if (kind === 'directory') {
