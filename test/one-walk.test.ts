@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fc from 'fast-check';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -7,6 +8,7 @@ import type { ConfigInput } from '../src/config/schema.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { walkNested, type WalkLimits, type WalkOptions } from '../src/discover/nested-walk.js';
 import { keepUsable, shareListings } from '../src/discover/shared-listings.js';
+import type { SymlinkPolicy } from '../src/fs/contain.js';
 import type { FileSystem } from '../src/fs/file-system.js';
 import {
   createMemoryFileSystem,
@@ -116,18 +118,21 @@ describe('shared listings', () => {
       const memory = memoryTree();
       const separate = bothWalks({ rules: memory, nested: memory }, limits, options);
       const start = memory.calls.length;
-      const shared = shareListings(NAMES);
+      const shared = shareListings(NAMES, {
+        symlinks: options.symlinks ?? 'inside',
+        ignores: options.ignores !== undefined,
+      });
       const through = (): FileSystem => memory;
-      const once = bothWalks(
-        { rules: shared.record(through, MARKERS), nested: shared.replay(through, NAMES) },
-        limits,
-        options,
-      );
-      expect(once).toEqual(separate);
+      const rules = shared.walkMarkers(through, W, MARKERS, limits.maxDepth);
+      const listed = listingsSince(memory, start);
+      const nested = shared.walkFiles(memory, W, NAMES, limits, { symlinks: 'inside', ...options });
+      expect({ rules, nested }).toEqual(separate);
       // The same answers, from one listing of every directory (the unreadable one fails each time).
       const counts = listingsSince(memory, start);
       for (const [dir, count] of counts) if (dir !== `${W}/u`) expect([dir, count]).toEqual([dir, 1]);
       expect(counts.size).toBeGreaterThan(8);
+      // Without ignores, the nested walk lists nothing: the search found its files.
+      if (options.ignores === undefined) expect(counts).toEqual(listed);
       expect(separate.rules.marked).toEqual(expect.arrayContaining(['a', 'b/c', 'gen', 'h']));
       // Past the file cap the walk stops before the unreadable directory.
       const unreadable = separate.nested.diagnostics.some((d) => d.code === 'unreadable');
@@ -135,28 +140,116 @@ describe('shared listings', () => {
     },
   );
 
+  test('a nested walk the search cannot answer lists through its port', () => {
+    const memory = memoryTree();
+    const limits = { maxDepth: 8, maxFiles: 100 };
+    for (const [names, walkLimits, options] of [
+      [new Set(['CLAUDE.md']), limits, {}],
+      [NAMES, { maxDepth: 2, maxFiles: 100 }, {}],
+      [NAMES, limits, { symlinks: 'reject' }],
+    ] as const) {
+      const shared = shareListings(['AGENTS.md', 'CLAUDE.md'], { symlinks: 'inside', ignores: false });
+      shared.walkMarkers(() => memory, W, MARKERS, 8);
+      const start = memory.calls.length;
+      const found = shared.walkFiles(memory, W, names, walkLimits, { symlinks: 'inside', ...options });
+      expect(listingsSince(memory, start).get(W)).toBe(1);
+      expect(found).toEqual(walkNested(memory, W, names, walkLimits, { symlinks: 'inside', ...options }));
+    }
+  });
+
   test('a later walk for a name the first walk did not keep lists through the port', () => {
     const memory = memoryTree();
-    const shared = shareListings(['AGENTS.md']);
-    walkNested(
-      shared.record(() => memory, MARKERS),
-      W,
-      new Set(),
-      { maxDepth: 8, maxFiles: UNCAPPED },
-      {
-        markers: MARKERS,
-      },
-    );
+    const shared = shareListings(['AGENTS.md'], { symlinks: 'inside', ignores: true });
+    shared.walkMarkers(() => memory, W, MARKERS, 8);
     const start = memory.calls.length;
     const names = new Set(['CLAUDE.md']);
-    const found = walkNested(
-      shared.replay(() => memory, names),
-      W,
-      names,
-      { maxDepth: 8, maxFiles: 100 },
-    );
+    const found = shared.walkFiles(memory, W, names, { maxDepth: 8, maxFiles: 100 });
     expect(found.files.map((file) => file.relativePath)).toEqual(['b/c/CLAUDE.md']);
     expect(listingsSince(memory, start).get(W)).toBe(1);
+  });
+});
+
+describe('shared walks, property', () => {
+  // Directories first, then a last name that is often a wanted file: most trees hold nested files.
+  const dir = fc.constantFrom('a', 'b', 'c', '.cursor', 'node_modules');
+  const last = fc.constantFrom('a', 'b', 'AGENTS.md', 'AGENTS.md', 'CLAUDE.md', 'x.md', '.cursor', 'dist');
+  const relative = fc
+    .tuple(fc.array(dir, { minLength: 1, maxLength: 3 }), last)
+    .map(([dirs, name]) => [...dirs, name].join('/'));
+  const spec = fc.constantFrom(
+    'file',
+    'file',
+    'file',
+    'dir',
+    'symlink:AGENTS.md',
+    'symlink:/w/a/AGENTS.md',
+    'symlink:/o/x.md',
+    'symlink:a',
+  );
+
+  test('property: the search and the nested walk of one request answer as they do on their own', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(relative, spec), { minLength: 4, maxLength: 30 }),
+        fc.array(relative, { maxLength: 3 }),
+        fc.subarray([...NAMES], { minLength: 1 }),
+        fc.record({
+          maxDepth: fc.integer({ min: 0, max: 6 }),
+          maxFiles: fc.integer({ min: 0, max: 8 }),
+          maxDirectories: fc.constantFrom(undefined, undefined, undefined, 3),
+        }),
+        fc.constantFrom<SymlinkPolicy>('inside', 'reject', 'follow'),
+        fc.array(fc.boolean(), { maxLength: 30 }),
+        fc.constantFrom(false, false, false, true),
+        (tree, failing, names, rawLimits, symlinks, held, ignoring) => {
+          const memory = createMemoryFileSystem({}, { root: W });
+          memory.set(W, { dir: true });
+          memory.set('/o/x.md', '# outside');
+          for (const [file, kind] of tree)
+            try {
+              memory.set(
+                `${W}/${file}`,
+                kind === 'file' ? `# ${file}` : kind === 'dir' ? { dir: true } : { symlink: kind.slice(8) },
+              );
+            } catch {
+              // A parent that is a file.
+            }
+          for (const dir of failing) memory.fail(`${W}/${dir}`, 'readdir', 'EACCES');
+          const limits: WalkLimits = {
+            maxDepth: rawLimits.maxDepth,
+            maxFiles: rawLimits.maxFiles,
+            ...(rawLimits.maxDirectories === undefined ? {} : { maxDirectories: rawLimits.maxDirectories }),
+          };
+          const basenames = new Set(names);
+          // Files the block holds: some of the tree's, by the path the walk finds them at.
+          const heldPaths = new Set(
+            tree.filter((_, index) => held[index] === true).map(([file]) => `${W}/${file}`),
+          );
+          const options: WalkOptions = {
+            symlinks,
+            ...(heldPaths.size === 0 ? {} : { holds: (file: string) => heldPaths.has(file) }),
+            ...(ignoring ? { ignores: (file: string) => file.startsWith('b') } : {}),
+          };
+          const markersWalk = (fs: FileSystem) =>
+            walkNested(
+              fs,
+              W,
+              new Set(),
+              { maxDepth: limits.maxDepth, maxFiles: UNCAPPED },
+              { markers: MARKERS },
+            );
+          const separate = {
+            rules: markersWalk(memory),
+            nested: walkNested(memory, W, basenames, limits, options),
+          };
+          const shared = shareListings(basenames, { symlinks, ignores: ignoring });
+          const rules = shared.walkMarkers(() => memory, W, MARKERS, limits.maxDepth);
+          const nested = shared.walkFiles(memory, W, basenames, limits, options);
+          expect({ rules, nested }).toEqual(separate);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -211,6 +304,20 @@ describe('a resolution with rules and the manifest', () => {
   test('one request lists each directory once', async () => {
     const memory = memoryTree();
     const resolver = await resolverOver(memory);
+    const start = memory.calls.length;
+    const result = await resolver.resolve();
+    expect(result.nested.length).toBeGreaterThan(3);
+    // The unreadable directory too: the nested walk takes the search's answer, fault included.
+    for (const [dir, count] of listingsSince(memory, start)) expect([dir, count]).toEqual([dir, 1]);
+    expect(result.diagnostics.filter((d) => d.code === 'unreadable').map((d) => d.path)).toEqual([`${W}/u`]);
+  });
+
+  test('with ignores, one request lists each directory once but the unreadable one', async () => {
+    const memory = memoryTree();
+    memory.set(`${W}/.gitignore`, 'gen/\n');
+    const resolver = await resolverOver(memory, {
+      contextDiscovery: { maxDepth: 8, respectGitignore: true },
+    });
     const start = memory.calls.length;
     const result = await resolver.resolve();
     expect(result.nested.length).toBeGreaterThan(3);

@@ -120,19 +120,14 @@ export async function discover(
     // usual case (the block holds the work dir's own files, which are not nested).
     const nested = heldNested(context.workDir, basenames, held);
     return walks(walkKey(basenames, nested), () =>
-      buildNestedIndex(
-        listings === undefined ? listThrough(basenames) : listings.replay(listThrough, basenames),
-        context.workDir,
-        basenames,
-        discovery,
-        {
-          symlinks: context.config.instructions.symlinks ?? 'inside',
-          ...(nested.size === 0 ? {} : { holds: (realPath: string) => nested.has(realPath) }),
-          ...(gitignore === undefined
-            ? {}
-            : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
-        },
-      ),
+      buildNestedIndex(listThrough(basenames), context.workDir, basenames, discovery, {
+        symlinks: context.config.instructions.symlinks ?? 'inside',
+        ...(nested.size === 0 ? {} : { holds: (realPath: string) => nested.has(realPath) }),
+        ...(listings === undefined ? {} : { walk: listings.walkFiles }),
+        ...(gitignore === undefined
+          ? {}
+          : { gitignore: gitignore.createGitignore(context.fs, context.workDir) }),
+      }),
     );
   };
 }

@@ -201,7 +201,7 @@ function splitByAgent(rules: readonly Rule[], agent: string | undefined): [Rule[
  * The directories that own rule folders: the work dir, the chain's directories, with
  * `contextRoot: project` the directories up to the project root, and, when `walkNested`, the
  * directories the nested walk (listing through `listThrough`) marks as holding a vendor entry. With
- * `listings`, that walk keeps what it lists for the request's nested walk (one walk of the tree).
+ * `listings`, that walk also answers the request's nested walk (one walk of the tree).
  * `ownerEntries` gets the marker entries the walk saw in each directory it adds.
  */
 function ruleOwners(
@@ -245,13 +245,17 @@ function ruleOwners(
   if (walkNestedOwners) {
     const markers = ruleEntryNames(rules.sources);
     const { listThrough, listings } = walk;
-    const found = walkNested(
-      listings === undefined ? listThrough(markers) : listings.record(listThrough, markers),
-      workDir,
-      new Set(),
-      { maxDepth: contextDiscovery.maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
-      { markers },
-    );
+    const { maxDepth } = contextDiscovery;
+    const found =
+      listings === undefined
+        ? walkNested(
+            listThrough(markers),
+            workDir,
+            new Set(),
+            { maxDepth, maxFiles: Number.MAX_SAFE_INTEGER },
+            { markers },
+          )
+        : listings.walkMarkers(listThrough, workDir, markers, maxDepth);
     diagnostics.push(...found.diagnostics);
     for (const relative of found.marked) {
       const owner = under(workDir, relative);

@@ -64,8 +64,9 @@ export async function discoverRulesOnce(
 
 /**
  * The listings one request's two walks share, when it runs both: the search for rule folders below
- * the work dir (`nested`, rules on) keeps what it lists, and the nested walk for `nestedNames`
- * (`null`: no nested walk) takes it, so the tree is listed once (docs/performance.md, "One walk").
+ * the work dir (`nested`, rules on) also finds the files of the nested walk for `nestedNames`
+ * (`null`: no nested walk), or keeps its listings for it when that walk skips ignored paths, so the
+ * tree is listed once (docs/performance.md, "One walk").
  * When the rules were found by an earlier request, nothing is kept and the nested walk lists as
  * before.
  */
@@ -74,8 +75,12 @@ export function shareWalks(
   nestedNames: ReadonlySet<string> | null,
   nested: boolean,
 ): SharedListings | undefined {
-  if (nestedNames === null || !nested || !rulesEnabled(context.config)) return undefined;
-  return shareListings(nestedNames);
+  const { config } = context;
+  if (nestedNames === null || !nested || !rulesEnabled(config)) return undefined;
+  return shareListings(nestedNames, {
+    symlinks: config.instructions.symlinks ?? 'inside',
+    ignores: config.contextDiscovery.respectGitignore === true,
+  });
 }
 
 /**

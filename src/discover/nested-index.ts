@@ -43,10 +43,15 @@ export function buildNestedIndex(
   options: Pick<WalkOptions, 'symlinks' | 'holds'> & {
     /** Skip what `.gitignore` files and `.git/info/exclude` ignore (docs/gitignore.md). */
     readonly gitignore?: Gitignore;
+    /**
+     * The walk, {@link walkNested} by default; a request whose search for rule folders walked the
+     * tree already passes one that answers from it (src/discover/shared-listings.ts).
+     */
+    readonly walk?: typeof walkNested;
   } = {},
 ): NestedIndex {
   const { gitignore } = options;
-  const walk = walkNested(fs, workDir, basenames, limits, {
+  const walk = (options.walk ?? walkNested)(fs, workDir, basenames, limits, {
     ...(options.symlinks === undefined ? {} : { symlinks: options.symlinks }),
     ...(options.holds === undefined ? {} : { holds: options.holds }),
     ...(gitignore === undefined ? {} : { ignores: (file, dir) => gitignore.ignores(file, dir) }),

@@ -84,7 +84,7 @@ export function walkNested(
   const diagnostics: Diagnostic[] = createDiagnostics();
   const files: NestedCandidate[] = [];
   const [marked, markedBy] = [[] as string[], new Map<string, readonly DirEntry[]>()];
-  const markers = options.markers;
+  const { markers, visits } = options;
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
   if (
     (basenames.size === 0 && (markers === undefined || markers.size === 0)) ||
@@ -96,8 +96,14 @@ export function walkNested(
   let level: string[] = [''];
   let truncated = false;
   let visited = 0;
+  // With `visits`, what the walk says about files goes to the visits only (a later walk for those
+  // files reports it); what it says about directories goes to both.
+  const aboutFiles: Diagnostic[] = visits === undefined ? diagnostics : [];
+  const listed: Listed = { files: NO_FILES, marked: NONE, fault: undefined };
+  const screen = screenOf(markers);
   for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
     const next: string[] = [];
+    const walk = { fs, workDir, depth, basenames, limits, options, next, aboutFiles, screen };
     for (const relativeDir of level) {
       visited += 1;
       if (visited > maxDirectories) {
@@ -109,14 +115,22 @@ export function walkNested(
         });
         break;
       }
-      const listed = listDirectory(fs, workDir, relativeDir, depth, basenames, limits, diagnostics, options);
-      if (listed.marked.length > 0) {
+      listDirectory(walk, relativeDir, listed);
+      const { files: found, fault } = listed;
+      if (fault !== undefined) diagnostics.push(fault);
+      if (listed.marked !== NONE) {
         marked.push(relativeDir);
         markedBy.set(relativeDir, listed.marked);
       }
-      next.push(...listed.dirs);
-      const found = listed.files;
-      found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+      if (found === NO_FILES && (visits === undefined || (fault === undefined && aboutFiles.length === 0)))
+        continue;
+      if (found.length > 1) found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+      if (visits !== undefined)
+        visits.push({
+          relativeDir,
+          files: found,
+          diagnostics: fault === undefined ? aboutFiles.splice(0) : [fault],
+        });
       for (const file of found) {
         if (options.holds?.(file.realPath ?? under(workDir, file.relativePath)) === true) continue;
         if (files.length >= limits.maxFiles) {
@@ -127,7 +141,8 @@ export function walkNested(
       }
       if (truncated) break;
     }
-    next.sort(compareCodeUnits);
+    // Default order: code units, the order of compareCodeUnits.
+    next.sort();
     level = next;
   }
   files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
@@ -160,64 +175,135 @@ export interface WalkOptions {
    * `maxFiles`, so files a directory entry inlines cannot spend the cap (issue #26, item 11).
    */
   readonly holds?: (realPath: string) => boolean;
+  /**
+   * Filled with each directory the walk lists that holds a wanted file or says something, in the
+   * order the walk lists them: what a later walk for the same names needs to give its answer
+   * without listing the tree again (`replayWalk`, src/discover/shared-listings.ts).
+   */
+  readonly visits?: VisitedDirectory[];
+}
+
+/** A wanted file of one directory, as its listing shows it. */
+export interface FoundFile {
+  /** Path relative to the work dir, with `/` separators. */
+  readonly relativePath: string;
+  /** Set when the file is a symlink the policy followed: its canonical path. */
+  readonly realPath?: string;
+}
+
+/** One directory of a walk that found files or said something (see {@link WalkOptions.visits}). */
+export interface VisitedDirectory {
+  /** Relative to the work dir (`''` for the work dir). */
+  readonly relativeDir: string;
+  /** Its wanted files in code-unit order, before `holds` and the file cap. */
+  readonly files: readonly FoundFile[];
+  /** What listing it said (a listing fault, each symlink refused), in order. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What one directory of a walk needs besides its own path. */
+interface DirectoryWalk {
+  readonly fs: FileSystem;
+  readonly workDir: string;
+  readonly depth: number;
+  readonly basenames: ReadonlySet<string>;
+  readonly limits: WalkLimits;
+  readonly options: WalkOptions;
+  /** The subdirectories to visit next. */
+  readonly next: string[];
+  /** Where a refused symlink is said. */
+  readonly aboutFiles: Diagnostic[];
+  /** {@link screenOf} the markers (none: `undefined`). */
+  readonly screen: Uint32Array | undefined;
 }
 
 /**
- * One directory of the walk: its subdirectories to visit next (within `maxDepth`, not pruned), its
- * wanted files (never directly in the work dir) and, when it holds a marker entry (never in the
- * work dir), the names {@link present} keeps.
- * Absent is silent; any other listing fault, and a symlink with a wanted name, is a `warn`.
+ * A screen of `names` by first character and length, asked before the set: a name can be in the set
+ * only when the bit of its length is set in the entry of its first character (both folded). Nearly
+ * every entry of a tree fails it at once, so most entries cost the set no look-up.
  */
-function listDirectory(
-  fs: FileSystem,
-  workDir: string,
-  relativeDir: string,
-  depth: number,
-  basenames: ReadonlySet<string>,
-  limits: WalkLimits,
-  diagnostics: Diagnostic[],
-  options: WalkOptions,
-): { dirs: string[]; files: { relativePath: string; realPath?: string }[]; marked: readonly DirEntry[] } {
+function screenOf(names: ReadonlySet<string> | undefined): Uint32Array | undefined {
+  if (names === undefined || names.size === 0) return undefined;
+  const screen = new Uint32Array(128);
+  for (const name of names) (screen[name.charCodeAt(0) & 127] as number) |= 1 << (name.length & 31);
+  return screen;
+}
+
+/** What {@link listDirectory} found in one directory (one object for the whole walk). */
+interface Listed {
+  /** Its wanted files ({@link NO_FILES} when none). */
+  files: FoundFile[];
+  /** The entries {@link present} keeps when it holds a marker ({@link NONE} otherwise). */
+  marked: readonly DirEntry[];
+  /** Why it could not be listed (absent: nothing). */
+  fault: Diagnostic | undefined;
+}
+
+const NO_FILES: FoundFile[] = [];
+
+/**
+ * One directory of the walk: adds its subdirectories to visit next (within `maxDepth`, not pruned)
+ * to `walk.next`, and sets in `listed` its wanted files (never directly in the work dir) and, when it
+ * holds a marker entry (never in the work dir), the names {@link present} keeps.
+ * Absent is silent; any other listing fault is `listed.fault`, and a symlink with a wanted name is a
+ * `warn` in `walk.aboutFiles`.
+ */
+function listDirectory(walk: DirectoryWalk, relativeDir: string, listed: Listed): void {
+  const { fs, workDir, depth, basenames, options, next } = walk;
   const { ignores, markers } = options;
-  const dirs: string[] = [];
-  const files: { relativePath: string; realPath?: string }[] = [];
+  let files = NO_FILES;
   let marked = false;
+  listed.files = NO_FILES;
+  listed.marked = NONE;
+  listed.fault = undefined;
   const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
   let entries;
   try {
     entries = fs.readdir(absoluteDir);
   } catch (error) {
-    if (!isAbsent(error)) {
-      diagnostics.push({
+    if (!isAbsent(error))
+      listed.fault = {
         level: 'warn',
         code: 'unreadable',
         message: `${absoluteDir} cannot be listed (${errorCode(error)})`,
         path: absoluteDir,
-      });
-    }
-    return { dirs, files, marked: NONE };
+      };
+    return;
   }
+  const enter = depth + 1 <= walk.limits.maxDepth;
+  const prefix = relativeDir === '' ? '' : `${relativeDir}/`;
+  const screen = depth > 0 ? walk.screen : undefined;
   for (const entry of entries) {
     const name = entry.name;
-    if (depth > 0 && markers?.has(name) === true) marked = true;
+    if (
+      screen !== undefined &&
+      !marked &&
+      (screen[name.charCodeAt(0) & 127] as number) & (1 << (name.length & 31)) &&
+      markers?.has(name) === true
+    )
+      marked = true;
     if (name.charCodeAt(0) === 46 /* . */) continue;
-    if (entry.kind === 'directory') {
-      if (depth + 1 > limits.maxDepth || PRUNED_DIRECTORIES.has(name) || hasControlCharacter(name)) continue;
-      const child = relativeDir === '' ? name : `${relativeDir}/${name}`;
-      if (ignores?.(child, true) !== true) dirs.push(child);
+    const kind = entry.kind;
+    if (kind === 'directory') {
+      if (!enter || PRUNED_DIRECTORIES.has(name) || hasControlCharacter(name)) continue;
+      const child = prefix + name;
+      if (ignores?.(child, true) !== true) next.push(child);
       continue;
     }
     if (depth === 0 || !basenames.has(name)) continue;
-    const relativePath = `${relativeDir}/${name}`;
+    const relativePath = prefix + name;
     if (ignores?.(relativePath, false) === true) continue;
-    if (entry.kind === 'symlink') {
-      const followed = followLink(fs, workDir, relativePath, options.symlinks ?? 'reject', diagnostics);
-      if (followed !== null) files.push({ relativePath, realPath: followed });
+    if (kind === 'symlink') {
+      const followed = followLink(fs, workDir, relativePath, options.symlinks ?? 'reject', walk.aboutFiles);
+      if (followed !== null)
+        (files === NO_FILES ? (files = []) : files).push({ relativePath, realPath: followed });
       continue;
     }
-    if (entry.kind === 'file' && !hasControlCharacter(relativePath)) files.push({ relativePath });
+    if (kind === 'file' && !hasControlCharacter(relativePath))
+      (files === NO_FILES ? (files = []) : files).push({ relativePath });
   }
-  return { dirs, files, marked: marked ? present(entries, markers) : NONE };
+  listed.files = files;
+  if (marked) listed.marked = present(entries, markers);
 }
 
 const NONE: readonly DirEntry[] = Object.freeze([]);

@@ -1,64 +1,190 @@
+import type { Diagnostic } from '../errors.js';
+import type { SymlinkPolicy } from '../fs/contain.js';
 import type { DirEntry, FileSystem } from '../fs/file-system.js';
-import { PRUNED_DIRECTORIES } from './nested-walk.js';
+import { createDiagnostics } from '../diagnostics.js';
+import { compareCodeUnits } from './compare-code-units.js';
+import {
+  MAX_WALK_DIRECTORIES,
+  PRUNED_DIRECTORIES,
+  under,
+  walkNested,
+  type NestedCandidate,
+  type VisitedDirectory,
+  type WalkLimits,
+  type WalkOptions,
+  type WalkResult,
+} from './nested-walk.js';
 
 /**
  * One walk of the tree for the two walks of a request (docs/performance.md, "One walk"): the search
- * for rule folders lists each directory and keeps what the nested walk that follows it can use, and
- * the nested walk takes those listings instead of reading the directories again. Both walks stay as
- * they are (their own pruning, ignores, caps and diagnostics); only where a listing comes from
- * changes. A listing the nested walk needs and the first walk did not keep (a directory it did not
- * visit, or one whose listing failed) is read from the port as before.
+ * for rule folders walks the tree and the nested walk that follows takes its answer from what that
+ * walk saw. Both answers stay what the two walks give on their own (their own pruning, caps and
+ * diagnostics).
+ * - Without ignores (no `.gitignore` rules for the nested walk), the search looks for the nested
+ *   file names too and keeps, for each directory that holds one (or says something about one), its
+ *   files in the order it listed them: the nested walk then applies its held files and its file cap
+ *   to them, and lists nothing.
+ * - With ignores, the nested walk enters fewer directories than the search: the search keeps each
+ *   listing it reads, reduced to what the nested walk can use, and the nested walk reads those
+ *   listings instead of the disk.
+ * A nested walk the first walk cannot answer (other names, another depth, no first walk in this
+ * request) lists through its port as before.
  */
 export interface SharedListings {
   /**
-   * The port of the first walk, which looks for `names`: `listThrough` (given every name the two
-   * walks look for) with each listing it reads kept, reduced to the entries the nested walk can use
-   * (its walkable directories and the entries with a shared name).
+   * The search for rule folders below `workDir`: a walk for `markers` within `maxDepth` and no file
+   * cap, listing through `listThrough` (given every name the two walks look for). Its answer is
+   * that walk's (`files` aside, which the search does not use).
    */
-  record(listThrough: (names: Iterable<string>) => FileSystem, names: Iterable<string>): FileSystem;
+  walkMarkers(
+    listThrough: (names: Iterable<string>) => FileSystem,
+    workDir: string,
+    markers: ReadonlySet<string>,
+    maxDepth: number,
+  ): WalkResult;
   /**
-   * The port of the nested walk (without markers) for `names`: a directory's kept listing when
-   * there is one; every
-   * other listing, and every other method, is `listThrough(names)`'s. With a name the first walk
-   * did not keep, that port unchanged.
+   * The nested walk ({@link walkNested}'s arguments and answer): from the search's walk when it can
+   * answer it, else listing through `fs` (the kept listings first, with ignores).
    */
-  replay(listThrough: (names: Iterable<string>) => FileSystem, names: Iterable<string>): FileSystem;
+  walkFiles(
+    fs: FileSystem,
+    workDir: string,
+    basenames: ReadonlySet<string>,
+    limits: WalkLimits,
+    options?: WalkOptions,
+  ): WalkResult;
+}
+
+/** How the nested walk that follows the search will walk. */
+export interface NestedWalkPlan {
+  /** Its symlink policy for files with a wanted name. */
+  readonly symlinks: SymlinkPolicy;
+  /** True when it skips ignored paths (`.gitignore`): then listings are kept instead. */
+  readonly ignores: boolean;
+}
+
+/** What the search saw, for a nested walk of the same names, depth and links. */
+interface Seen {
+  readonly workDir: string;
+  readonly maxDepth: number;
+  readonly visits: readonly VisitedDirectory[];
+  /** The search stopped at the directory cap. */
+  readonly truncated: boolean;
 }
 
 /**
- * Shared listings for walks that look for `names` (and, for the first walk, its own names too).
- * Lives as long as one request: nothing here sees a later change on disk. The kept listings form a
- * tree below the first directory listed (a directory entry is the node holding that directory's
- * listing), so a large tree costs its directory names and no path per directory.
+ * Shared listings for a nested walk that looks for `names` as `plan` says. Lives as long as one
+ * request: nothing here sees a later change on disk. Kept listings form a tree below the first
+ * directory listed (a directory entry is the node holding that directory's listing), so a large tree
+ * costs its directory names and no path per directory.
  */
-export function shareListings(names: Iterable<string>): SharedListings {
-  const kept = new Set(names);
+export function shareListings(names: Iterable<string>, plan: NestedWalkPlan): SharedListings {
+  const wanted: ReadonlySet<string> = new Set(names);
+  const kept = new Set(wanted);
+  let seen: Seen | undefined;
   let top: { readonly dir: string; readonly node: DirNode } | undefined;
   return {
-    record(listThrough, walkNames) {
-      const before = kept.size;
-      for (const name of walkNames) kept.add(name);
-      // Listings kept for fewer names lack the files now wanted.
-      if (kept.size !== before) top = undefined;
-      const fs = listThrough(kept);
-      return decorate(fs, (dir) => {
-        const listing = fs.readdir(dir);
-        top ??= { dir, node: { name: '', kind: 'directory' } };
-        const node = nodeAt(top, dir);
-        if (node !== undefined) node.listing = keepWalkable(listing, kept);
-        return listing;
+    walkMarkers(listThrough, workDir, markers, maxDepth) {
+      for (const name of markers) kept.add(name);
+      const limits = { maxDepth, maxFiles: Number.MAX_SAFE_INTEGER };
+      if (plan.ignores) {
+        top = undefined;
+        return walkNested(keepListings(listThrough(kept)), workDir, new Set(), limits, { markers });
+      }
+      const visits: VisitedDirectory[] = [];
+      const found = walkNested(listThrough(kept), workDir, wanted, limits, {
+        markers,
+        symlinks: plan.symlinks,
+        visits,
       });
+      seen = { workDir, maxDepth, visits, truncated: found.truncated };
+      return { ...found, files: [] };
     },
-    replay(listThrough, walkNames) {
-      const wanted = [...walkNames];
-      const fs = listThrough(wanted);
-      if (!wanted.every((name) => kept.has(name))) return fs;
-      return decorate(fs, (dir) => {
-        const node = top === undefined ? undefined : nodeAt(top, dir);
-        return node?.listing ?? fs.readdir(dir);
-      });
+    walkFiles(fs, workDir, basenames, limits, options = {}) {
+      if (seen !== undefined && answers(seen, workDir, basenames, limits, options))
+        return replayWalk(seen, basenames, limits, options);
+      if (top === undefined || ![...basenames].every((name) => kept.has(name)))
+        return walkNested(fs, workDir, basenames, limits, options);
+      const from = top;
+      const replayed = decorate(fs, (dir) => nodeAt(from, dir)?.listing ?? fs.readdir(dir));
+      return walkNested(replayed, workDir, basenames, limits, options);
     },
   };
+
+  /** `fs` keeping each listing it reads (reduced to what the nested walk can use). */
+  function keepListings(fs: FileSystem): FileSystem {
+    return decorate(fs, (dir) => {
+      const listing = fs.readdir(dir);
+      top ??= { dir, node: { name: '', kind: 'directory' } };
+      const node = nodeAt(top, dir);
+      if (node !== undefined) node.listing = keepWalkable(listing, kept);
+      return listing;
+    });
+  }
+
+  /** True when the search's walk saw what a nested walk with these arguments would see. */
+  function answers(
+    walked: Seen,
+    workDir: string,
+    basenames: ReadonlySet<string>,
+    limits: WalkLimits,
+    options: WalkOptions,
+  ): boolean {
+    return (
+      walked.workDir === workDir &&
+      walked.maxDepth === limits.maxDepth &&
+      (limits.maxDirectories ?? MAX_WALK_DIRECTORIES) === MAX_WALK_DIRECTORIES &&
+      (options.symlinks ?? 'reject') === plan.symlinks &&
+      options.ignores === undefined &&
+      options.markers === undefined &&
+      options.visits === undefined &&
+      basenames.size === wanted.size &&
+      [...basenames].every((name) => wanted.has(name))
+    );
+  }
+}
+
+/**
+ * The answer of {@link walkNested} for `basenames` within `limits` from what a walk for the same
+ * names, depth and links saw (its visits, in its order, with no file cap): the files each visited
+ * directory holds, held files left out, up to the file cap; what the walk said, up to where it
+ * stopped.
+ */
+function replayWalk(
+  seen: Seen,
+  basenames: ReadonlySet<string>,
+  limits: WalkLimits,
+  options: WalkOptions,
+): WalkResult {
+  const diagnostics: Diagnostic[] = createDiagnostics();
+  const files: NestedCandidate[] = [];
+  const markedBy = new Map<string, readonly DirEntry[]>();
+  if (basenames.size === 0 || limits.maxDepth < 1 || limits.maxFiles < 1)
+    return { files, truncated: false, diagnostics, marked: [], markedBy };
+  const { holds } = options;
+  let truncated = false;
+  for (const visit of seen.visits) {
+    for (const said of visit.diagnostics) diagnostics.push(said);
+    for (const file of visit.files) {
+      if (holds?.(file.realPath ?? under(seen.workDir, file.relativePath)) === true) continue;
+      if (files.length >= limits.maxFiles) {
+        truncated = true;
+        break;
+      }
+      files.push({ ...file, ownerDir: visit.relativeDir });
+    }
+    if (truncated) break;
+  }
+  if (!truncated && seen.truncated) {
+    truncated = true;
+    diagnostics.push({
+      level: 'warn',
+      code: 'walk-truncated',
+      message: `the nested walk stopped after ${MAX_WALK_DIRECTORIES} directories`,
+    });
+  }
+  files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+  return { files, truncated, diagnostics, marked: [], markedBy };
 }
 
 /** A kept directory entry: itself a {@link DirEntry}, and the holder of its directory's listing. */

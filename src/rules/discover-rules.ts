@@ -155,7 +155,8 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
   // What the rules' globs and content patterns may compile to, for the whole discovery.
   const budget = createCompileBudget();
   let total = 0;
-  const scan = { adapters, options, projectOwners, root, symlinks, maxDepth, diagnostics };
+  const byFirst = locationsByFirstSegment(adapters);
+  const scan = { adapters, options, projectOwners, root, symlinks, maxDepth, diagnostics, byFirst };
   for (const ownerDir of owners) {
     const candidates = candidatesOf(fs, ownerDir, scan);
     if (candidates.length === 0) continue;
@@ -191,6 +192,54 @@ interface Scan {
   readonly symlinks: SymlinkPolicy;
   readonly maxDepth: number;
   readonly diagnostics: Diagnostic[];
+  readonly byFirst: LocationsByFirstSegment;
+}
+
+/** The project locations of the sources, in order, and their indexes by first segment in lower case. */
+interface LocationsByFirstSegment {
+  readonly all: readonly (readonly [RuleAdapter, RuleLocation])[];
+  readonly at: ReadonlyMap<string, readonly number[]>;
+}
+
+function locationsByFirstSegment(adapters: readonly RuleAdapter[]): LocationsByFirstSegment {
+  const all: (readonly [RuleAdapter, RuleLocation])[] = [];
+  const at = new Map<string, number[]>();
+  for (const adapter of adapters)
+    for (const location of adapter.locations) {
+      const cut = location.path.indexOf('/');
+      const first = (cut === -1 ? location.path : location.path.slice(0, cut)).toLowerCase();
+      const list = at.get(first) ?? [];
+      list.push(all.length);
+      at.set(first, list);
+      all.push([adapter, location]);
+    }
+  return { all, at };
+}
+
+/**
+ * The project locations an owner's listing may hold, in source and location order: those whose
+ * first segment some entry names, ignoring case (the same length too, as {@link listedOwner}
+ * compares). Every other location is absent from the listing, so it is not even asked.
+ */
+function listedLocations(
+  entries: readonly DirEntry[],
+  byFirst: LocationsByFirstSegment,
+): (readonly [RuleAdapter, RuleLocation])[] {
+  let picked: number[] | undefined;
+  for (const { name } of entries) {
+    const indexes = byFirst.at.get(name.toLowerCase());
+    if (indexes === undefined) continue;
+    for (const index of indexes) {
+      const location = (byFirst.all[index] as readonly [RuleAdapter, RuleLocation])[1];
+      const cut = location.path.indexOf('/');
+      if ((cut === -1 ? location.path.length : cut) === name.length && !picked?.includes(index))
+        (picked ??= []).push(index);
+    }
+  }
+  if (picked === undefined) return [];
+  return picked
+    .sort((a, b) => a - b)
+    .map((index) => byFirst.all[index] as readonly [RuleAdapter, RuleLocation]);
 }
 
 /** The rule files of every location of every source below one owner, unsorted. */
@@ -205,18 +254,25 @@ function candidatesOf(fs: FileSystem, ownerDir: string, scan: Scan): Candidate[]
   // A listed owner is a real directory: look-ups below it start there, not at the root.
   const at = { ownerDir, root: ownerRoot, base: listed === undefined ? ownerRoot : ownerDir };
   const isUser = ownerDir === options.userDir;
-  for (const adapter of scan.adapters)
-    for (const location of locationsOf(adapter, scan.projectOwners.has(ownerDir), isUser)) {
-      if (!usable(location, owner, options.instructionNames)) continue;
-      const known = listed?.(location) ?? 'look-up';
-      if (known === 'absent') continue;
-      // Listed in another case only: absent on a case-sensitive volume, which one probe (no
-      // exception when absent) tells before the look-up.
-      if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
-      if (known === 'plain-file' && location.type === 'file')
-        candidates.push(listedFile(ownerDir, adapter, location));
-      else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
-    }
+  const pairs =
+    entries !== undefined && !isUser
+      ? listedLocations(entries, scan.byFirst)
+      : scan.adapters.flatMap((adapter) =>
+          locationsOf(adapter, scan.projectOwners.has(ownerDir), isUser).map(
+            (location) => [adapter, location] as const,
+          ),
+        );
+  for (const [adapter, location] of pairs) {
+    if (!usable(location, owner, options.instructionNames)) continue;
+    const known = listed?.(location) ?? 'look-up';
+    if (known === 'absent') continue;
+    // Listed in another case only: absent on a case-sensitive volume, which one probe (no
+    // exception when absent) tells before the look-up.
+    if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
+    if (known === 'plain-file' && location.type === 'file')
+      candidates.push(listedFile(ownerDir, adapter, location));
+    else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
+  }
   return candidates;
 }
 

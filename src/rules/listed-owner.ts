@@ -18,18 +18,38 @@ export type ListedLocation = 'absent' | 'plain-file' | 'other-case' | 'look-up';
  */
 export function listedOwner(entries: readonly DirEntry[]): (location: RuleLocation) => ListedLocation {
   return (location) => {
-    const cut = location.path.indexOf('/');
-    const first = cut === -1 ? location.path : location.path.slice(0, cut);
-    const single = cut === -1 && location.type === 'file';
-    let folded: boolean | undefined;
+    const { first, lower, single } = firstSegmentOf(location);
+    let folded = false;
     for (const entry of entries) {
-      if (entry.name === first) {
+      const name = entry.name;
+      if (name === first) {
         if (entry.kind === 'file') return single ? 'plain-file' : 'absent';
         if (entry.kind === 'directory') return single ? 'absent' : 'look-up';
         return 'look-up';
       }
-      folded ||= entry.name.length === first.length && entry.name.toLowerCase() === first.toLowerCase();
+      if (!folded && name.length === first.length && name.toLowerCase() === lower) folded = true;
     }
-    return folded === true ? 'other-case' : 'absent';
+    return folded ? 'other-case' : 'absent';
   };
+}
+
+/** A location's first path segment, in lower case too, and whether the location is that one file. */
+interface FirstSegment {
+  readonly first: string;
+  readonly lower: string;
+  readonly single: boolean;
+}
+
+// Locations are the adapters' constants: each is split once, not once per owner.
+const FIRST_SEGMENTS = new WeakMap<RuleLocation, FirstSegment>();
+
+function firstSegmentOf(location: RuleLocation): FirstSegment {
+  let segment = FIRST_SEGMENTS.get(location);
+  if (segment === undefined) {
+    const cut = location.path.indexOf('/');
+    const first = cut === -1 ? location.path : location.path.slice(0, cut);
+    segment = { first, lower: first.toLowerCase(), single: cut === -1 && location.type === 'file' };
+    FIRST_SEGMENTS.set(location, segment);
+  }
+  return segment;
 }
