@@ -214,38 +214,12 @@ function ruleOwners(
   },
   ownerEntries: Map<string, readonly DirEntry[]>,
 ): string[] {
-  const { fs, workDir, config } = context;
-  const rules = config.rules ?? { sources: [], nested: true };
-  const { instructions, contextDiscovery } = config;
-  const owners = [workDir];
-  if (instructions.walk !== 'off') {
-    const chain = walkChain(fs, {
-      workDir,
-      walk: instructions.walk,
-      projectRootMarkers: instructions.projectRootMarkers,
-      projectRootFallback: config.profile.projectRootFallback,
-      walkFrom: config.profile.walkFrom,
-      homeDir: context.homeDir,
-      candidates: [],
-      ceiling: context.trust.ceiling,
-    });
-    for (let dir = workDir; ; dir = path.dirname(dir)) {
-      owners.push(dir);
-      if (dir === chain.start || path.dirname(dir) === dir) break;
-    }
-  }
-  // With `contextRoot: project` the project root and the directories down to the work dir own rules
-  // too, as its `contextPaths` resolve there (docs/rules.md, "Discovery").
-  const projectRoot = contextRootOf(context, []);
-  if (projectRoot !== workDir && isInside(projectRoot, workDir))
-    for (let dir = path.dirname(workDir); ; dir = path.dirname(dir)) {
-      owners.push(dir);
-      if (dir === projectRoot || path.dirname(dir) === dir) break;
-    }
+  const owners = pathOwners(context);
   if (walkNestedOwners) {
-    const markers = ruleEntryNames(rules.sources);
+    const { workDir, config } = context;
+    const markers = ruleEntryNames((config.rules ?? { sources: [] }).sources);
     const { listThrough, listings } = walk;
-    const { maxDepth } = contextDiscovery;
+    const { maxDepth } = config.contextDiscovery;
     const found =
       listings === undefined
         ? walkNested(
@@ -263,6 +237,40 @@ function ruleOwners(
       ownerEntries.set(owner, found.markedBy.get(relative) ?? []);
     }
   }
+  return owners;
+}
+
+/**
+ * The owners on the path, before any walk of the tree: the work dir, the chain's directories up to
+ * where the chain starts, and with `contextRoot: project` the directories up to the project root,
+ * as its `contextPaths` resolve there (docs/rules.md, "Discovery").
+ */
+function pathOwners(context: ResolverContext): string[] {
+  const { fs, workDir, config } = context;
+  const { instructions } = config;
+  const owners = [workDir];
+  if (instructions.walk !== 'off') {
+    const chain = walkChain(fs, {
+      workDir,
+      walk: instructions.walk,
+      projectRootMarkers: instructions.projectRootMarkers,
+      projectRootFallback: config.profile.projectRootFallback,
+      walkFrom: config.profile.walkFrom,
+      homeDir: context.homeDir,
+      candidates: [],
+      ceiling: context.trust.ceiling,
+    });
+    for (let dir = workDir; ; dir = path.dirname(dir)) {
+      owners.push(dir);
+      if (dir === chain.start || path.dirname(dir) === dir) break;
+    }
+  }
+  const projectRoot = contextRootOf(context, []);
+  if (projectRoot !== workDir && isInside(projectRoot, workDir))
+    for (let dir = path.dirname(workDir); ; dir = path.dirname(dir)) {
+      owners.push(dir);
+      if (dir === projectRoot || path.dirname(dir) === dir) break;
+    }
   return owners;
 }
 

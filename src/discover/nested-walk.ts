@@ -101,6 +101,7 @@ export function walkNested(
   const aboutFiles: Diagnostic[] = visits === undefined ? diagnostics : [];
   const listed: Listed = { files: NO_FILES, marked: NONE, fault: undefined };
   const screen = screenOf(markers);
+  const taken: Taken = { workDir, limits, options, files, marked, markedBy, diagnostics, aboutFiles };
   for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
     const next: string[] = [];
     const walk = { fs, workDir, depth, basenames, limits, options, next, aboutFiles, screen };
@@ -116,29 +117,7 @@ export function walkNested(
         break;
       }
       listDirectory(walk, relativeDir, listed);
-      const { files: found, fault } = listed;
-      if (fault !== undefined) diagnostics.push(fault);
-      if (listed.marked !== NONE) {
-        marked.push(relativeDir);
-        markedBy.set(relativeDir, listed.marked);
-      }
-      if (found === NO_FILES && (visits === undefined || (fault === undefined && aboutFiles.length === 0)))
-        continue;
-      if (found.length > 1) found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
-      if (visits !== undefined)
-        visits.push({
-          relativeDir,
-          files: found,
-          diagnostics: fault === undefined ? aboutFiles.splice(0) : [fault],
-        });
-      for (const file of found) {
-        if (options.holds?.(file.realPath ?? under(workDir, file.relativePath)) === true) continue;
-        if (files.length >= limits.maxFiles) {
-          truncated = true;
-          break;
-        }
-        files.push({ ...file, ownerDir: relativeDir });
-      }
+      truncated = take(taken, relativeDir, listed);
       if (truncated) break;
     }
     // Default order: code units, the order of compareCodeUnits.
@@ -148,6 +127,48 @@ export function walkNested(
   files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   marked.sort(compareCodeUnits);
   return { files, truncated, diagnostics, marked, markedBy };
+}
+
+/** What {@link walkNested} has found so far, and where it goes. */
+interface Taken {
+  readonly workDir: string;
+  readonly limits: WalkLimits;
+  readonly options: WalkOptions;
+  readonly files: NestedCandidate[];
+  readonly marked: string[];
+  readonly markedBy: Map<string, readonly DirEntry[]>;
+  readonly diagnostics: Diagnostic[];
+  readonly aboutFiles: Diagnostic[];
+}
+
+/**
+ * Takes one directory's listing into `taken`: its fault, its mark, its visit (with `visits`) and
+ * its files, but those `holds` names, up to the file cap. True when the cap was reached.
+ */
+function take(taken: Taken, relativeDir: string, listed: Listed): boolean {
+  const { files: found, fault } = listed;
+  const { options, aboutFiles, files, limits } = taken;
+  const { visits } = options;
+  if (fault !== undefined) taken.diagnostics.push(fault);
+  if (listed.marked !== NONE) {
+    taken.marked.push(relativeDir);
+    taken.markedBy.set(relativeDir, listed.marked);
+  }
+  if (found === NO_FILES && (visits === undefined || (fault === undefined && aboutFiles.length === 0)))
+    return false;
+  if (found.length > 1) found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+  if (visits !== undefined)
+    visits.push({
+      relativeDir,
+      files: found,
+      diagnostics: fault === undefined ? aboutFiles.splice(0) : [fault],
+    });
+  for (const file of found) {
+    if (options.holds?.(file.realPath ?? under(taken.workDir, file.relativePath)) === true) continue;
+    if (files.length >= limits.maxFiles) return true;
+    files.push({ ...file, ownerDir: relativeDir });
+  }
+  return false;
 }
 
 /** Optional behaviour of {@link walkNested}. */

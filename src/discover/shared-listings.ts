@@ -101,7 +101,7 @@ export function shareListings(names: Iterable<string>, plan: NestedWalkPlan): Sh
       return { ...found, files: [] };
     },
     walkFiles(fs, workDir, basenames, limits, options = {}) {
-      if (seen !== undefined && answers(seen, workDir, basenames, limits, options))
+      if (seen !== undefined && answers(seen, { wanted, plan }, { workDir, basenames, limits, options }))
         return replayWalk(seen, basenames, limits, options);
       if (top === undefined || ![...basenames].every((name) => kept.has(name)))
         return walkNested(fs, workDir, basenames, limits, options);
@@ -121,27 +121,35 @@ export function shareListings(names: Iterable<string>, plan: NestedWalkPlan): Sh
       return listing;
     });
   }
+}
 
-  /** True when the search's walk saw what a nested walk with these arguments would see. */
-  function answers(
-    walked: Seen,
-    workDir: string,
-    basenames: ReadonlySet<string>,
-    limits: WalkLimits,
-    options: WalkOptions,
-  ): boolean {
-    return (
-      walked.workDir === workDir &&
-      walked.maxDepth === limits.maxDepth &&
-      (limits.maxDirectories ?? MAX_WALK_DIRECTORIES) === MAX_WALK_DIRECTORIES &&
-      (options.symlinks ?? 'reject') === plan.symlinks &&
-      options.ignores === undefined &&
-      options.markers === undefined &&
-      options.visits === undefined &&
-      basenames.size === wanted.size &&
-      [...basenames].every((name) => wanted.has(name))
-    );
-  }
+/**
+ * True when the search's walk (for `wanted`, as `plan` says) saw what a nested walk with these
+ * arguments would see.
+ */
+function answers(
+  walked: Seen,
+  searched: { readonly wanted: ReadonlySet<string>; readonly plan: NestedWalkPlan },
+  request: {
+    readonly workDir: string;
+    readonly basenames: ReadonlySet<string>;
+    readonly limits: WalkLimits;
+    readonly options: WalkOptions;
+  },
+): boolean {
+  const { wanted, plan } = searched;
+  const { workDir, basenames, limits, options } = request;
+  return (
+    walked.workDir === workDir &&
+    walked.maxDepth === limits.maxDepth &&
+    (limits.maxDirectories ?? MAX_WALK_DIRECTORIES) === MAX_WALK_DIRECTORIES &&
+    (options.symlinks ?? 'reject') === plan.symlinks &&
+    options.ignores === undefined &&
+    options.markers === undefined &&
+    options.visits === undefined &&
+    basenames.size === wanted.size &&
+    [...basenames].every((name) => wanted.has(name))
+  );
 }
 
 /**
