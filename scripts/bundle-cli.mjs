@@ -122,6 +122,27 @@ function viewBuiltins(file) {
   fs.writeFileSync(file, `${text.slice(0, end)}\n${BUILTIN_VIEW}\n${text.slice(end)}`);
 }
 
+/**
+ * The resolve bundle runs a plain `resolve` (src/cli/resolve-command.ts), which never opens a session:
+ * it leaves out the session engine that `createResolver` loads on a resolver's first
+ * `openSession` (the disclosure, its state check and tool table, ~46 kB). V8 takes a bundle's whole
+ * cached code at every start, used or not, so the code a command never runs still costs each run
+ * (docs/performance.md, "Start-up"). In its place, an `openSession` that says where it is missing.
+ */
+const withoutSessions = {
+  name: 'without-sessions',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]api[\\/]open-session\.ts$/ }, () => ({
+      contents: [
+        'export function openSession() {',
+        "  return Promise.reject(new Error('ctxfiles: the resolve bundle (dist/bin/resolve.cjs) opens no sessions; the CLI bundle and the library do'));",
+        '}',
+      ].join('\n'),
+      loader: 'ts',
+    }));
+  },
+};
+
 const digests = {};
 for (const name of ['cli', 'hook', 'hook-run', 'resolve']) {
   const outfile = path.join(outdir, `${name}.cjs`);
@@ -130,7 +151,7 @@ for (const name of ['cli', 'hook', 'hook-run', 'resolve']) {
     entryPoints: [path.join(repo, `src/cli/entry-${name}.ts`)],
     outfile,
     external,
-    plugins: [lazyChildProcess, ownRequire],
+    plugins: [lazyChildProcess, ownRequire, ...(name === 'resolve' ? [withoutSessions] : [])],
     define: { ...IMPORT_META_URL, CTXFILES_VERSION: JSON.stringify(manifest.version) },
   });
   viewBuiltins(outfile);

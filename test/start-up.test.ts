@@ -748,6 +748,18 @@ describe('the resolve bundle', () => {
       expect(plainResolveOptions(argv), argv.join(' ')).toBeUndefined();
   });
 
+  test('leaves out the session engine, which a plain resolve never opens; the CLI bundle holds it', () => {
+    const bundle = (name: string) => fs.readFileSync(path.join(path.dirname(BIN), name), 'utf8');
+    for (const name of [
+      'src/session/disclosure.ts',
+      'src/session/session-state.ts',
+      'function createDisclosure',
+    ])
+      expect(bundle('resolve.cjs'), name).not.toContain(name);
+    expect(bundle('resolve.cjs')).toContain('opens no sessions');
+    expect(bundle('cli.cjs')).toContain('function createDisclosure');
+  });
+
   test('a command line it does not take is answered by commander, as every command is', () => {
     const root = temp();
     const cache = temp();
