@@ -93,11 +93,7 @@ export function walkNested(
   )
     return { files, truncated: false, diagnostics, marked, markedBy };
 
-  // Directories are kept as absolute paths, the strings the port lists: one string per directory,
-  // and a relative path only for what the walk reports. They all start with `base`, so they sort
-  // in the order of their relative paths.
-  const base = workDir.endsWith('/') ? workDir : `${workDir}/`;
-  let level: string[] = [workDir];
+  let level: string[] = [''];
   let truncated = false;
   let visited = 0;
   // With `visits`, what the walk says about files goes to the visits only (a later walk for those
@@ -106,11 +102,11 @@ export function walkNested(
   const wanted = screenOf(basenames);
   const listed: Listed = { files: NO_FILES, marked: NONE, fault: undefined };
   const screen = markers === undefined || markers.size === 0 ? undefined : screenOf(markers);
-  const taken: Taken = { workDir, base, limits, options, files, marked, markedBy, diagnostics, aboutFiles };
+  const taken: Taken = { workDir, limits, options, files, marked, markedBy, diagnostics, aboutFiles };
   for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
     const next: string[] = [];
-    const walk = { fs, workDir, base, depth, basenames, wanted, limits, options, next, aboutFiles, screen };
-    for (const dir of level) {
+    const walk = { fs, workDir, depth, basenames, wanted, limits, options, next, aboutFiles, screen };
+    for (const relativeDir of level) {
       visited += 1;
       if (visited > maxDirectories) {
         truncated = true;
@@ -121,8 +117,8 @@ export function walkNested(
         });
         break;
       }
-      listDirectory(walk, dir, listed);
-      truncated = take(taken, dir, listed);
+      listDirectory(walk, relativeDir, listed);
+      truncated = take(taken, relativeDir, listed);
       if (truncated) break;
     }
     // Default order: code units, the order of compareCodeUnits.
@@ -137,8 +133,6 @@ export function walkNested(
 /** What {@link walkNested} has found so far, and where it goes. */
 interface Taken {
   readonly workDir: string;
-  /** The work dir with a trailing separator: what every path below it starts with. */
-  readonly base: string;
   readonly limits: WalkLimits;
   readonly options: WalkOptions;
   readonly files: NestedCandidate[];
@@ -152,19 +146,17 @@ interface Taken {
  * Takes one directory's listing into `taken`: its fault, its mark, its visit (with `visits`) and
  * its files, but those `holds` names, up to the file cap. True when the cap was reached.
  */
-function take(taken: Taken, dir: string, listed: Listed): boolean {
+function take(taken: Taken, relativeDir: string, listed: Listed): boolean {
   const { files: found, fault } = listed;
   const { options, aboutFiles, files, limits } = taken;
   const { visits } = options;
   if (fault !== undefined) taken.diagnostics.push(fault);
-  const said = visits !== undefined && (fault !== undefined || aboutFiles.length > 0);
-  if (listed.marked === NONE && found === NO_FILES && !said) return false;
-  const relativeDir = dir === taken.workDir ? '' : dir.slice(taken.base.length);
   if (listed.marked !== NONE) {
     taken.marked.push(relativeDir);
     taken.markedBy.set(relativeDir, listed.marked);
   }
-  if (found === NO_FILES && !said) return false;
+  if (found === NO_FILES && (visits === undefined || (fault === undefined && aboutFiles.length === 0)))
+    return false;
   if (found.length > 1) found.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   if (visits !== undefined)
     visits.push({
@@ -235,8 +227,6 @@ export interface VisitedDirectory {
 interface DirectoryWalk {
   readonly fs: FileSystem;
   readonly workDir: string;
-  /** The work dir with a trailing separator. */
-  readonly base: string;
   readonly depth: number;
   readonly basenames: ReadonlySet<string>;
   readonly limits: WalkLimits;
@@ -289,14 +279,15 @@ const NO_FILES: FoundFile[] = [];
  * Absent is silent; any other listing fault is `listed.fault`, and a symlink with a wanted name is a
  * `warn` in `walk.aboutFiles`.
  */
-function listDirectory(walk: DirectoryWalk, absoluteDir: string, listed: Listed): void {
-  const { fs, workDir, base, depth, basenames, options, next } = walk;
+function listDirectory(walk: DirectoryWalk, relativeDir: string, listed: Listed): void {
+  const { fs, workDir, depth, basenames, options, next } = walk;
   const { ignores, markers } = options;
   let files = NO_FILES;
   let marked = false;
   listed.files = NO_FILES;
   listed.marked = NONE;
   listed.fault = undefined;
+  const absoluteDir = relativeDir === '' ? workDir : under(workDir, relativeDir);
   let entries;
   try {
     entries = fs.readdir(absoluteDir);
@@ -311,8 +302,7 @@ function listDirectory(walk: DirectoryWalk, absoluteDir: string, listed: Listed)
     return;
   }
   const enter = depth + 1 <= walk.limits.maxDepth;
-  // `under(workDir, child)`, built from this directory's own path: one string per subdirectory.
-  const prefix = depth === 0 ? base : `${absoluteDir}/`;
+  const prefix = relativeDir === '' ? '' : `${relativeDir}/`;
   const screen = depth > 0 ? walk.screen : undefined;
   for (const entry of entries) {
     const name = entry.name;
@@ -324,11 +314,11 @@ function listDirectory(walk: DirectoryWalk, absoluteDir: string, listed: Listed)
       if (!enter || (mayHold(PRUNED_SCREEN, name) && PRUNED_DIRECTORIES.has(name))) continue;
       if (hasControlCharacter(name)) continue;
       const child = prefix + name;
-      if (ignores?.(child.slice(base.length), true) !== true) next.push(child);
+      if (ignores?.(child, true) !== true) next.push(child);
       continue;
     }
     if (depth === 0 || !mayHold(walk.wanted, name) || !basenames.has(name)) continue;
-    const relativePath = prefix.slice(base.length) + name;
+    const relativePath = prefix + name;
     if (ignores?.(relativePath, false) === true) continue;
     if (kind === 'symlink') {
       const followed = followLink(fs, workDir, relativePath, options.symlinks ?? 'reject', walk.aboutFiles);
