@@ -99,12 +99,13 @@ export function walkNested(
   // With `visits`, what the walk says about files goes to the visits only (a later walk for those
   // files reports it); what it says about directories goes to both.
   const aboutFiles: Diagnostic[] = visits === undefined ? diagnostics : [];
+  const wanted = screenOf(basenames);
   const listed: Listed = { files: NO_FILES, marked: NONE, fault: undefined };
-  const screen = screenOf(markers);
+  const screen = markers === undefined || markers.size === 0 ? undefined : screenOf(markers);
   const taken: Taken = { workDir, limits, options, files, marked, markedBy, diagnostics, aboutFiles };
   for (let depth = 0; level.length > 0 && !truncated; depth += 1) {
     const next: string[] = [];
-    const walk = { fs, workDir, depth, basenames, limits, options, next, aboutFiles, screen };
+    const walk = { fs, workDir, depth, basenames, wanted, limits, options, next, aboutFiles, screen };
     for (const relativeDir of level) {
       visited += 1;
       if (visited > maxDirectories) {
@@ -234,21 +235,30 @@ interface DirectoryWalk {
   readonly next: string[];
   /** Where a refused symlink is said. */
   readonly aboutFiles: Diagnostic[];
+  /** {@link screenOf} the basenames. */
+  readonly wanted: Uint32Array;
   /** {@link screenOf} the markers (none: `undefined`). */
   readonly screen: Uint32Array | undefined;
 }
 
 /**
- * A screen of `names` by first character and length, asked before the set: a name can be in the set
- * only when the bit of its length is set in the entry of its first character (both folded). Nearly
- * every entry of a tree fails it at once, so most entries cost the set no look-up.
+ * A screen of `names` by first character and length, asked before the set ({@link mayHold}): a name
+ * can be in the set only when the bit of its length is set in the entry of its first character (both
+ * folded). Nearly every entry of a tree fails it at once, so most entries cost the set no look-up,
+ * and their names are never hashed.
  */
-function screenOf(names: ReadonlySet<string> | undefined): Uint32Array | undefined {
-  if (names === undefined || names.size === 0) return undefined;
+function screenOf(names: ReadonlySet<string>): Uint32Array {
   const screen = new Uint32Array(128);
   for (const name of names) (screen[name.charCodeAt(0) & 127] as number) |= 1 << (name.length & 31);
   return screen;
 }
+
+/** False when `name` cannot be in the set `screen` was made of (see {@link screenOf}). */
+function mayHold(screen: Uint32Array, name: string): boolean {
+  return ((screen[name.charCodeAt(0) & 127] as number) & (1 << (name.length & 31))) !== 0;
+}
+
+const PRUNED_SCREEN = screenOf(PRUNED_DIRECTORIES);
 
 /** What {@link listDirectory} found in one directory (one object for the whole walk). */
 interface Listed {
@@ -296,22 +306,18 @@ function listDirectory(walk: DirectoryWalk, relativeDir: string, listed: Listed)
   const screen = depth > 0 ? walk.screen : undefined;
   for (const entry of entries) {
     const name = entry.name;
-    if (
-      screen !== undefined &&
-      !marked &&
-      (screen[name.charCodeAt(0) & 127] as number) & (1 << (name.length & 31)) &&
-      markers?.has(name) === true
-    )
+    if (screen !== undefined && !marked && mayHold(screen, name) && markers?.has(name) === true)
       marked = true;
     if (name.charCodeAt(0) === 46 /* . */) continue;
     const kind = entry.kind;
     if (kind === 'directory') {
-      if (!enter || PRUNED_DIRECTORIES.has(name) || hasControlCharacter(name)) continue;
+      if (!enter || (mayHold(PRUNED_SCREEN, name) && PRUNED_DIRECTORIES.has(name))) continue;
+      if (hasControlCharacter(name)) continue;
       const child = prefix + name;
       if (ignores?.(child, true) !== true) next.push(child);
       continue;
     }
-    if (depth === 0 || !basenames.has(name)) continue;
+    if (depth === 0 || !mayHold(walk.wanted, name) || !basenames.has(name)) continue;
     const relativePath = prefix + name;
     if (ignores?.(relativePath, false) === true) continue;
     if (kind === 'symlink') {
