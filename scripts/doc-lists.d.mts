@@ -18,6 +18,7 @@ export interface DocListSources {
     readonly meaning: string;
     readonly action: string;
   }[];
+  readonly ruleSources: readonly string[];
 }
 export declare function docLists(sources: DocListSources): Readonly<Record<string, string>>;
 export declare function commandsFromHelp(help: string): string[];

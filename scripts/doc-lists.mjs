@@ -20,6 +20,9 @@ function series(items, word) {
 
 const code = (text) => `\`${text}\``;
 
+/** A config value as docs/config.md shows it: JSON in code. */
+const quoted = (text) => code(JSON.stringify(text));
+
 /** What `presets` prints before its first colon: the tool's name as its summary gives it. */
 function presetTitle(preset) {
   const colon = preset.summary.indexOf(': ');
@@ -41,9 +44,10 @@ function diagnosticsTable(diagnostics) {
 /**
  * The text of every region, by name, from `hosts` (the registry, in its order), `formats` (the
  * config's FORMATS), `initHosts` (INIT_HOSTS of the CLI), `commands` (the CLI's commands, as
- * its help lists them) and `diagnostics` (the table of src/diagnostics.ts).
+ * its help lists them), `diagnostics` (the table of src/diagnostics.ts) and `ruleSources` (the
+ * config's KNOWN_RULE_SOURCES).
  */
-export function docLists({ hosts, formats, initHosts, commands, diagnostics }) {
+export function docLists({ hosts, formats, initHosts, commands, diagnostics, ruleSources }) {
   const hookHosts = hosts.filter((host) => host.hook !== undefined);
   const hostFormats = new Set(hosts.flatMap((host) => (host.formats ?? []).map((format) => format.name)));
   const presets = hosts.flatMap((host) => host.presets.map((preset) => ({ host, preset })));
@@ -71,6 +75,17 @@ export function docLists({ hosts, formats, initHosts, commands, diagnostics }) {
       'and',
     ),
     diagnostics: diagnosticsTable(diagnostics),
+    // The values of docs/config.md's table, JSON-quoted as a config writes them.
+    'preset-values': presets.map(({ preset }) => quoted(preset.name)).join(', '),
+    'engine-format-values': formats
+      .filter((name) => !hostFormats.has(name))
+      .map(quoted)
+      .join(', '),
+    'host-format-values': formats
+      .filter((name) => hostFormats.has(name))
+      .map(quoted)
+      .join(', '),
+    'rule-source-values': ruleSources.map(quoted).join(', '),
     commands: series(commands.map(code), 'and'),
     'preset-commands': [
       '```sh runnable',

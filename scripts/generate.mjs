@@ -17,7 +17,7 @@ fs.writeFileSync(path.join(repo, 'schema/config.schema.json'), generateConfigJso
 console.log('wrote schema/config.schema.json');
 
 // The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes): scripts/doc-lists.mjs.
-const { FORMATS } = await import('../dist/config/types.js');
+const { FORMATS, KNOWN_RULE_SOURCES } = await import('../dist/config/types.js');
 const { HOSTS } = await import('../dist/hosts/index.js');
 const { INIT_HOSTS } = await import('../dist/cli/init-hosts.js');
 const { run } = await import('../dist/cli/run.js');
@@ -35,6 +35,7 @@ const lists = docLists({
   initHosts: INIT_HOSTS,
   commands: commandsFromHelp(help),
   diagnostics: DIAGNOSTICS,
+  ruleSources: KNOWN_RULE_SOURCES,
 });
 const rewritten = [];
 for (const page of docPages(repo)) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { INIT_HOSTS } from '../src/cli/init-hosts.js';
-import { FORMATS } from '../src/config/types.js';
+import { FORMATS, KNOWN_RULE_SOURCES } from '../src/config/types.js';
 import { DIAGNOSTICS } from '../src/diagnostics.js';
 import { HOSTS, HOST_REGISTRY } from '../src/hosts/index.js';
 import { commandsFromHelp, docLists, docPages, fillRegions, regionNames } from '../scripts/doc-lists.mjs';
@@ -18,6 +18,7 @@ const lists = docLists({
   initHosts: INIT_HOSTS,
   commands,
   diagnostics: DIAGNOSTICS,
+  ruleSources: KNOWN_RULE_SOURCES,
 });
 const pages = docPages('.');
 
@@ -42,6 +43,14 @@ describe('the generated lists in the docs', () => {
     expect(used.get('docs/hooks.md')).toEqual(expect.arrayContaining(['hook-hosts', 'init-hosts']));
     expect(used.get('README.md')).toEqual(expect.arrayContaining(['preset-commands', 'host-formats']));
     expect(used.get('docs/diagnostics.md')).toEqual(['diagnostics']);
+    expect(used.get('docs/config.md')).toEqual(
+      expect.arrayContaining([
+        'preset-values',
+        'engine-format-values',
+        'host-format-values',
+        'rule-source-values',
+      ]),
+    );
   });
 
   test('the lists hold every host, format, preset and command', () => {
@@ -55,6 +64,14 @@ describe('the generated lists in the docs', () => {
     expect(commands).toEqual(expect.arrayContaining(['resolve', 'hook', 'init', 'doctor', 'mcp']));
     expect(commands).not.toContain('help');
     expect(lists['diagnostics']?.split('\n')).toHaveLength(DIAGNOSTICS.length + 2);
+    expect(lists['preset-values']?.match(/`"[^`]+"`/g)).toEqual(
+      presets.map((preset) => `\`"${preset.name}"\``),
+    );
+    const formatValues = `${lists['engine-format-values']}, ${lists['host-format-values']}`.match(
+      /`"[^`]+"`/g,
+    );
+    expect(formatValues?.map((value) => value.slice(2, -2)).sort()).toEqual([...FORMATS].sort());
+    expect(lists['rule-source-values']?.match(/`"[^`]+"`/g)).toHaveLength(KNOWN_RULE_SOURCES.length);
   });
 
   test('the command table of docs/cli.md has one row per command of the CLI', () => {
