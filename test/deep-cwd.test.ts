@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DEEP_SEARCH_SEGMENTS } from '../src/config/load-config.js';
+import { DEEP_SEARCH_SEGMENTS } from '../src/config/config-search.js';
 import { loadConfig } from '../src/index.js';
 import { realPathBelow } from '../src/fs/contain.js';
 import { createMemoryFileSystem, type MemoryCall, type MemoryTree } from '../src/fs/memory-file-system.js';
