@@ -152,7 +152,7 @@ async function currentRules(context: ResolverContext, named: readonly Rule[]): P
   const [{ readRule }, { recallCompiledGlobs }, { freezeRule }] = await Promise.all([
     import('../session/rule-injection.js'),
     import('../rules/compile-rule-globs.js'),
-    import('../rules/discover-rules.js'),
+    import('../rules/freeze-rule.js'),
   ]);
   const scratch: Diagnostic[] = [];
   const current: Rule[] = [];
