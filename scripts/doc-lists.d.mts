@@ -18,7 +18,11 @@ export interface DocListSources {
     readonly meaning: string;
     readonly action: string;
   }[];
-  readonly ruleSources: readonly string[];
+  readonly config: {
+    readonly schema: unknown;
+    readonly widening: readonly { readonly keyPath: readonly string[]; readonly reason: string }[];
+    readonly passThrough: readonly string[];
+  };
 }
 export declare function docLists(sources: DocListSources): Readonly<Record<string, string>>;
 export declare function commandsFromHelp(help: string): string[];
@@ -29,3 +33,8 @@ export declare function fillRegions(
 ): string;
 export declare function regionNames(text: string): string[];
 export declare function docPages(repo: string): string[];
+export declare function configTable(
+  schema: unknown,
+  widening: DocListSources['config']['widening'],
+  passThrough: readonly string[],
+): string;

@@ -1,5 +1,5 @@
-// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes), written from the registry and the
-// CLI so that they cannot drift. A doc marks each list with a region:
+// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes, the config's keys), written from
+// the registry, the CLI and the config's JSON Schema so that they cannot drift. A doc marks each list with a region:
 //
 //   <!-- generated: hook-hosts -->`codex`, `claude-code`, ...<!-- /generated -->
 //
@@ -20,8 +20,11 @@ function series(items, word) {
 
 const code = (text) => `\`${text}\``;
 
-/** A config value as docs/config.md shows it: JSON in code. */
-const quoted = (text) => code(JSON.stringify(text));
+/** A config value as docs/config.md shows it: JSON in code (in double backticks when it holds one). */
+const quoted = (value) => {
+  const json = JSON.stringify(value);
+  return json.includes('`') ? `\`\` ${json} \`\`` : code(json);
+};
 
 /** What `presets` prints before its first colon: the tool's name as its summary gives it. */
 function presetTitle(preset) {
@@ -44,10 +47,11 @@ function diagnosticsTable(diagnostics) {
 /**
  * The text of every region, by name, from `hosts` (the registry, in its order), `formats` (the
  * config's FORMATS), `initHosts` (INIT_HOSTS of the CLI), `commands` (the CLI's commands, as
- * its help lists them), `diagnostics` (the table of src/diagnostics.ts) and `ruleSources` (the
- * config's KNOWN_RULE_SOURCES).
+ * its help lists them), `diagnostics` (the table of src/diagnostics.ts) and `config` (the
+ * published JSON Schema, the keys a project config may not widen and OpenCode's pass-through keys,
+ * for docs/config.md's table of keys: {@link configTable}).
  */
-export function docLists({ hosts, formats, initHosts, commands, diagnostics, ruleSources }) {
+export function docLists({ hosts, formats, initHosts, commands, diagnostics, config }) {
   const hookHosts = hosts.filter((host) => host.hook !== undefined);
   const hostFormats = new Set(hosts.flatMap((host) => (host.formats ?? []).map((format) => format.name)));
   const presets = hosts.flatMap((host) => host.presets.map((preset) => ({ host, preset })));
@@ -75,17 +79,7 @@ export function docLists({ hosts, formats, initHosts, commands, diagnostics, rul
       'and',
     ),
     diagnostics: diagnosticsTable(diagnostics),
-    // The values of docs/config.md's table, JSON-quoted as a config writes them.
-    'preset-values': presets.map(({ preset }) => quoted(preset.name)).join(', '),
-    'engine-format-values': formats
-      .filter((name) => !hostFormats.has(name))
-      .map(quoted)
-      .join(', '),
-    'host-format-values': formats
-      .filter((name) => hostFormats.has(name))
-      .map(quoted)
-      .join(', '),
-    'rule-source-values': ruleSources.map(quoted).join(', '),
+    'config-keys': configTable(config.schema, config.widening, config.passThrough),
     commands: series(commands.map(code), 'and'),
     'preset-commands': [
       '```sh runnable',
@@ -167,4 +161,101 @@ export function hostNamesModule(hosts) {
     `export const HOST_FORMAT_NAMES = ${list(hosts.flatMap((host) => (host.formats ?? []).map((format) => format.name)))};`,
     '',
   ].join('\n');
+}
+
+/** The name a record's key stands for in docs/config.md, by the record's key path. */
+const RECORD_KEYS = { agents: '<id>', subagents: '<name>', modes: '<mode>', 'session.tools': '<name>' };
+
+/** Text for a table cell: `|` escaped, and `<` outside code spans, so that `rules-<mode>/` is not read as HTML. */
+const cellText = (text) =>
+  text
+    .split('`')
+    .map((part, at) => (at % 2 === 0 ? part.replaceAll('<', '&lt;') : part))
+    .join('`')
+    .replaceAll('|', '\\|');
+
+/** `docs/rules.md` and `docs/security.md, "Trust tiers"` in a description, as links from docs/. */
+function linkDocs(text) {
+  return text.replace(/docs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+)|, "([^"]+)")?/g, (_, page, anchor, section) => {
+    const slug =
+      anchor ??
+      (section === undefined
+        ? ''
+        : section
+            .toLowerCase()
+            .replace(/[^a-z0-9 -]/g, '')
+            .replaceAll(' ', '-'));
+    return `[${page}${slug === '' ? '' : `, "${section ?? anchor}"`}](${page}${slug === '' ? '' : `#${slug}`})`;
+  });
+}
+
+/** The type cell of a schema node. */
+function typeOf(node) {
+  if (node.enum !== undefined) return node.enum.map(quoted).join(', ');
+  if (node.anyOf !== undefined) {
+    const types = node.anyOf.filter((branch) => branch.type !== 'null').map(typeOf);
+    const nullable = node.anyOf.some((branch) => branch.type === 'null');
+    return `${types.join(', or ')}${nullable ? ', or `null`' : ''}`;
+  }
+  switch (node.type) {
+    case 'integer':
+      return node.maximum === undefined || node.maximum >= Number.MAX_SAFE_INTEGER
+        ? `integer ≥ ${node.minimum ?? 0}`
+        : `integer ${node.minimum ?? 0}–${node.maximum}`;
+    case 'array':
+      return `${typeOf(node.items ?? {})}[]`.replace(/^(".*)\[\]$/, 'any of $1');
+    case 'object':
+      return 'object';
+    case undefined:
+      return 'anything';
+    default:
+      return node.type;
+  }
+}
+
+/** The default cell: the schema's default as a config writes it. */
+function defaultOf(node) {
+  const value = node.default;
+  if (value === undefined) return 'none';
+  if (Array.isArray(value)) return value.length === 0 ? '`[]`' : value.map(quoted).join(', ');
+  return quoted(value);
+}
+
+/**
+ * docs/config.md's table of keys, one row per leaf of the published JSON Schema (`schema`), in its
+ * order: the key (a record's keys as `<id>`), its type, its default and its description, with a
+ * note for the keys of `widening` (src/config/trust.ts: a project config may not widen them).
+ * `passThrough` are keys named on the page instead (OpenCode's own).
+ */
+export function configTable(schema, widening, passThrough) {
+  const skip = new Set(passThrough);
+  const widens = new Map(widening.map((row) => [row.keyPath.join('.'), row.reason]));
+  const rows = [];
+  const row = (key, node, match, fallback) => {
+    const reason = widens.get(match);
+    const trust =
+      reason === undefined
+        ? ''
+        : ` From a project config a value is dropped where ${reason} ([security.md, "Trust tiers"](security.md#trust-tiers)).`;
+    rows.push(
+      `| \`${key}\` | ${cellText(typeOf(node))} | ${cellText(defaultOf(node))} | ${cellText(linkDocs(node.description ?? fallback ?? ''))}${trust} |`,
+    );
+  };
+  // `fallback`: the description of the record a value belongs to, for a value without its own.
+  const walk = (node, key, match, fallback) => {
+    const object = node.properties !== undefined ? node : node.anyOf?.find((branch) => branch.properties);
+    if (object !== node && object !== undefined) row(key, node, match);
+    if (object === undefined && typeof node.additionalProperties !== 'object')
+      return row(key, node, match, fallback);
+    for (const [name, child] of Object.entries(object?.properties ?? {})) {
+      if (key === '' && skip.has(name)) continue;
+      walk(child, key === '' ? name : `${key}.${name}`, key === '' ? name : `${match}.${name}`, fallback);
+    }
+    const each = node.additionalProperties;
+    if (typeof each !== 'object') return;
+    if (Object.keys(each).length === 0) return row(`${key}.*`, {}, `${match}.*`, node.description);
+    walk(each, `${key}.${RECORD_KEYS[match] ?? '<name>'}`, `${match}.*`, node.description);
+  };
+  walk(schema, '', '');
+  return ['| key | type | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -16,8 +16,11 @@ const { generateConfigJsonSchemaText } = await import('../dist/config/generate-j
 fs.writeFileSync(path.join(repo, 'schema/config.schema.json'), generateConfigJsonSchemaText());
 console.log('wrote schema/config.schema.json');
 
-// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes): scripts/doc-lists.mjs.
-const { FORMATS, KNOWN_RULE_SOURCES } = await import('../dist/config/types.js');
+// The lists the docs repeat (hosts, formats, presets, commands, diagnostic codes) and the table of
+// config keys, from the schema just written: scripts/doc-lists.mjs.
+const { FORMATS } = await import('../dist/config/types.js');
+const { WIDENING_KEYS } = await import('../dist/config/trust.js');
+const { OPENCODE_KEYS } = await import('../dist/config/defaults.js');
 const { HOSTS } = await import('../dist/hosts/index.js');
 const { INIT_HOSTS } = await import('../dist/cli/init-hosts.js');
 const { run } = await import('../dist/cli/run.js');
@@ -35,7 +38,11 @@ const lists = docLists({
   initHosts: INIT_HOSTS,
   commands: commandsFromHelp(help),
   diagnostics: DIAGNOSTICS,
-  ruleSources: KNOWN_RULE_SOURCES,
+  config: {
+    schema: JSON.parse(fs.readFileSync(path.join(repo, 'schema/config.schema.json'), 'utf8')),
+    widening: WIDENING_KEYS,
+    passThrough: OPENCODE_KEYS,
+  },
 });
 const rewritten = [];
 for (const page of docPages(repo)) {

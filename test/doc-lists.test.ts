@@ -1,10 +1,19 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { INIT_HOSTS } from '../src/cli/init-hosts.js';
-import { FORMATS, KNOWN_RULE_SOURCES } from '../src/config/types.js';
+import { OPENCODE_KEYS } from '../src/config/defaults.js';
+import { WIDENING_KEYS } from '../src/config/trust.js';
+import { FORMATS } from '../src/config/types.js';
 import { DIAGNOSTICS } from '../src/diagnostics.js';
 import { HOSTS, HOST_REGISTRY } from '../src/hosts/index.js';
-import { commandsFromHelp, docLists, docPages, fillRegions, regionNames } from '../scripts/doc-lists.mjs';
+import {
+  commandsFromHelp,
+  configTable,
+  docLists,
+  docPages,
+  fillRegions,
+  regionNames,
+} from '../scripts/doc-lists.mjs';
 import { cli } from './helpers/cli.js';
 
 // The lists of hosts, formats, presets and commands in the docs are generated from the registry
@@ -18,7 +27,11 @@ const lists = docLists({
   initHosts: INIT_HOSTS,
   commands,
   diagnostics: DIAGNOSTICS,
-  ruleSources: KNOWN_RULE_SOURCES,
+  config: {
+    schema: JSON.parse(fs.readFileSync('schema/config.schema.json', 'utf8')) as unknown,
+    widening: WIDENING_KEYS,
+    passThrough: OPENCODE_KEYS,
+  },
 });
 const pages = docPages('.');
 
@@ -43,14 +56,7 @@ describe('the generated lists in the docs', () => {
     expect(used.get('docs/hooks.md')).toEqual(expect.arrayContaining(['hook-hosts', 'init-hosts']));
     expect(used.get('README.md')).toEqual(expect.arrayContaining(['preset-commands', 'host-formats']));
     expect(used.get('docs/diagnostics.md')).toEqual(['diagnostics']);
-    expect(used.get('docs/config.md')).toEqual(
-      expect.arrayContaining([
-        'preset-values',
-        'engine-format-values',
-        'host-format-values',
-        'rule-source-values',
-      ]),
-    );
+    expect(used.get('docs/config.md')).toEqual(['config-keys']);
   });
 
   test('the lists hold every host, format, preset and command', () => {
@@ -64,14 +70,6 @@ describe('the generated lists in the docs', () => {
     expect(commands).toEqual(expect.arrayContaining(['resolve', 'hook', 'init', 'doctor', 'mcp']));
     expect(commands).not.toContain('help');
     expect(lists['diagnostics']?.split('\n')).toHaveLength(DIAGNOSTICS.length + 2);
-    expect(lists['preset-values']?.match(/`"[^`]+"`/g)).toEqual(
-      presets.map((preset) => `\`"${preset.name}"\``),
-    );
-    const formatValues = `${lists['engine-format-values']}, ${lists['host-format-values']}`.match(
-      /`"[^`]+"`/g,
-    );
-    expect(formatValues?.map((value) => value.slice(2, -2)).sort()).toEqual([...FORMATS].sort());
-    expect(lists['rule-source-values']?.match(/`"[^`]+"`/g)).toHaveLength(KNOWN_RULE_SOURCES.length);
   });
 
   test('the command table of docs/cli.md has one row per command of the CLI', () => {
@@ -104,5 +102,73 @@ describe('fillRegions', () => {
     expect(() => fillRegions('<!-- generated: a -->x', small, 'f.md')).toThrow(
       'f.md:1: the region "a" has no <!-- /generated -->',
     );
+  });
+});
+
+describe("docs/config.md's table of keys, from the JSON Schema", () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      mode: {
+        type: 'string',
+        enum: ['a', 'b'],
+        default: 'a',
+        description: 'Which (docs/rules.md), not `<a>` but <b>.',
+      },
+      caps: {
+        type: 'object',
+        properties: {
+          most: { type: 'integer', minimum: 0, maximum: 32, default: 5, description: 'How many.' },
+          size: {
+            anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }],
+            default: null,
+            description: 'Bytes; a | in text.',
+          },
+        },
+      },
+      tools: {
+        type: 'object',
+        description: 'Tools by name.',
+        additionalProperties: { type: 'object', properties: { as: { type: 'string' } } },
+      },
+      agents: {
+        type: 'object',
+        description: 'Agents (docs/security.md, "Trust tiers").',
+        additionalProperties: { type: 'string' },
+      },
+      note: { type: 'string', default: 'under `{dir}`', description: 'A sentence.' },
+      failed: {
+        description: 'Per reason.',
+        anyOf: [
+          { type: 'string', enum: ['keep'] },
+          { type: 'object', properties: { missing: { type: 'string', description: 'Gone.' } } },
+        ],
+      },
+      extra: { type: 'array', items: { type: 'string' }, default: [], description: 'More.' },
+      data: { description: "OpenCode's own." },
+    },
+  };
+  const table = configTable(schema, [{ keyPath: ['extra'], reason: 'it reads outside' }], ['data']).split(
+    '\n',
+  );
+
+  test('one row per leaf, in schema order, with type, default and meaning', () => {
+    expect(table.slice(2)).toEqual([
+      '| `mode` | `"a"`, `"b"` | `"a"` | Which ([rules.md](rules.md)), not `<a>` but &lt;b>. |',
+      '| `caps.most` | integer 0–32 | `5` | How many. |',
+      '| `caps.size` | integer ≥ 0, or `null` | `null` | Bytes; a \\| in text. |',
+      '| `tools.<name>.as` | string | none | Tools by name. |',
+      '| `agents.<id>` | string | none | Agents ([security.md, "Trust tiers"](security.md#trust-tiers)). |',
+      '| `note` | string | `` "under `{dir}`" `` | A sentence. |',
+      '| `failed` | `"keep"`, or object | none | Per reason. |',
+      '| `failed.missing` | string | none | Gone. |',
+      '| `extra` | string[] | `[]` | More. From a project config a value is dropped where it reads outside ([security.md, "Trust tiers"](security.md#trust-tiers)). |',
+    ]);
+  });
+
+  test("the page's table is the real schema's: every widening key carries its note", () => {
+    const page = fs.readFileSync('docs/config.md', 'utf8');
+    for (const row of WIDENING_KEYS)
+      expect(page).toMatch(new RegExp(`\\| \`${row.keyPath.join('\\.')}\` \\|.*dropped where ${row.reason}`));
   });
 });

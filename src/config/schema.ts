@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIG, DEFAULT_CONTEXT_PATHS, OPENCODE_KEYS } from './defaults.js';
+import { DEFAULT_CONFIG, OPENCODE_KEYS } from './defaults.js';
 import { IMPORT_FAILURE_REASONS, KNOWN_RULE_SOURCES, TOOL_KINDS, type ImportFailureReason } from './types.js';
 
 /**
@@ -20,15 +20,17 @@ export const contextLayerSchema = z
     paths: z
       .array(pathEntry)
       .optional()
-      .describe('Declares the layer. Entries support ${agent}, ${flow.id}, ${flow.step}, ${env.VAR}.'),
+      .describe(
+        'Declares the layer: paths relative to the work dir (a trailing "/" names a directory), with ${agent}, ${flow.id}, ${flow.step} and ${env.VAR} filled in.',
+      ),
     mode: doc(
       z.string().optional(),
-      '"replace" (default) discards the layers below; "append" keeps them. Other values warn and act as "append".',
+      '"replace" discards the layers below; "append" keeps them. Other values warn and act as "append".',
       'replace',
     ),
     nested: doc(
       z.boolean().optional(),
-      'false turns off the nested-file manifest and injection. Default true.',
+      'false turns off the nested-file manifest and injection for this agent or step.',
       true,
     ),
   })
@@ -37,7 +39,7 @@ export const contextLayerSchema = z
 /** One agent: its `context` layer; every other key passes through untouched. */
 export const agentSchema = z
   .looseObject({ context: contextLayerSchema.optional() })
-  .describe('One agent: its context layer; other keys (model, ...) pass through.');
+  .describe('One agent: its context layer; other keys (model, ...) pass through to the embedder.');
 
 /** A non-empty id (a pattern, not a length: the fast validator needs no runtime helper for it). */
 const id = z.string().regex(/^[\s\S]/, { message: 'must not be empty' });
@@ -92,12 +94,12 @@ export const contextDiscoverySchema = z.strictObject({
   ),
   cache: doc(
     z.boolean().optional(),
-    'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run.',
+    'Keep an index of the nested walk in the user cache dir so the next run lists only changed directories; never changes what is found. CTXFILES_NO_CACHE=1 turns it off for one run (docs/disclosure.md, "The walk index").',
     DEFAULT_CONFIG.contextDiscovery.cache,
   ),
   repeatHostFiles: doc(
     z.boolean().optional(),
-    'Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself. Default: only what it does not show.',
+    'Inside a host (its hook, or `ctxfiles mcp --host`): deliver also the files the host shows by itself; by default only what it does not show (docs/hooks.md, "What the host shows itself").',
     DEFAULT_CONFIG.contextDiscovery.repeatHostFiles,
   ),
 });
@@ -132,66 +134,66 @@ export const instructionsSchema = z.strictObject({
     .enum(['off', 'root', 'project'])
     .optional()
     .describe(
-      '"off" (default), "root" (filesystem root to work dir) or "project" (nearest marker to work dir).',
+      '"off": no chain; "root": from the filesystem root to the work dir; "project": from the nearest directory holding a project root marker to the work dir (docs/chains.md).',
     ),
   projectRootMarkers: z
     .array(candidateName)
     .optional()
-    .describe('Names (files or directories) that mark a project root. Default [".git"].'),
+    .describe('Names (files or directories) that mark a project root.'),
   candidates: z
     .array(candidatePath)
     .optional()
     .describe(
-      'File names or relative sub-paths tried in each directory of the chain; "@rules" places that directory\'s always rules.',
+      'File names or relative sub-paths without ".." tried in each directory of the chain; "@rules" places that directory\'s always rules.',
     ),
   select: z
     .enum(['first', 'all'])
     .optional()
-    .describe('"first" (default): the first existing candidate per directory; "all": every one, in order.'),
+    .describe('"first": the first existing candidate per directory; "all": every one, in order.'),
   symlinks: z
     .enum(['inside', 'reject', 'follow'])
     .optional()
     .describe(
-      '"inside" (default): follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
+      '"inside": follow a symlinked instruction file when its target stays inside the root; "reject": never; "follow": always.',
     ),
   workDirPath: z
     .enum(['as-given', 'real'])
     .optional()
     .describe(
-      'Under a symlinked work dir, the paths shown below it: "as-given" (default) spell it as the caller did; "real": its real path.',
+      'Under a symlinked work dir, the paths shown below it: "as-given" spells the work dir as the caller did; "real" uses its real path (as a tool that takes its cwd from the OS shows them), and tool paths in a session are then read as given.',
     ),
   skipBlank: z
     .enum(['whitespace', 'empty', 'none'])
     .optional()
     .describe(
-      'Chain files left out: "whitespace" (default) skips whitespace-only files, "empty" only empty ones, "none" keeps them all.',
+      'Blank chain files left out: "whitespace" skips whitespace-only files; "empty" only empty ones (a user file list passes over empty files only); "none" keeps every one, as Copilot CLI and Continue show them.',
     ),
   globs: z
     .array(z.string())
     .optional()
     .describe(
-      'Glob patterns of more instruction files, read after contextPaths: a relative one below the work dir and each parent up to the chain start (closest first), an absolute or "~/" one in its own directory.',
+      'Glob patterns of more instruction files. A relative one is matched below the work dir and each parent up to the chain start (closest first, by path within one directory; .git and node_modules are not entered; leading folder names without glob characters are entered directly, so ".kilo/rules/*.md" lists that folder alone); an absolute or "~/" one matches file names in its own directory. Read after the contextPaths layers, before the extra files (source "glob"). A pattern a project-tier layer set matches only at or below the directory of the file that set it; a matched link follows instructions.symlinks, and its imports are contained as for any project file.',
     ),
   userFile: z
     .union([userFilePath, z.array(userFilePath)])
     .nullable()
     .optional()
     .describe(
-      'A user-wide instruction file read before the chain, or a list of which the first existing non-empty one wins; "~" is the home directory, ${env.NAME} an environment variable.',
+      'A user-wide instruction file read before the chain (an absolute path, "~/..." or "${env.NAME}/..."), or a list of them of which the first existing non-empty one wins.',
     ),
   extraFiles: z
     .array(userPath.regex(/\.[mM][dD]$/, { message: 'must name a .md file' }))
     .optional()
-    .describe('Absolute .md files appended after every other source, in order.'),
+    .describe('Absolute or "~/" .md files appended after every other source, in order.'),
   trackChanges: z
     .boolean()
     .optional()
-    .describe('Report updated, switched and removed files in tool results. Default false.'),
+    .describe('Report updated, switched and removed files in tool results.'),
   keepBom: z
     .boolean()
     .optional()
     .describe(
-      'Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text (Codex does). Default false: it is dropped.',
+      'Keep a UTF-8 byte order mark at the start of a chain, user or extra file as part of its text, as Codex does (the codex preset sets it); otherwise it is dropped.',
     ),
 });
 
@@ -205,21 +207,25 @@ export const budgetSchema = z.strictObject({
     .enum(['specific-first', 'root-first'])
     .optional()
     .describe(
-      '"specific-first" (default) drops the broadest files first; "root-first" keeps files in order and cuts the one that crosses the cap.',
+      '"specific-first" drops the broadest files first; "root-first" keeps files in order and cuts the one that crosses the cap.',
     ),
   counts: z
     .enum(['rendered', 'content'])
     .optional()
-    .describe('"rendered" (default) counts the whole block; "content" counts document text only.'),
+    .describe('"rendered" counts the whole block; "content" counts document text only.'),
   scope: z
     .enum(['all', 'project'])
     .optional()
-    .describe('"all" (default) counts every file; "project" leaves the user file and extra files uncounted.'),
+    .describe('"all" counts every file; "project" leaves the user file and extra files uncounted.'),
 });
 
 /** One entry of `session.tools`: what a runner's tool does and where its input names paths. */
 export const sessionToolSchema = z.strictObject({
-  as: z.enum(TOOL_KINDS).describe('What the tool does: read, write, edit, list, search or shell.'),
+  as: z
+    .enum(TOOL_KINDS)
+    .describe(
+      'What the tool does: read, write, edit, list, search or shell. A name listed is merged over the built-in table (docs/disclosure.md, "Tool names").',
+    ),
   pathKeys: z
     .array(z.string())
     .optional()
@@ -240,17 +246,17 @@ export const rulesSchema = z.strictObject({
     .array(z.string())
     .optional()
     .describe(
-      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')}. Default: all of them; [] turns rules off.`,
+      `Rule folders to read: any of ${KNOWN_RULE_SOURCES.map((source) => JSON.stringify(source)).join(', ')} (docs/rules.md); [] turns rules off.`,
     ),
   nested: z
     .boolean()
     .optional()
-    .describe('Also read rule folders in subdirectories found by the nested walk. Default true.'),
+    .describe('Also read rule folders in subdirectories found by the nested walk.'),
   userFolders: z
     .boolean()
     .optional()
     .describe(
-      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/, ~/.roo/rules/). Reads outside the project: ignored from a project config. Default false.',
+      'Also read the user-level rule folders of the sources that have one (~/.kiro/steering/, ~/.continue/rules/, ~/.roo/rules/ and ~/.roo/rules-<mode>/).',
     ),
 });
 
@@ -280,7 +286,7 @@ export const wordingSchema = z
       ]),
     ) as Record<keyof typeof DEFAULT_CONFIG.wording, z.ZodOptional<z.ZodString>>,
   )
-  .describe('Every explanatory sentence ctxfiles writes, each overridable.');
+  .describe('Every explanatory sentence ctxfiles writes, each overridable (docs/formats.md, "Wording").');
 
 /**
  * Keys OpenCode itself defines in `.opencode.json` (opencode-ai/opencode, internal/config/config.go,
@@ -307,19 +313,13 @@ const FAILURE_REASON_TEXT: Readonly<Record<ImportFailureReason, string>> = Objec
 
 /** The `imports` object (docs/imports.md). */
 export const importsSchema = z.strictObject({
-  enabled: z.boolean().optional().describe('Follow @path references in instruction files. Default false.'),
-  maxDepth: z
-    .number()
-    .int()
-    .min(0)
-    .max(32)
-    .optional()
-    .describe(`Deepest import followed. Default ${DEFAULT_CONFIG.imports.maxDepth}.`),
+  enabled: z.boolean().optional().describe('Follow @path references in instruction files (docs/imports.md).'),
+  maxDepth: z.number().int().min(0).max(32).optional().describe('Deepest import followed.'),
   mode: z
     .enum(['entries', 'inline'])
     .optional()
     .describe(
-      '"entries" (default): each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
+      '"entries": each imported file is its own entry after its importer; "inline": the reference is replaced by the file between comment markers.',
     ),
   failed: z
     .union([
@@ -337,19 +337,19 @@ export const importsSchema = z.strictObject({
     ])
     .optional()
     .describe(
-      'Inline mode: a reference that is not followed stays as written ("keep", default) or becomes a comment saying why ("comment"); an object chooses per reason (missing, unreadable, outside, repeated).',
+      'In inline mode, what a reference that is not followed becomes: "keep" leaves it as written, "comment" makes it a comment saying why; an object chooses per reason (docs/imports.md, "When a reference is not followed").',
     ),
   external: z
     .boolean()
     .optional()
     .describe(
-      'false: an import from a project file is followed only to a file inside the work dir (user and extra files are not limited). Default true.',
+      'false: an import from a project file is followed only to a file inside the work dir ("@../", "@~/" and absolute paths outside it are not followed, a warn import-outside); the user file, its rules and the extra files import from anywhere.',
     ),
   root: z
     .enum(['source', 'marker'])
     .optional()
     .describe(
-      'Where a project file\'s imports must stay: "source" (default), the root of the source that found it (the chain start, the contextPaths root, the work dir); "marker", the nearest directory at or above the file holding a project root marker, else the file\'s own directory, never above the source\'s root.',
+      'Where a project file\'s imports must stay: "source", the root of the source that found it (the chain start, the contextPaths root, the work dir); "marker", the nearest directory at or above the importing file that holds a projectRootMarkers entry (the file\'s own directory when none does), never above the source\'s root (docs/imports.md, "Where a reference leads"). It only narrows, so a project config may set it.',
     ),
 });
 
@@ -367,7 +367,9 @@ export const configSchema = z
     contextPaths: z
       .array(pathEntry)
       .optional()
-      .describe(`The global layer. Default: ${DEFAULT_CONTEXT_PATHS.join(', ')}.`),
+      .describe(
+        'The global layer: paths relative to the work dir (or the project root, see contextRoot), a trailing "/" naming a directory. Rule folders such as .cursor/rules/ are read by the rules engine, not listed here; the opencode-go preset inlines them raw.',
+      ),
     agents: z
       .record(z.string(), agentSchema)
       .optional()
@@ -391,13 +393,18 @@ export const configSchema = z
     instructions: instructionsSchema
       .optional()
       .describe('Chain discovery from the project root, user and extra files, change tracking.'),
-    format: z.string().optional().describe('Output format of the rendered block. Default "opencode".'),
+    format: z
+      .string()
+      .optional()
+      .describe(
+        'Output format of the rendered block (docs/formats.md), checked against the host registry the loader is handed.',
+      ),
     budget: budgetSchema.optional().describe('Caps on the size of the rendered block.'),
     wording: wordingSchema.optional(),
     session: sessionSchema.optional().describe('How sessions read the tool calls of a runner.'),
     trustedProjects: doc(
       z.array(userPath).optional(),
-      'User config only: absolute directories whose project configs are trusted (docs/security.md, "Trust tiers").',
+      'User config only: absolute or "~/" directories whose project configs are trusted.',
       [],
     ),
     rules: rulesSchema.optional().describe('Scoped rule folders of coding tools (docs/rules.md).'),
