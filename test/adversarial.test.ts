@@ -10,7 +10,7 @@ import { labelOf } from '../src/discover/label.js';
 import { formatExplain, type ExplainReport } from '../src/prompt/explain.js';
 import { renderSkillsSection, type Skill } from '../src/prompt/skills.js';
 import { applyBudget, MAX_RENDERED_BYTES } from '../src/render/apply-budget.js';
-import { MAX_TOTAL_READ_BYTES } from '../src/resolve/collect-files.js';
+import { MAX_TOTAL_READ_BYTES } from '../src/resolve/read-within-cap.js';
 import {
   escapeHeaderPath,
   escapeXmlAttribute,
