@@ -12,7 +12,7 @@ import { readWithinCap } from './read-within-cap.js';
 import type { SourceOptions } from './source-options.js';
 import { expandHome, userCandidate, userFileCandidates } from './user-files.js';
 
-/** What {@link collectFiles} found besides the files: the chain's containment root. */
+/** What {@link collectSources} found besides the files: the chain's containment root. */
 export interface CollectedSources {
   readonly files: ContextFile[];
   /** Where the chain started (its containment root), or `null` without a chain. */
@@ -25,19 +25,9 @@ export interface CollectedSources {
  * Builds the one ordered list of context files (docs/chains.md, "One ordered list"): the user file, then the
  * chain (ancestors first), then the contextPaths layers (global, agent, step; by absolute path in code-unit
  * order within a layer), then the extra files. A file appears once, at its first occurrence (device and
- * inode). Every fault is a diagnostic.
+ * inode). Every fault is a diagnostic. With the files, the chain's start and the globs' scope, for the
+ * steps that follow (imports).
  */
-export function collectFiles(
-  fs: FileSystem,
-  workDir: string,
-  plan: ResolutionPlan,
-  options: SourceOptions,
-  diagnostics: Diagnostic[],
-): ContextFile[] {
-  return collectSources(fs, workDir, plan, options, diagnostics).files;
-}
-
-/** {@link collectFiles}, with the chain's start for the steps that follow (imports). */
 export function collectSources(
   fs: FileSystem,
   workDir: string,
