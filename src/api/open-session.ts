@@ -1,7 +1,9 @@
 import type { Format, SessionToolConfig } from '../config/types.js';
+import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
 import type { Disclosure, DisclosureOptions, DisclosureState, InViewTest } from '../session/disclosure.js';
 import type { ToolEvent } from '../session/triggers.js';
+import type { ContextFile } from '../resolve/read-context-file.js';
 import type { ResolverContext } from './load-context.js';
 import type { Disclosed, Rendered } from './pipeline-steps.js';
 import type { ResolveRequest } from './select-request.js';
@@ -76,7 +78,6 @@ export interface SessionStart {
  * Session modules load here, on first use.
  * @throws CtxfilesError `session-state-invalid` for a malformed `state`.
  */
-// Long because it hands every session option to the disclosure engine in one literal.
 export async function openSession(
   context: ResolverContext,
   start: () => Promise<SessionStart>,
@@ -117,7 +118,15 @@ export async function openSession(
     },
     resumed,
   );
-  // One bounded list for the whole session (src/diagnostics.ts): a call reports only what it added.
+  return sessionOver(disclosure, options);
+}
+
+/**
+ * The session API over an opened disclosure: one bounded list of diagnostics for the whole session
+ * (src/diagnostics.ts), each kept one passed to `onDiagnostic`, starting with the disclosure's own.
+ */
+function sessionOver(disclosure: Disclosure, options: Readonly<SessionOptions>): Session {
+  // A call reports only what it added.
   const diagnostics: Diagnostic[] = createDiagnostics();
   const note = (diagnostic: Diagnostic) => {
     const before = diagnostics.length;
@@ -169,32 +178,11 @@ async function bodyImports(
   const { expandFileImports } = await import('../resolve/expand-file-imports.js');
   const { fs, workDir, homeDir, config } = context;
   const placed = new Set<string>();
-  for (const file of shown) {
-    try {
-      const info = fs.stat(file.realPath);
-      placed.add(`${info.dev}:${info.ino}`);
-    } catch {
-      // Gone: nothing to dedupe against.
-    }
-  }
+  for (const file of shown) markPlaced(fs, placed, file.realPath);
   return (nested, body, diagnostics) => {
-    const realPath = nested.realPath ?? nested.path;
     const [first, ...imported] = expandFileImports(
       fs,
-      [
-        {
-          path: nested.path,
-          realPath,
-          source: 'nested',
-          layer: 'nested',
-          entry: nested.relativePath,
-          depth: null,
-          mtimeMs: 0,
-          bytes: Buffer.byteLength(body.text, 'utf8'),
-          sha256: body.sha256,
-          text: body.text,
-        },
-      ],
+      [nestedAsContextFile(nested, body)],
       {
         imports: config.imports ?? { enabled: false, maxDepth: 5, mode: 'entries' },
         profile: config.profile,
@@ -210,13 +198,40 @@ async function bodyImports(
     );
     for (const file of [first, ...imported]) {
       if (file === undefined) continue;
-      try {
-        const info = fs.stat(file.realPath);
-        placed.add(`${info.dev}:${info.ino}`);
-      } catch {
-        // Read a moment ago; nothing to dedupe against if it is gone.
-      }
+      markPlaced(fs, placed, file.realPath);
     }
     return { text: first?.text ?? body.text, imported };
+  };
+}
+
+/**
+ * Adds a file's identity (`dev:ino`) to the files placed in the session; a file gone since it was
+ * read (a moment ago) has nothing to dedupe against and adds nothing.
+ */
+function markPlaced(fs: ResolverContext['fs'], placed: Set<string>, realPath: string): void {
+  try {
+    const info = fs.stat(realPath);
+    placed.add(`${info.dev}:${info.ino}`);
+  } catch {
+    // Gone: nothing to dedupe against.
+  }
+}
+
+/** An injected nested file as the imports step takes a file of the list: in the `nested` layer. */
+function nestedAsContextFile(
+  nested: NestedFile,
+  body: { readonly text: string; readonly sha256: string },
+): ContextFile {
+  return {
+    path: nested.path,
+    realPath: nested.realPath ?? nested.path,
+    source: 'nested',
+    layer: 'nested',
+    entry: nested.relativePath,
+    depth: null,
+    mtimeMs: 0,
+    bytes: Buffer.byteLength(body.text, 'utf8'),
+    sha256: body.sha256,
+    text: body.text,
   };
 }

@@ -413,17 +413,7 @@ export async function renderDisclosure(
       maxBytes: contextDiscovery.maxManifestBytes,
       truncatedAt: inlineMode ? undefined : walk?.truncatedAt,
     });
-    const catalog =
-      rules === undefined
-        ? { text: '', degraded: 'no' as const }
-        : boundRuleCatalog(
-            rules
-              .catalog()
-              .filter((rule) => !inlined.has(rule.realPath))
-              .map((rule) => ({ name: rule.name, path: rule.relativePath, description: rule.description })),
-            context.config.wording.ruleCatalogIntro,
-            contextDiscovery.maxManifestBytes,
-          );
+    const catalog = ruleCatalog(context.config, rules, inlined, boundRuleCatalog);
     // In inline mode the walk's diagnostics were reported with the block (collect).
     const walkDiagnostics = inlineMode ? [] : (walk?.diagnostics ?? []);
     return {
@@ -436,6 +426,30 @@ export async function renderDisclosure(
       ...(rules === undefined ? {} : { rules: Object.freeze({ set: rules, inlined }) }),
     };
   });
+}
+
+/** `boundRuleCatalog` of src/render/render-manifest.ts, which loads with the first manifest. */
+type BoundRuleCatalog = typeof import('../render/render-manifest.js').boundRuleCatalog;
+
+/**
+ * The rules-on-request catalog (docs/rules.md): the requested rules of the set that the block does
+ * not inline, within `maxManifestBytes`; empty without rules.
+ */
+function ruleCatalog(
+  config: ResolverContext['config'],
+  rules: RuleSet | undefined,
+  inlined: ReadonlySet<string>,
+  bound: BoundRuleCatalog,
+): ReturnType<BoundRuleCatalog> {
+  if (rules === undefined) return { text: '', degraded: 'no' };
+  return bound(
+    rules
+      .catalog()
+      .filter((rule) => !inlined.has(rule.realPath))
+      .map((rule) => ({ name: rule.name, path: rule.relativePath, description: rule.description })),
+    config.wording.ruleCatalogIntro,
+    config.contextDiscovery.maxManifestBytes,
+  );
 }
 
 /** The warning of a rules catalog over `maxManifestBytes` (docs/rules.md). */

@@ -33,19 +33,7 @@ export async function doctorCommand(
   const outputs = [options.json === true, options.format !== undefined, options.html !== undefined];
   if (outputs.filter(Boolean).length > 1)
     throw new CtxfilesError('usage', '--json, --format and --html cannot be used together');
-  const known = listHosts(HOST_REGISTRY);
-  const unknown = (options.host ?? []).filter((name) => !known.some((host) => host.name === name));
-  if (unknown.length > 0)
-    throw new CtxfilesError(
-      'usage',
-      `--host ${unknown.join(' ')}: not a host; the hosts are ${known.map((host) => host.name).join(', ')}`,
-    );
-  // The order given on the command line is the order of the output.
-  const wanted = [...new Set(options.host ?? [])];
-  const hosts =
-    wanted.length === 0
-      ? known
-      : wanted.map((name) => known.find((host) => host.name === name) as DoctorHost);
+  const hosts = selectedHosts(options.host ?? []);
   const home = io.env['HOME'];
   const report = await runDoctor({
     workDir: path.resolve(io.cwd, options.cwd ?? '.'),
@@ -79,6 +67,25 @@ export async function doctorCommand(
     report.errorsLeftOut ||
     (threshold === 'warn' && report.findingsLeftOut > 0);
   return failing ? EXIT.invalid : EXIT.ok;
+}
+
+/**
+ * The hosts `--host` names, in the order given on the command line (the order of the output), each
+ * once; every host when none is named.
+ * @throws CtxfilesError `usage` for a name that is no host.
+ */
+function selectedHosts(names: readonly string[]): readonly DoctorHost[] {
+  const known = listHosts(HOST_REGISTRY);
+  const unknown = names.filter((name) => !known.some((host) => host.name === name));
+  if (unknown.length > 0)
+    throw new CtxfilesError(
+      'usage',
+      `--host ${unknown.join(' ')}: not a host; the hosts are ${known.map((host) => host.name).join(', ')}`,
+    );
+  const wanted = [...new Set(names)];
+  return wanted.length === 0
+    ? known
+    : wanted.map((name) => known.find((host) => host.name === name) as DoctorHost);
 }
 
 /** The context map on stdout, or in a new or replaced file (never one a host reads: see the docs). */

@@ -45,17 +45,7 @@ function formatting(text: string): FormattingOptions {
  * @throws CtxfilesError when the file is not JSON(C) or a value on the way has another type.
  */
 export function editJson(text: string, target: JsonTarget, mode: InitMode): string {
-  const fault = checkSettingsJson(text);
-  if (fault !== null) throw refuse(target.file, `${fault.message} (${position(text, fault.offset)})`);
-  const errors: ParseError[] = [];
-  const tree = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true });
-  const first = errors[0];
-  if (first !== undefined)
-    throw refuse(
-      target.file,
-      `not valid JSON at ${position(text, first.offset)} (${printParseErrorCode(first.error)})`,
-    );
-  if (tree !== undefined && tree.type !== 'object') throw refuse(target.file, 'not a JSON object');
+  checkEditable(text, target.file);
   const style = formatting(text);
   let current = text.trim() === '' ? '{}\n' : text;
   const apply = (at: (string | number)[], value: unknown, insertion = false) => {
@@ -102,6 +92,25 @@ export function editJson(text: string, target: JsonTarget, mode: InitMode): stri
     apply(['hooks'], undefined);
   if (target.mcp !== undefined) current = editMcp(current, target, mode);
   return current;
+}
+
+/**
+ * Refuses a settings file ctxfiles cannot edit safely: nested too deep or with a key twice
+ * ({@link checkSettingsJson}), not JSON(C), or not an object at the top. An empty file is editable.
+ * @throws CtxfilesError `usage`, naming the file and the place.
+ */
+function checkEditable(text: string, file: string): void {
+  const fault = checkSettingsJson(text);
+  if (fault !== null) throw refuse(file, `${fault.message} (${position(text, fault.offset)})`);
+  const errors: ParseError[] = [];
+  const tree = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first !== undefined)
+    throw refuse(
+      file,
+      `not valid JSON at ${position(text, first.offset)} (${printParseErrorCode(first.error)})`,
+    );
+  if (tree !== undefined && tree.type !== 'object') throw refuse(file, 'not a JSON object');
 }
 
 /**

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FileSystem } from '../fs/file-system.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
 import { realpathSync } from 'node:fs';
 import type { Resolver } from '../api/create-resolver.js';
@@ -49,33 +50,8 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
     );
     return 2;
   }
-  // Imported as run.ts imports them, so the bundle keeps one chunk per module for every command.
-  const [{ loadConfig }, { createResolver }, { HOST_REGISTRY: hosts }] = await Promise.all([
-    import('../config/load-config.js'),
-    import('../api/create-resolver.js'),
-    import('../hosts/index.js'),
-  ]);
-  const workDir = path.resolve(io.cwd, options.cwd ?? '.');
   const fs = createNodeFileSystem();
-  const config = await loadConfig(
-    {
-      cwd: workDir,
-      configFile: fromShell(options.config, io),
-      preset: options.preset,
-      userConfig: fromShell(options.userConfig, io),
-      displayCwd: io.cwd,
-      lazyFlows: true,
-    },
-    hosts,
-  );
-  // As `resolve` prints them, escaped: a message may carry a path or value from the repository.
-  writeDiagnostics(config.diagnostics, io);
-  // Inside a host, its own instruction names are wanted too unless the config names contextPaths.
-  const ownNames = options.host === undefined ? undefined : hosts.host(options.host)?.ownNames;
-  const resolver = await createResolver(
-    { workDir, config: wantedInside(config, ownNames), env: io.env, fs },
-    hosts,
-  );
+  const { resolver, hosts } = await openResolver(options, io, fs);
   const request = options.agent === undefined ? {} : { agent: options.agent };
   // An unknown agent is refused now, as `resolve --agent` refuses it, not on the first tool call.
   if (options.agent !== undefined) await resolver.resolve({ ...request, manifest: false });
@@ -100,6 +76,45 @@ export async function mcpCommand(options: Readonly<McpCommandOptions>, io: CliIo
       io.stderr.write(`ctxfiles mcp: ${escapeControl(message.split('\n')[0]?.slice(0, 500) ?? '')}\n`),
   });
   return 0;
+}
+
+/**
+ * The resolver the server answers from: the config of the work dir loaded (its diagnostics on
+ * stderr), with the host's own instruction names wanted inside a host; and the host registry.
+ * @throws CtxfilesError for an invalid config or work dir.
+ */
+async function openResolver(
+  options: Readonly<McpCommandOptions>,
+  io: CliIo,
+  fs: FileSystem,
+): Promise<{ resolver: Resolver; hosts: HostRegistry }> {
+  // Imported as run.ts imports them, so the bundle keeps one chunk per module for every command.
+  const [{ loadConfig }, { createResolver }, { HOST_REGISTRY: hosts }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../api/create-resolver.js'),
+    import('../hosts/index.js'),
+  ]);
+  const workDir = path.resolve(io.cwd, options.cwd ?? '.');
+  const config = await loadConfig(
+    {
+      cwd: workDir,
+      configFile: fromShell(options.config, io),
+      preset: options.preset,
+      userConfig: fromShell(options.userConfig, io),
+      displayCwd: io.cwd,
+      lazyFlows: true,
+    },
+    hosts,
+  );
+  // As `resolve` prints them, escaped: a message may carry a path or value from the repository.
+  writeDiagnostics(config.diagnostics, io);
+  // Inside a host, its own instruction names are wanted too unless the config names contextPaths.
+  const ownNames = options.host === undefined ? undefined : hosts.host(options.host)?.ownNames;
+  const resolver = await createResolver(
+    { workDir, config: wantedInside(config, ownNames), env: io.env, fs },
+    hosts,
+  );
+  return { resolver, hosts };
 }
 
 /**

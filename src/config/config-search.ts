@@ -17,6 +17,13 @@ export interface UserConfigOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** What code configs the search refuses, and where and how it reports what it passes over. */
+interface SearchReporting {
+  readonly refuseCode: boolean;
+  readonly diagnostics: Diagnostic[];
+  readonly display: (file: string) => string;
+}
+
 /**
  * The first config of the search (docs/config.md, "Where the config is found"). It reads data
  * configs only: with `refuseCode` (an untrusted project), a code config found on the way is never
@@ -26,42 +33,13 @@ export function searchConfig(
   fs: FileSystem,
   start: string,
   stopDir: string,
-  search: {
-    readonly refuseCode: boolean;
-    readonly diagnostics: Diagnostic[];
-    readonly display: (file: string) => string;
-  },
+  search: SearchReporting,
 ): string | null {
   const { diagnostics, display } = search;
   const stop = path.resolve(stopDir);
   let dir = start;
   for (;;) {
-    const found: string[] = [];
-    const listed = namesOfDeep(fs, dir);
-    for (const place of CONFIG_SEARCH_PLACES) {
-      if (listed !== null && !listed.has(place.toLowerCase())) continue;
-      const candidate = path.join(dir, place);
-      // The shown path is worked out only for a message: it costs as much as the directory's depth.
-      const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
-      if (kind === 'absent') continue;
-      if (kind !== 'file') {
-        diagnostics.push({
-          level: 'warn',
-          code: 'config-not-file',
-          message: `${display(candidate)}: skipped: ${kind === 'directory' ? 'a directory' : 'not a regular file'}, not a config file`,
-          path: candidate,
-        });
-        continue;
-      }
-      if (search.refuseCode && CODE_EXTENSIONS.has(path.extname(place))) {
-        diagnostics.push(refusedCodeConfig(display(candidate), candidate));
-        continue;
-      }
-      refuseOutsideLink(fs, candidate, dir, display);
-      if (place === 'package.json' && !packageHasKey(fs, candidate, display(candidate))) continue;
-      found.push(candidate);
-    }
-    const [first, ...shadowed] = found;
+    const [first, ...shadowed] = configsIn(fs, dir, search);
     if (first !== undefined) {
       for (const other of shadowed) {
         diagnostics.push({
@@ -77,6 +55,43 @@ export function searchConfig(
     if (dir === stop || parent === dir) return null;
     dir = parent;
   }
+}
+
+/**
+ * The configs of one directory of the search, in search order: each place that holds a regular
+ * file (a directory or other kind there is a `warn`), but a refused code config and a
+ * `package.json` without a `ctxfiles` key.
+ * @throws CtxfilesError `config-invalid` for a config behind a link leading out of `dir`;
+ * `config-syntax` for a place that cannot be probed or a `package.json` that cannot be read.
+ */
+function configsIn(fs: FileSystem, dir: string, search: SearchReporting): string[] {
+  const { diagnostics, display } = search;
+  const found: string[] = [];
+  const listed = namesOfDeep(fs, dir);
+  for (const place of CONFIG_SEARCH_PLACES) {
+    if (listed !== null && !listed.has(place.toLowerCase())) continue;
+    const candidate = path.join(dir, place);
+    // The shown path is worked out only for a message: it costs as much as the directory's depth.
+    const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
+    if (kind === 'absent') continue;
+    if (kind !== 'file') {
+      diagnostics.push({
+        level: 'warn',
+        code: 'config-not-file',
+        message: `${display(candidate)}: skipped: ${kind === 'directory' ? 'a directory' : 'not a regular file'}, not a config file`,
+        path: candidate,
+      });
+      continue;
+    }
+    if (search.refuseCode && CODE_EXTENSIONS.has(path.extname(place))) {
+      diagnostics.push(refusedCodeConfig(display(candidate), candidate));
+      continue;
+    }
+    refuseOutsideLink(fs, candidate, dir, display);
+    if (place === 'package.json' && !packageHasKey(fs, candidate, display(candidate))) continue;
+    found.push(candidate);
+  }
+  return found;
 }
 
 /** Directories at least this deep are listed once by the search rather than probed per place. */

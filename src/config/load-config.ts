@@ -344,28 +344,38 @@ async function mergeOverPreset(
   const presetTier = presetFromProject ? 'project' : 'trusted';
   for (const pattern of globsOf(preset)) loading.globs.push({ pattern, file: filepath, tier: presetTier });
   // The preset's host settings files (Codex's config.toml, …) sit between the preset and the configs.
-  const host =
-    options.hostSettings === false
-      ? undefined
-      : await readHostSettings(hosts.hostOfPreset(presetName)?.settings, presetName, preset, {
-          fs: loading.fs,
-          cwd: loading.cwd,
-          homeDir: loading.homeDir,
-          env: options.env ?? process.env,
-          trusted,
-          display: loading.display,
-          diagnostics: loading.diagnostics,
-        });
-  if (host !== undefined) {
-    loading.dropped.push(...host.dropped);
-    for (const { pattern, file, tier } of host.globs)
-      loading.globs.push({ pattern, file, tier: tier === 'project' && !trusted ? 'project' : 'trusted' });
-    loading.layers.unshift(
-      ...host.files.map(({ source, keys }) => ({ tier: 'host' as const, source, keys })),
-    );
-  }
+  const host = await hostSettingsLayer(loading, options, hosts, presetName, preset, trusted);
   loading.layers.unshift({ tier: 'preset', source: presetName, keys: Object.keys(preset) });
-  return { merged: mergeLayers(mergeLayers(preset, host?.value ?? {}), merged), presetScope, profile };
+  return { merged: mergeLayers(mergeLayers(preset, host ?? {}), merged), presetScope, profile };
+}
+
+/**
+ * The merged host settings of a preset's host (Codex's config.toml, …), with their files, dropped
+ * keys and globs recorded in `loading`; `undefined` when `hostSettings` is off.
+ */
+async function hostSettingsLayer(
+  loading: Loading,
+  options: Readonly<LoadConfigOptions>,
+  hosts: PresetLookup,
+  presetName: string,
+  preset: Record<string, unknown>,
+  trusted: boolean,
+): Promise<Record<string, unknown> | undefined> {
+  if (options.hostSettings === false) return undefined;
+  const host = await readHostSettings(hosts.hostOfPreset(presetName)?.settings, presetName, preset, {
+    fs: loading.fs,
+    cwd: loading.cwd,
+    homeDir: loading.homeDir,
+    env: options.env ?? process.env,
+    trusted,
+    display: loading.display,
+    diagnostics: loading.diagnostics,
+  });
+  loading.dropped.push(...host.dropped);
+  for (const { pattern, file, tier } of host.globs)
+    loading.globs.push({ pattern, file, tier: tier === 'project' && !trusted ? 'project' : 'trusted' });
+  loading.layers.unshift(...host.files.map(({ source, keys }) => ({ tier: 'host' as const, source, keys })));
+  return host.value;
 }
 
 /** Reads the flow files below `root` once, on the first call (the same promise on every call). */

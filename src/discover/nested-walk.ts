@@ -86,11 +86,7 @@ export function walkNested(
   const [marked, markedBy] = [[] as string[], new Map<string, readonly DirEntry[]>()];
   const { markers, visits } = options;
   const maxDirectories = limits.maxDirectories ?? MAX_WALK_DIRECTORIES;
-  if (
-    (basenames.size === 0 && (markers === undefined || markers.size === 0)) ||
-    limits.maxDepth < 1 ||
-    limits.maxFiles < 1
-  )
+  if (findsNothing(basenames, markers, limits))
     return { files, truncated: false, diagnostics, marked, markedBy };
 
   let level: string[] = [''];
@@ -110,11 +106,7 @@ export function walkNested(
       visited += 1;
       if (visited > maxDirectories) {
         truncated = true;
-        diagnostics.push({
-          level: 'warn',
-          code: 'walk-truncated',
-          message: `the nested walk stopped after ${maxDirectories} directories`,
-        });
+        diagnostics.push(walkTruncated(maxDirectories));
         break;
       }
       listDirectory(walk, relativeDir, listed);
@@ -128,6 +120,28 @@ export function walkNested(
   files.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
   marked.sort(compareCodeUnits);
   return { files, truncated, diagnostics, marked, markedBy };
+}
+
+/** True when a walk can find nothing: no names and no markers to look for, or a zero limit. */
+function findsNothing(
+  basenames: ReadonlySet<string>,
+  markers: ReadonlySet<string> | undefined,
+  limits: WalkLimits,
+): boolean {
+  return (
+    (basenames.size === 0 && (markers === undefined || markers.size === 0)) ||
+    limits.maxDepth < 1 ||
+    limits.maxFiles < 1
+  );
+}
+
+/** The warning of a walk stopped by the directory cap. */
+function walkTruncated(maxDirectories: number): Diagnostic {
+  return {
+    level: 'warn',
+    code: 'walk-truncated',
+    message: `the nested walk stopped after ${maxDirectories} directories`,
+  };
 }
 
 /** What {@link walkNested} has found so far, and where it goes. */

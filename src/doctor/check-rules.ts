@@ -105,61 +105,86 @@ function where(key: FrontmatterKey | undefined, pattern: string): { line: number
 
 /** The forms a host reads differently from what the author meant. */
 function misreadKeys(file: CorpusFile, source: string, keys: readonly FrontmatterKey[]): Finding[] {
-  const at = (key: FrontmatterKey) => ({ file: file.shown, line: key.line, column: key.column });
-  const get = (name: string) => keys.find((key) => key.key === name);
+  if (source === 'cursor') return misreadByCursor(file, keys);
+  if (source === 'claude') return misreadByClaude(file, keys);
+  return [];
+}
+
+/** Where a key is written, for a finding. */
+function keyAt(file: CorpusFile, key: FrontmatterKey): { file: string; line: number; column: number } {
+  return { file: file.shown, line: key.line, column: key.column };
+}
+
+/** The key of a file's frontmatter named `name`, if written. */
+function keyNamed(keys: readonly FrontmatterKey[], name: string): FrontmatterKey | undefined {
+  return keys.find((key) => key.key === name);
+}
+
+/** What Cursor misreads: a quoted `alwaysApply`, a string where it reads a boolean. */
+function misreadByCursor(file: CorpusFile, keys: readonly FrontmatterKey[]): Finding[] {
+  const always = keyNamed(keys, 'alwaysApply');
+  if (always === undefined || !isQuoted(always.value)) return [];
+  return [
+    finding(
+      'misread-frontmatter',
+      keyAt(file, always),
+      `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
+      `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
+      // The rule's text never reaches the model unless asked for: text lost.
+      'error',
+    ),
+  ];
+}
+
+/**
+ * What Claude Code misreads: `paths` quoted or as a list, and the scoping keys of other hosts
+ * (`globs`, `applyTo`, `alwaysApply`) standing where it reads only `paths`.
+ */
+function misreadByClaude(file: CorpusFile, keys: readonly FrontmatterKey[]): Finding[] {
   const findings: Finding[] = [];
-  const always = get('alwaysApply');
-  if (source === 'cursor' && always !== undefined && isQuoted(always.value))
+  const paths = keyNamed(keys, 'paths');
+  if (paths !== undefined && isMisreadPaths(paths))
     findings.push(
       finding(
         'misread-frontmatter',
-        at(always),
-        `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
-        `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
-        // The rule's text never reaches the model unless asked for: text lost.
-        'error',
-      ),
-    );
-  if (source !== 'claude') return findings;
-  const paths = get('paths');
-  if (
-    paths !== undefined &&
-    (isQuoted(paths.value) ||
-      paths.items.some((item) => isQuoted(item.value)) ||
-      paths.items.length > 1 ||
-      paths.value.startsWith('['))
-  )
-    findings.push(
-      finding(
-        'misread-frontmatter',
-        at(paths),
+        keyAt(file, paths),
         'Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)',
         'write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory',
       ),
     );
-  const globs = get('globs');
+  const globs = keyNamed(keys, 'globs');
   if (globs !== undefined && paths === undefined)
     findings.push(
       finding(
         'misread-frontmatter',
-        at(globs),
+        keyAt(file, globs),
         'globs is a Cursor key; Claude Code documents paths, so this rule is read as always on',
         'rename globs to paths',
       ),
     );
   for (const name of ['applyTo', 'alwaysApply']) {
-    const foreign = get(name);
+    const foreign = keyNamed(keys, name);
     if (foreign !== undefined && paths === undefined && globs === undefined)
       findings.push(
         finding(
           'misread-frontmatter',
-          at(foreign),
+          keyAt(file, foreign),
           `Claude Code ignores ${name} (a ${name === 'applyTo' ? 'Copilot' : 'Cursor'} key): this rule loads in every session`,
           'scope the rule with paths: (the key Claude Code reads), or remove the key',
         ),
       );
   }
   return findings;
+}
+
+/** A `paths` value written quoted, as a list, or with more than one item. */
+function isMisreadPaths(paths: FrontmatterKey): boolean {
+  return (
+    isQuoted(paths.value) ||
+    paths.items.some((item) => isQuoted(item.value)) ||
+    paths.items.length > 1 ||
+    paths.value.startsWith('[')
+  );
 }
 
 /**

@@ -347,10 +347,7 @@ function lookup(
   let node: Node = parent?.node ?? root;
   let real = parent?.real ?? '';
   // Remaining segments as a stack, next segment last, so a symlink target is pushed in front.
-  const pending = (parent === undefined ? key : key.slice(cut))
-    .split('/')
-    .filter((part) => part !== '')
-    .reverse();
+  const pending = segmentStack(parent === undefined ? key : key.slice(cut));
   let hops = 0;
   // Set when the last segment was a symlink that was followed: then the answer holds for `stat`
   // only, and is not cached (an `lstat` of the same path must see the link).
@@ -375,9 +372,7 @@ function lookup(
         node = root;
         real = '';
       }
-      const targetParts = target.split('/').filter((segment) => segment !== '');
-      for (let index = targetParts.length - 1; index >= 0; index -= 1)
-        pending.push(targetParts[index] as string);
+      for (const part of segmentStack(target)) pending.push(part);
       continue;
     }
     real += `/${child.name}`;
@@ -386,6 +381,14 @@ function lookup(
   const found = { node, real: real === '' ? '/' : real };
   if (node.type === 'dir' && !followedFinal) directories.set(key, found as { node: DirNode; real: string });
   return found;
+}
+
+/** The segments of a path as a stack to walk: its first segment last, where `pop` takes it. */
+function segmentStack(filePath: string): string[] {
+  return filePath
+    .split('/')
+    .filter((part) => part !== '')
+    .reverse();
 }
 
 /** Records a call, runs the hook set for it and throws the fault queued for it, if any. */

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { DiagnosticCode } from '../diagnostics.js';
 import type { Diagnostic } from '../errors.js';
 import type { FileInfo, FileSystem } from '../fs/file-system.js';
 import { defineSha256, digestOf, readInstruction, type InstructionRead } from '../fs/read-instruction.js';
@@ -315,30 +314,13 @@ function follow(
 ): { readonly text: string } | { readonly failed: string | null } {
   const { fs, settings } = expansion;
   const depth = stack.length;
-  const fail = (
-    level: Diagnostic['level'],
-    code: DiagnosticCode,
-    message: string,
-    target?: string,
-    error?: string,
-  ) => {
-    expansion.diagnostics.push({
-      level,
-      code,
-      message,
-      entry: reference.written ?? `@${reference.spelled}`,
-      path: target ?? importer,
-    });
-    const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
-    return { failed: commentsFailure(settings.failed, failure) ? settings.style.failed(failure) : null };
-  };
   const target = locateImport(reference, importer, expansion.root, settings);
-  if (typeof target !== 'string') return fail(target.level, target.code, target.message);
+  if (typeof target !== 'string') return notFollowed(expansion, reference, importer, target);
   const checked = containImport(fs, target, expansion.root, settings);
-  if (!checked.ok) return fail(checked.level, checked.code, checked.message, target, checked.error);
+  if (!checked.ok) return notFollowed(expansion, reference, importer, checked, target, checked.error);
   const key = identityKey(checked.info);
   const refused = refusal(expansion, reference, { key, target, depth, chain, stack });
-  if (refused !== null) return fail(refused.level, refused.code, refused.message, target);
+  if (refused !== null) return notFollowed(expansion, reference, importer, refused, target);
   const read = readInstruction(fs, checked.realPath, {
     maxBytes: settings.maxBytes,
     expect: { dev: checked.info.dev, ino: checked.info.ino },
@@ -346,13 +328,9 @@ function follow(
   if (!read.ok) {
     const why = unreadableReason(read, settings.maxBytes);
     const error = read.fault === 'unreadable' ? read.code : undefined;
-    return fail(
-      'warn',
-      'import-unreadable',
-      `${target} (imported by ${importer}) is skipped: ${why}`,
-      target,
-      error,
-    );
+    const message = `${target} (imported by ${importer}) is skipped: ${why}`;
+    const unreadable: ImportRefusal = { level: 'warn', code: 'import-unreadable', message };
+    return notFollowed(expansion, reference, importer, unreadable, target, error);
   }
   expansion.placed.add(key);
   expansion.files.push(
@@ -360,6 +338,31 @@ function follow(
   );
   const body = expand(expansion, { path: target, text: read.text }, [...stack, { key, path: target }]);
   return { text: settings.style.frame(reference, target, body) };
+}
+
+/**
+ * A reference not followed, for the reason `why`: its diagnostic, at `target` once it is located
+ * (else at the importer), and what takes its place: a comment with `failed: comment`, else `null`.
+ */
+function notFollowed(
+  expansion: Expansion,
+  reference: ImportReference,
+  importer: string,
+  why: ImportRefusal,
+  target?: string,
+  error?: string,
+): { readonly failed: string | null } {
+  const { level, code, message } = why;
+  expansion.diagnostics.push({
+    level,
+    code,
+    message,
+    entry: reference.written ?? `@${reference.spelled}`,
+    path: target ?? importer,
+  });
+  const failure: ImportFailure = { code, spelled: reference.spelled, kind: reference.kind, target, error };
+  const { settings } = expansion;
+  return { failed: commentsFailure(settings.failed, failure) ? settings.style.failed(failure) : null };
 }
 
 /** The record of a placed import; its digest stays lazy (src/fs/read-instruction.ts). */

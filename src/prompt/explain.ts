@@ -113,6 +113,33 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
     tokens: section.tokens,
     share: totalBytes === 0 ? 0 : section.bytes / totalBytes,
   }));
+  return {
+    total: { bytes: totalBytes, tokens: totalTokens },
+    sections,
+    files: explainFiles(result),
+    ...(result.rules === undefined
+      ? {}
+      : {
+          rules: result.rules.map(({ relativePath, name, source, kind, globs, applied, reason }) => ({
+            relativePath,
+            name,
+            source,
+            kind,
+            globs,
+            applied,
+            reason,
+          })),
+        }),
+    diagnostics: result.diagnostics,
+  };
+}
+
+/**
+ * The file table: the files of the result (`truncated` when the budget cut them short), then an
+ * entry for each diagnostic that says what happened to a file or entry, then the nested files the
+ * manifest lists.
+ */
+function explainFiles(result: ExplainInput): ExplainFile[] {
   const truncated = new Set(
     result.diagnostics.filter((d) => d.code === 'budget-truncated').map((d) => d.path),
   );
@@ -144,25 +171,7 @@ export async function explain(prompt: SystemPrompt, result: ExplainInput): Promi
       detail: 'listed in the manifest; injected on first use of its directory',
     });
   }
-  return {
-    total: { bytes: totalBytes, tokens: totalTokens },
-    sections,
-    files,
-    ...(result.rules === undefined
-      ? {}
-      : {
-          rules: result.rules.map(({ relativePath, name, source, kind, globs, applied, reason }) => ({
-            relativePath,
-            name,
-            source,
-            kind,
-            globs,
-            applied,
-            reason,
-          })),
-        }),
-    diagnostics: result.diagnostics,
-  };
+  return files;
 }
 
 /** How {@link formatExplain} draws its bars. */

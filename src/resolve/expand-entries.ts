@@ -70,24 +70,8 @@ export function expandEntry(
   entry: string,
   expanded: string,
 ): Candidate[] {
-  const { diagnostics, workDir } = context;
-  // A config may name any variable (`${env.TOKEN}`): a diagnostic about such an entry shows the
-  // entry as written, never the expanded path, so no environment value reaches stderr, `--json`,
-  // `explain` or a session's output (docs/security.md, "decisions").
-  const fromEnv = entry.includes('${env.');
-  const report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) =>
-    diagnostics.push(
-      fromEnv
-        ? {
-            level,
-            code,
-            message: `${JSON.stringify(entry)} (expanded from the environment): ${code}`,
-            layer,
-            entry,
-          }
-        : { level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) },
-    );
-
+  const { workDir } = context;
+  const report = entryReporter(context.diagnostics, layer, entry);
   const located = resolveInside(
     context.fs,
     workDir,
@@ -125,6 +109,28 @@ export function expandEntry(
 }
 
 type Report = (level: Diagnostic['level'], code: Diagnostic['code'], message: string, at?: string) => void;
+
+/**
+ * How the diagnostics of one entry are reported, in its layer and with the entry as written. A config
+ * may name any variable (`${env.TOKEN}`): a diagnostic about such an entry shows the entry as
+ * written, never the expanded path, so no environment value reaches stderr, `--json`, `explain` or
+ * a session's output (docs/security.md, "decisions").
+ */
+function entryReporter(diagnostics: Diagnostic[], layer: LayerName, entry: string): Report {
+  const fromEnv = entry.includes('${env.');
+  return (level, code, message, at) =>
+    diagnostics.push(
+      fromEnv
+        ? {
+            level,
+            code,
+            message: `${JSON.stringify(entry)} (expanded from the environment): ${code}`,
+            layer,
+            entry,
+          }
+        : { level, code, message, layer, entry, ...(at === undefined ? {} : { path: at }) },
+    );
+}
 
 function walkDirectory(
   context: ExpandContext,

@@ -5,7 +5,12 @@ import { findProjectRoot } from '../discover/chain-walk.js';
 import { isInside, type SymlinkPolicy } from '../fs/contain.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { decodingWarnings, defineSha256, digestOf, MAX_INLINE_BYTES } from '../fs/read-instruction.js';
-import type { ImportedFile, ImportExpansion, ImportingFile } from '../imports/expand-imports.js';
+import type {
+  ImportedFile,
+  ImportExpansion,
+  ImportingFile,
+  ImportOptions,
+} from '../imports/expand-imports.js';
 import { COMMENT_STYLE, type ImportStyle } from '../imports/import-style.js';
 import { placeImport } from '../imports/place-imports.js';
 import { isOwnGlob } from './glob-files.js';
@@ -72,22 +77,7 @@ export function expandFileImports(
     }
     const own = isOwnFile(file);
     const importer = importingFile(file, info, own ? path.dirname(file.path) : rootOf(file), options);
-    const expansion = placeImport(
-      fs,
-      importer,
-      {
-        maxDepth: options.imports.maxDepth,
-        mode: options.imports.mode,
-        failed: options.imports.failed ?? 'keep',
-        style,
-        punctuation: options.profile?.importPunctuation ?? 'cut',
-        symlinks: options.symlinks,
-        trustOutside: options.trustOutside || own,
-        homeDir: options.homeDir,
-        maxBytes: MAX_INLINE_BYTES,
-      },
-      placed,
-    );
+    const expansion = placeImport(fs, importer, placeOptions(options, style, own), placed);
     if (expansion === null) {
       diagnostics.push({
         level: 'debug',
@@ -110,6 +100,24 @@ export function expandFileImports(
     }
   }
   return out;
+}
+
+/**
+ * How one file's references are placed: the imports config with the host's style, and for the
+ * user's own files (`own`) references outside the project followed as for a trusted config.
+ */
+function placeOptions(options: FileImportOptions, style: ImportStyle, own: boolean): ImportOptions {
+  return {
+    maxDepth: options.imports.maxDepth,
+    mode: options.imports.mode,
+    failed: options.imports.failed ?? 'keep',
+    style,
+    punctuation: options.profile?.importPunctuation ?? 'cut',
+    symlinks: options.symlinks,
+    trustOutside: options.trustOutside || own,
+    homeDir: options.homeDir,
+    maxBytes: MAX_INLINE_BYTES,
+  };
 }
 
 /**

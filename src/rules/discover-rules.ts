@@ -106,17 +106,7 @@ function usable(
  */
 export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOptions>): DiscoveredRules {
   const diagnostics: Diagnostic[] = createDiagnostics();
-  const adapters: RuleAdapter[] = [];
-  for (const source of options.sources) {
-    const adapter = RULE_ADAPTERS.get(source);
-    if (adapter === undefined)
-      diagnostics.push({
-        level: 'warn',
-        code: 'rule-source',
-        message: `unknown rules source ${JSON.stringify(source)}`,
-      });
-    else if (!adapters.includes(adapter)) adapters.push(adapter);
-  }
+  const adapters = adaptersOf(options.sources, diagnostics);
   const root = options.root ?? options.workDir;
   const maxRules = options.maxRules ?? MAX_RULE_FILES;
   const maxDepth = options.maxDepth ?? MAX_RULE_FOLDER_DEPTH;
@@ -158,6 +148,22 @@ export function discoverRules(fs: FileSystem, options: Readonly<DiscoverRulesOpt
     }
   }
   return freeze(rules, skipped, diagnostics);
+}
+
+/** The adapters of the sources, each once, in order; an unknown source is a `warn`. */
+function adaptersOf(sources: readonly string[], diagnostics: Diagnostic[]): RuleAdapter[] {
+  const adapters: RuleAdapter[] = [];
+  for (const source of sources) {
+    const adapter = RULE_ADAPTERS.get(source);
+    if (adapter === undefined)
+      diagnostics.push({
+        level: 'warn',
+        code: 'rule-source',
+        message: `unknown rules source ${JSON.stringify(source)}`,
+      });
+    else if (!adapters.includes(adapter)) adapters.push(adapter);
+  }
+  return adapters;
 }
 
 /** What {@link candidatesOf} needs of one discovery. */

@@ -79,21 +79,23 @@ export function explainRules(
       reason,
     });
   });
-  for (const file of skipped)
-    lines.push(
-      Object.freeze({
-        path: file.path,
-        relativePath: file.relativePath,
-        name: file.name,
-        source: file.source,
-        kind: null,
-        globs: Object.freeze([]),
-        description: '',
-        applied: false,
-        reason: `${file.reason}: ${file.problem}`,
-      }),
-    );
+  for (const file of skipped) lines.push(skippedExplanation(file));
   return Object.freeze(lines);
+}
+
+/** The line of a file discovery skipped: never applied, for the reason and problem it was skipped. */
+function skippedExplanation(file: SkippedRule): RuleExplanation {
+  return Object.freeze({
+    path: file.path,
+    relativePath: file.relativePath,
+    name: file.name,
+    source: file.source,
+    kind: null,
+    globs: Object.freeze([]),
+    description: '',
+    applied: false,
+    reason: `${file.reason}: ${file.problem}`,
+  });
 }
 
 /** Shows a path inside `workDir` relative to it (`/` separators; a directory ends with `/`). */

@@ -48,17 +48,11 @@ export function regexProgramSize(pattern: string): number {
       frame.last += added;
       if (pattern[index + 1] === '?') index += 1; // lazy
     } else if (char === '{' && COUNT.test(pattern.slice(index, index + 24))) {
-      const [whole, low, comma, high] = COUNT.exec(pattern.slice(index, index + 24)) as RegExpExecArray;
-      const min = Number(low);
-      const repeated =
-        comma === undefined
-          ? min * frame.last
-          : high === ''
-            ? min * frame.last + 1
-            : Number(high) * frame.last + Number(high) - min;
+      const count = COUNT.exec(pattern.slice(index, index + 24)) as RegExpExecArray;
+      const repeated = repeatedSize(count, frame.last);
       frame.sequence += repeated - frame.last;
       frame.last = repeated;
-      index += whole.length - 1;
+      index += count[0].length - 1;
       if (pattern[index + 1] === '?') index += 1;
     } else item(1);
   }
@@ -70,6 +64,16 @@ export function regexProgramSize(pattern: string): number {
 
 /** `{n}`, `{n,}`, `{n,m}` at the start of a string (RE2 reads nothing else in braces as a count). */
 const COUNT = /^\{(\d{1,9})(?:(,)(\d{0,9}))?\}/;
+
+/**
+ * The size of an item of size `last` under a count ({@link COUNT}'s match): `x{n}` is `n` copies of
+ * `x`, `x{n,}` `n` copies plus one, `x{n,m}` `m` copies plus `m - n`.
+ */
+function repeatedSize([, low, comma, high]: RegExpExecArray, last: number): number {
+  const min = Number(low);
+  if (comma === undefined) return min * last;
+  return high === '' ? min * last + 1 : Number(high) * last + Number(high) - min;
+}
 
 /** The index of the last character of the escape starting at `start` (`\p{Greek}`, `\x{1F600}`, `\d`). */
 function escapeEnd(pattern: string, start: number): number {
