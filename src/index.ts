@@ -24,7 +24,8 @@ export type {
 export type { ToolReport } from './api/open-session.js';
 export type { ResolveRequest } from './api/select-request.js';
 export type { ToolEvent } from './session/triggers.js';
-export type { DisclosureState, InjectedRecord, TrackedRecord } from './session/disclosure.js';
+export type { DisclosureState, InjectedRecord } from './session/disclosure-state.js';
+export type { TrackedRecord } from './session/change-tracking.js';
 export type { LoadConfigOptions, LoadedConfig, LazyLoadedConfig } from './config/load-config.js';
 export { configJsonSchema } from './config/json-schema.js';
 export type {

@@ -752,6 +752,8 @@ describe('the resolve bundle', () => {
     const bundle = (name: string) => fs.readFileSync(path.join(path.dirname(BIN), name), 'utf8');
     for (const name of [
       'src/session/disclosure.ts',
+      'src/session/disclosure-steps.ts',
+      'src/session/result-frames.ts',
       'src/session/session-state.ts',
       'function createDisclosure',
     ])

@@ -1,7 +1,10 @@
 import type { Format, SessionToolConfig } from '../config/types.js';
 import type { NestedFile } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import type { Disclosure, DisclosureOptions, DisclosureState, InViewTest } from '../session/disclosure.js';
+import type { Disclosure } from '../session/disclosure.js';
+import type { DisclosureState } from '../session/disclosure-state.js';
+import type { DisclosureOptions } from '../session/disclosure-types.js';
+import type { InViewTest } from '../session/identity.js';
 import type { ToolEvent } from '../session/triggers.js';
 import type { ContextFile } from '../resolve/read-context-file.js';
 import type { ResolverContext } from './load-context.js';

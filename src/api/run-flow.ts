@@ -1,7 +1,7 @@
 import type { SessionToolConfig } from '../config/types.js';
 import { CtxfilesError } from '../errors.js';
 import { contextPrompt } from '../prompt/context-prompt.js';
-import type { DisclosureState } from '../session/disclosure.js';
+import type { DisclosureState } from '../session/disclosure-state.js';
 import type { Resolver, ResolveResult } from './create-resolver.js';
 import type { Session } from './open-session.js';
 

@@ -13,7 +13,7 @@ import { loadTokenCounter } from '../render/count-tokens.js';
 import { escapeFramePath } from '../render/escape.js';
 import { renderSessionFrame } from '../render/render-session-frame.js';
 import { baselineRecords } from '../session/change-tracking.js';
-import type { DisclosureState } from '../session/disclosure.js';
+import type { DisclosureState } from '../session/disclosure-state.js';
 import { createInstructionResources, shownPath, type InstructionResources } from './instruction-resources.js';
 import { NO_RULES, type RuleSource } from './rule-source.js';
 import { MAX_RULE_NAME_LENGTH, TOOL_ALIASES, TOOL_DEFINITIONS } from './tool-definitions.js';

@@ -1,128 +1,24 @@
-import path from 'node:path';
-import type { Format, WordingConfig } from '../config/types.js';
-import type { NestedFile, NestedIndex } from '../discover/nested-index.js';
 import type { Diagnostic } from '../errors.js';
-import type { FileSystem } from '../fs/file-system.js';
-import type { Rule } from '../rules/rule.js';
-import { renderEvent } from '../render/render-events.js';
-import { renderSessionFrame, renderSessionFrames } from '../render/render-session-frame.js';
-import type { FormatLookup, FrameFile } from '../render/render-types.js';
 import {
   createChangeTracker,
   isTrackable,
   trackingContainment,
-  type ChangeTracker,
   type TrackedRecord,
 } from './change-tracking.js';
-import { dueNestedFiles, readNested } from './injection.js';
+import { emptyDisclosureState, type DisclosureState, type InjectedRecord } from './disclosure-state.js';
 import {
-  dueRules,
-  nestedRulesByOwner,
-  readRule,
-  ruleBodyOf,
-  ruleNote,
-  type SessionRules,
-} from './rule-injection.js';
-import { BUILT_IN_TOOLS, type SessionToolSpec, type ToolTable } from './tool-table.js';
-import { shownIdentities, type InViewTest, type ShownIdentities, type ShownItem } from './identity.js';
-import { createTouchMemo, rebaseUnder, type TouchMemo } from './touch-memo.js';
+  answerRuleRequest,
+  injectDueRules,
+  injectNestedFiles,
+  reportTrackedChanges,
+} from './disclosure-steps.js';
+import type { DisclosureOptions, Session } from './disclosure-types.js';
+import { shownIdentities, type ShownIdentities } from './identity.js';
+import { createFrames } from './result-frames.js';
+import { nestedRulesByOwner, ruleBodyOf } from './rule-injection.js';
+import { BUILT_IN_TOOLS, type SessionToolSpec } from './tool-table.js';
+import { createTouchMemo, rebaseUnder } from './touch-memo.js';
 import type { ToolEvent } from './triggers.js';
-
-export type { TrackedRecord } from './change-tracking.js';
-export type { InViewTest, ShownItem } from './identity.js';
-
-/** One injected nested file in the session state. */
-export interface InjectedRecord {
-  /** Path relative to the work dir. */
-  readonly path: string;
-  readonly sha256: string;
-  readonly bytes: number;
-}
-
-/**
- * What a session has shown: plain JSON, so a runner can store it and resume. A file the host shows
- * by itself, or one with the identity of a file shown already (a link twin), is `skipped`.
- */
-export interface DisclosureState {
-  readonly version: 1;
-  /** Nested files injected, in order. */
-  readonly injected: readonly InjectedRecord[];
-  /**
-   * Nested files and rules that will not be injected (too large, unreadable, binary, shown by the
-   * host itself, or the same file as one shown already), relative paths.
-   */
-  readonly skipped: readonly string[];
-  /** Bytes of injected text so far. */
-  readonly bytes: number;
-  /** True once `maxSessionBytes` stopped injection. */
-  readonly exhausted: boolean;
-  /** Files under change tracking (empty when tracking is off). */
-  readonly tracked: readonly TrackedRecord[];
-}
-
-/** Everything a disclosure engine needs. */
-export interface DisclosureOptions {
-  readonly fs: FileSystem;
-  readonly workDir: string;
-  readonly homeDir: string;
-  /** Nested files, or `null` when disclosure is off. */
-  readonly index: NestedIndex | null;
-  readonly maxFileBytes: number;
-  readonly maxSessionBytes: number;
-  readonly format: Format;
-  /** The host formats (their session frames), handed down from the host registry. */
-  readonly formats: FormatLookup;
-  readonly wording: WordingConfig;
-  /** Change tracking: off, or on with the chain's candidate names (for switches). */
-  readonly tracking: { readonly enabled: boolean; readonly candidates: readonly string[] };
-  /** Files shown in the system prompt; tracked when the state brings no `tracked` list. */
-  readonly baseline: readonly TrackedRecord[];
-  /**
-   * True when the resumed state comes from an earlier session of the same history and this one
-   * starts from a new system prompt (the next step of a flow): the files of this prompt are tracked
-   * as they are now, the state's other tracked files carry on.
-   */
-  readonly newPrompt?: boolean | undefined;
-  /** Tool names and what they touch; default the built-in table (docs/disclosure.md#tool-names). */
-  readonly tools?: ToolTable | undefined;
-  /** Scoped rules to inject (docs/rules.md); absent when rules are off. */
-  readonly rules?: SessionRules | undefined;
-  /**
-   * The host profile's `order`: the nested files one tool call discloses, from the work dir down
-   * (`root-first`, default) or from the touched directory up (`closest-first`).
-   */
-  readonly order?: 'root-first' | 'closest-first' | 'path' | undefined;
-  /**
-   * The work dir as the caller spelled it, when it differs from the canonical `workDir` (a
-   * symlinked cwd): tool paths under it are read as paths under `workDir`, and injected paths are
-   * shown under it.
-   */
-  readonly spelledWorkDir?: string | undefined;
-  /**
-   * Expands the `@path` imports of an injected body (docs/imports.md); absent: imports are off.
-   * Returns the text to inject (inline mode) and the imported files to inject after it (entries).
-   */
-  readonly expandBody?:
-    | ((
-        file: NestedFile,
-        body: { readonly text: string; readonly sha256: string },
-        diagnostics: Diagnostic[],
-      ) => { readonly text: string; readonly imported: readonly ImportedBody[] })
-    | undefined;
-  /**
-   * What the host shows by itself (DESIGN §13, "A host's own view"): a nested file or rule it
-   * holds is never injected. Absent: the host shows nothing by itself.
-   */
-  readonly inView?: InViewTest | undefined;
-}
-
-/** A file an injected nested file imports, injected right after it. */
-export interface ImportedBody {
-  readonly path: string;
-  readonly text: string;
-  readonly sha256: string;
-  readonly bytes: number;
-}
 
 /** The disclosure engine of one session. */
 export interface Disclosure {
@@ -131,11 +27,6 @@ export interface Disclosure {
   state(): DisclosureState;
   /** What opening noticed: records of a resumed state that were dropped. */
   readonly opened: readonly Diagnostic[];
-}
-
-/** A fresh state. */
-export function emptyDisclosureState(): DisclosureState {
-  return { version: 1, injected: [], skipped: [], bytes: 0, exhausted: false, tracked: [] };
 }
 
 /**
@@ -209,27 +100,6 @@ export function createDisclosure(options: DisclosureOptions, resumed: Disclosure
 function resumedIdentities(options: DisclosureOptions, injected: readonly InjectedRecord[]): ShownIdentities {
   const paths = injected.map((record) => record.path);
   return shownIdentities(options.fs, options.workDir, paths, options.index, options.rules?.set.rules ?? []);
-}
-
-/** The state one disclosure engine shares between its tool calls. */
-interface Session {
-  readonly options: DisclosureOptions;
-  /** Tool names and touched paths, remembered by the strings the calls use. */
-  readonly memo: TouchMemo;
-  readonly injected: InjectedRecord[];
-  readonly skipped: Set<string>;
-  /** Tool names already reported by a `notice`, with its code. */
-  readonly noticed: Set<string>;
-  /** Relative paths injected or skipped: never injected again by a tool call. */
-  readonly done: Set<string>;
-  /** The files shown, by identity: another route to one of them is never injected. */
-  readonly identities: ShownIdentities;
-  readonly tracker: ChangeTracker;
-  readonly budget: { bytes: number; exhausted: boolean };
-  readonly nestedRules: ReturnType<typeof nestedRulesByOwner>;
-  /** Shows a canonical path as the caller spelled the work dir. */
-  readonly shown: (file: string) => string;
-  readonly frameOptions: DisclosureOptions;
 }
 
 /**
@@ -312,8 +182,6 @@ function afterTool(
   return frames.done();
 }
 
-type Frames = ReturnType<typeof createFrames>;
-
 /** Names a session has already reported a tool event of, by code: each is reported once. */
 const NOTICED_SIZE = 1_024;
 
@@ -353,225 +221,7 @@ function inputUnreadMessage(tool: string, event: ToolEvent, spec: SessionToolSpe
   return `a call of ${JSON.stringify(tool)} gave ${given} and no usable path under ${JSON.stringify(keys)}, so it disclosed nothing; name its path key with pathKeys in the tool's mapping`;
 }
 
-/** Answers a rule request; an explicit request is answered every time (docs/rules.md, "requested"). */
-function answerRuleRequest(
-  session: Session,
-  rules: SessionRules,
-  event: ToolEvent,
-  diagnostics: Diagnostic[],
-): { text: string; diagnostics: Diagnostic[] } {
-  const frames = createFrames(session, diagnostics);
-  const name = ruleName(event);
-  const named = name === null ? [] : rules.set.byName(name);
-  if (named.length === 0)
-    diagnostics.push({
-      level: 'warn',
-      code: 'unknown-rule',
-      message: `no rule is named ${JSON.stringify(name ?? '')}`,
-    });
-  for (const rule of named) {
-    const shown = frameRule(session, rule, ruleNote(rule, 'it was asked for by name'), diagnostics);
-    if (shown === null) continue;
-    if (!frames.addFile(shown.frame, rule.relativePath)) break;
-    if (!session.done.has(rule.relativePath)) record(session, rule.relativePath, rule, shown.read, rule);
-  }
-  return frames.done();
-}
-
-/** Reports the changes of tracked files, until the session budget runs out. */
-function reportTrackedChanges(session: Session, frames: Frames, diagnostics: Diagnostic[]): void {
-  if (session.tracker.empty) return;
-  for (const change of session.tracker.check(diagnostics)) {
-    if (!frames.add(renderEvent(change.event, session.options), change.event.path)) return;
-    session.tracker.accept(change);
-  }
-}
-
-/**
- * Injects the nested files owning `dirs` not shown yet, each followed by the files it imports.
- * True when any was due.
- */
-function injectNestedFiles(
-  session: Session,
-  frames: Frames,
-  dirs: readonly string[],
-  readFiles: ReadonlySet<string>,
-  diagnostics: Diagnostic[],
-): boolean {
-  const { options, done, shown } = session;
-  const due = dueNestedFiles(options.index, options.workDir, dirs, done, options.order === 'closest-first');
-  for (const file of due) {
-    if (alreadyInView(session, file, file.relativePath)) continue;
-    const body = readFiles.has(file.path)
-      ? null
-      : readNested(options.fs, file, options.maxFileBytes, diagnostics);
-    if (body === null) {
-      session.skipped.add(file.relativePath);
-      done.add(file.relativePath);
-      continue;
-    }
-    const expanded = options.expandBody?.(file, body, diagnostics);
-    const framed = { path: shown(file.path), dir: shown(file.ownerDir), text: expanded?.text ?? body.text };
-    if (!frames.addFile(framed, file.relativePath)) break;
-    record(session, file.relativePath, file, body, file);
-    if (!injectImports(session, frames, file, body, expanded?.imported ?? [])) break;
-  }
-  return due.length > 0;
-}
-
-/** Injects the files a nested file imports; false when the session budget ran out. */
-function injectImports(
-  session: Session,
-  frames: Frames,
-  file: NestedFile,
-  body: Parameters<ChangeTracker['add']>[1],
-  imported: readonly ImportedBody[],
-): boolean {
-  for (const entry of imported) {
-    const relative = path.relative(session.options.workDir, entry.path);
-    if (session.done.has(relative)) continue;
-    const item = { path: entry.path, ownerDir: path.dirname(entry.path) };
-    if (alreadyInView(session, item, relative)) continue;
-    const framed = { path: session.shown(entry.path), dir: session.shown(file.ownerDir), text: entry.text };
-    if (!frames.addFile(framed, relative)) return false;
-    record(session, relative, { path: entry.path, ownerDir: file.ownerDir }, { ...body, ...entry }, item);
-  }
-  return true;
-}
-
-/**
- * Injects the rules the touched files and directories make due, until the budget runs out. True
- * when any was due, or when a rule with content patterns may come due for a touched file later.
- */
-function injectDueRules(
-  session: Session,
-  rules: SessionRules,
-  frames: Frames,
-  files: readonly string[],
-  dirs: readonly string[],
-  diagnostics: Diagnostic[],
-): boolean {
-  const { done } = session;
-  const due = dueRules(rules, session.nestedRules, session.options.workDir, files, dirs, done);
-  for (const { rule, note } of due) {
-    if (alreadyInView(session, rule, rule.relativePath)) continue;
-    const shown = frameRule(session, rule, note, diagnostics);
-    if (shown === null) {
-      session.skipped.add(rule.relativePath);
-      done.add(rule.relativePath);
-      continue;
-    }
-    if (!frames.addFile(shown.frame, rule.relativePath)) break;
-    record(session, rule.relativePath, rule, shown.read, rule);
-  }
-  // A rule whose content patterns decide may come due when the file changes: never "settled".
-  return due.length > 0 || (files.length > 0 && rules.set.awaitsContent(files, done));
-}
-
-/**
- * True, and the item is skipped for good, when the host shows it by itself or the session showed
- * its file already by another route (DESIGN §13): it is never injected.
- */
-function alreadyInView(session: Session, item: ShownItem, relative: string): boolean {
-  if (!session.identities.has(item) && session.options.inView?.(item) !== true) return false;
-  session.skipped.add(relative);
-  session.done.add(relative);
-  return true;
-}
-
-/** Records an injected file: done, in the state, tracked, and its identity shown. */
-function record(
-  session: Session,
-  relative: string,
-  file: Parameters<ChangeTracker['add']>[0],
-  read: Parameters<ChangeTracker['add']>[1],
-  item: ShownItem,
-): void {
-  session.identities.add(item);
-  session.done.add(relative);
-  session.injected.push({ path: relative, sha256: read.sha256, bytes: read.bytes });
-  session.tracker.add(file, read);
-}
-
-/**
- * The frame of a rule. The rule file is read when it is injected: an edit since the session
- * started shows, a deleted file is a warning and is not injected.
- */
-function frameRule(session: Session, rule: Rule, note: string, diagnostics: Diagnostic[]) {
-  const { options, shown } = session;
-  const body = readRule(options.fs, rule, options.maxFileBytes, diagnostics);
-  if (body === null) return null;
-  const frame: FrameFile = {
-    path: shown(rule.path),
-    dir: shown(rule.ownerDir),
-    text: `${note}\n\n${body.text}`,
-    note,
-  };
-  return { frame, read: body.read };
-}
-
 /** Maps a path under the canonical work dir to the spelling the caller used. */
 function displayUnder(spelled: string | undefined, workDir: string): (file: string) => string {
   return spelled === undefined ? (file) => file : rebaseUnder(workDir, spelled);
-}
-
-function ruleName(event: ToolEvent): string | null {
-  const input = event.input;
-  if (typeof input !== 'object' || input === null) return null;
-  const name = (input as Record<string, unknown>)['name'];
-  return typeof name === 'string' && name !== '' ? name : null;
-}
-
-/**
- * The frames of one tool result, within the session budget: a frame that would pass
- * `maxSessionBytes` exhausts the session (reported once) and nothing more is injected. Files that
- * follow each other are framed together at the end ({@link renderSessionFrames}: a host joins them
- * as it does); each is counted as its own frame when it is added, which is never less than its
- * share of the group, and the budget holds the exact size of the result once it is done.
- */
-function createFrames(session: Session, diagnostics: Diagnostic[]) {
-  const { budget, options, frameOptions } = session;
-  const start = budget.bytes;
-  const parts: (string | FrameFile[])[] = [];
-  const fits = (frame: string, what: string): boolean => {
-    const size = Buffer.byteLength(frame, 'utf8') + (parts.length > 0 ? 1 : 0);
-    if (budget.bytes + size > options.maxSessionBytes) {
-      budget.exhausted = true;
-      diagnostics.push({
-        level: 'info',
-        code: 'session-budget-exhausted',
-        message: `the session has injected ${budget.bytes} bytes; ${what} would pass maxSessionBytes (${options.maxSessionBytes}), so nothing more is injected`,
-      });
-      return false;
-    }
-    budget.bytes += size;
-    return true;
-  };
-  return {
-    /** A frame rendered already (a change event). False when the budget ran out. */
-    add(frame: string, what: string): boolean {
-      if (!fits(frame, what)) return false;
-      parts.push(frame);
-      return true;
-    },
-    /** A file to frame with the files around it. True when it fits or shows nothing. */
-    addFile(file: FrameFile, what: string): boolean {
-      const alone = renderSessionFrame(options.format, file, frameOptions);
-      if (alone === '') return true;
-      if (!fits(alone, what)) return false;
-      const last = parts[parts.length - 1];
-      if (Array.isArray(last)) last.push(file);
-      else parts.push([file]);
-      return true;
-    },
-    done() {
-      const text = parts
-        .map((part) =>
-          typeof part === 'string' ? part : renderSessionFrames(options.format, part, frameOptions),
-        )
-        .join('\n');
-      budget.bytes = start + Buffer.byteLength(text, 'utf8');
-      return { text, diagnostics };
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import { CtxfilesError } from '../errors.js';
-import type { DisclosureState } from './disclosure.js';
+import type { DisclosureState } from './disclosure-state.js';
 import validate from './validate-session-state.generated.js';
 
 /**
