@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
-import { median, withoutExtraCerts } from './measure.mjs';
+import { findArgs, median, withoutExtraCerts } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -57,26 +57,6 @@ while (stack.length > 0) {
 }
 process.stdout.write(found.join('\\n'));`;
 
-function findArgs(root) {
-  const prune = ['-name', '.*'];
-  for (const dir of PRUNED_DIRECTORIES) prune.push('-o', '-name', dir);
-  return [
-    root,
-    '-mindepth',
-    '1',
-    '(',
-    ...prune,
-    ')',
-    '-prune',
-    '-o',
-    '-type',
-    'f',
-    '-name',
-    'AGENTS.md',
-    '-print',
-  ];
-}
-
 /** One command under GNU time: CPU (user + system) and user time in ms, peak RSS in MB, its output. */
 function timed(command, args, options = {}) {
   const result = spawnSync('/usr/bin/time', ['-f', '%U %S %M', command, ...args], {
@@ -96,7 +76,7 @@ for (const size of sizes.length > 0 ? sizes : ['medium', 'large']) {
   const root = fs.realpathSync(tree.root);
   const commands = {
     'node -e 0': () => timed(process.execPath, ['-e', '0']),
-    find: () => timed('find', findArgs(root)),
+    find: () => timed('find', findArgs(PRUNED_DIRECTORIES, root)),
     'minimal Node walk': () => timed(process.execPath, ['-e', minimalWalk], { cwd: root }),
     'manifest, rules on': () => timed(process.execPath, [bin, 'manifest'], { cwd: root, env: envOf('on') }),
     'manifest, rules off': () => timed(process.execPath, [bin, 'manifest'], { cwd: root, env: envOf('off') }),

@@ -80,3 +80,28 @@ export function sampleCommands(commands, runs, { check, sample = (result) => res
 export function timeCommands(commands, runs, options) {
   return sampleCommands(commands, runs, options).map(median);
 }
+
+/**
+ * GNU find's arguments for the baseline of the manifest rows: every AGENTS.md below `root`, not
+ * entering dot directories or the directories the nested walk prunes (`pruned`, its
+ * PRUNED_DIRECTORIES), so that find and ctxfiles look at the same tree.
+ */
+export function findArgs(pruned, root) {
+  const prune = ['-name', '.*'];
+  for (const dir of pruned) prune.push('-o', '-name', dir);
+  return [
+    root,
+    '-mindepth',
+    '1',
+    '(',
+    ...prune,
+    ')',
+    '-prune',
+    '-o',
+    '-type',
+    'f',
+    '-name',
+    'AGENTS.md',
+    '-print',
+  ];
+}

@@ -13,7 +13,7 @@ import { measureInitHook } from './hook.mjs';
 import { countInstructions, haveValgrind, millions } from './instructions.mjs';
 import { FIRST_CALL_INPUT, measureMcp } from './mcp.mjs';
 import { measureNested, nestedLines } from './nested.mjs';
-import { cacheEnv, cacheHome, median, runCommand, timeCommands } from './measure.mjs';
+import { cacheEnv, cacheHome, findArgs, median, runCommand, timeCommands } from './measure.mjs';
 import { mb, measurePackage } from './package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,26 +97,6 @@ function peakRss(args, cwd) {
   if (result.status !== 0) return null;
   const kb = Number(result.stderr.trim().split('\n').pop());
   return Number.isFinite(kb) ? kb / 1024 : null;
-}
-
-function findArgs(root) {
-  const prune = ['-name', '.*'];
-  for (const dir of PRUNED_DIRECTORIES) prune.push('-o', '-name', dir);
-  return [
-    root,
-    '-mindepth',
-    '1',
-    '(',
-    ...prune,
-    ')',
-    '-prune',
-    '-o',
-    '-type',
-    'f',
-    '-name',
-    'AGENTS.md',
-    '-print',
-  ];
 }
 
 const hasRg = spawnSync('rg', ['--version']).status === 0;
@@ -334,7 +314,7 @@ for (const [size, tree] of Object.entries(trees)) {
   }
   const commands = [
     [process.execPath, ['-e', '0']],
-    ['find', findArgs(root)],
+    ['find', findArgs(PRUNED_DIRECTORIES, root)],
     [process.execPath, manifestArgs, { cwd: root, env: treeEnv }],
     [process.execPath, manifestArgs, { cwd: root, env: indexEnv }],
   ];
