@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { eachLine } from '../src/doctor/each-line.js';
+import { eachLine } from '../src/shared/each-line.js';
 
 /** The lines `eachLine` visits, with their offsets. */
 function visited(text: string, crlf: boolean): { lines: string[]; starts: number[] } {

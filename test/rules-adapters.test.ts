@@ -7,6 +7,7 @@ import { readSimpleFrontmatter } from '../src/discover/simple-frontmatter.js';
 import { splitGlobs } from '../src/rules/rule-adapter.js';
 import { KNOWN_RULE_SOURCES } from '../src/config/types.js';
 import { RULE_ADAPTERS, RULE_SOURCES, ruleEntryNames } from '../src/rules/rule-adapters.js';
+import { frontmatterKeys } from '../src/rules/frontmatter-lines.js';
 
 /** Parses `text` as a file in the first folder location of `source`; a compact view of the result. */
 function classify(source: string, text: string) {
@@ -453,5 +454,35 @@ describe('qwen', () => {
   ])('%j', (text, expected) => {
     const { kind, globs } = classify('qwen', text) as { kind: string; globs: readonly string[] };
     expect({ kind, globs }).toEqual(expected);
+  });
+});
+
+describe('what an adapter says its tool misreads (doctor, misread-frontmatter)', () => {
+  const misreads = (source: string, text: string) =>
+    (RULE_ADAPTERS.get(source)?.misreads?.(frontmatterKeys(text)) ?? []).map((item) => [
+      item.key.key,
+      item.key.line,
+      item.lost === true,
+    ]);
+
+  test("claude: paths as a list or quoted, and another tool's scoping key without paths", () => {
+    expect(misreads('claude', '---\npaths:\n  - src/**\n  - lib/**\n---\nbody\n')).toEqual([
+      ['paths', 2, false],
+    ]);
+    expect(misreads('claude', '---\npaths: "src/**"\n---\n')).toEqual([['paths', 2, false]]);
+    expect(misreads('claude', '---\npaths: src/**, lib/**\n---\n')).toEqual([]);
+    expect(misreads('claude', '---\ndescription: x\napplyTo: src/**\n---\n')).toEqual([
+      ['applyTo', 3, false],
+    ]);
+    expect(misreads('claude', '---\nglobs: src/**\nalwaysApply: true\n---\n')).toEqual([['globs', 2, false]]);
+  });
+
+  test('cursor: a quoted alwaysApply loses the rule; a plain one is read', () => {
+    expect(misreads('cursor', "---\nalwaysApply: 'true'\n---\n")).toEqual([['alwaysApply', 2, true]]);
+    expect(misreads('cursor', '---\nalwaysApply: true\n---\n')).toEqual([]);
+  });
+
+  test('a source whose tool reads every form as written has no list', () => {
+    expect(misreads('windsurf', '---\ntrigger: "always_on"\n---\n')).toEqual([]);
   });
 });

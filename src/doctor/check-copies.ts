@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Corpus, CorpusFile } from './corpus.js';
-import { eachLine } from './each-line.js';
+import { eachLine } from '../shared/each-line.js';
 import { finding, type Finding } from './finding.js';
 
 /** Paragraphs shorter than this (after folding whitespace) are too common to call duplicates. */

@@ -5,7 +5,7 @@ import { compileRuleGlobs, type CompiledGlob } from '../rules/compile-rule-globs
 import { RULE_ADAPTERS } from '../rules/rule-adapters.js';
 import type { Corpus, CorpusFile } from './corpus.js';
 import { finding, type Finding } from './finding.js';
-import { frontmatterKeys, isQuoted, type FrontmatterKey } from './frontmatter-lines.js';
+import { frontmatterKeys, type FrontmatterKey } from '../rules/frontmatter-lines.js';
 
 /** Directories never searched for a glob's match, beside the ones the nested walk prunes. */
 const PRUNED = new Set(['.git']);
@@ -14,8 +14,8 @@ const PRUNED = new Set(['.git']);
 const MAX_ENTRIES = 500_000;
 
 /**
- * Rule files: globs that match no file under the rule's owner (`unmatched-glob`), and frontmatter a
- * host is known to misread (`misread-frontmatter`).
+ * Rule files: globs that match no file under the rule's owner (`unmatched-glob`), and frontmatter
+ * the vendor's tool is known to misread (`misread-frontmatter`, from the rule adapter's `misreads`).
  */
 export function checkRules(corpus: Corpus): Finding[] {
   const findings: Finding[] = [];
@@ -24,9 +24,19 @@ export function checkRules(corpus: Corpus): Finding[] {
     const rule = file.rule;
     if (rule === undefined) continue;
     const keys = frontmatterKeys(file.text);
-    for (const item of misreadKeys(file, rule.source, keys)) findings.push(item);
     const adapter = RULE_ADAPTERS.get(rule.source);
     if (adapter === undefined) continue;
+    // The forms the vendor's tool reads otherwise than the author meant: the adapter knows them.
+    for (const misread of adapter.misreads?.(keys) ?? [])
+      findings.push(
+        finding(
+          'misread-frontmatter',
+          keyAt(file, misread.key),
+          misread.problem,
+          misread.fix,
+          misread.lost === true ? 'error' : undefined,
+        ),
+      );
     const dialect = adapter.globs;
     // The adapter table says which key holds the patterns (docs/rules.md, "The vendors").
     const key = keys.find((entry) => entry.key === adapter.globKey);
@@ -103,88 +113,9 @@ function where(key: FrontmatterKey | undefined, pattern: string): { line: number
   return { line: key.line, column: key.column };
 }
 
-/** The forms a host reads differently from what the author meant. */
-function misreadKeys(file: CorpusFile, source: string, keys: readonly FrontmatterKey[]): Finding[] {
-  if (source === 'cursor') return misreadByCursor(file, keys);
-  if (source === 'claude') return misreadByClaude(file, keys);
-  return [];
-}
-
 /** Where a key is written, for a finding. */
 function keyAt(file: CorpusFile, key: FrontmatterKey): { file: string; line: number; column: number } {
   return { file: file.shown, line: key.line, column: key.column };
-}
-
-/** The key of a file's frontmatter named `name`, if written. */
-function keyNamed(keys: readonly FrontmatterKey[], name: string): FrontmatterKey | undefined {
-  return keys.find((key) => key.key === name);
-}
-
-/** What Cursor misreads: a quoted `alwaysApply`, a string where it reads a boolean. */
-function misreadByCursor(file: CorpusFile, keys: readonly FrontmatterKey[]): Finding[] {
-  const always = keyNamed(keys, 'alwaysApply');
-  if (always === undefined || !isQuoted(always.value)) return [];
-  return [
-    finding(
-      'misread-frontmatter',
-      keyAt(file, always),
-      `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
-      `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
-      // The rule's text never reaches the model unless asked for: text lost.
-      'error',
-    ),
-  ];
-}
-
-/**
- * What Claude Code misreads: `paths` quoted or as a list, and the scoping keys of other hosts
- * (`globs`, `applyTo`, `alwaysApply`) standing where it reads only `paths`.
- */
-function misreadByClaude(file: CorpusFile, keys: readonly FrontmatterKey[]): Finding[] {
-  const findings: Finding[] = [];
-  const paths = keyNamed(keys, 'paths');
-  if (paths !== undefined && isMisreadPaths(paths))
-    findings.push(
-      finding(
-        'misread-frontmatter',
-        keyAt(file, paths),
-        'Claude Code is reported to drop paths written quoted or as a list (anthropics/claude-code#17204) or to load such rules in every session (#16299)',
-        'write one unquoted value, paths: src/api/**, lib/api/**, and check the rule with /memory',
-      ),
-    );
-  const globs = keyNamed(keys, 'globs');
-  if (globs !== undefined && paths === undefined)
-    findings.push(
-      finding(
-        'misread-frontmatter',
-        keyAt(file, globs),
-        'globs is a Cursor key; Claude Code documents paths, so this rule is read as always on',
-        'rename globs to paths',
-      ),
-    );
-  for (const name of ['applyTo', 'alwaysApply']) {
-    const foreign = keyNamed(keys, name);
-    if (foreign !== undefined && paths === undefined && globs === undefined)
-      findings.push(
-        finding(
-          'misread-frontmatter',
-          keyAt(file, foreign),
-          `Claude Code ignores ${name} (a ${name === 'applyTo' ? 'Copilot' : 'Cursor'} key): this rule loads in every session`,
-          'scope the rule with paths: (the key Claude Code reads), or remove the key',
-        ),
-      );
-  }
-  return findings;
-}
-
-/** A `paths` value written quoted, as a list, or with more than one item. */
-function isMisreadPaths(paths: FrontmatterKey): boolean {
-  return (
-    isQuoted(paths.value) ||
-    paths.items.some((item) => isQuoted(item.value)) ||
-    paths.items.length > 1 ||
-    paths.value.startsWith('[')
-  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { isInside } from '../fs/contain.js';
 import { MAX_INLINE_BYTES, readInstruction } from '../fs/read-instruction.js';
 import { scanImports } from '../imports/scan-imports.js';
 import type { Corpus, CorpusFile } from './corpus.js';
-import { eachLine } from './each-line.js';
+import { eachLine } from '../shared/each-line.js';
 import { finding, type Finding } from './finding.js';
 import { positionOf } from './position-of.js';
 

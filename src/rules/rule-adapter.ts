@@ -1,3 +1,4 @@
+import type { FrontmatterKey } from './frontmatter-lines.js';
 import type { AgentScope, RuleKind } from './rule.js';
 
 /** Where a vendor keeps its rules, relative to an owner directory. */
@@ -112,6 +113,28 @@ export interface RuleAdapter {
    */
   readonly fileReferences?: boolean;
   classify(input: FrontmatterInput): Classification;
+  /**
+   * Frontmatter written in a form the vendor's tool is known to read otherwise than its author
+   * meant, from the keys as written (quoted, listed): `ctxfiles doctor` reports each as a
+   * `misread-frontmatter` finding at the key.
+   */
+  misreads?(keys: readonly FrontmatterKey[]): readonly Misread[];
+}
+
+/** One key a vendor's tool misreads (see {@link RuleAdapter.misreads}). */
+export interface Misread {
+  readonly key: FrontmatterKey;
+  /** What the tool does with it. */
+  readonly problem: string;
+  /** How to write it instead. */
+  readonly fix: string;
+  /** The rule's text then never reaches the model: an error, not a warning. */
+  readonly lost?: boolean;
+}
+
+/** The key of a frontmatter named `name`, if written. */
+export function keyNamed(keys: readonly FrontmatterKey[], name: string): FrontmatterKey | undefined {
+  return keys.find((key) => key.key === name);
 }
 
 /** A `description` as a string: strings and numbers are kept, anything else is ignored. */

@@ -1,4 +1,5 @@
-import { booleanOf, descriptionOf, globList, type RuleAdapter } from '../rule-adapter.js';
+import { isQuoted } from '../frontmatter-lines.js';
+import { booleanOf, descriptionOf, globList, keyNamed, type RuleAdapter } from '../rule-adapter.js';
 
 /**
  * Cursor project rules: `.cursor/rules/**\/*.mdc`. `alwaysApply: true` → always; `globs` → glob;
@@ -19,5 +20,19 @@ export const cursorAdapter: RuleAdapter = {
     if (always.value === true) return { ok: true, kind: 'always', globs: [], description };
     if (globs.globs !== null) return { ok: true, kind: 'glob', globs: globs.globs, description };
     return { ok: true, kind: description === '' ? 'manual' : 'requested', globs: [], description };
+  },
+  // A quoted `alwaysApply` is a string where Cursor reads a boolean: the rule is not applied always,
+  // and its text never reaches the model unless asked for.
+  misreads(keys) {
+    const always = keyNamed(keys, 'alwaysApply');
+    if (always === undefined || !isQuoted(always.value)) return [];
+    return [
+      {
+        key: always,
+        problem: `alwaysApply: ${always.value} is a string, not the boolean Cursor reads: the rule is not applied always`,
+        fix: `write alwaysApply: ${always.value.slice(1, -1)} without quotes`,
+        lost: true,
+      },
+    ];
   },
 };

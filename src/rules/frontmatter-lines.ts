@@ -1,4 +1,4 @@
-import { eachLine } from './each-line.js';
+import { eachLine } from '../shared/each-line.js';
 
 /** A `key: value` line of a frontmatter block, with its list items. */
 export interface FrontmatterKey {
