@@ -15,7 +15,7 @@ export const CONFIG_SCHEMA_ID =
  * a default taken from `DEFAULT_CONFIG`; the top level is closed (`additionalProperties: false`) so
  * that editors flag a misspelt key, while the CLI only warns with a "did you mean" hint: a config the
  * fast validator generated from this schema refuses (an unknown key included) takes the slow path,
- * which warns (src/config/load-config.ts, `isQuickValid`).
+ * which warns (src/config/read-config.ts, `isQuickValid`).
  */
 export function generateConfigJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' }) as Record<

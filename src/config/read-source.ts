@@ -26,7 +26,7 @@ export function readSourceFile(
     if (info.size > MAX_SOURCE_BYTES)
       return fail(`the file is ${info.size} bytes; at most ${MAX_SOURCE_BYTES} are accepted`);
     // The port never follows a final symlink; a config search refuses links that leave their
-    // directory before this read (load-config.ts), so the real path is the file meant.
+    // directory before this read (config-search.ts), so the real path is the file meant.
     const read = fs.readFile(fs.realpath(file), { maxBytes: MAX_SOURCE_BYTES, expect: info });
     if (read.truncated) return fail(`the file is larger than ${MAX_SOURCE_BYTES} bytes`);
     return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
