@@ -203,7 +203,10 @@ function typeOf(node) {
         ? `integer ≥ ${node.minimum ?? 0}`
         : `integer ${node.minimum ?? 0}–${node.maximum}`;
     case 'array':
-      return `${typeOf(node.items ?? {})}[]`.replace(/^(".*)\[\]$/, 'any of $1');
+      // A list of chosen values: "any of" them; else the items' type as a list.
+      return node.items?.enum !== undefined
+        ? `any of ${typeOf(node.items)}`
+        : `${typeOf(node.items ?? {})}[]`;
     case 'object':
       return 'object';
     case undefined:

@@ -145,6 +145,7 @@ describe("docs/config.md's table of keys, from the JSON Schema", () => {
         ],
       },
       extra: { type: 'array', items: { type: 'string' }, default: [], description: 'More.' },
+      kinds: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, description: 'Some.' },
       data: { description: "OpenCode's own." },
     },
   };
@@ -163,6 +164,7 @@ describe("docs/config.md's table of keys, from the JSON Schema", () => {
       '| `failed` | `"keep"`, or object | none | Per reason. |',
       '| `failed.missing` | string | none | Gone. |',
       '| `extra` | string[] | `[]` | More. From a project config a value is dropped where it reads outside ([security.md, "Trust tiers"](security.md#trust-tiers)). |',
+      '| `kinds` | any of `"x"`, `"y"` | none | Some. |',
     ]);
   });
 
