@@ -269,6 +269,41 @@ async function resolverOver(memory: MemoryFileSystem, config: ConfigInput = {}) 
   });
 }
 
+describe('owners a nested instruction file makes', () => {
+  test('a directory holding only an instruction file owns no rule and costs no look-up', async () => {
+    // A case-insensitive volume: Windsurf's agents.md would find each AGENTS.md again, as a rule.
+    const memory = createMemoryFileSystem({}, { root: W, caseInsensitive: true });
+    memory.set(W, { dir: true });
+    for (const dir of ['p', 'p/q', 'r']) memory.set(`${W}/${dir}/AGENTS.md`, `# ${dir}`);
+    memory.set(`${W}/s/AGENTS.md`, '# s');
+    memory.set(`${W}/s/.windsurf/rules/s.md`, '---\ntrigger: always_on\n---\ns rule');
+    memory.set(`${W}/t/agents.md`, '---\ntrigger: always_on\n---\nt as a Windsurf rule');
+    const resolver = await resolverOver(memory);
+    const start = memory.calls.length;
+    const result = await resolver.resolve();
+    // Each AGENTS.md reaches the model once, as a nested file; a file named as no instruction names
+    // it is still a Windsurf rule, and so is a rule folder beside an AGENTS.md.
+    expect(result.nested.map((file) => file.relativePath)).toEqual([
+      'p/AGENTS.md',
+      'p/q/AGENTS.md',
+      'r/AGENTS.md',
+      's/AGENTS.md',
+    ]);
+    expect((result.rules ?? []).map((rule) => rule.relativePath)).toEqual([
+      's/.windsurf/rules/s.md',
+      't/agents.md',
+    ]);
+    // The owners are s and t: nothing is looked up for a rule below p, p/q or r.
+    const probed = memory.calls
+      .slice(start)
+      .filter(
+        (call) =>
+          call.op !== 'readdir' && /^\/w\/(p|r)\//.test(call.path) && !call.path.endsWith('/AGENTS.md'),
+      );
+    expect(probed).toEqual([]);
+  });
+});
+
 describe('a resolution with rules and the manifest', () => {
   const configs: ReadonlyArray<[string, ConfigInput]> = [
     ['defaults', {}],

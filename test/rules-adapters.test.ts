@@ -51,6 +51,20 @@ describe('the adapter table', () => {
     ]);
     expect([...ruleEntryNames(['copilot', 'nope'])]).toEqual(['.github']);
   });
+  test('with instruction names, leaves out the files a nested owner does not read as rules', () => {
+    // Windsurf's AGENTS.md is read as the nested instruction file; its agents.md, a name the
+    // instructions lack, is still a rule; Zed's .rules is read in the work dir only.
+    const names = [...ruleEntryNames(RULE_SOURCES, new Set(['AGENTS.md', 'CLAUDE.md']))];
+    expect(names).toContain('agents.md');
+    expect(names).toContain('.windsurf');
+    expect(names).not.toContain('AGENTS.md');
+    expect(names).not.toContain('.rules');
+    expect([...ruleEntryNames(['windsurf'], new Set(['agents.md']))]).toEqual([
+      '.windsurf',
+      '.devin',
+      'AGENTS.md',
+    ]);
+  });
 });
 
 describe('cursor', () => {

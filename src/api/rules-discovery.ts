@@ -53,7 +53,11 @@ export function discoverAllRules(
   const rules = config.rules ?? { sources: [], nested: true };
   const { instructions, contextDiscovery } = config;
   const diagnostics: Diagnostic[] = createDiagnostics();
-  const walk = { listThrough, ...(listings === undefined ? {} : { listings }) };
+  const names = instructionNames(config);
+  // A directory is an owner for the locations read below the work dir that the instructions do not
+  // read already: with the default `contextPaths`, holding an `AGENTS.md` makes none.
+  const markers = ruleEntryNames(rules.sources, names);
+  const walk = { listThrough, markers, ...(listings === undefined ? {} : { listings }) };
   const ownerEntries = new Map<string, readonly DirEntry[]>();
   const owners = ruleOwners(context, rules.nested && nested, diagnostics, walk, ownerEntries);
   const found = discoverRules(fs, {
@@ -64,7 +68,7 @@ export function discoverAllRules(
     symlinks: instructions.symlinks ?? 'inside',
     // Trusted layers only: a project config's `rules.userFolders` was dropped when it was loaded.
     ...(rules.userFolders === true ? { userDir: context.homeDir } : {}),
-    instructionNames: instructionNames(config),
+    instructionNames: names,
     ownerEntries,
   });
   diagnostics.push(...found.diagnostics);
@@ -210,6 +214,8 @@ function ruleOwners(
   diagnostics: Diagnostic[],
   walk: {
     readonly listThrough: (names: Iterable<string>) => FileSystem;
+    /** The entry names that make a directory below the work dir an owner. */
+    readonly markers: ReadonlySet<string>;
     readonly listings?: SharedListings;
   },
   ownerEntries: Map<string, readonly DirEntry[]>,
@@ -217,8 +223,7 @@ function ruleOwners(
   const owners = pathOwners(context);
   if (walkNestedOwners) {
     const { workDir, config } = context;
-    const markers = ruleEntryNames((config.rules ?? { sources: [] }).sources);
-    const { listThrough, listings } = walk;
+    const { listThrough, listings, markers } = walk;
     const { maxDepth } = config.contextDiscovery;
     const found =
       listings === undefined

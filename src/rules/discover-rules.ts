@@ -9,7 +9,7 @@ import { createCompileBudget, type CompileBudget } from './compile-budget.js';
 import { parseRule } from './parse-rule.js';
 import { PARSE_CODES } from './rule-body.js';
 import { listedOwner } from './listed-owner.js';
-import type { RuleAdapter, RuleLocation } from './rule-adapter.js';
+import { readsIn, type OwnerPlace, type RuleAdapter, type RuleLocation } from './rule-adapter.js';
 import { RULE_ADAPTERS } from './rule-adapters.js';
 import type { Rule, SkippedRule, SkipReason } from './rule.js';
 import { createDiagnostics } from '../diagnostics.js';
@@ -83,17 +83,6 @@ export interface DiscoveredRules {
   /** Rule files found but not used, in the same order. */
   readonly skipped: readonly SkippedRule[];
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** Whether a location is read in an owner of this kind (see {@link DiscoverRulesOptions.instructionNames}). */
-function usable(
-  location: RuleLocation,
-  owner: string,
-  instructionNames: ReadonlySet<string> | undefined,
-): boolean {
-  if (location.type === 'folder' || location.owners === undefined) return true;
-  if (location.owners === 'nested' && instructionNames?.has(location.path) === true) return false;
-  return location.owners === owner;
 }
 
 /**
@@ -230,7 +219,7 @@ function candidatesOf(fs: FileSystem, ownerDir: string, scan: Scan): Candidate[]
   const { options, symlinks, maxDepth, diagnostics } = scan;
   const ownerRoot = isInside(scan.root, ownerDir) ? scan.root : ownerDir;
   const candidates: Candidate[] = [];
-  const owner =
+  const owner: OwnerPlace =
     ownerDir === options.workDir ? 'work-dir' : isInside(options.workDir, ownerDir) ? 'nested' : 'above';
   const entries = options.ownerEntries?.get(ownerDir);
   const listed = entries === undefined ? undefined : listedOwner(entries);
@@ -246,17 +235,36 @@ function candidatesOf(fs: FileSystem, ownerDir: string, scan: Scan): Candidate[]
           ),
         );
   for (const [adapter, location] of pairs) {
-    if (!usable(location, owner, options.instructionNames)) continue;
+    if (!readsIn(location, owner, options.instructionNames)) continue;
     const known = listed?.(location) ?? 'look-up';
     if (known === 'absent') continue;
     // Listed in another case only: absent on a case-sensitive volume, which one probe (no
-    // exception when absent) tells before the look-up.
-    if (known === 'other-case' && fs.probe(path.join(ownerDir, location.path)) === null) continue;
+    // exception when absent) tells before the look-up. On a case-insensitive one it is the file
+    // listed, which the nested walk delivers already when an instruction name names it (Windsurf's
+    // agents.md beside an AGENTS.md): an instruction reaches the model once.
+    if (known === 'other-case') {
+      if (owner === 'nested' && listedAsInstruction(entries ?? [], location.path, options.instructionNames))
+        continue;
+      if (fs.probe(path.join(ownerDir, location.path)) === null) continue;
+    }
     if (known === 'plain-file' && location.type === 'file')
       candidates.push(listedFile(ownerDir, adapter, location));
     else collect(fs, at, symlinks, adapter, location, maxDepth, candidates, diagnostics);
   }
   return candidates;
+}
+
+/** True when `entries` hold a file named `name` in another case that is an instruction name. */
+function listedAsInstruction(
+  entries: readonly DirEntry[],
+  name: string,
+  instructionNames: ReadonlySet<string> | undefined,
+): boolean {
+  if (instructionNames === undefined) return false;
+  const folded = name.toLowerCase();
+  return entries.some(
+    (entry) => entry.name !== name && entry.name.toLowerCase() === folded && instructionNames.has(entry.name),
+  );
 }
 
 /** Reads one rule file into `rules`, or records why it is skipped. */

@@ -46,6 +46,25 @@ export type RuleLocation =
       readonly owners?: 'nested' | 'work-dir';
     };
 
+/** Where an owner directory is, against the work dir: a location may be read in some only. */
+export type OwnerPlace = 'nested' | 'work-dir' | 'above';
+
+/**
+ * Whether `location` is read in an owner directory at `place`. A file location read in nested owners
+ * only is not read there when its name is one `instructionNames` gives (Windsurf's `AGENTS.md` beside
+ * the default `contextPaths`): the instructions already deliver that file as a nested file, and an
+ * instruction reaches the model once (docs/rules.md, "Discovery").
+ */
+export function readsIn(
+  location: RuleLocation,
+  place: OwnerPlace,
+  instructionNames: ReadonlySet<string> | undefined,
+): boolean {
+  if (location.type === 'folder' || location.owners === undefined) return true;
+  if (location.owners === 'nested' && instructionNames?.has(location.path) === true) return false;
+  return location.owners === place;
+}
+
 /** How a vendor matches its globs; turned into micromatch options in `compile-rule-globs.ts`. */
 export interface GlobDialect {
   /** A pattern without a slash matches the basename at any depth. */
