@@ -65,7 +65,8 @@ describe('contextDiscovery.cache', () => {
     const file = indexFile(cacheHome, workDir);
     const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(saved.key).toBe(workDir);
-    // The names of the nested walk and, rules being on by default, the rule folders' first segments.
+    // The names of the nested walk and, rules being on by default, the first segments of the rule
+    // locations read below the work dir (not Zed's `.rules`, read in the work dir only).
     expect(saved.names.sort()).toEqual([
       '.augment',
       '.claude',
@@ -79,7 +80,6 @@ describe('contextDiscovery.cache', () => {
       '.kiro',
       '.qwen',
       '.roo',
-      '.rules',
       '.windsurf',
       'AGENTS.md',
       'CLAUDE.md',
