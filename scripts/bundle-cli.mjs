@@ -2,6 +2,8 @@
 // - dist/bin/cli.cjs: every command; dist/bin/resolve.cjs: a plain `resolve` alone, without
 //   commander; dist/bin/hook.cjs: the hook command's parser and quick check alone, which loads
 //   dist/bin/hook-run.cjs (the whole hook) only for an event it cannot answer;
+// - dist/bin/host-<id>.cjs: one host each, which the other bundles load when they first ask for
+//   something of it (src/cli/lazy-hosts.ts);
 // - dist/bin/ctxfiles.cjs: the bin, a small loader that picks one of them and loads it through the
 //   compile cache (src/cli/compile-cache.ts), with the bundles' digests built in.
 // CommonJS, because starting Node's ES module loader and linking a graph of ES modules costs a cold
@@ -143,21 +145,41 @@ const withoutSessions = {
   },
 };
 
+/**
+ * The CLI bundles take the registry of src/cli/lazy-hosts.ts in place of src/hosts/index.ts: each
+ * host is a bundle of its own (below), loaded the first time something of it is asked for, so that a
+ * bundle's start runs no host's top level (docs/performance.md, "Round nine").
+ */
+const lazyHosts = {
+  name: 'lazy-hosts',
+  setup(build) {
+    const registry = path.join(repo, 'src/hosts/index.ts');
+    build.onResolve({ filter: /[\\/]hosts[\\/]index\.js$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === registry
+        ? { path: path.join(repo, 'src/cli/lazy-hosts.ts') }
+        : undefined,
+    );
+  },
+};
+
 const digests = {};
-for (const name of ['cli', 'hook', 'hook-run', 'resolve']) {
+
+/**
+ * Writes one bundle of dist/bin in the function Node wraps a CommonJS module in, as the loader
+ * compiles it (BUNDLE_HEAD and BUNDLE_TAIL of src/cli/compile-cache.ts): written here, it spares
+ * every run a copy of the whole text. `"use strict"` stays the function's first statement.
+ */
+async function bundle(name, entry, plugins) {
   const outfile = path.join(outdir, `${name}.cjs`);
   await build({
     ...common,
-    entryPoints: [path.join(repo, `src/cli/entry-${name}.ts`)],
+    ...entry,
     outfile,
     external,
-    plugins: [lazyChildProcess, ownRequire, ...(name === 'resolve' ? [withoutSessions] : [])],
+    plugins: [lazyChildProcess, ownRequire, ...plugins],
     define: { ...IMPORT_META_URL, CTXFILES_VERSION: JSON.stringify(manifest.version) },
   });
   viewBuiltins(outfile);
-  // The text goes inside the function Node wraps a CommonJS module in, as the loader compiles it
-  // (BUNDLE_HEAD and BUNDLE_TAIL of src/cli/compile-cache.ts): written here, it spares every run a
-  // copy of the whole text. `"use strict"` stays the function's first statement.
   fs.writeFileSync(
     outfile,
     `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(outfile, 'utf8')}\n})`,
@@ -167,6 +189,37 @@ for (const name of ['cli', 'hook', 'hook-run', 'resolve']) {
   // The bin reads the bundles as Latin-1 (src/cli/compile-cache.ts): esbuild escapes non-ASCII.
   if (/[^\x00-\x7f]/.test(text)) throw new Error(`${outfile} is not ASCII`);
   digests[name] = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+for (const name of ['cli', 'hook', 'hook-run', 'resolve'])
+  await bundle(name, { entryPoints: [path.join(repo, `src/cli/entry-${name}.ts`)] }, [
+    lazyHosts,
+    ...(name === 'resolve' ? [withoutSessions] : []),
+  ]);
+
+// One bundle per host folder, exporting its host as `host` (src/cli/lazy-hosts.ts loads
+// `host-<id>.cjs`): the folder is named as the host's id.
+for (const dir of fs.readdirSync(path.join(repo, 'src/hosts'), { withFileTypes: true })) {
+  if (!dir.isDirectory()) continue;
+  const index = fs.readFileSync(path.join(repo, 'src/hosts', dir.name, 'index.ts'), 'utf8');
+  const exported = /^export const (\w+): Host = \{\n\s+id: '([a-z0-9-]+)',/m.exec(index);
+  if (exported === null || exported[2] !== dir.name)
+    throw new Error(
+      `src/hosts/${dir.name}/index.ts: no \`export const <name>: Host\` with the id ${dir.name}`,
+    );
+  await bundle(
+    `host-${dir.name}`,
+    {
+      stdin: {
+        // Strict, as the sources are (tsconfig's `strict`, which esbuild applies to files, not stdin).
+        contents: `'use strict';\nexport { ${exported[1]} as host } from './src/hosts/${dir.name}/index.ts';`,
+        resolveDir: repo,
+        loader: 'ts',
+        sourcefile: `host-${dir.name}.ts`,
+      },
+    },
+    [],
+  );
 }
 
 // A real CommonJS module for the bundles' `import()` of code configs (src/config/load-code-config.ts):

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
-import { hostNamesModule } from './doc-lists.mjs';
+import { hostIndexModule, hostNamesModule } from './doc-lists.mjs';
 import { fastValidatorSource, schemaModuleSource, SESSION_STATE_ABOUT } from './fast-validator.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,8 +54,15 @@ function write(relative, text, written) {
 export async function generateSources() {
   const written = [];
   // The names first: the config vocabulary the schema is built from imports them.
-  const { HOSTS } = await load('hosts', "export { HOSTS } from './src/hosts/index.ts';");
+  const { HOSTS, hostIndexOf } = await load(
+    'hosts',
+    [
+      "export { HOSTS } from './src/hosts/index.ts';",
+      "export { hostIndexOf } from './src/registry/lazy-registry.ts';",
+    ].join('\n'),
+  );
   write('src/config/host-names.generated.ts', hostNamesModule(HOSTS), written);
+  write('src/registry/host-index.generated.ts', hostIndexModule(hostIndexOf(HOSTS)), written);
   const { generateConfigJsonSchemaText, sessionStateJsonSchema } = await load(
     'schemas',
     [

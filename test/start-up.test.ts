@@ -22,6 +22,8 @@ import { defineSha256, digestOf, lazySha256 } from '../src/fs/read-instruction.j
 import { homeDirectory } from '../src/fs/home-dir.js';
 import { discoverRules } from '../src/rules/discover-rules.js';
 import { BIN, spawnBin } from './helpers/cli.js';
+import { HOST_REGISTRY } from '../src/hosts/index.js';
+import { HOST_INDEX } from '../src/registry/host-index.generated.js';
 import { plainResolveOptions } from '../src/cli/resolve-command.js';
 import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
@@ -251,8 +253,14 @@ describe('the bin with its compile cache', () => {
     // Accepted cached code is not written again: same inode, same time.
     const after = fs.statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    // The manifest is empty here: the line that says so tries every preset, which loads every host's
+    // bundle beside the CLI bundle (src/cli/lazy-hosts.ts).
     expect(spawnBin(['manifest'], { cwd: root, env }).code).toBe(0);
-    expect(cacheFiles(cache).sort()).toEqual([files[0], expect.stringMatching(/^cli-manifest-/)].sort());
+    expect(
+      cacheFiles(cache)
+        .filter((name) => !name.startsWith('host-'))
+        .sort(),
+    ).toEqual([files[0], expect.stringMatching(/^cli-manifest-/)].sort());
   });
 
   test('a run that fails writes no cache; the next run that ends well does', () => {
@@ -302,8 +310,12 @@ describe('the bin with its compile cache', () => {
         input: JSON.stringify({ session_id: 's1', cwd: root, ...event }),
       });
     // A session start needs the whole hook: the quick check's bundle hands it on and caches nothing.
+    // Claude Code's bundle, which the quick check loaded for its hook protocol, is a part of the run.
     expect(hook({ hook_event_name: 'SessionStart' }).code).toBe(0);
-    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^hook-run-hook-/)]);
+    expect(cacheFiles(cache).sort()).toEqual([
+      expect.stringMatching(/^hook-run-hook-/),
+      expect.stringMatching(/^host-claude-code-hook-/),
+    ]);
     // A tool call with nothing due is answered by the quick check alone, which caches its code.
     const read = {
       hook_event_name: 'PostToolUse',
@@ -314,7 +326,33 @@ describe('the bin with its compile cache', () => {
     expect(cacheFiles(cache).sort()).toEqual([
       expect.stringMatching(/^hook-hook-/),
       expect.stringMatching(/^hook-run-hook-/),
+      expect.stringMatching(/^host-claude-code-hook-/),
     ]);
+  });
+
+  test("a host's tables load with the first run that asks for that host, and only then", () => {
+    const { root, cache } = project();
+    const env = { XDG_CACHE_HOME: cache };
+    // No preset: no host is asked for, and no host's bundle is loaded (none leaves a cache file).
+    const plain = spawnBin(['resolve'], { cwd: root, env });
+    expect(plain.code).toBe(0);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^resolve-resolve-/)]);
+    // A preset loads its host's bundle alone, beside the resolve bundle, and caches it (Kilo's would
+    // load OpenCode's too: its format is OpenCode's).
+    const codex = spawnBin(['resolve', '--preset', 'codex'], { cwd: root, env });
+    expect(codex.code).toBe(0);
+    expect(codex.stdout).toContain('<INSTRUCTIONS>');
+    expect(cacheFiles(cache).sort()).toEqual([
+      expect.stringMatching(/^host-codex-resolve-/),
+      expect.stringMatching(/^resolve-resolve-/),
+    ]);
+    // Every host's bundle: `presets` lists them all, with one exit listener for all their caches.
+    const presets = spawnBin(['presets'], { cwd: root, env });
+    expect(presets.code).toBe(0);
+    expect(presets.stderr).toBe('');
+    expect(
+      cacheFiles(cache).filter((name) => name.startsWith('host-') && name.includes('-presets-')),
+    ).toHaveLength(fs.readdirSync(path.dirname(BIN)).filter((name) => name.startsWith('host-')).length);
   });
 });
 
@@ -411,7 +449,8 @@ describe('what a cold run loads', () => {
       });
     expect(run().status).toBe(0);
     const cached = fs.readdirSync(path.join(cache, 'ctxfiles/compile-cache'));
-    expect(cached).toEqual([
+    // The command's bundle, and the bundle of each host it asked for (the hook: its host's).
+    expect(cached.filter((name) => !name.startsWith('host-'))).toEqual([
       expect.stringMatching(new RegExp(`^(?:cli|hook|resolve)-${argv[0] as string}-`)),
     ]);
     const result = run();
@@ -661,9 +700,24 @@ describe('homeDirectory', () => {
 });
 
 describe('the bundles', () => {
-  const bundles = ['ctxfiles.cjs', 'cli.cjs', 'hook.cjs', 'hook-run.cjs', 'resolve.cjs'].map((name) =>
-    path.join(path.dirname(BIN), name),
+  const hostBundles = fs.readdirSync(path.dirname(BIN)).filter((name) => /^host-[a-z0-9-]+\.cjs$/.test(name));
+  const bundles = ['ctxfiles.cjs', 'cli.cjs', 'hook.cjs', 'hook-run.cjs', 'resolve.cjs', ...hostBundles].map(
+    (name) => path.join(path.dirname(BIN), name),
   );
+
+  test("hold one host's tables each; the command bundles hold none", () => {
+    expect(hostBundles.sort()).toEqual(HOST_INDEX.map((row) => `host-${row.id}.cjs`).sort());
+    const text = (name: string) => fs.readFileSync(path.join(path.dirname(BIN), name), 'utf8');
+    // Each host's title is its own; `summary` strings are in its presets' tables only.
+    for (const { id, summary } of HOST_REGISTRY.presets.map((preset) => ({
+      id: (HOST_REGISTRY.hostOfPreset(preset.name) as { id: string }).id,
+      summary: JSON.stringify(preset.summary).slice(1, 40),
+    }))) {
+      expect(text(`host-${id}.cjs`), id).toContain(summary);
+      for (const name of ['cli.cjs', 'hook.cjs', 'hook-run.cjs', 'resolve.cjs'])
+        expect(text(name), `${name}: ${id}`).not.toContain(summary);
+    }
+  });
 
   test('are strict code from the first statement, with Node built-ins imported without interop copies', () => {
     for (const file of bundles) {
@@ -675,7 +729,11 @@ describe('the bundles', () => {
       }
       expect(text.replace(/^#!.*\n/, '').startsWith('"use strict";\n'), file).toBe(true);
       expect(text, file).not.toMatch(/__toESM\(require\("node:/);
-      expect(text, file).toMatch(/__ctxfilesBuiltin\(require\("node:path"\)\)/);
+      // A host's bundle may import no built-in at all; one that does takes the view too.
+      if (/[\\/]host-[a-z0-9-]+\.cjs$/.test(file)) {
+        for (const call of text.match(/[\w$]*\(require\("node:[a-z_/]+"\)/g) ?? [])
+          expect(call, file).toMatch(/^__ctxfilesBuiltin\(/);
+      } else expect(text, file).toMatch(/__ctxfilesBuiltin\(require\("node:path"\)\)/);
     }
   });
 

@@ -42,7 +42,8 @@ const name =
 // the hook's quick check keeps the code of a tool call with nothing due, not of a session start.
 let handedOn = false;
 const load: LoadBundle = (bundle) => {
-  if (bundle !== name) handedOn = true;
+  // A host's bundle (src/cli/lazy-hosts.ts) is a part of this run's work, not the work handed on.
+  if (bundle !== name && !bundle.startsWith('host-')) handedOn = true;
   return loadBundle(
     {
       file: path.join(__dirname, `${bundle}.cjs`),

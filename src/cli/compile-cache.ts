@@ -33,9 +33,10 @@ export const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
 export const SUPERSEDED_CACHE_MS = 2 * 24 * 60 * 60 * 1000;
 /**
  * The most cache files the directory keeps, and the most bytes they hold together: past either, the
- * files used least recently go first (each holds one command of one build: about 0.3 to 1.5 MB).
+ * files used least recently go first (each holds one command of one build: about 0.3 to 1.5 MB for a
+ * command's bundle, 10 to 30 kB for a host's, which a command loads beside it).
  */
-export const MAX_CACHE_FILES = 48;
+export const MAX_CACHE_FILES = 128;
 export const MAX_CACHE_BYTES = 48 * 1024 * 1024;
 /** A cache file read while older than this (a day) has its time set to now. */
 const KEEP_ALIVE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -189,8 +190,7 @@ export const BUNDLE_TAIL = '\n})';
  * {@link compileCacheDirectory}); a file without the wrapper gets it around its text.
  */
 export function loadBundle(bundle: Bundle, env: Env): unknown {
-  const dir = compileCacheDirectory(env);
-  const cached = dir !== null && isPrivateDirectory(dir);
+  const { dir, cached } = cacheDirectoryOf(env);
   // The name and the text come from one open file: a bundle replaced meanwhile (an upgrade during
   // a run) cannot leave its code under the old bundle's name.
   const fd = fs.openSync(bundle.file, 'r');
@@ -205,7 +205,26 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
     fs.closeSync(fd);
   }
   if (!source.startsWith(BUNDLE_HEAD)) source = `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
-  return runWithCodeCache(bundle, source, cached ? path.join(dir, cacheFileName(bundle, info)) : undefined);
+  return runWithCodeCache(
+    bundle,
+    source,
+    cached && dir !== null ? path.join(dir, cacheFileName(bundle, info)) : undefined,
+  );
+}
+
+/** The cache directory a run checked, by the environment it was asked with. */
+let checked: { readonly env: Env; readonly dir: string | null; readonly cached: boolean } | undefined;
+
+/**
+ * The cache directory and whether it may be used: checked once per run, for the first bundle, and
+ * the answer kept for the others it loads (a command may load each host's bundle beside its own).
+ */
+function cacheDirectoryOf(env: Env): { readonly dir: string | null; readonly cached: boolean } {
+  if (checked?.env !== env) {
+    const dir = compileCacheDirectory(env);
+    checked = { env, dir, cached: dir !== null && isPrivateDirectory(dir) };
+  }
+  return checked;
 }
 
 /**
@@ -250,7 +269,7 @@ function runWithCodeCache(bundle: Bundle, source: string, cacheFile: string | un
   // Only a run that ended well leaves its code: a usage error or a closed pipe stops early and
   // would fix a cache that lacks most of what the command runs.
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
-    process.once('exit', (status) => {
+    atExit((status) => {
       if (status !== 0 || bundle.keep?.() === false) return;
       try {
         writeCacheFile(cacheFile, script.createCachedData());
@@ -269,4 +288,20 @@ function runWithCodeCache(bundle: Bundle, source: string, cacheFile: string | un
     path.dirname(bundle.file),
   );
   return module.exports;
+}
+
+/** The cache writes due when the process ends, one per bundle loaded without a usable cache. */
+const exitWrites: Array<(status: number) => void> = [];
+
+/**
+ * Runs `write` when the process ends, with its status. One `exit` listener serves every bundle a
+ * run loads (a command may load each host's bundle: src/cli/lazy-hosts.ts), so Node never warns of
+ * a listener leak.
+ */
+function atExit(write: (status: number) => void): void {
+  if (exitWrites.length === 0)
+    process.once('exit', (status) => {
+      for (const each of exitWrites) each(status);
+    });
+  exitWrites.push(write);
 }

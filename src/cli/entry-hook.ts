@@ -4,6 +4,7 @@ import type { runHook } from '../hooks/run-hook.js';
 import type { LoadBundle } from './bin.js';
 import { fdWriter } from './fd-writer.js';
 import { hookCommand, MAX_HOOK_INPUT_BYTES, readStream } from './hook-command.js';
+import { useBundleLoader } from './lazy-hosts.js';
 
 /**
  * The entry of the hook bundle (`dist/bin/hook.cjs`). An agent runs `ctxfiles hook` on every tool
@@ -13,6 +14,7 @@ import { hookCommand, MAX_HOOK_INPUT_BYTES, readStream } from './hook-command.js
  * `hook-run` bundle (src/cli/entry-hook-run.ts), which answers it from the start.
  */
 export function main(argv: readonly string[], load: LoadBundle): Promise<number> {
+  useBundleLoader(load);
   return hookCommand(argv.slice(1), {
     stdout: fdWriter(1),
     stderr: fdWriter(2),

@@ -1,6 +1,7 @@
 import type { LoadBundle } from './bin.js';
 import { fdWriter, stdoutIsTerminal } from './fd-writer.js';
 import { reportError } from './io.js';
+import { useBundleLoader } from './lazy-hosts.js';
 import { plainResolveOptions, resolveCommand } from './resolve-command.js';
 
 /**
@@ -10,9 +11,10 @@ import { plainResolveOptions, resolveCommand } from './resolve-command.js';
  * usage error…) goes to the CLI bundle, which answers it as it answers every command.
  */
 export async function main(argv: readonly string[], load: LoadBundle): Promise<number> {
+  useBundleLoader(load);
   const options = plainResolveOptions(argv);
   if (options === undefined)
-    return (load('cli') as { main(argv: readonly string[]): Promise<number> }).main(argv);
+    return (load('cli') as { main: typeof import('./entry-cli.js').main }).main(argv, load);
   // The streams of the CLI bundle for every command but `mcp` (src/cli/entry-cli.ts).
   const io = {
     stdout: Object.assign(fdWriter(1), { isTTY: stdoutIsTerminal() }),
