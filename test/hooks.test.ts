@@ -730,6 +730,41 @@ describe('the state directory', () => {
   });
 });
 
+describe('the quick check and watched names', () => {
+  test('a file with a watched name at any level between the work dir and the touched directory is due', () => {
+    const workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-due-')));
+    try {
+      fs.mkdirSync(path.join(workDir, 'a/b/c'), { recursive: true });
+      fs.writeFileSync(path.join(workDir, 'a/AGENTS.md'), '# shown\n');
+      const state = (files: string[], shown: string[]): HookState => ({
+        version: 1,
+        agent: 'claude-code',
+        workDir,
+        updated: '',
+        fingerprint: [],
+        index: { basenames: ['AGENTS.md', '.cursor/rules'], files, ignored: [], candidates: [] },
+        disclosure: { injected: shown.map((p) => ({ path: p })), skipped: [], tracked: [] },
+      });
+      const dirs = [path.join(workDir, 'a/b/c')];
+      // Known and shown: nothing due; known but not shown: due; on disk and unknown: due.
+      expect(nothingDue(state(['a/AGENTS.md'], ['a/AGENTS.md']), dirs)).toBe(true);
+      expect(nothingDue(state(['a/AGENTS.md'], []), dirs)).toBe(false);
+      expect(nothingDue(state([], []), dirs)).toBe(false);
+      for (const added of ['a/b/c/AGENTS.md', 'a/b/.cursor/rules']) {
+        fs.mkdirSync(path.dirname(path.join(workDir, added)), { recursive: true });
+        fs.writeFileSync(path.join(workDir, added), '');
+        expect(nothingDue(state(['a/AGENTS.md'], ['a/AGENTS.md']), dirs), added).toBe(false);
+        fs.rmSync(path.join(workDir, added));
+      }
+      // The work dir itself is never a touched level: its files come with the session's start.
+      fs.writeFileSync(path.join(workDir, 'AGENTS.md'), '# root\n');
+      expect(nothingDue(state(['a/AGENTS.md'], ['a/AGENTS.md']), dirs)).toBe(true);
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the quick check and pending rules', () => {
   const state = (extra: Record<string, unknown>, injected: string[] = []): HookState => ({
     version: 1,

@@ -170,14 +170,24 @@ export function nothingDue(
   const indexed = new Set(state.index.files);
   const ignored = new Set(state.index.ignored);
   const { workDir } = state;
+  const below = workDir + path.sep;
   for (const dir of dirs) {
     for (let current = dir; current.length > workDir.length; current = path.dirname(current)) {
-      const relativeDir = path.relative(workDir, current).split(path.sep).join('/');
+      // A directory below the work dir (every one the hook passes) is cut, not resolved: the names
+      // are plain, so a join would only normalize what is normal already (a hook runs per tool call).
+      const inside = current.startsWith(below);
+      const relativeDir = (inside ? current.slice(below.length) : path.relative(workDir, current))
+        .split(path.sep)
+        .join('/');
       for (const name of state.index.basenames) {
         const relativePath = `${relativeDir}/${name}`;
         if (indexed.has(relativePath)) {
           if (!done.has(relativePath)) return false;
-        } else if (!ignored.has(relativePath) && exists(path.join(current, name))) return false;
+        } else if (
+          !ignored.has(relativePath) &&
+          exists(inside ? `${current}${path.sep}${name}` : path.join(current, name))
+        )
+          return false;
       }
     }
   }
