@@ -5,6 +5,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import { isSourceFile, probeSourceFile, readSourceFile, requireSourceFile } from './read-source.js';
 import { CODE_EXTENSIONS, parseJson } from './read-config.js';
 import { CONFIG_SEARCH_PLACES } from './search-places.js';
+import { joinName } from '../shared/join-name.js';
 
 // Where a config is found (docs/config.md, "Where the config is found"): the project search from the
 // work dir up, and the user config's place. Reading what is found is src/config/read-config.ts;
@@ -70,7 +71,9 @@ function configsIn(fs: FileSystem, dir: string, search: SearchReporting): string
   const listed = namesOfDeep(fs, dir);
   for (const place of CONFIG_SEARCH_PLACES) {
     if (listed !== null && !listed.has(place.toLowerCase())) continue;
-    const candidate = path.join(dir, place);
+    // The search's directories are normalized (the work dir resolved, then its parents), and each
+    // place is one name: no join that normalizes again (the nothing-applies line runs this 13 times).
+    const candidate = joinName(dir, place);
     // The shown path is worked out only for a message: it costs as much as the directory's depth.
     const kind = probeSourceFile(fs, candidate, () => display(candidate), 'config-syntax');
     if (kind === 'absent') continue;
