@@ -330,6 +330,26 @@ describe('the bin with its compile cache', () => {
     ]);
   });
 
+  test('a bundle written after the process started is compiled from its text, with no cache', () => {
+    const { root, cache } = project();
+    // A copy of the bins, whose Codex bundle is newer than any process that will load it.
+    const bin = path.join(temp(), 'bin');
+    fs.cpSync(path.dirname(BIN), bin, { recursive: true });
+    const future = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(path.join(bin, 'host-codex.cjs'), future, future);
+    const run = () =>
+      spawnSync(process.execPath, [path.join(bin, 'ctxfiles.cjs'), 'resolve', '--preset', 'codex'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+    const first = run();
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('<INSTRUCTIONS>');
+    expect(run().stdout).toBe(first.stdout);
+    expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^resolve-resolve-/)]);
+  });
+
   test("a host's tables load with the first run that asks for that host, and only then", () => {
     const { root, cache } = project();
     const env = { XDG_CACHE_HOME: cache };

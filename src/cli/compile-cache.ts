@@ -205,10 +205,14 @@ export function loadBundle(bundle: Bundle, env: Env): unknown {
     fs.closeSync(fd);
   }
   if (!source.startsWith(BUNDLE_HEAD)) source = `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
+  // A bundle written after this process started (an upgrade while an MCP server runs, which loads a
+  // host's bundle when first asked for it) is compiled from its text: the cache file's name holds
+  // the digest this process was built with, which says nothing of the new text.
+  const current = info.mtimeMs <= Date.now() - process.uptime() * 1000;
   return runWithCodeCache(
     bundle,
     source,
-    cached && dir !== null ? path.join(dir, cacheFileName(bundle, info)) : undefined,
+    cached && current && dir !== null ? path.join(dir, cacheFileName(bundle, info)) : undefined,
   );
 }
 
