@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { HOSTS } from '../src/hosts/index.js';
-import type { Host } from '../src/registry/host.js';
+import type { Host, Preset } from '../src/registry/host.js';
 import { HOST_INDEX } from '../src/registry/host-index.generated.js';
 import { createLazyHostRegistry, hostIndexOf } from '../src/registry/lazy-registry.js';
 import { createHostRegistry } from '../src/registry/registry.js';
@@ -77,8 +77,20 @@ describe('the lazy registry', () => {
     expect(loads.slice(1)).toEqual(HOSTS.map((host) => host.id).filter((id) => id !== 'codex'));
   });
 
-  test('a loader that answers with another host is an error, not a wrong answer', () => {
+  test('a loader that answers with another host, or a host the index no longer describes, is an error', () => {
     const registry = createLazyHostRegistry(HOST_INDEX, () => HOSTS[0] as Host);
-    expect(() => registry.preset('codex')).toThrow(/the host loaded for "codex" is "opencode"/);
+    expect(() => registry.preset('codex')).toThrow(
+      /the host loaded for "codex" \("opencode"\) does not define/,
+    );
+    // A stale index: the codex host now defines one preset more than its row names.
+    const codex = HOSTS.find((host) => host.id === 'codex') as Host;
+    const grown: Host = {
+      ...codex,
+      presets: [...codex.presets, { ...(codex.presets[0] as Preset), name: 'codex-2' }],
+    };
+    expect(() => createLazyHostRegistry(HOST_INDEX, () => grown).host('codex')).toThrow(
+      /does not define what the host index says/,
+    );
+    expect(createLazyHostRegistry(HOST_INDEX, () => codex).host('codex')).toBe(codex);
   });
 });

@@ -41,7 +41,7 @@ export function createLazyHostRegistry(
   index: readonly HostIndexRow[],
   loadHost: (id: string) => Host,
 ): HostRegistry {
-  const ids = new Set(index.map((row) => row.id));
+  const rows = new Map(index.map((row) => [row.id, row] as const));
   const owner = (pick: (row: HostIndexRow) => readonly string[]) =>
     new Map(index.flatMap((row) => pick(row).map((name) => [name, row.id] as const)));
   const presetHost = owner((row) => row.presets);
@@ -49,13 +49,18 @@ export function createLazyHostRegistry(
   const styleHost = owner((row) => row.importStyles);
   const loaded = new Map<string, Host>();
   const load = (id: string | undefined): Host | undefined => {
-    if (id === undefined || !ids.has(id)) return undefined;
-    let host = loaded.get(id);
+    const row = id === undefined ? undefined : rows.get(id);
+    if (row === undefined) return undefined;
+    let host = loaded.get(row.id);
     if (host === undefined) {
-      host = loadHost(id);
-      if (host.id !== id)
-        throw new Error(`the host loaded for ${JSON.stringify(id)} is ${JSON.stringify(host.id)}`);
-      loaded.set(id, deepFreeze(host));
+      host = loadHost(row.id);
+      // The index is built apart from the bundles: one that no longer names what the host defines
+      // (a bundle built without `generate-sources`) is an error here, not wrong answers later.
+      if (JSON.stringify(hostIndexOf([host])[0]) !== JSON.stringify(row))
+        throw new Error(
+          `the host loaded for ${JSON.stringify(row.id)} (${JSON.stringify(host.id)}) does not define what the host index says: rebuild (npm run build)`,
+        );
+      loaded.set(row.id, deepFreeze(host));
     }
     return host;
   };
