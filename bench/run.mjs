@@ -206,17 +206,27 @@ if (counting) {
   );
   // Where nothing applies (an empty directory): `resolve` prints one line on stderr that names the
   // preset that would find files there (src/cli/empty-output.ts), resolving each other preset to
-  // find it. Its own compile cache, written by its own first run. Target (issue 42): as cheap as
-  // the normal `resolve` above.
+  // find it, and keeps that hint for the next run in the same place (src/cli/hint-cache.ts). Its
+  // own compile cache, written by its own first run. Target (issue 42): as cheap as the normal
+  // `resolve` above. The first run in a directory (no kept hint; the compile cache warm) is shown
+  // beside it.
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxfiles-bench-empty-'));
-  const emptyOptions = { cwd: empty, env: { ...cacheEnv, XDG_CACHE_HOME: `${cacheHome}-empty` } };
-  countInstructions([bin, 'resolve'], emptyOptions); // writes its compile cache
+  const emptyCache = `${cacheHome}-empty`;
+  const emptyOptions = { cwd: empty, env: { ...cacheEnv, XDG_CACHE_HOME: emptyCache } };
+  countInstructions([bin, 'resolve'], emptyOptions); // writes its compile cache, keeps the hint
   const nothing = countInstructions([bin, 'resolve'], emptyOptions);
+  fs.rmSync(path.join(emptyCache, 'ctxfiles/hints'), { recursive: true, force: true });
+  const nothingFirst = countInstructions([bin, 'resolve'], emptyOptions);
   fs.rmSync(empty, { recursive: true, force: true });
   line(
     'instructions: resolve where nothing applies (an empty dir)',
     millions(nothing),
     `+${millions(nothing - node)}, ${(nothing / node).toFixed(2)}× node -e 0; target ≤ the normal resolve's (+${millions(resolve - node)}): ${verdict('nothingAppliesInstructions', nothing, resolve)}`,
+  );
+  line(
+    'instructions: same, the first run there (no hint kept yet)',
+    millions(nothingFirst),
+    `+${millions(nothingFirst - node)}, ${(nothingFirst / node).toFixed(2)}× node -e 0`,
   );
   // The MCP server started, answering its first instructions_for_path call, and ended (bench/mcp.mjs).
   const mcpOptions = { ...options, input: FIRST_CALL_INPUT };

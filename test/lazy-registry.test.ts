@@ -77,6 +77,49 @@ describe('the lazy registry', () => {
     expect(loads.slice(1)).toEqual(HOSTS.map((host) => host.id).filter((id) => id !== 'codex'));
   });
 
+  test('every host at once: one load of them all, a host loaded before kept, each checked against its row', () => {
+    const loads: string[] = [];
+    let everyLoads = 0;
+    const copies = () => HOSTS.map((host) => ({ ...host }));
+    const registry = createLazyHostRegistry(
+      HOST_INDEX,
+      (id) => {
+        loads.push(id);
+        return { ...(HOSTS.find((host) => host.id === id) as Host) };
+      },
+      () => {
+        everyLoads += 1;
+        return copies();
+      },
+    );
+    const codex = registry.host('codex');
+    expect(loads).toEqual(['codex']);
+    const every = registry.hosts;
+    expect(everyLoads).toBe(1);
+    expect(loads).toEqual(['codex']);
+    expect(every.map((host) => host.id)).toEqual(HOSTS.map((host) => host.id));
+    // The host asked for first stays the object every answer gives; the others are the bundle's.
+    expect(every.find((host) => host.id === 'codex')).toBe(codex);
+    expect(registry.preset('claude-code')?.name).toBe('claude-code');
+    expect(registry.hostOfPreset('claude-code')).toBe(every.find((host) => host.id === 'claude-code'));
+    expect(every.every((host) => Object.isFrozen(host))).toBe(true);
+    expect(registry.hosts).toBe(every);
+    expect(everyLoads).toBe(1);
+    // A host the bundle of every host lacks is loaded alone; one it gets wrong is an error.
+    const missing = createLazyHostRegistry(
+      HOST_INDEX,
+      (id) => HOSTS.find((host) => host.id === id) as Host,
+      () => HOSTS.filter((host) => host.id !== 'pi'),
+    );
+    expect(missing.hosts.map((host) => host.id)).toEqual(HOSTS.map((host) => host.id));
+    const wrong = createLazyHostRegistry(
+      HOST_INDEX,
+      (id) => HOSTS.find((host) => host.id === id) as Host,
+      () => HOSTS.map((host) => (host.id === 'pi' ? { ...host, presets: [] } : host)),
+    );
+    expect(() => wrong.hosts).toThrow(/the host loaded for "pi" \("pi"\) does not define/);
+  });
+
   test('a loader that answers with another host, or a host the index no longer describes, is an error', () => {
     const registry = createLazyHostRegistry(HOST_INDEX, () => HOSTS[0] as Host);
     expect(() => registry.preset('codex')).toThrow(

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -24,7 +26,7 @@ import { discoverRules } from '../src/rules/discover-rules.js';
 import { BIN, spawnBin } from './helpers/cli.js';
 import { HOST_REGISTRY } from '../src/hosts/index.js';
 import { HOST_INDEX } from '../src/registry/host-index.generated.js';
-import { plainResolveOptions } from '../src/cli/resolve-command.js';
+import { plainCommandLine } from '../src/cli/resolve-command.js';
 import { createMemoryFileSystem, createResolver, parseConfig } from '../src/index.js';
 
 // The CLI's start-up path (docs/performance.md, "Start-up"): the compile cache of the bundles and
@@ -253,14 +255,18 @@ describe('the bin with its compile cache', () => {
     // Accepted cached code is not written again: same inode, same time.
     const after = fs.statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
-    // The manifest is empty here: the line that says so tries every preset, which loads every host's
-    // bundle beside the CLI bundle (src/cli/lazy-hosts.ts).
+    // The manifest is empty here: the line that says so tries every preset, which loads the bundle of
+    // every host (src/cli/lazy-hosts.ts), not twelve bundles. A plain manifest runs from the resolve
+    // bundle, without commander.
     expect(spawnBin(['manifest'], { cwd: root, env }).code).toBe(0);
-    expect(
-      cacheFiles(cache)
-        .filter((name) => !name.startsWith('host-'))
-        .sort(),
-    ).toEqual([files[0], expect.stringMatching(/^cli-manifest-/)].sort());
+    expect(cacheFiles(cache)).toHaveLength(3);
+    expect(cacheFiles(cache)).toEqual(
+      expect.arrayContaining([
+        files[0],
+        expect.stringMatching(/^resolve-manifest-/),
+        expect.stringMatching(/^hosts-manifest-/),
+      ]),
+    );
   });
 
   test('a run that fails writes no cache; the next run that ends well does', () => {
@@ -366,13 +372,31 @@ describe('the bin with its compile cache', () => {
       expect.stringMatching(/^host-codex-resolve-/),
       expect.stringMatching(/^resolve-resolve-/),
     ]);
-    // Every host's bundle: `presets` lists them all, with one exit listener for all their caches.
+    // `presets` lists them all: one bundle holds every host (dist/bin/hosts.cjs), loaded once.
     const presets = spawnBin(['presets'], { cwd: root, env });
     expect(presets.code).toBe(0);
     expect(presets.stderr).toBe('');
-    expect(
-      cacheFiles(cache).filter((name) => name.startsWith('host-') && name.includes('-presets-')),
-    ).toHaveLength(fs.readdirSync(path.dirname(BIN)).filter((name) => name.startsWith('host-')).length);
+    expect(cacheFiles(cache).filter((name) => name.startsWith('host') && name.includes('-presets-'))).toEqual(
+      [expect.stringMatching(/^hosts-presets-/)],
+    );
+    // That bundle holds a host of each folder, as the bundles of one host do.
+    const file = path.join(path.dirname(BIN), 'hosts.cjs');
+    const module = { exports: {} as { hosts?: { id: string }[] } };
+    (vm.runInThisContext(fs.readFileSync(file, 'latin1')) as (...args: unknown[]) => void)(
+      module.exports,
+      createRequire(file),
+      module,
+      file,
+      path.dirname(file),
+    );
+    const bundled = (module.exports.hosts ?? []).map((host) => host.id);
+    expect(bundled.sort()).toEqual(
+      fs
+        .readdirSync(path.dirname(BIN))
+        .filter((name) => name.startsWith('host-'))
+        .map((name) => name.slice('host-'.length, -'.cjs'.length))
+        .sort(),
+    );
   });
 });
 
@@ -794,17 +818,29 @@ describe('the bundles', () => {
 
 describe('the resolve bundle', () => {
   test('takes only a plain command line, parsed as commander parses it; anything else goes to the CLI bundle', () => {
-    expect(plainResolveOptions(['resolve'])).toEqual({});
-    expect(
-      plainResolveOptions(['resolve', '--agent', 'coder', '--format', 'xml', '--json', '--cwd', 'a b']),
-    ).toEqual({ agent: 'coder', format: 'xml', json: true, cwd: 'a b' });
-    expect(plainResolveOptions(['resolve', '--preset', 'codex', '--flow', 'f', '--step', 's'])).toEqual({
+    const options = (argv: readonly string[]) => plainCommandLine(argv)?.options;
+    expect(plainCommandLine(['resolve'])).toEqual({ command: 'resolve', options: {} });
+    expect(plainCommandLine(['manifest', '--agent', 'a'])).toEqual({
+      command: 'manifest',
+      options: { agent: 'a' },
+    });
+    expect(options(['resolve', '--agent', 'coder', '--format', 'xml', '--json', '--cwd', 'a b'])).toEqual({
+      agent: 'coder',
+      format: 'xml',
+      json: true,
+      cwd: 'a b',
+    });
+    expect(options(['resolve', '--preset', 'codex', '--flow', 'f', '--step', 's'])).toEqual({
       preset: 'codex',
       flow: 'f',
       step: 's',
     });
     for (const argv of [
-      ['manifest'],
+      ['session'],
+      ['manifest', '--help'],
+      ['manifest', '--paths', 'a'],
+      ['manifest', '--rule', 'r'],
+      ['manifest', 'extra'],
       ['resolve', '--help'],
       ['resolve', '-h'],
       ['resolve', '-V'],
@@ -823,7 +859,7 @@ describe('the resolve bundle', () => {
       ['resolve', '--'],
       ['resolve', '--constructor', 'x'],
     ])
-      expect(plainResolveOptions(argv), argv.join(' ')).toBeUndefined();
+      expect(plainCommandLine(argv), argv.join(' ')).toBeUndefined();
   });
 
   test('leaves out the session engine, which a plain resolve never opens; the CLI bundle holds it', () => {

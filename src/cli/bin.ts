@@ -30,20 +30,21 @@ if (WALKING_COMMANDS.has(argv[0] ?? ''))
 // An agent runs `ctxfiles hook` on every tool call: its bundle holds nothing else.
 // `hook --help` is printed by the CLI bundle, in the style of every command's help.
 const helpFlag = (arg: string) => arg === '--help' || arg === '-h';
-// `resolve`, which a runner starts for every agent, has a bundle of its own without commander; it
-// hands any command line but a plain one to the CLI bundle.
+// `resolve`, which a runner starts for every agent, and `manifest` have a bundle of their own
+// without commander; it hands any command line but a plain one to the CLI bundle.
 const name =
   argv[0] === 'hook' && !argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined).some(helpFlag)
     ? 'hook'
-    : argv[0] === 'resolve'
+    : argv[0] === 'resolve' || argv[0] === 'manifest'
       ? 'resolve'
       : 'cli';
 // The first bundle's code is cached only by a run that did not hand its work to another bundle:
 // the hook's quick check keeps the code of a tool call with nothing due, not of a session start.
 let handedOn = false;
 const load: LoadBundle = (bundle) => {
-  // A host's bundle (src/cli/lazy-hosts.ts) is a part of this run's work, not the work handed on.
-  if (bundle !== name && !bundle.startsWith('host-')) handedOn = true;
+  // A host's bundle, or every host's (src/cli/lazy-hosts.ts), is a part of this run's work, not the
+  // work handed on.
+  if (bundle !== name && bundle !== 'hosts' && !bundle.startsWith('host-')) handedOn = true;
   return loadBundle(
     {
       file: path.join(__dirname, `${bundle}.cjs`),

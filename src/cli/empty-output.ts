@@ -22,7 +22,12 @@ export async function emptyOutputLine(input: Readonly<EmptyOutputInput>): Promis
         parts.push(diagnostic.message);
   const waiting = waitingRules(result);
   if (waiting !== '') parts.push(waiting);
-  const hint = await presetHint(input);
+  // A hint kept by an earlier run whose every question has the same answer now is the same hint.
+  let hint = input.hints?.lookup();
+  if (hint === undefined) {
+    hint = await presetHint(input);
+    input.hints?.keep(hint);
+  }
   if (hint !== '') parts.push(hint);
   return `ctxfiles: nothing to print: ${escapeControl(parts.join('; '))}\n`;
 }
@@ -38,6 +43,11 @@ export interface EmptyOutputInput {
   readonly presets: readonly string[];
   /** The same request with another preset, manifest included, and its config; `null` when that fails. */
   tryPreset(name: string): Promise<{ readonly result: ResolveResult; readonly config: Config } | null>;
+  /**
+   * Where the preset hint is kept between runs (src/cli/hint-cache.ts): `tryPreset` must then learn
+   * the filesystem only through the port whose questions the cache hears.
+   */
+  readonly hints?: { lookup(): string | undefined; keep(hint: string): void };
 }
 
 /** The presets never suggested: `opencode-go` inlines rule folders raw, which rules on already read. */
@@ -85,6 +95,8 @@ function waitingRules(result: ResolveResult): string {
 
 async function presetHint(input: Readonly<EmptyOutputInput>): Promise<string> {
   let best: { name: string; files: string[]; names: number } | undefined;
+  // Every preset is tried: their hosts load at once.
+  void hosts.hosts;
   for (const name of input.presets) {
     if (name === input.preset || NOT_SUGGESTED.has(name)) continue;
     const other = await input.tryPreset(name);

@@ -18,8 +18,16 @@ export function useBundleLoader(load: LoadBundle): void {
 }
 
 /** The registry of every host, each loaded on first use. */
-export const HOST_REGISTRY: HostRegistry = createLazyHostRegistry(HOST_INDEX, (id) => {
-  if (loadBundle === undefined)
-    throw new Error(`ctxfiles: the host ${id} was asked for before the bundle loader was set`);
-  return (loadBundle(`host-${id}`) as { readonly host: Host }).host;
-});
+export const HOST_REGISTRY: HostRegistry = createLazyHostRegistry(
+  HOST_INDEX,
+  (id) => {
+    if (loadBundle === undefined)
+      throw new Error(`ctxfiles: the host ${id} was asked for before the bundle loader was set`);
+    return (loadBundle(`host-${id}`) as { readonly host: Host }).host;
+  },
+  () => {
+    if (loadBundle === undefined)
+      throw new Error('ctxfiles: every host was asked for before the bundle loader was set');
+    return (loadBundle('hosts') as { readonly hosts: readonly Host[] }).hosts;
+  },
+);

@@ -37,14 +37,18 @@ const VALUE_OPTIONS: Readonly<Record<string, keyof CommonOptions>> = {
 };
 
 /**
- * The options of a plain `ctxfiles resolve …` command line, parsed as commander parses them, or
- * `undefined` for anything else: another command, help, a version flag, an unknown or repeated
- * option, a value that is missing, empty, starts with `-` or is not one of an option's choices,
- * `--opt=value`, `--paths`, `--rule`, an argument, `--`. Those go to the whole CLI (commander), which
- * answers them exactly as always; this only spares it the common case.
+ * The options of a plain `ctxfiles resolve …` or `ctxfiles manifest …` command line, parsed as
+ * commander parses them (the two take the same options), or `undefined` for anything else: another
+ * command, help, a version flag, an unknown or repeated option, a value that is missing, empty,
+ * starts with `-` or is not one of an option's choices, `--opt=value`, `--paths`, `--rule`, an
+ * argument, `--`. Those go to the whole CLI (commander), which answers them exactly as always; this
+ * only spares it the common case.
  */
-export function plainResolveOptions(argv: readonly string[]): CommonOptions | undefined {
-  if (argv[0] !== 'resolve') return undefined;
+export function plainCommandLine(
+  argv: readonly string[],
+): { readonly command: PlainCommand; readonly options: CommonOptions } | undefined {
+  const command = argv[0];
+  if (command !== 'resolve' && command !== 'manifest') return undefined;
   const options: CommonOptions = {};
   for (let index = 1; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -61,7 +65,27 @@ export function plainResolveOptions(argv: readonly string[]): CommonOptions | un
     options[key] = value;
     index += 1;
   }
-  return options;
+  return { command, options };
+}
+
+/** The commands the resolve bundle runs itself (src/cli/entry-resolve.ts). */
+export type PlainCommand = 'resolve' | 'manifest';
+
+/** `ctxfiles manifest`: the nested-file manifest, or with `--json` the manifest and diagnostics. */
+export async function manifestCommand(options: CommonOptions, io: CliIo): Promise<number> {
+  // The manifest has one form whatever the format (docs/disclosure.md): say so rather than ignore it.
+  if (options.format !== undefined)
+    io.stderr.write(
+      `ctxfiles: warning: --format ${options.format} changes nothing here: the manifest has one form (--format applies to resolve, session and prompt)\n`,
+    );
+  const { resolver, request } = await openResolver(options, io);
+  const result = await resolver.resolve(request);
+  if (options.json)
+    io.stdout.write(
+      `${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`,
+    );
+  else await writePlain(result.manifest, 'manifest', { options, resolver, request, result }, io);
+  return EXIT.ok;
 }
 
 /** The package version, built into the CLI bundles (scripts/bundle-cli.mjs): no file read per run. */
@@ -123,45 +147,70 @@ export async function writePlain(
   opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
   io: CliIo,
 ): Promise<void> {
-  const { options, resolver, request, result } = opened;
+  const { result } = opened;
   writeDiagnostics(result.diagnostics, io);
   // On a terminal the prompt must not follow the last line: a newline the block itself lacks is
   // added there only; a pipe or a file gets the bytes exactly (docs/cli.md).
   if (text !== '' && !text.endsWith('\n') && (io.stdout as { isTTY?: boolean }).isTTY === true) text += '\n';
-  if (text === '') {
-    const [{ emptyOutputLine }, { memoizeFileSystem }, { createNodeFileSystem }] = await Promise.all([
+  if (text === '') io.stderr.write(await emptyLine(kind, opened, io));
+  io.stdout.write(text);
+}
+
+/** The line on stderr that says why there is nothing to print (src/cli/empty-output.ts). */
+async function emptyLine(
+  kind: 'block' | 'manifest',
+  opened: Awaited<ReturnType<typeof openResolver>> & { options: CommonOptions; result: ResolveResult },
+  io: CliIo,
+): Promise<string> {
+  const { options, resolver, result } = opened;
+  const [{ emptyOutputLine }, { memoizeFileSystem }, { createNodeFileSystem }, { openRunHintCache }] =
+    await Promise.all([
       import('./empty-output.js'),
       import('../fs/memo-file-system.js'),
       import('../fs/node-file-system.js'),
+      import('./hint-cache.js'),
     ]);
-    let shared: { fs: FileSystem; io: CliIo } | undefined;
-    io.stderr.write(
-      await emptyOutputLine({
-        kind,
-        config: resolver.config,
-        result,
-        preset: options.preset ?? resolver.config.preset,
-        presets: hosts.presetNames,
-        tryPreset: async (preset) => {
-          try {
-            // Every preset probes the same places: one memoized port answers them all.
-            // and one copy of the environment serves them all (each resolver copies what it is given).
-            // (Not a spread of `io`: its `stdin` is a getter that would open the stream.)
-            shared ??= {
-              fs: memoizeFileSystem(createNodeFileSystem()),
-              io: { stdout: io.stdout, stderr: io.stderr, env: { ...io.env }, cwd: io.cwd },
-            };
-            const other = await openResolver({ ...options, preset }, shared.io, shared.fs);
-            const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
-            return { result: otherResult, config: other.resolver.config };
-          } catch {
-            return null;
-          }
-        },
-      }),
-    );
-  }
-  io.stdout.write(text);
+  const presets = hosts.presetNames;
+  const preset = options.preset ?? resolver.config.preset;
+  // Kept by the bin only (the bundles have CTXFILES_VERSION built in): `run` called in a process
+  // of its own writes nothing outside the project.
+  const hints =
+    typeof CTXFILES_VERSION !== 'string'
+      ? undefined
+      : openRunHintCache({
+          version: readVersion(),
+          kind,
+          options,
+          preset,
+          presets,
+          env: io.env,
+          cwd: io.cwd,
+        });
+  let shared: { fs: FileSystem; io: CliIo } | undefined;
+  return emptyOutputLine({
+    kind,
+    config: resolver.config,
+    result,
+    preset,
+    presets,
+    ...(hints === undefined ? {} : { hints }),
+    tryPreset: async (preset) => {
+      try {
+        // Every preset probes the same places: one memoized port answers them all.
+        // and one copy of the environment serves them all (each resolver copies what it is given).
+        // (Not a spread of `io`: its `stdin` is a getter that would open the stream.)
+        shared ??= {
+          fs: memoizeFileSystem(createNodeFileSystem(), hints?.heard),
+          io: { stdout: io.stdout, stderr: io.stderr, env: { ...io.env }, cwd: io.cwd },
+        };
+        const other = await openResolver({ ...options, preset }, shared.io, shared.fs);
+        const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
+        return { result: otherResult, config: other.resolver.config };
+      } catch {
+        return null;
+      }
+    },
+  });
 }
 
 export async function openResolver(options: CommonOptions, io: CliIo, fs?: FileSystem) {

@@ -4,11 +4,11 @@ import { CtxfilesError } from '../errors.js';
 import { FORMATS } from '../config/types.js';
 import { EXIT, fromShell, reportError, writeDiagnostics, writeJsonError, type CliIo } from './io.js';
 import {
+  manifestCommand,
   openResolver,
   readVersion,
   resolveCommand,
   resolveCwd,
-  writePlain,
   type CommonOptions,
 } from './resolve-command.js';
 import { HOST_REGISTRY as hosts } from '../hosts/index.js';
@@ -214,18 +214,7 @@ function registerResolutionCommands(cli: Cli, io: CliIo): void {
       cli.exitCode = await resolveCommand(options, io);
     });
   cli.command('manifest', 'print the nested-file manifest').action(async (options: CommonOptions) => {
-    // The manifest has one form whatever the format (docs/disclosure.md): say so rather than ignore it.
-    if (options.format !== undefined)
-      io.stderr.write(
-        `ctxfiles: warning: --format ${options.format} changes nothing here: the manifest has one form (--format applies to resolve, session and prompt)\n`,
-      );
-    const { resolver, request } = await openResolver(options, io);
-    const result = await resolver.resolve(request);
-    if (options.json)
-      io.stdout.write(
-        `${JSON.stringify({ workDir: result.workDir, manifest: result.manifest, diagnostics: result.diagnostics }, null, 2)}\n`,
-      );
-    else await writePlain(result.manifest, 'manifest', { options, resolver, request, result }, io);
+    cli.exitCode = await manifestCommand(options, io);
   });
   cli
     .command('session', 'disclose nested files for tool calls read as JSON Lines on stdin')

@@ -25,6 +25,13 @@ export interface ConfigReading {
   readonly names: ConfigNames;
 }
 
+/**
+ * How many code configs this process loaded: such a config can read anything, not through the
+ * filesystem port, so what a run learned through the port does not tell what it read
+ * (src/cli/hint-cache.ts keeps no answer of such a run).
+ */
+export const codeConfigsLoaded = { count: 0 };
+
 /** The value of the config in `file` (shown as `shown`), validated. @throws CtxfilesError. */
 export async function readConfig(
   { fs, diagnostics, thorough: thoroughOnly, names }: ConfigReading,
@@ -36,6 +43,7 @@ export async function readConfig(
   const thorough = async () => (await import('./validate-config.js')).validateConfig;
   if (CODE_EXTENSIONS.has(extension)) {
     // Executable configs are code the user chose to run (src/fs/load-code-config.ts).
+    codeConfigsLoaded.count += 1;
     const { loadCodeConfig } = await import('../fs/load-code-config.js');
     let value: unknown;
     try {

@@ -9,12 +9,12 @@ import type { DirEntry, FileInfo, FileSystem, ReadOptions, ReadResult } from './
  * filesystem did at the first call, so it is for one such run, never for a resolver that lives on.
  * Listings are shared as the walks already share them (read-only); each read gets its own bytes.
  */
-export function memoizeFileSystem(fs: FileSystem): FileSystem {
-  const lstat = memo((path: string) => fs.lstat(path));
-  const probe = memo((path: string) => fs.probe(path));
-  const stat = memo((path: string) => fs.stat(path));
-  const realpath = memo((path: string) => fs.realpath(path));
-  const readdir = memo((path: string) => fs.readdir(path));
+export function memoizeFileSystem(fs: FileSystem, heard?: AnswerListener): FileSystem {
+  const lstat = memo('lstat', (path: string) => fs.lstat(path), heard);
+  const probe = memo('probe', (path: string) => fs.probe(path), heard);
+  const stat = memo('stat', (path: string) => fs.stat(path), heard);
+  const realpath = memo('realpath', (path: string) => fs.realpath(path), heard);
+  const readdir = memo('readdir', (path: string) => fs.readdir(path), heard);
   const reads = new Map<string, Answer<ReadResult>>();
   return {
     lstat,
@@ -29,6 +29,7 @@ export function memoizeFileSystem(fs: FileSystem): FileSystem {
       if (answer === undefined) {
         answer = ask(() => fs.readFile(path, options));
         reads.set(key, answer);
+        heard?.({ call: 'readFile', path, options }, answer);
       }
       if (!answer.ok) throw answer.error;
       return { ...answer.value, bytes: answer.value.bytes.slice() };
@@ -37,7 +38,19 @@ export function memoizeFileSystem(fs: FileSystem): FileSystem {
 }
 
 /** A kept answer: what the call returned, or what it threw. */
-type Answer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+export type Answer<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** One question a port was asked: the method, the path and, for a read, its options. */
+export type Question =
+  | { readonly call: 'lstat' | 'probe' | 'stat' | 'realpath' | 'readdir'; readonly path: string }
+  | { readonly call: 'readFile'; readonly path: string; readonly options: ReadOptions };
+
+/**
+ * Told each question the first time it is asked, with the answer every later asking gets: the
+ * whole of what the run learned of the filesystem (src/cli/hint-cache.ts keeps it).
+ */
+export type AnswerListener = (question: Question, answer: Answer<unknown>) => void;
 
 function ask<T>(call: () => T): Answer<T> {
   try {
@@ -48,7 +61,9 @@ function ask<T>(call: () => T): Answer<T> {
 }
 
 function memo<T extends FileInfo | null | string | readonly DirEntry[]>(
+  name: 'lstat' | 'probe' | 'stat' | 'realpath' | 'readdir',
   call: (path: string) => T,
+  heard: AnswerListener | undefined,
 ): (path: string) => T {
   const answers = new Map<string, Answer<T>>();
   return (path) => {
@@ -56,6 +71,7 @@ function memo<T extends FileInfo | null | string | readonly DirEntry[]>(
     if (answer === undefined) {
       answer = ask(() => call(path));
       answers.set(path, answer);
+      heard?.({ call: name, path }, answer);
     }
     if (!answer.ok) throw answer.error;
     return answer.value;

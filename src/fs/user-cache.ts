@@ -227,7 +227,18 @@ export interface ReplaceFileOptions {
    * user owns and may commit, such as `init`'s settings).
    */
   readonly mode?: number | 'keep';
+  /**
+   * The temp file's name is made unique (this process, the time, a count) rather than unpredictable:
+   * only for a directory no one else can write to, checked by {@link ensurePrivateDirectory}, where
+   * nothing can be planted at a name however well it is guessed. Spares node:crypto, which costs a
+   * run about half of Node's own start (the preset hint, src/cli/hint-cache.ts). Exclusive creation
+   * still refuses a name that exists.
+   */
+  readonly privateDirectory?: boolean;
 }
+
+/** Temp files this process has named by {@link ReplaceFileOptions.privateDirectory}. */
+let uniqueNames = 0;
 
 /** Exclusive, write-only, never through a final symlink (where the platform has `O_NOFOLLOW`). */
 const EXCLUSIVE =
@@ -253,7 +264,9 @@ export function replaceFile(
   data: string | Uint8Array,
   options: Readonly<ReplaceFileOptions> = {},
 ): string | undefined {
-  const temp = `${file}.${process.pid}.${randomSuffix()}.tmp`;
+  const suffix =
+    options.privateDirectory === true ? `${Date.now().toString(36)}-${(uniqueNames += 1)}` : randomSuffix();
+  const temp = `${file}.${process.pid}.${suffix}.tmp`;
   let created = false;
   try {
     const mode = options.mode === 'keep' ? keptMode(file) : (options.mode ?? 0o600);

@@ -40,6 +40,7 @@ export function hostIndexOf(hosts: readonly Host[]): HostIndexRow[] {
 export function createLazyHostRegistry(
   index: readonly HostIndexRow[],
   loadHost: (id: string) => Host,
+  loadEvery?: () => readonly Host[],
 ): HostRegistry {
   const rows = new Map(index.map((row) => [row.id, row] as const));
   const owner = (pick: (row: HostIndexRow) => readonly string[]) =>
@@ -48,25 +49,33 @@ export function createLazyHostRegistry(
   const formatHost = owner((row) => row.formats);
   const styleHost = owner((row) => row.importStyles);
   const loaded = new Map<string, Host>();
+  const keep = (row: HostIndexRow, host: Host): Host => {
+    // The index is built apart from the bundles: one that no longer names what the host defines
+    // (a bundle built without `generate-sources`) is an error here, not wrong answers later.
+    if (JSON.stringify(hostIndexOf([host])[0]) !== JSON.stringify(row))
+      throw new Error(
+        `the host loaded for ${JSON.stringify(row.id)} (${JSON.stringify(host.id)}) does not define what the host index says: rebuild (npm run build)`,
+      );
+    loaded.set(row.id, deepFreeze(host));
+    return host;
+  };
   const load = (id: string | undefined): Host | undefined => {
     const row = id === undefined ? undefined : rows.get(id);
     if (row === undefined) return undefined;
-    let host = loaded.get(row.id);
-    if (host === undefined) {
-      host = loadHost(row.id);
-      // The index is built apart from the bundles: one that no longer names what the host defines
-      // (a bundle built without `generate-sources`) is an error here, not wrong answers later.
-      if (JSON.stringify(hostIndexOf([host])[0]) !== JSON.stringify(row))
-        throw new Error(
-          `the host loaded for ${JSON.stringify(row.id)} (${JSON.stringify(host.id)}) does not define what the host index says: rebuild (npm run build)`,
-        );
-      loaded.set(row.id, deepFreeze(host));
-    }
-    return host;
+    return loaded.get(row.id) ?? keep(row, loadHost(row.id));
   };
   let everyHost: readonly Host[] | undefined;
   let everyPreset: readonly Preset[] | undefined;
-  const all = (): readonly Host[] => (everyHost ??= Object.freeze(index.map((row) => load(row.id) as Host)));
+  const all = (): readonly Host[] => {
+    if (everyHost !== undefined) return everyHost;
+    // Every host at once, where that is one load rather than one per host; a host loaded before
+    // stays the object it was.
+    if (loadEvery !== undefined && index.filter((row) => !loaded.has(row.id)).length > 1) {
+      const every = new Map(loadEvery().map((host) => [host.id, host] as const));
+      for (const row of index) if (!loaded.has(row.id)) keep(row, every.get(row.id) ?? loadHost(row.id));
+    }
+    return (everyHost = Object.freeze(index.map((row) => load(row.id) as Host)));
+  };
   return Object.freeze({
     get hosts() {
       return all();
