@@ -198,6 +198,8 @@ async function bundle(name, entry, plugins) {
       ...IMPORT_META_URL,
       CTXFILES_VERSION: JSON.stringify(manifest.version),
       CTXFILES_BUILD: JSON.stringify(BUILD_DIGEST),
+      // The packages a resolution may load (src/cli/hint-cache.ts); the peers serve framework entries.
+      CTXFILES_DEPENDENCIES: JSON.stringify(Object.keys(manifest.dependencies)),
     },
   });
   viewBuiltins(outfile);

@@ -76,13 +76,42 @@ describe('openHintCache', () => {
     }
   });
 
-  test('nothing is kept after a code config was loaded, or with more questions than it may keep', () => {
+  test('one answer of a kind changed: a link retargeted, a missing parent now a file', () => {
+    const root = tempTree({ 'a.md': 'a', 'b.md': 'b', 'link.md': { symlink: 'a.md' } });
+    const cacheHome = tempTree();
+    const kept = cacheIn(cacheHome, 'link');
+    const seen = `${kept.port.realpath(path.join(root, 'link.md'))}`;
+    // `x` is missing: ENOENT; once `x` is a file, the same lstat answers ENOTDIR.
+    expect(() => kept.port.lstat(path.join(root, 'x/y'))).toThrow(/ENOENT/);
+    kept.hints.keep(seen);
+    expect(cacheIn(cacheHome, 'link').hints.lookup()).toBe(seen);
+    fs.rmSync(path.join(root, 'link.md'));
+    fs.symlinkSync('b.md', path.join(root, 'link.md'));
+    expect(cacheIn(cacheHome, 'link').hints.lookup()).toBeUndefined();
+    const other = cacheIn(cacheHome, 'notdir');
+    expect(() => other.port.lstat(path.join(root, 'x/y'))).toThrow(/ENOENT/);
+    other.hints.keep('hint');
+    expect(cacheIn(cacheHome, 'notdir').hints.lookup()).toBe('hint');
+    fs.writeFileSync(path.join(root, 'x'), 'a file');
+    expect(cacheIn(cacheHome, 'notdir').hints.lookup()).toBeUndefined();
+  });
+
+  test('nothing is kept when unsure, after a code config was loaded, or with more questions than it may keep', () => {
     const root = tempTree({ 'x.md': 'x' });
     const cacheHome = tempTree();
+    const unsure = cacheIn(cacheHome, 'unsure');
+    askAll(unsure.port, root);
+    unsure.hints.unsure();
+    unsure.hints.keep('hint');
+    expect(cacheIn(cacheHome, 'unsure').hints.lookup()).toBeUndefined();
     const code = cacheIn(cacheHome, 'code');
     askAll(code.port, root);
     codeConfigsLoaded.count += 1;
-    code.hints.keep('hint');
+    try {
+      code.hints.keep('hint');
+    } finally {
+      codeConfigsLoaded.count -= 1;
+    }
     expect(cacheIn(cacheHome, 'code').hints.lookup()).toBeUndefined();
     const many = cacheIn(cacheHome, 'many');
     for (let index = 0; index <= 20_000; index += 1) many.port.probe(path.join(root, `f${index}`));
@@ -112,6 +141,7 @@ describe('openHintCache', () => {
     expect(cacheIn(cacheHome).hints.lookup()).toBe('hint');
     const text = fs.readFileSync(file, 'utf8');
     for (const bad of [
+      text.replace('"probe"', '"unlink"'),
       '',
       '{',
       '[]',
@@ -197,8 +227,36 @@ describe('the bin keeps the hint', () => {
       }
       lines.push(kept.stderr);
     }
+    // Other command lines in the same place: each its own hint, each the line computed afresh.
+    for (const argv of [['resolve', '--preset', 'codex'], ['manifest'], ['resolve', '--agent', 'x']]) {
+      const kept = spawnBin(argv, { cwd: root, env });
+      expect(spawnBin(argv, { cwd: root, env }).stderr, argv.join(' ')).toBe(kept.stderr);
+      expect(kept.stderr, argv.join(' ')).toBe(
+        spawnBin(argv, { cwd: root, env: { ...env, CTXFILES_NO_CACHE: '1' } }).stderr,
+      );
+    }
+    expect(hintFiles()).toHaveLength(4);
     // The steps did change the line: a cache that never took a new hint would fail above.
     expect(new Set(lines).size).toBeGreaterThan(3);
-    expect(hintFiles()).toHaveLength(1);
+  });
+
+  test('no hint is kept where a code config is loaded: it reads files the cache does not see', () => {
+    const root = tempTree({
+      '.git/HEAD': 'x',
+      'ctxfiles.config.mjs': 'export default { contextPaths: ["NONE.md"] };\n',
+    });
+    const cacheHome = tempTree();
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const hints = path.join(cacheHome, 'ctxfiles/hints');
+    const named = spawnBin(['resolve', '--config', 'ctxfiles.config.mjs'], { cwd: root, env });
+    expect(named.code).toBe(0);
+    expect(named.stderr).toMatch(
+      /^ctxfiles: nothing to print: no instruction file applies here \(looked for NONE\.md/,
+    );
+    expect(fs.existsSync(hints)).toBe(false);
+    // Found by the search, the same file is refused, not run: the hint is kept.
+    const searched = spawnBin(['resolve'], { cwd: root, env });
+    expect(searched.stderr).toContain('[code-config-refused]');
+    expect(fs.readdirSync(hints)).toHaveLength(1);
   });
 });

@@ -1,7 +1,9 @@
+import { lstatSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { codeConfigsLoaded } from '../config/read-config.js';
 import type { FileInfo, FileSystem, ReadResult } from '../fs/file-system.js';
-import { errorCode, isAbsent } from '../fs/file-system.js';
+import { errorCode } from '../fs/file-system.js';
 import type { Answer, Question } from '../fs/memo-file-system.js';
 import { homeDirectory } from '../fs/home-dir.js';
 import { createNodeFileSystem } from '../fs/node-file-system.js';
@@ -38,8 +40,14 @@ const MAX_QUESTIONS = 20_000;
 /** Files not used for this long are deleted by the sweep a write makes. */
 export const HINT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 
+/** A temp file left by a run that died is deleted by a sweep after this long. */
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
+
 /** A read file is kept if it was used since this long ago (its time set to now when older). */
 const KEEP_ALIVE_MS = 24 * 60 * 60 * 1000;
+
+/** The calls a kept question may name. */
+const CALLS: ReadonlySet<string> = new Set(['lstat', 'probe', 'stat', 'realpath', 'readdir', 'readFile']);
 
 /** One kept question: call, path, read options (`maxBytes:dev:ino`, `''` for others), answer. */
 type Kept = readonly [call: Question['call'], path: string, options: string, answer: string];
@@ -62,7 +70,10 @@ export interface HintCacheOptions {
    * work dir, the environment the resolutions are given. Two runs share a hint only with equal keys.
    */
   readonly key: string;
-  /** The port answers are checked with again: the one the recording port wraps. */
+  /**
+   * The port answers are checked with again: the Node port (`createNodeFileSystem`), which the
+   * recording port wraps. A "missing" answer is checked with node:fs itself.
+   */
   readonly fs: FileSystem;
 }
 
@@ -72,6 +83,11 @@ export interface HintCache {
   lookup(): string | undefined;
   /** Called by the memoized port with each question the first time it is asked. */
   heard(question: Question, answer: Answer<unknown>): void;
+  /**
+   * Says that the hint depends on something besides the port's answers (a resolution failed for a
+   * reason of its own, not for what the port answered): {@link keep} then keeps nothing.
+   */
+  unsure(): void;
   /** Keeps `hint` with the questions heard; nothing when there were too many, or a code config. */
   keep(hint: string): void;
 }
@@ -102,6 +118,7 @@ export function openRunHintCache(run: Readonly<RunHintKey>): HintCache | undefin
     key: JSON.stringify([
       run.version,
       buildStamp(),
+      dependencyStamps(),
       process.version,
       process.platform,
       process.arch,
@@ -156,13 +173,19 @@ export function openHintCache(options: Readonly<HintCacheOptions>): HintCache | 
           : '';
       questions.push([question.call, question.path, read, describe(question.call, answer)]);
     },
+    unsure() {
+      overflow = true;
+    },
     keep(hint) {
       if (overflow || codeConfigsLoaded.count !== codeConfigsBefore) return;
       if (ensurePrivateDirectory(dir, checkOwner) !== undefined) return;
       const text = JSON.stringify({ format: FORMAT, key: options.key, hint, questions } satisfies HintFile);
-      if (text.length > MAX_FILE_BYTES) return;
+      if (Buffer.byteLength(text) > MAX_FILE_BYTES) return;
       const now = Date.now();
-      sweepDirectory(dir, now, (name) => (name.startsWith('hint-') ? HINT_MAX_AGE_MS : null));
+      // The temp file of a run that died is deleted after an hour.
+      sweepDirectory(dir, now, (name) =>
+        !name.startsWith('hint-') ? null : name.endsWith('.tmp') ? TEMP_MAX_AGE_MS : HINT_MAX_AGE_MS,
+      );
       replaceFile(file, text, { privateDirectory: true });
     },
   };
@@ -182,7 +205,12 @@ function parseHintFile(text: string): HintFile | undefined {
     return undefined;
   if (!Array.isArray(file.questions)) return undefined;
   for (const kept of file.questions as unknown[])
-    if (!Array.isArray(kept) || kept.length !== 4 || !kept.every((part) => typeof part === 'string'))
+    if (
+      !Array.isArray(kept) ||
+      kept.length !== 4 ||
+      !kept.every((part) => typeof part === 'string') ||
+      !CALLS.has(kept[0] as string)
+    )
       return undefined;
   return file as HintFile;
 }
@@ -201,16 +229,15 @@ function sameAnswer(fs: FileSystem, question: Kept): boolean {
       return false;
     }
   }
-  // A path that was absent: a probe tells whether it still is, where the call itself would build
-  // and throw an error (with its stack) to say so.
-  if (kept === ABSENT) {
-    let info: FileInfo | null;
+  // A path that was not there: an `lstat` that does not throw for a missing entry tells whether it
+  // still is not, where the call itself would build and throw an error (with its stack) to say so.
+  // Missing (ENOENT, not ENOTDIR: that one throws here) to `lstat` is missing to every call.
+  if (kept === MISSING) {
     try {
-      info = fs.probe(file);
+      if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return true;
     } catch {
-      return false;
+      // ENOTDIR and the rest: the call itself says.
     }
-    if (info === null) return true;
   }
   let answer: Answer<unknown>;
   try {
@@ -245,18 +272,16 @@ function ask(fs: FileSystem, call: Kept[0], file: string, read: string): unknown
   }
 }
 
-/** The answer of a call on a path that is not there (`ENOENT`, `ENOTDIR`). */
-const ABSENT = '!absent';
+/** The answer of a call on a path that is not there. */
+const MISSING = '!ENOENT';
 
 /**
  * An answer as a string that is equal for two answers exactly when a resolution could not tell them
- * apart in what it finds: every field of a file's metadata, every entry of a listing, a read's bytes
- * (by a 64-bit digest), and of an error its code (what the resolutions branch on), where `ENOENT`
- * and `ENOTDIR` are one answer, "not there" (`isAbsent`, which every check of whether a file is
- * there asks; the two differ only in the words of a diagnostic, which the hint does not hold).
+ * apart: every field of a file's metadata, every entry of a listing, a read's bytes (by a 64-bit
+ * digest), and of an error its code (what the resolutions branch on).
  */
 function describe(call: Kept[0], answer: Answer<unknown>): string {
-  if (!answer.ok) return isAbsent(answer.error) ? ABSENT : `!${errorCode(answer.error)}`;
+  if (!answer.ok) return `!${errorCode(answer.error)}`;
   const { value } = answer;
   switch (call) {
     case 'lstat':
@@ -302,6 +327,31 @@ export function fnv1a(text: string, basis: number): string {
   return hash.toString(16).padStart(8, '0');
 }
 
+/** The packages the bundles load at run time (scripts/bundle-cli.mjs); absent elsewhere. */
+declare const CTXFILES_DEPENDENCIES: readonly string[] | undefined;
+
+/**
+ * The `package.json` of each package the bundles load from node_modules at run time (the config's
+ * YAML parser, micromatch, ignore…), found where Node would find it, as its size, time and inode:
+ * an update of one of them, which the build's digest does not see, may change what a resolution
+ * finds, and rewrites that file. (Read and parsed, the versions cost a run 7 M instructions.)
+ */
+function dependencyStamps(): string[] {
+  if (typeof CTXFILES_DEPENDENCIES === 'undefined') return [];
+  const require = createRequire(import.meta.url);
+  return CTXFILES_DEPENDENCIES.map((name) => {
+    for (const dir of require.resolve.paths(name) ?? []) {
+      try {
+        const info = lstatSync(path.join(dir, name, 'package.json'), { throwIfNoEntry: false });
+        if (info !== undefined) return `${name}:${info.size}:${info.mtimeMs}:${info.ino}`;
+      } catch {
+        // Not a directory here: the next one.
+      }
+    }
+    return `${name}:`;
+  });
+}
+
 /** A digest of the sources a CLI bundle was built from (scripts/bundle-cli.mjs); absent elsewhere. */
 declare const CTXFILES_BUILD: string | undefined;
 
@@ -310,7 +360,10 @@ export function buildStamp(): string {
   return typeof CTXFILES_BUILD === 'string' ? CTXFILES_BUILD : '';
 }
 
-/** A digest of an environment (sorted), for a key: the values are not written anywhere. */
+/**
+ * A digest of an environment (sorted), for a key: the values themselves are not written, though a
+ * 64-bit digest of them is (in a file only the user can read).
+ */
 export function environmentDigest(env: Readonly<Record<string, string | undefined>>): string {
   const text = Object.keys(env)
     .sort()

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CtxfilesError } from '../errors.js';
 import type { Format } from '../config/types.js';
 import { FORMATS } from '../config/types.js';
 import { HOST_REGISTRY as hosts } from '../hosts/index.js';
@@ -206,7 +207,10 @@ async function emptyLine(
         const other = await openResolver({ ...options, preset }, shared.io, shared.fs);
         const otherResult = await other.resolver.resolve({ ...other.request, manifest: true });
         return { result: otherResult, config: other.resolver.config };
-      } catch {
+      } catch (error) {
+        // A config or a host's settings at fault is an answer of the port; anything else (a module
+        // that failed to load, out of descriptors) is not, and the hint is not kept.
+        if (!(error instanceof CtxfilesError)) hints?.unsure();
         return null;
       }
     },
