@@ -222,6 +222,8 @@ for (const name of ['cli', 'hook', 'hook-run', 'resolve'])
 
 // One bundle per host folder, exporting its host as `host` (src/cli/lazy-hosts.ts loads
 // `host-<id>.cjs`): the folder is named as the host's id.
+// Each host's folder and the name its `index.ts` exports the host as, for `hosts.cjs` below.
+const hostExports = [];
 for (const dir of fs.readdirSync(path.join(repo, 'src/hosts'), { withFileTypes: true })) {
   if (!dir.isDirectory()) continue;
   const index = fs.readFileSync(path.join(repo, 'src/hosts', dir.name, 'index.ts'), 'utf8');
@@ -230,6 +232,7 @@ for (const dir of fs.readdirSync(path.join(repo, 'src/hosts'), { withFileTypes: 
     throw new Error(
       `src/hosts/${dir.name}/index.ts: no \`export const <name>: Host\` with the id ${dir.name}`,
     );
+  hostExports.push({ dir: dir.name, name: exported[1] });
   await bundle(
     `host-${dir.name}`,
     {
@@ -247,31 +250,24 @@ for (const dir of fs.readdirSync(path.join(repo, 'src/hosts'), { withFileTypes: 
 
 // Every host in one bundle, for what asks for them all (`presets`, `doctor`, the line `resolve`
 // prints when nothing applies): one file and one compile instead of twelve.
-{
-  const dirs = fs
-    .readdirSync(path.join(repo, 'src/hosts'), { withFileTypes: true })
-    .filter((dir) => dir.isDirectory())
-    .map((dir) => dir.name);
-  const names = dirs.map((name, i) => `host${i}`);
-  await bundle(
-    'hosts',
-    {
-      stdin: {
-        contents: `'use strict';\n${dirs
-          .map((dir, i) => {
-            const index = fs.readFileSync(path.join(repo, 'src/hosts', dir, 'index.ts'), 'utf8');
-            const exported = /^export const (\w+): Host = \{/m.exec(index);
-            return `import { ${exported[1]} as ${names[i]} } from './src/hosts/${dir}/index.ts';`;
-          })
-          .join('\n')}\nexport const hosts = [${names.join(', ')}];`,
-        resolveDir: repo,
-        loader: 'ts',
-        sourcefile: 'hosts.ts',
-      },
+await bundle(
+  'hosts',
+  {
+    stdin: {
+      contents: [
+        "'use strict';",
+        ...hostExports.map(
+          ({ dir, name }, i) => `import { ${name} as host${i} } from './src/hosts/${dir}/index.ts';`,
+        ),
+        `export const hosts = [${hostExports.map((_, i) => `host${i}`).join(', ')}];`,
+      ].join('\n'),
+      resolveDir: repo,
+      loader: 'ts',
+      sourcefile: 'hosts.ts',
     },
-    [],
-  );
-}
+  },
+  [],
+);
 
 // A real CommonJS module for the bundles' `import()` of code configs (src/config/load-code-config.ts):
 // code compiled with vm.Script has no loader for it.

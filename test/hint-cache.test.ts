@@ -17,7 +17,7 @@ const nodeFs = createNodeFileSystem();
 
 /** A cache in a private temp dir of its own, and the port that hears for it. */
 function cacheIn(cacheHome: string, key = 'key'): { hints: HintCache; port: FileSystem } {
-  const hints = openHintCache({ env: { XDG_CACHE_HOME: cacheHome }, homeDir: cacheHome, key, fs: nodeFs });
+  const hints = openHintCache({ env: { XDG_CACHE_HOME: cacheHome }, homeDir: cacheHome, key });
   if (hints === undefined) throw new Error('no cache');
   return { hints, port: memoizeFileSystem(nodeFs, hints.heard) };
 }
@@ -127,7 +127,6 @@ describe('openHintCache', () => {
         env: { XDG_CACHE_HOME: cacheHome, CTXFILES_NO_CACHE: '1' },
         homeDir: cacheHome,
         key: 'k',
-        fs: nodeFs,
       }),
     ).toBeUndefined();
     const root = tempTree({ 'x.md': 'x' });

@@ -38,7 +38,7 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_QUESTIONS = 20_000;
 
 /** Files not used for this long are deleted by the sweep a write makes. */
-export const HINT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+const HINT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** A temp file left by a run that died is deleted by a sweep after this long. */
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
@@ -70,11 +70,6 @@ export interface HintCacheOptions {
    * work dir, the environment the resolutions are given. Two runs share a hint only with equal keys.
    */
   readonly key: string;
-  /**
-   * The port answers are checked with again: the Node port (`createNodeFileSystem`), which the
-   * recording port wraps. A "missing" answer is checked with node:fs itself.
-   */
-  readonly fs: FileSystem;
 }
 
 /** A place to keep one hint, opened by {@link openHintCache}. */
@@ -114,7 +109,6 @@ export function openRunHintCache(run: Readonly<RunHintKey>): HintCache | undefin
   return openHintCache({
     env: run.env,
     homeDir,
-    fs: createNodeFileSystem(),
     key: JSON.stringify([
       run.version,
       buildStamp(),
@@ -140,9 +134,12 @@ export function openHintCache(options: Readonly<HintCacheOptions>): HintCache | 
   const dir = userCacheDirectory('hints', { env: options.env, homeDir: options.homeDir });
   if (dir === null || !path.isAbsolute(dir)) return undefined;
   const checkOwner = process.platform !== 'win32';
-  const file = path.join(dir, `hint-${fnv1a(options.key, 0x811c9dc5)}${fnv1a(options.key, 0x2b992ddf)}.json`);
+  const file = path.join(dir, `hint-${digest64(options.key)}.json`);
+  // The answers are checked again with the Node port, which the recording port wraps.
+  const disk = createNodeFileSystem();
   const questions: Kept[] = [];
-  let overflow = false;
+  // Set when the hint must not be kept: too many questions, or a run that was unsure.
+  let unkept = false;
   const codeConfigsBefore = codeConfigsLoaded.count;
   return {
     lookup() {
@@ -157,12 +154,12 @@ export function openHintCache(options: Readonly<HintCacheOptions>): HintCache | 
       if (kept === undefined || kept.key !== options.key) return undefined;
       const { questions: asked } = kept;
       for (let index = 0; index < asked.length; index += 1)
-        if (!sameAnswer(options.fs, asked[index] as Kept)) return undefined;
+        if (!sameAnswer(disk, asked[index] as Kept)) return undefined;
       return kept.hint;
     },
     heard(question, answer) {
       if (questions.length >= MAX_QUESTIONS) {
-        overflow = true;
+        unkept = true;
         return;
       }
       const { maxBytes, expect } =
@@ -174,10 +171,10 @@ export function openHintCache(options: Readonly<HintCacheOptions>): HintCache | 
       questions.push([question.call, question.path, read, describe(question.call, answer)]);
     },
     unsure() {
-      overflow = true;
+      unkept = true;
     },
     keep(hint) {
-      if (overflow || codeConfigsLoaded.count !== codeConfigsBefore) return;
+      if (unkept || codeConfigsLoaded.count !== codeConfigsBefore) return;
       if (ensurePrivateDirectory(dir, checkOwner) !== undefined) return;
       const text = JSON.stringify({ format: FORMAT, key: options.key, hint, questions } satisfies HintFile);
       if (Buffer.byteLength(text) > MAX_FILE_BYTES) return;
@@ -296,7 +293,7 @@ function describe(call: Kept[0], answer: Answer<unknown>): string {
         .join('\0');
     case 'readFile': {
       const read = value as ReadResult;
-      return `${read.truncated ? 't' : 'f'}${info(read.info)}#${bytesDigest(read.bytes)}:${read.bytes.length}`;
+      return `${read.truncated ? 't' : 'f'}${info(read.info)}#${digest64(read.bytes)}:${read.bytes.length}`;
     }
     default:
       return '?';
@@ -307,24 +304,20 @@ function info(file: FileInfo): string {
   return `${file.kind}:${file.size}:${file.mtimeMs}:${file.ctimeMs ?? ''}:${file.dev}:${file.ino}`;
 }
 
-/** Two 32-bit FNV-1a digests of the bytes, in hex: a check that a file is unchanged, not a secret. */
-function bytesDigest(bytes: Uint8Array): string {
+/**
+ * Two 32-bit FNV-1a hashes (two offset bases) of a string's UTF-16 code units or of bytes, in hex:
+ * a 64-bit check that a file, a key or an environment is the same, not a secret.
+ */
+function digest64(units: string | Uint8Array): string {
   let a = 0x811c9dc5;
   let b = 0x2b992ddf;
-  for (let index = 0; index < bytes.length; index += 1) {
-    const byte = bytes[index] as number;
-    a = Math.imul(a ^ byte, 0x01000193) >>> 0;
-    b = Math.imul(b ^ byte, 0x01000193) >>> 0;
+  const text = typeof units === 'string' ? units : undefined;
+  for (let index = 0; index < units.length; index += 1) {
+    const unit = text === undefined ? ((units as Uint8Array)[index] as number) : text.charCodeAt(index);
+    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
+    b = Math.imul(b ^ unit, 0x01000193) >>> 0;
   }
   return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
-}
-
-/** The 32-bit FNV-1a hash of a string's UTF-16 code units from `basis`, in hex: a name part. */
-export function fnv1a(text: string, basis: number): string {
-  let hash = basis;
-  for (let index = 0; index < text.length; index += 1)
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, '0');
 }
 
 /** The packages the bundles load at run time (scripts/bundle-cli.mjs); absent elsewhere. */
@@ -356,7 +349,7 @@ function dependencyStamps(): string[] {
 declare const CTXFILES_BUILD: string | undefined;
 
 /** The build the running bundle is of: a hint kept by another build is never taken. */
-export function buildStamp(): string {
+function buildStamp(): string {
   return typeof CTXFILES_BUILD === 'string' ? CTXFILES_BUILD : '';
 }
 
@@ -369,5 +362,5 @@ export function environmentDigest(env: Readonly<Record<string, string | undefine
     .sort()
     .map((name) => `${name}=${env[name] ?? ''}`)
     .join('\0');
-  return `${fnv1a(text, 0x811c9dc5)}${fnv1a(text, 0x2b992ddf)}`;
+  return digest64(text);
 }
